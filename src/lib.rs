@@ -1,0 +1,18 @@
+//! lbscope: a deterministic re-expression of how Apache Pulsar, Apache Flink and
+//! Kafka Streams balance load, plus the scenario format that drives it and (on
+//! wasm32) the Yew playground that draws it.
+//!
+//! * [`engine`] is pure: no clock, no global RNG, no web crates. State changes only
+//!   through an `Action`; every decision comes back as `Event`s carrying its numbers.
+//! * [`scenario`] is the one format (seed + setup + config + action log) used by the
+//!   share URL, JSON files, the CLI and the golden tests.
+//! * `ui` (wasm32 only) is a thin Yew viewer over the engine.
+
+pub mod engine;
+pub mod scenario;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
+
+#[cfg(target_arch = "wasm32")]
+pub mod ui;
