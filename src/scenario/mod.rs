@@ -36,6 +36,7 @@ pub struct Scenario {
 /// The per-system part of a scenario.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "system", rename_all = "snake_case")]
+#[allow(clippy::large_enum_variant)] // a value read once per replay; boxing buys nothing
 pub enum Body {
     /// Apache Pulsar.
     Pulsar(Log<pulsar::Config, pulsar::Action>),

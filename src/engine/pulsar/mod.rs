@@ -2,7 +2,11 @@
 //! ring, topics placed by Pulsar's CRC-32 topic hash.
 
 pub mod bundle;
+pub mod config;
+pub mod load;
 pub mod namespace;
+pub mod place;
+pub mod shed;
 pub mod topic;
 
 use super::{Engine, Narrate, SimRng, System};
@@ -12,21 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use topic::{TopicName, TopicNameError};
 
-/// Pulsar's configuration, with Pulsar's names and defaults.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-pub struct Config {
-    /// `defaultNumberOfNamespaceBundles`: bundles of a namespace created without a count.
-    pub default_number_of_namespace_bundles: u32,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            default_number_of_namespace_bundles: 4,
-        }
-    }
-}
+pub use config::Config;
 
 /// The only way a Pulsar simulation changes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

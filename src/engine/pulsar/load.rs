@@ -1,0 +1,321 @@
+//! Pulsar's load bookkeeping, as the load managers keep it: per-broker resource
+//! usage and message rates (`LocalBrokerData`), per-bundle stats
+//! (`NamespaceBundleStats`) with their short- and long-term time averages
+//! (`TimeAverageMessageData`, `BundleData`), and the leader's view of all of it
+//! (`LoadData`). Shedders and placement strategies read only this.
+//!
+//! Usage percentages use 32-bit floats, as Pulsar's `ResourceUsage.percentUsage()` does.
+
+use super::bundle::BundleRange;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A broker's id (its name, e.g. `broker-1`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct BrokerId(pub String);
+
+impl std::fmt::Display for BrokerId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A bundle's full name: `tenant/namespace/0xLLLLLLLL_0xUUUUUUUU`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct BundleId {
+    /// `tenant/namespace`.
+    pub namespace: String,
+    /// The hash range.
+    pub range: BundleRange,
+}
+
+impl std::fmt::Display for BundleId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.namespace, self.range)
+    }
+}
+
+/// One resource's usage and limit (`ResourceUsage`).
+#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct ResourceUsage {
+    /// Amount used.
+    pub usage: f64,
+    /// Capacity.
+    pub limit: f64,
+}
+
+impl ResourceUsage {
+    /// `usage / limit * 100` computed in f32 as Pulsar does (0 when the limit is not positive).
+    pub fn percent_usage(&self) -> f32 {
+        let proportion = if self.limit > 0.0 {
+            (self.usage as f32) / (self.limit as f32)
+        } else {
+            0.0
+        };
+        proportion * 100.0
+    }
+}
+
+/// Message rates and throughputs (a `NamespaceBundleStats` or a broker total).
+#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct MessageStats {
+    /// Messages per second in.
+    pub msg_rate_in: f64,
+    /// Messages per second out.
+    pub msg_rate_out: f64,
+    /// Bytes per second in.
+    pub msg_throughput_in: f64,
+    /// Bytes per second out.
+    pub msg_throughput_out: f64,
+}
+
+impl MessageStats {
+    /// In + out message rate.
+    pub fn total_rate(&self) -> f64 {
+        self.msg_rate_in + self.msg_rate_out
+    }
+    /// In + out throughput.
+    pub fn total_throughput(&self) -> f64 {
+        self.msg_throughput_in + self.msg_throughput_out
+    }
+}
+
+/// A bundle's last reported stats (`NamespaceBundleStats`).
+#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct BundleStats {
+    /// Rates and throughputs.
+    pub msg: MessageStats,
+    /// Producers connected.
+    pub producer_count: u32,
+    /// Consumers connected.
+    pub consumer_count: u32,
+    /// Topics in the bundle.
+    pub topics: u32,
+}
+
+impl BundleStats {
+    /// Sessions = producers + consumers (split threshold `...MaxSessions`).
+    pub fn sessions(&self) -> u32 {
+        self.producer_count + self.consumer_count
+    }
+}
+
+/// A windowed average of message stats (`TimeAverageMessageData`).
+#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct TimeAverageMessageData {
+    /// Window size.
+    pub max_samples: u32,
+    /// Samples seen so far (at most `max_samples`).
+    pub num_samples: u32,
+    /// The averages.
+    pub msg: MessageStats,
+}
+
+impl TimeAverageMessageData {
+    /// A window of `max_samples`, seeded with `initial` as one sample.
+    pub fn new(max_samples: u32, initial: MessageStats) -> Self {
+        TimeAverageMessageData {
+            max_samples,
+            num_samples: 1,
+            msg: initial,
+        }
+    }
+
+    /// Fold in one sample: `n = min(n + 1, max)`, `avg = ((n - 1) * avg + x) / n`.
+    pub fn update(&mut self, x: MessageStats) {
+        self.num_samples = (self.num_samples + 1).min(self.max_samples.max(1));
+        let n = f64::from(self.num_samples);
+        let f = |old: f64, new: f64| ((n - 1.0) * old + new) / n;
+        self.msg = MessageStats {
+            msg_rate_in: f(self.msg.msg_rate_in, x.msg_rate_in),
+            msg_rate_out: f(self.msg.msg_rate_out, x.msg_rate_out),
+            msg_throughput_in: f(self.msg.msg_throughput_in, x.msg_throughput_in),
+            msg_throughput_out: f(self.msg.msg_throughput_out, x.msg_throughput_out),
+        };
+    }
+}
+
+/// Samples in the short-term window.
+pub const SHORT_TERM_SAMPLES: u32 = 10;
+/// Samples in the long-term window.
+pub const LONG_TERM_SAMPLES: u32 = 1000;
+
+/// A bundle's history (`BundleData`).
+#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct BundleData {
+    /// Last 10 samples.
+    pub short_term: TimeAverageMessageData,
+    /// Last 1000 samples.
+    pub long_term: TimeAverageMessageData,
+    /// Last raw report.
+    pub last: BundleStats,
+}
+
+/// Default message rate assumed for a bundle with no history (Pulsar: 50 msg/s).
+pub const DEFAULT_MESSAGE_RATE: f64 = 50.0;
+/// Default throughput assumed for a bundle with no history (Pulsar: 50000 B/s).
+pub const DEFAULT_MESSAGE_THROUGHPUT: f64 = 50_000.0;
+
+impl BundleData {
+    /// The default data Pulsar assumes for a bundle it has not seen yet.
+    pub fn default_for_new_bundle() -> Self {
+        let m = MessageStats {
+            msg_rate_in: DEFAULT_MESSAGE_RATE,
+            msg_rate_out: DEFAULT_MESSAGE_RATE,
+            msg_throughput_in: DEFAULT_MESSAGE_THROUGHPUT,
+            msg_throughput_out: DEFAULT_MESSAGE_THROUGHPUT,
+        };
+        BundleData {
+            short_term: TimeAverageMessageData::new(SHORT_TERM_SAMPLES, m),
+            long_term: TimeAverageMessageData::new(LONG_TERM_SAMPLES, m),
+            last: BundleStats::default(),
+        }
+    }
+
+    /// Fold in a new report into both windows.
+    pub fn update(&mut self, s: BundleStats) {
+        self.short_term.update(s.msg);
+        self.long_term.update(s.msg);
+        self.last = s;
+    }
+}
+
+/// What a broker reports about itself (`LocalBrokerData`).
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct LocalBrokerData {
+    /// CPU usage (percent of cores) and limit.
+    pub cpu: ResourceUsage,
+    /// Heap memory.
+    pub memory: ResourceUsage,
+    /// Direct memory.
+    pub direct_memory: ResourceUsage,
+    /// NIC in.
+    pub bandwidth_in: ResourceUsage,
+    /// NIC out.
+    pub bandwidth_out: ResourceUsage,
+    /// Totals over its bundles.
+    pub msg: MessageStats,
+    /// Bundles it owns, with their last stats.
+    pub bundles: BTreeMap<BundleId, BundleStats>,
+    /// Topics it serves.
+    pub num_topics: u32,
+    /// Producers connected.
+    pub num_producers: u32,
+    /// Consumers connected.
+    pub num_consumers: u32,
+}
+
+/// Resource weights (`loadBalancer*ResourceWeight`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Weights {
+    /// CPU.
+    pub cpu: f64,
+    /// Heap memory.
+    pub memory: f64,
+    /// Direct memory.
+    pub direct_memory: f64,
+    /// NIC in.
+    pub bandwidth_in: f64,
+    /// NIC out.
+    pub bandwidth_out: f64,
+}
+
+impl LocalBrokerData {
+    /// The largest weighted resource usage as a fraction (`getMaxResourceUsageWithWeight`):
+    /// `max(percent_i * weight_i) / 100`.
+    pub fn max_resource_usage_with_weight(&self, w: &Weights) -> f64 {
+        [
+            f64::from(self.cpu.percent_usage()) * w.cpu,
+            f64::from(self.memory.percent_usage()) * w.memory,
+            f64::from(self.direct_memory.percent_usage()) * w.direct_memory,
+            f64::from(self.bandwidth_in.percent_usage()) * w.bandwidth_in,
+            f64::from(self.bandwidth_out.percent_usage()) * w.bandwidth_out,
+        ]
+        .into_iter()
+        .fold(0.0, f64::max)
+            / 100.0
+    }
+
+    /// The largest unweighted usage as a fraction (`getMaxResourceUsage`).
+    pub fn max_resource_usage(&self) -> f64 {
+        [
+            self.cpu,
+            self.memory,
+            self.direct_memory,
+            self.bandwidth_in,
+            self.bandwidth_out,
+        ]
+        .iter()
+        .map(|r| f64::from(r.percent_usage()))
+        .fold(0.0, f64::max)
+            / 100.0
+    }
+}
+
+/// A broker's time-averaged totals (`TimeAverageBrokerData`).
+#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct TimeAverageBrokerData {
+    /// Sum of its bundles' short-term averages.
+    pub short_term: MessageStats,
+    /// Sum of its bundles' long-term averages.
+    pub long_term: MessageStats,
+}
+
+/// Everything the leader knows about one broker (`BrokerData`).
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct BrokerData {
+    /// Its last report.
+    pub local: LocalBrokerData,
+    /// Time averages over its bundles.
+    pub time_average: TimeAverageBrokerData,
+    /// Bundles assigned to it since its last report (placement counts them).
+    pub preallocated: BTreeMap<BundleId, BundleData>,
+}
+
+/// The leader's whole view (`LoadData`).
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct LoadData {
+    /// Live brokers.
+    pub brokers: BTreeMap<BrokerId, BrokerData>,
+    /// Every bundle's history.
+    pub bundles: BTreeMap<BundleId, BundleData>,
+    /// Bundles unloaded recently, with the simulated time (ms) of the unload.
+    pub recently_unloaded: BTreeMap<BundleId, u64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percent_usage_in_f32() {
+        let r = ResourceUsage {
+            usage: 1.0,
+            limit: 3.0,
+        };
+        assert_eq!(r.percent_usage(), (1.0f32 / 3.0f32) * 100.0);
+        assert_eq!(
+            ResourceUsage {
+                usage: 5.0,
+                limit: 0.0
+            }
+            .percent_usage(),
+            0.0
+        );
+    }
+
+    #[test]
+    fn time_average_window() {
+        let one = MessageStats {
+            msg_rate_in: 100.0,
+            ..Default::default()
+        };
+        let mut t = TimeAverageMessageData::new(2, MessageStats::default());
+        t.update(one);
+        assert_eq!(t.num_samples, 2);
+        assert_eq!(t.msg.msg_rate_in, 50.0);
+        t.update(one);
+        assert_eq!(t.num_samples, 2);
+        assert_eq!(t.msg.msg_rate_in, 75.0);
+    }
+}
