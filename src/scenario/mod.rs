@@ -5,6 +5,8 @@
 //! The same value serves JSON files, the share URL ([`url`]), the CLI and the
 //! golden tests.
 
+pub mod presets;
+pub mod session;
 pub mod url;
 
 use crate::engine::{flink, kstreams, pulsar, Engine, System};

@@ -1,0 +1,58 @@
+# lbscope: the two commands of the README are `make serve` and `make test`.
+# Both install whatever is missing first (idempotent; quick when all is there).
+# Nothing is downloaded from GitHub or a CDN: only crates.io, npm and Debian.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+export PATH := $(CURDIR)/www-tests/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+
+TRUNK_VERSION := 0.21.14
+# wasm-bindgen-cli must be exactly the wasm-bindgen of Cargo.lock.
+WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/"/, "", $$3); print $$3 }' Cargo.lock)
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: serve test tools tools-web tools-browser check native-test wasm-release www-test bench fmt
+
+## serve: install what is missing, then serve the app on http://127.0.0.1:8080
+serve: tools-web
+	@echo "lbscope: serving on http://127.0.0.1:8080  (Ctrl-C to stop)"
+	trunk serve --offline
+
+## test: install what is missing, then fmt, clippy, native tests, release wasm build, browser tests
+test: tools-web tools-browser check native-test wasm-release www-test
+
+tools: tools-web tools-browser
+
+tools-web:
+	@rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+	@command -v rustfmt >/dev/null && cargo clippy --version >/dev/null 2>&1 || rustup component add rustfmt clippy
+	@if ! wasm-bindgen --version 2>/dev/null | grep -qF "$(WASM_BINDGEN_VERSION)"; then \
+	  echo "installing wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (about 2 minutes)"; \
+	  cargo install wasm-bindgen-cli --version "$(WASM_BINDGEN_VERSION)"; fi
+	@if ! trunk --version 2>/dev/null | grep -qF "$(TRUNK_VERSION)"; then \
+	  echo "installing trunk $(TRUNK_VERSION) (about 7 minutes)"; \
+	  cargo install trunk --version "$(TRUNK_VERSION)" --locked; fi
+	@if [ ! -x www-tests/node_modules/.bin/wasm-opt ] || [ www-tests/package-lock.json -nt www-tests/node_modules/.package-lock.json ]; then \
+	  npm ci --prefix www-tests --no-audit --no-fund; fi
+
+tools-browser:
+	@if ! command -v chromium >/dev/null; then \
+	  echo "installing Debian chromium"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium chromium-driver >/dev/null; fi
+
+check:
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown --lib --bins -- -D warnings
+
+native-test:
+	cargo test
+
+wasm-release:
+	trunk build --release --offline
+
+www-test:
+	cd www-tests && node --test --test-concurrency=1 --test-reporter=spec ./
+
+fmt:
+	cargo fmt

@@ -1,0 +1,227 @@
+//! A live session over one engine: the scenario log, the state at the cursor, and
+//! the events of every applied action. It is what the playground's store and the
+//! CLI hold. Undo/redo move the cursor; applying an action with a redo tail forks
+//! the timeline (the tail is discarded). Snapshots every [`SNAPSHOT_EVERY`] actions
+//! make moving the cursor anywhere quick.
+
+use super::{replay, Log, ScenarioError, Step};
+use crate::engine::Engine;
+
+/// Keep a snapshot of the state every this many log actions.
+pub const SNAPSHOT_EVERY: usize = 25;
+
+/// One engine's scenario, replayed up to a cursor.
+#[derive(Clone, Debug)]
+pub struct Session<S: Engine> {
+    seed: u64,
+    log: Log<S::Config, S::Action>,
+    cursor: usize,
+    state: S,
+    setup_events: Vec<S::Event>,
+    /// Events of log action `i` (for `i < cursor`).
+    steps: Vec<Vec<S::Event>>,
+    /// `(k, state after k log actions)`, k a multiple of SNAPSHOT_EVERY, ascending; k = 0 always present.
+    snapshots: Vec<(usize, S)>,
+}
+
+impl<S: Engine> Session<S> {
+    /// Replay `log` up to `cursor` (all of it when `None`).
+    pub fn new(
+        seed: u64,
+        log: Log<S::Config, S::Action>,
+        cursor: Option<usize>,
+    ) -> Result<Self, ScenarioError> {
+        let base = replay::<S>(
+            seed,
+            &Log {
+                actions: Vec::new(),
+                ..log.clone()
+            },
+            None,
+        )?;
+        let mut s = Session {
+            seed,
+            cursor: 0,
+            state: base.state.clone(),
+            setup_events: base.setup.into_iter().flat_map(|st| st.events).collect(),
+            steps: Vec::new(),
+            snapshots: vec![(0, base.state)],
+            log,
+        };
+        let target = cursor.unwrap_or(s.log.actions.len());
+        if target > s.log.actions.len() {
+            return Err(ScenarioError::BadCursor {
+                cursor: target,
+                len: s.log.actions.len(),
+            });
+        }
+        s.advance_to(target)?;
+        Ok(s)
+    }
+
+    fn advance_to(&mut self, target: usize) -> Result<(), ScenarioError> {
+        while self.cursor < target {
+            let i = self.cursor;
+            let ev = self
+                .state
+                .apply(&self.log.actions[i])
+                .map_err(|e| ScenarioError::Refused {
+                    which: "log",
+                    index: i,
+                    message: e.to_string(),
+                })?;
+            self.steps.truncate(i);
+            self.steps.push(ev);
+            self.cursor += 1;
+            if self.cursor % SNAPSHOT_EVERY == 0
+                && self.snapshots.last().is_some_and(|(k, _)| *k < self.cursor)
+            {
+                self.snapshots.push((self.cursor, self.state.clone()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The seed.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+    /// The whole log (including any redo tail past the cursor).
+    pub fn log(&self) -> &Log<S::Config, S::Action> {
+        &self.log
+    }
+    /// How many log actions are applied.
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+    /// The state at the cursor.
+    pub fn state(&self) -> &S {
+        &self.state
+    }
+    /// Events of the setup actions.
+    pub fn setup_events(&self) -> &[S::Event] {
+        &self.setup_events
+    }
+    /// Events of each applied log action.
+    pub fn steps(&self) -> &[Vec<S::Event>] {
+        &self.steps[..self.cursor]
+    }
+    /// Whether there is something to undo / redo.
+    pub fn can_undo(&self) -> bool {
+        self.cursor > 0
+    }
+    /// Whether a redo tail exists.
+    pub fn can_redo(&self) -> bool {
+        self.cursor < self.log.actions.len()
+    }
+
+    /// Apply a new action at the cursor. A redo tail is discarded (fork). On error
+    /// nothing changes and the engine's message is returned.
+    pub fn apply(&mut self, action: S::Action) -> Result<&[S::Event], S::Error> {
+        // The engine contract: a refused action leaves the state unchanged.
+        let ev = self.state.apply(&action)?;
+        self.log.actions.truncate(self.cursor);
+        self.steps.truncate(self.cursor);
+        self.snapshots.retain(|(k, _)| *k <= self.cursor);
+        self.log.actions.push(action);
+        self.steps.push(ev);
+        self.cursor += 1;
+        if self.cursor % SNAPSHOT_EVERY == 0 {
+            self.snapshots.push((self.cursor, self.state.clone()));
+        }
+        Ok(&self.steps[self.cursor - 1])
+    }
+
+    /// Move the cursor to `target` (clamped to the log), replaying from the nearest snapshot.
+    pub fn seek(&mut self, target: usize) -> Result<(), ScenarioError> {
+        let target = target.min(self.log.actions.len());
+        if target < self.cursor {
+            let (k, snap) = self
+                .snapshots
+                .iter()
+                .rev()
+                .find(|(k, _)| *k <= target)
+                .cloned()
+                .unwrap_or_else(|| self.snapshots[0].clone());
+            self.state = snap;
+            self.cursor = k;
+        }
+        self.advance_to(target)
+    }
+
+    /// Undo one action (no-op at the start).
+    pub fn undo(&mut self) -> Result<(), ScenarioError> {
+        self.seek(self.cursor.saturating_sub(1))
+    }
+
+    /// Redo one action (no-op at the end).
+    pub fn redo(&mut self) -> Result<(), ScenarioError> {
+        self.seek(self.cursor + 1)
+    }
+
+    /// All applied steps as (action, events) pairs.
+    pub fn history(&self) -> Vec<Step<S::Action, S::Event>> {
+        self.log.actions[..self.cursor]
+            .iter()
+            .cloned()
+            .zip(self.steps().iter().cloned())
+            .map(|(action, events)| Step { action, events })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::pulsar::{self, Action};
+
+    fn log(n: usize) -> Log<pulsar::Config, Action> {
+        Log {
+            config: pulsar::Config::default(),
+            setup: vec![Action::CreateNamespace {
+                namespace: "public/default".into(),
+                bundles: Some(4),
+            }],
+            actions: (0..n)
+                .map(|i| Action::CreateTopic {
+                    topic: format!("t{i}"),
+                })
+                .collect(),
+        }
+    }
+
+    fn topics(s: &Session<pulsar::Sim>) -> usize {
+        s.state().namespaces()["public/default"].topics.len()
+    }
+
+    #[test]
+    fn undo_redo_seek_and_fork() {
+        let mut s = Session::<pulsar::Sim>::new(1, log(60), None).unwrap();
+        assert_eq!((s.cursor(), topics(&s)), (60, 60));
+        s.seek(7).unwrap();
+        assert_eq!((s.cursor(), topics(&s)), (7, 7));
+        s.seek(52).unwrap();
+        assert_eq!(topics(&s), 52);
+        s.undo().unwrap();
+        assert_eq!(topics(&s), 51);
+        s.redo().unwrap();
+        assert_eq!(topics(&s), 52);
+        // Fork: a new action at 52 drops the tail.
+        s.apply(Action::CreateTopic { topic: "fork".into() }).unwrap();
+        assert_eq!((s.cursor(), s.log().actions.len(), s.can_redo()), (53, 53, false));
+        // The forked state equals a fresh replay of the forked log.
+        let fresh = Session::<pulsar::Sim>::new(1, s.log().clone(), None).unwrap();
+        assert_eq!(fresh.steps(), s.steps());
+    }
+
+    #[test]
+    fn failed_action_keeps_everything() {
+        let mut s = Session::<pulsar::Sim>::new(1, log(3), Some(2)).unwrap();
+        let err = s.apply(Action::CreateTopic { topic: "t0".into() }).unwrap_err();
+        assert!(err.to_string().contains("already exists"));
+        // The redo tail and cursor survive a refused action.
+        assert_eq!((s.cursor(), s.log().actions.len()), (2, 3));
+        assert!(s.can_redo());
+        assert!(Session::<pulsar::Sim>::new(1, log(3), Some(9)).is_err());
+    }
+}

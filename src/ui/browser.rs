@@ -1,0 +1,74 @@
+//! The few browser services the store needs: the URL fragment, localStorage,
+//! the `window.lbscope` inspection object, a random seed, and the crash panel.
+
+use gloo::storage::Storage;
+use serde::Serialize;
+use wasm_bindgen::JsValue;
+
+/// localStorage key of the autosaved scenario.
+pub const AUTOSAVE_KEY: &str = "lbscope.autosave";
+
+/// The current location's fragment (with its `#`), if any.
+pub fn fragment() -> Option<String> {
+    let hash = gloo::utils::window().location().hash().ok()?;
+    (!hash.is_empty()).then_some(hash)
+}
+
+/// Replace the fragment without adding a history entry.
+pub fn replace_fragment(frag: &str) {
+    let win = gloo::utils::window();
+    if let Ok(history) = win.history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(frag));
+    }
+}
+
+/// Save a JSON scenario for the next visit.
+pub fn autosave(json: &str) {
+    let _ = gloo::storage::LocalStorage::set(AUTOSAVE_KEY, json);
+}
+
+/// The autosaved JSON scenario, if any.
+pub fn autosaved() -> Option<String> {
+    gloo::storage::LocalStorage::get::<String>(AUTOSAVE_KEY).ok()
+}
+
+/// A fresh seed from the browser's crypto RNG (only when the user asks for randomness).
+pub fn fresh_seed() -> u64 {
+    let mut b = [0u8; 8];
+    if getrandom::fill(&mut b).is_err() {
+        return 1;
+    }
+    u64::from_le_bytes(b) >> 11 // keep it exactly representable as a JS number
+}
+
+/// Publish a read-only snapshot of the app state as `window.lbscope`.
+pub fn expose<T: Serialize>(view: &T) {
+    let ser = serde_wasm_bindgen::Serializer::json_compatible();
+    let Ok(value) = view.serialize(&ser) else {
+        return;
+    };
+    let frozen = js_sys::Object::freeze(&value.into());
+    let _ = js_sys::Reflect::set(&gloo::utils::window(), &JsValue::from_str("lbscope"), &frozen);
+}
+
+/// Replace the page with an error panel that keeps the user's work reachable.
+pub fn show_crash_panel(msg: &str) {
+    let doc = gloo::utils::document();
+    let Some(body) = doc.body() else { return };
+    let Ok(panel) = doc.create_element("div") else {
+        return;
+    };
+    panel.set_id("crash");
+    panel.set_attribute("role", "alert").ok();
+    let Ok(h) = doc.create_element("h2") else { return };
+    h.set_text_content(Some("lbscope hit a bug"));
+    let Ok(p) = doc.create_element("pre") else { return };
+    p.set_text_content(Some(msg));
+    let Ok(a) = doc.create_element("a") else { return };
+    a.set_text_content(Some("Reload with the last autosaved scenario"));
+    a.set_attribute("href", "./").ok();
+    let _ = panel.append_child(&h);
+    let _ = panel.append_child(&p);
+    let _ = panel.append_child(&a);
+    let _ = body.append_child(&panel);
+}

@@ -1,0 +1,73 @@
+// Shared helpers for the www-tests: a static server for dist/ on 127.0.0.1 and
+// Debian's Chromium driven by playwright-core (never a downloaded browser).
+import { createServer } from 'node:http';
+import { readFile, mkdtemp, mkdir } from 'node:fs/promises';
+import { extname, join, normalize, dirname } from 'node:path';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const DIST = process.env.LBSCOPE_DIST ?? join(here, '..', 'dist');
+export const OUTPUT = join(here, 'output');
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+/** Serve DIST on 127.0.0.1 (random port). Returns { url, close }. */
+export async function serveDist() {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const rel = normalize(path === '/' ? '/index.html' : path).replace(/^(\.\.[/\\])+/, '');
+    try {
+      const body = await readFile(join(DIST, rel));
+      res.writeHead(200, { 'content-type': TYPES[extname(rel)] ?? 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404);
+      res.end('not found');
+    }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+/** Launch Debian's Chromium headless with a fresh profile. */
+export async function launch() {
+  const userDataDir = await mkdtemp(join(tmpdir(), 'lbscope-chromium-'));
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+}
+
+/** Open the app; collects console errors and page errors into `errors`. */
+export async function openApp(context, url) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.waitForSelector('svg.ring', { timeout: 20000 });
+  return { page, errors };
+}
+
+/** Save a screenshot under www-tests/output/ (not committed). */
+export async function screenshot(page, name) {
+  await mkdir(OUTPUT, { recursive: true });
+  await page.screenshot({ path: join(OUTPUT, `${name}.png`), fullPage: true });
+}
