@@ -1,7 +1,8 @@
 //! The `lbscope` command line (native only).
 
 use crate::engine::pulsar::{bundle, topic::TopicName};
-use clap::{Parser, Subcommand};
+use crate::scenario::{run, url, Scenario};
+use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
@@ -26,6 +27,41 @@ enum Command {
         #[arg(required = true)]
         topics: Vec<String>,
     },
+    /// Replay a scenario file and print its event log.
+    Run {
+        /// A scenario JSON file (see docs/scenario.md).
+        file: std::path::PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Print the share URL of a scenario file.
+    Url {
+        /// A scenario JSON file.
+        file: std::path::PathBuf,
+        /// The page the link points to.
+        #[arg(long, default_value = "http://127.0.0.1:8080/")]
+        base: String,
+    },
+    /// Decode a share URL (or its `#s=...` fragment) and print the scenario JSON.
+    Decode {
+        /// The link.
+        link: String,
+    },
+}
+
+/// Output format of `run`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// One narrated line per event.
+    Text,
+    /// A JSON array of `{step, text, event}`.
+    Json,
+}
+
+fn read_scenario(path: &std::path::Path) -> Result<Scenario, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    Scenario::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Run the CLI with the process arguments.
@@ -46,6 +82,21 @@ pub fn main() -> ExitCode {
 fn run(cmd: Command) -> Result<String, String> {
     match cmd {
         Command::Ring { bundles, topics } => ring(bundles, &topics),
+        Command::Run { file, format } => {
+            let log = run::event_log(&read_scenario(&file)?).map_err(|e| e.to_string())?;
+            Ok(match format {
+                Format::Text => run::to_text(&log),
+                Format::Json => serde_json::to_string_pretty(&log).map_err(|e| e.to_string())? + "\n",
+            })
+        }
+        Command::Url { file, base } => {
+            let sc = read_scenario(&file)?;
+            Ok(format!("{}{}\n", base, url::to_fragment(&sc)))
+        }
+        Command::Decode { link } => {
+            let sc = url::decode(&link).map_err(|e| e.to_string())?;
+            Ok(sc.to_json() + "\n")
+        }
     }
 }
 

@@ -6,6 +6,7 @@
 //! golden tests.
 
 pub mod presets;
+pub mod run;
 pub mod session;
 pub mod url;
 

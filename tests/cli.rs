@@ -1,0 +1,70 @@
+//! The `lbscope` binary end to end: exit codes, stdout and stderr.
+
+use std::process::Command;
+
+fn lbscope(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_lbscope")).args(args).output().expect("run lbscope");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn write(name: &str, text: &str) -> std::path::PathBuf {
+    let p = std::env::temp_dir().join(format!("lbscope-cli-{}-{name}", std::process::id()));
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+const SCENARIO: &str = r#"{"format":1,"seed":1,"system":"pulsar",
+ "setup":[{"op":"create_namespace","namespace":"public/default","bundles":4}],
+ "actions":[{"op":"create_topic","topic":"my-topic"}]}"#;
+
+#[test]
+fn version_and_ring() {
+    let (code, out, _) = lbscope(&["--version"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("lbscope "), "{out}");
+    let (code, out, _) = lbscope(&["ring", "--bundles", "4", "persistent://public/default/my-topic"]);
+    assert_eq!(code, 0);
+    assert_eq!(out, "persistent://public/default/my-topic\t0x2bad45f7\t0x00000000_0x40000000\n");
+    let (code, _, err) = lbscope(&["ring", "--bundles", "0", "x"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("at least 1"), "{err}");
+}
+
+#[test]
+fn run_url_decode_round_trip() {
+    let f = write("ok.json", SCENARIO);
+    let (code, out, _) = lbscope(&["run", f.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("[#0] topic persistent://public/default/my-topic: crc32 = 0x2bad45f7"), "{out}");
+    let (code, json, _) = lbscope(&["run", f.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v[1]["event"]["hash"], 0x2bad45f7u32);
+    let (code, link, _) = lbscope(&["url", f.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(link.starts_with("http://127.0.0.1:8080/#s=1."));
+    let (code, decoded, _) = lbscope(&["decode", link.trim()]);
+    assert_eq!(code, 0);
+    let a: serde_json::Value = serde_json::from_str(&decoded).unwrap();
+    assert_eq!(a["actions"][0]["topic"], "my-topic");
+}
+
+#[test]
+fn errors_go_to_stderr_with_nonzero_exit() {
+    let bad = write("bad.json", "{ not json");
+    let (code, out, err) = lbscope(&["run", bad.to_str().unwrap()]);
+    assert_ne!(code, 0);
+    assert!(out.is_empty());
+    assert!(err.contains("not valid JSON"), "{err}");
+    let (code, _, err) = lbscope(&["decode", "http://x/#s=1.AAAA"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("lbscope:"), "{err}");
+    let refused = write("refused.json", &SCENARIO.replace("my-topic", "x/y/z"));
+    let (code, _, err) = lbscope(&["run", refused.to_str().unwrap()]);
+    assert_ne!(code, 0);
+    assert!(err.contains("refused"), "{err}");
+}
