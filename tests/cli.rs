@@ -3,7 +3,10 @@
 use std::process::Command;
 
 fn lbscope(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_lbscope")).args(args).output().expect("run lbscope");
+    let out = Command::new(env!("CARGO_BIN_EXE_lbscope"))
+        .args(args)
+        .output()
+        .expect("run lbscope");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -28,7 +31,10 @@ fn version_and_ring() {
     assert!(out.starts_with("lbscope "), "{out}");
     let (code, out, _) = lbscope(&["ring", "--bundles", "4", "persistent://public/default/my-topic"]);
     assert_eq!(code, 0);
-    assert_eq!(out, "persistent://public/default/my-topic\t0x2bad45f7\t0x00000000_0x40000000\n");
+    assert_eq!(
+        out,
+        "persistent://public/default/my-topic\t0x2bad45f7\t0x00000000_0x40000000\n"
+    );
     let (code, _, err) = lbscope(&["ring", "--bundles", "0", "x"]);
     assert_ne!(code, 0);
     assert!(err.contains("at least 1"), "{err}");
@@ -39,7 +45,10 @@ fn run_url_decode_round_trip() {
     let f = write("ok.json", SCENARIO);
     let (code, out, _) = lbscope(&["run", f.to_str().unwrap()]);
     assert_eq!(code, 0);
-    assert!(out.contains("[#0] topic persistent://public/default/my-topic: crc32 = 0x2bad45f7"), "{out}");
+    assert!(
+        out.contains("[#0] topic persistent://public/default/my-topic: crc32 = 0x2bad45f7"),
+        "{out}"
+    );
     let (code, json, _) = lbscope(&["run", f.to_str().unwrap(), "--format", "json"]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();

@@ -10,7 +10,11 @@ fn golden_scenarios_replay_to_their_expected_logs() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
     let bless = std::env::var_os("LBSCOPE_BLESS").is_some();
     let mut checked = 0;
-    let mut entries: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.path()).collect();
+    let mut entries: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
     entries.sort();
     for path in entries {
         if path.extension().and_then(|e| e.to_str()) != Some("json") {
@@ -20,13 +24,19 @@ fn golden_scenarios_replay_to_their_expected_logs() {
         let sc = Scenario::from_json(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let log = run::to_text(&run::event_log(&sc).unwrap_or_else(|e| panic!("{}: {e}", path.display())));
         // Replaying twice gives the same log (determinism).
-        assert_eq!(log, run::to_text(&run::event_log(&sc).unwrap()), "{}", path.display());
+        assert_eq!(
+            log,
+            run::to_text(&run::event_log(&sc).unwrap()),
+            "{}",
+            path.display()
+        );
         let expected = path.with_extension("expected.txt");
         if bless {
             std::fs::write(&expected, &log).unwrap();
         } else {
-            let want = std::fs::read_to_string(&expected)
-                .unwrap_or_else(|_| panic!("{} has no expected log; run with LBSCOPE_BLESS=1", path.display()));
+            let want = std::fs::read_to_string(&expected).unwrap_or_else(|_| {
+                panic!("{} has no expected log; run with LBSCOPE_BLESS=1", path.display())
+            });
             assert_eq!(log, want, "event log of {} changed", path.display());
         }
         checked += 1;
