@@ -56,7 +56,7 @@ fn figures_a_b_f_g_h_i_default_4_3_2_versus_tasks_3_3_3() {
     assert!(text
         .iter()
         .any(|t| t
-            == "slot request 3 (1 tasks) → tm-0 slot 1 (now 3 tasks; fewest among tm-0:2, tm-1:2, tm-2:2)"));
+            == "slot request 3 (1 task) → tm-0 slot 1 (now 3 tasks; fewest among tm-0:2, tm-1:2, tm-2:2)"));
     // slots mode (or the old evenly-spread-out flag) does not balance tasks here.
     let cfg = Config {
         evenly_spread_out_slots: true,

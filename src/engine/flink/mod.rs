@@ -285,6 +285,16 @@ pub enum Event {
     },
 }
 
+/// `n` and the noun, singular for 1 ("1 task", "2 tasks").
+fn count(n: impl Into<u64>, noun: &str) -> String {
+    let n = n.into();
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 fn list(xs: &[TmCount]) -> String {
     xs.iter()
         .map(|c| format!("{}:{}", c.tm, c.n))
@@ -312,8 +322,10 @@ impl Narrate for Event {
                 slot_sharing_groups,
                 topological_order,
             } => format!(
-                "job defined: {vertices} vertices, {subtasks} subtasks, {edges} edges, slot sharing groups [{}]; \
-                 topological order {}",
+                "job defined: {}, {}, {}, slot sharing groups [{}]; topological order {}",
+                count(*vertices, "vertex").replace("vertexs", "vertices"),
+                count(*subtasks, "subtask"),
+                count(*edges, "edge"),
                 slot_sharing_groups.join(", "),
                 topological_order.join(" → ")
             ),
@@ -475,8 +487,10 @@ impl Narrate for Event {
                 rule,
             } => match rule {
                 MatchRule::FirstPending { offer_position } => format!(
-                    "slot request {request} ({tasks} tasks) → {tm} slot {slot} (now {tm_tasks_now} tasks; \
-                     offered slot #{offer_position} goes to the oldest pending request)"
+                    "slot request {request} ({}) → {tm} slot {slot} (now {}; \
+                     offered slot #{offer_position} goes to the oldest pending request)",
+                    count(*tasks, "task"),
+                    count(*tm_tasks_now, "task")
                 ),
                 MatchRule::FewestTasks {
                     full_view,
@@ -489,8 +503,10 @@ impl Narrate for Event {
                         String::new()
                     };
                     format!(
-                        "slot request {request} ({tasks} tasks) → {tm} slot {slot} (now {tm_tasks_now} tasks; \
+                        "slot request {request} ({}) → {tm} slot {slot} (now {}; \
                          fewest among {}{more}{})",
+                        count(*tasks, "task"),
+                        count(*tm_tasks_now, "task"),
                         list(candidates),
                         if *full_view { "" } else { "; partial view" }
                     )
