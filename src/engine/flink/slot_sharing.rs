@@ -148,18 +148,19 @@ impl<'a> Builder<'a> {
             .iter()
             .map(|v| vec![u32::MAX; v.parallelism as usize])
             .collect();
-        let max_p = job
-            .vertices
-            .iter()
-            .map(|v| v.parallelism as usize)
-            .max()
-            .unwrap_or(0);
+        // One constraint per subtask index of the widest member of each co-location group.
+        let mut colo_width = vec![0usize; job.co_location_groups.len()];
+        for v in &job.vertices {
+            if let Some(c) = v.co_location_group {
+                colo_width[c] = colo_width[c].max(v.parallelism as usize);
+            }
+        }
         Builder {
             job,
             requests: Vec::new(),
             request_of,
             stamp: Vec::new(),
-            constraint: vec![vec![None; max_p]; job.co_location_groups.len()],
+            constraint: colo_width.into_iter().map(|w| vec![None; w]).collect(),
         }
     }
 
