@@ -1,0 +1,105 @@
+//! Read-only views for a UI: the slot grid (TaskManager rows × slot cells listing
+//! the subtasks in each slot).
+
+use super::config::LoadBalanceMode;
+use super::task_manager::TmState;
+use super::{JobStatus, Sim};
+use serde::Serialize;
+
+/// One subtask in a cell.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SubtaskLabel {
+    /// Vertex name.
+    pub vertex: String,
+    /// Subtask index.
+    pub subtask: u32,
+}
+
+/// One slot.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SlotCell {
+    /// Slot index on its TaskManager.
+    pub slot: u32,
+    /// The slot request placed here.
+    pub request: Option<u32>,
+    /// Its subtasks, in the order phase 1 added them.
+    pub subtasks: Vec<SubtaskLabel>,
+}
+
+/// One TaskManager row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TmRow {
+    /// Name.
+    pub tm: String,
+    /// State.
+    pub state: TmState,
+    /// Tasks on it.
+    pub tasks: u32,
+    /// Its slots.
+    pub slots: Vec<SlotCell>,
+}
+
+/// The whole grid.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SlotGrid {
+    /// Simulated time (ms).
+    pub now_ms: u64,
+    /// Effective load-balance mode.
+    pub mode: LoadBalanceMode,
+    /// Job status.
+    pub status: JobStatus,
+    /// Rows in registration order.
+    pub rows: Vec<TmRow>,
+}
+
+impl SlotGrid {
+    /// Build the grid of a simulation.
+    pub fn build(sim: &Sim) -> SlotGrid {
+        let names: Vec<&str> = sim
+            .job()
+            .map(|j| j.vertices.iter().map(|v| v.name.as_str()).collect())
+            .unwrap_or_default();
+        let rows = sim
+            .task_managers()
+            .iter()
+            .map(|t| {
+                let slots: Vec<SlotCell> = t
+                    .slots
+                    .iter()
+                    .enumerate()
+                    .map(|(i, occ)| {
+                        let subtasks = occ
+                            .and_then(|r| sim.plan().and_then(|p| p.requests.get(r as usize)))
+                            .map(|req| {
+                                req.subtasks
+                                    .iter()
+                                    .map(|s| SubtaskLabel {
+                                        vertex: names.get(s.vertex as usize).unwrap_or(&"?").to_string(),
+                                        subtask: s.subtask,
+                                    })
+                                    .collect()
+                            })
+                            .unwrap_or_default();
+                        SlotCell {
+                            slot: i as u32,
+                            request: *occ,
+                            subtasks,
+                        }
+                    })
+                    .collect();
+                TmRow {
+                    tm: t.name.clone(),
+                    state: t.state,
+                    tasks: slots.iter().map(|c| c.subtasks.len() as u32).sum(),
+                    slots,
+                }
+            })
+            .collect();
+        SlotGrid {
+            now_ms: sim.now_ms(),
+            mode: sim.config.effective_mode(),
+            status: sim.status(),
+            rows,
+        }
+    }
+}
