@@ -1,10 +1,32 @@
 //! Bundle placement: which broker gets an unowned bundle (`ModularLoadManagerStrategy`
 //! and the extensible load manager's broker selection).
+//!
+//! One file per strategy: [`least_long_term_message_rate`],
+//! [`least_resource_usage_with_weight`] (modular and extensible variants, chosen
+//! by `loadManagerClassName`) and [`avg`] (AvgShedder's planned destinations).
+//!
+//! Deterministic rules: candidates are de-duplicated and visited in ascending
+//! name order (Pulsar: a hash set); where Pulsar picks at random among equally
+//! good brokers (`ThreadLocalRandom`), lbscope draws `rng.below(n)` over that
+//! ordered list, so a seed replays the same choices.
+//!
+//! Interface for the simulation, beyond [`Placer::select_broker`]:
+//! * [`Placer::plan`]: hand it the shedder's unloads after each shedding pass, so
+//!   AvgShedder placement sends each bundle to its planned destination (Pulsar
+//!   shares one AvgShedder object between shedding and placement);
+//! * [`Placer::observe_reports`]: in extensible mode, call once per load-report
+//!   round so the brokers' `weightedMaxEMA` moves as Pulsar's does.
 
-use super::config::{Config, PlacementStrategy};
+pub mod avg;
+pub mod least_long_term_message_rate;
+pub mod least_resource_usage_with_weight;
+
+use super::config::{Config, LoadManager, PlacementStrategy, SheddingStrategy};
 use super::load::{BrokerId, BundleId, LoadData};
+use super::shed::{BrokerLoadEma, Unload};
 use crate::engine::{Narrate, SimRng};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// What placement explains (numbers included).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -19,43 +41,247 @@ pub enum PlaceEvent {
         /// The winner.
         broker: BrokerId,
     },
+    /// No candidate broker at all.
+    NoCandidate {
+        /// The strategy.
+        strategy: PlacementStrategy,
+        /// The bundle.
+        bundle: BundleId,
+    },
+    /// The configured placement cannot be used; another one is.
+    Fallback {
+        /// What was configured.
+        configured: PlacementStrategy,
+        /// What is used.
+        used: PlacementStrategy,
+        /// Why.
+        reason: String,
+    },
+    /// LeastLongTermMessageRate scores (long-term msg/s incl. preallocated
+    /// bundles; `None` = overloaded, score +∞).
+    LongTermRates {
+        /// The bundle.
+        bundle: BundleId,
+        /// Per candidate.
+        scores: Vec<(BrokerId, Option<f64>)>,
+        /// The brokers tied for the best score (all candidates if every one is overloaded).
+        best: Vec<BrokerId>,
+    },
+    /// LeastResourceUsageWithWeight usages and the brokers below average − threshold.
+    ResourceUsages {
+        /// The bundle.
+        bundle: BundleId,
+        /// Modular (own moving average) or extensible (brokers' weightedMaxEMA).
+        extensible: bool,
+        /// Per candidate (fraction; `None` = no load data).
+        usages: Vec<(BrokerId, Option<f64>)>,
+        /// Average over candidates with data.
+        average: f64,
+        /// `loadBalancerAverageResourceUsageDifferenceThresholdPercentage` (fraction).
+        difference_threshold: f64,
+        /// Candidates with usage + threshold ≤ average (all candidates if none).
+        best: Vec<BrokerId>,
+        /// Whether no broker qualified, so every candidate was eligible.
+        all_candidates: bool,
+    },
+    /// AvgShedder placement: the planned destination, or a hashed pick.
+    AvgDestination {
+        /// The bundle.
+        bundle: BundleId,
+        /// The broker.
+        broker: BrokerId,
+        /// Whether it was the shedder's plan (else a random pick over sorted candidates).
+        planned: bool,
+        /// Why no plan applied, when it did not.
+        note: Option<String>,
+    },
 }
 
 impl Narrate for PlaceEvent {
     fn narrate(&self) -> String {
+        let list = |v: &[BrokerId]| v.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
         match self {
             PlaceEvent::Chosen {
                 strategy,
                 bundle,
                 broker,
             } => format!("{strategy:?}: {bundle} -> {broker}"),
+            PlaceEvent::NoCandidate { strategy, bundle } => {
+                format!("{strategy:?}: no broker available for {bundle}")
+            }
+            PlaceEvent::Fallback {
+                configured,
+                used,
+                reason,
+            } => format!("warning: placement {configured:?} not usable, using {used:?} ({reason})"),
+            PlaceEvent::LongTermRates { bundle, scores, best } => {
+                let s: Vec<String> = scores
+                    .iter()
+                    .map(|(b, v)| match v {
+                        Some(v) => format!("{b} {v:.1} msg/s"),
+                        None => format!("{b} overloaded (∞)"),
+                    })
+                    .collect();
+                format!(
+                    "LeastLongTermMessageRate for {bundle}: {}; least: {}",
+                    s.join(", "),
+                    list(best)
+                )
+            }
+            PlaceEvent::ResourceUsages {
+                bundle,
+                extensible,
+                usages,
+                average,
+                difference_threshold,
+                best,
+                all_candidates,
+            } => {
+                let s: Vec<String> = usages
+                    .iter()
+                    .map(|(b, v)| match v {
+                        Some(v) => format!("{b} {:.1} %", v * 100.0),
+                        None => format!("{b} no load data"),
+                    })
+                    .collect();
+                format!(
+                    "LeastResourceUsageWithWeight ({}) for {bundle}: {}; average {:.1} %, need ≤ average − {:.1} %: {}",
+                    if *extensible { "extensible, weightedMaxEMA" } else { "modular, moving average" },
+                    s.join(", "),
+                    average * 100.0,
+                    difference_threshold * 100.0,
+                    if *all_candidates {
+                        format!("none qualifies, pick at random among all ({})", list(best))
+                    } else {
+                        list(best)
+                    }
+                )
+            }
+            PlaceEvent::AvgDestination {
+                bundle,
+                broker,
+                planned,
+                note,
+            } => {
+                if *planned {
+                    format!("AvgShedder: {bundle} goes to its planned destination {broker}")
+                } else {
+                    format!(
+                        "AvgShedder: {bundle} -> {broker} (random over sorted candidates{})",
+                        note.as_ref().map(|n| format!("; {n}")).unwrap_or_default()
+                    )
+                }
+            }
         }
     }
 }
 
-/// Placement state carried between calls (e.g. AvgShedder's planned destinations).
+/// Placement state carried between calls.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Placer {}
+pub struct Placer {
+    /// Modular LeastResourceUsageWithWeight's moving averages (`brokerAvgResourceUsageWithWeight`).
+    pub lruw_history: BTreeMap<BrokerId, f64>,
+    /// AvgShedder's planned (and remembered) destinations (`bundleBrokerMap`).
+    pub avg_plan: BTreeMap<BundleId, BrokerId>,
+    /// The brokers' EMAs (extensible load manager).
+    pub ema: BrokerLoadEma,
+}
+
+/// Sorted, de-duplicated candidates.
+pub(crate) fn ordered(candidates: &[BrokerId]) -> Vec<BrokerId> {
+    let mut v = candidates.to_vec();
+    v.sort();
+    v.dedup();
+    v
+}
 
 impl Placer {
+    /// Record planned destinations (AvgShedder): every unload with `to` set.
+    /// Call after each shedding pass with its `ShedOutcome::unloads`.
+    pub fn plan(&mut self, unloads: &[Unload]) {
+        for u in unloads {
+            if let Some(to) = &u.to {
+                self.avg_plan.insert(u.bundle.clone(), to.clone());
+            }
+        }
+    }
+
+    /// Fold the brokers' current reports into their EMAs (extensible mode).
+    pub fn observe_reports(&mut self, load: &LoadData, conf: &Config) {
+        self.ema.observe(load, conf);
+    }
+
     /// Choose an owner for `bundle` among `candidates` (already filtered by
     /// liveness, isolation and distribute-evenly). `None` when there is no candidate.
+    ///
+    /// With AvgShedder placement but another shedding strategy, Pulsar 5.0 falls
+    /// back to LeastLongTermMessageRate and warns; so does lbscope.
     pub fn select_broker(
         &mut self,
         candidates: &[BrokerId],
         bundle: &BundleId,
-        _load: &LoadData,
+        load: &LoadData,
         conf: &Config,
-        _rng: &mut SimRng,
+        rng: &mut SimRng,
     ) -> (Option<BrokerId>, Vec<PlaceEvent>) {
-        let Some(b) = candidates.iter().min().cloned() else {
-            return (None, Vec::new());
+        let mut events = Vec::new();
+        let mut strategy = conf.load_balancer_load_placement_strategy;
+        if strategy == PlacementStrategy::AvgShedder
+            && conf.load_balancer_load_shedding_strategy != SheddingStrategy::AvgShedder
+        {
+            events.push(PlaceEvent::Fallback {
+                configured: strategy,
+                used: PlacementStrategy::LeastLongTermMessageRate,
+                reason: format!(
+                    "AvgShedder placement needs AvgShedder shedding, but loadBalancerLoadSheddingStrategy is {:?}",
+                    conf.load_balancer_load_shedding_strategy
+                ),
+            });
+            strategy = PlacementStrategy::LeastLongTermMessageRate;
+        }
+        let cands = ordered(candidates);
+        if cands.is_empty() {
+            events.push(PlaceEvent::NoCandidate {
+                strategy,
+                bundle: bundle.clone(),
+            });
+            return (None, events);
+        }
+        let chosen = match strategy {
+            PlacementStrategy::LeastLongTermMessageRate => {
+                least_long_term_message_rate::select(&cands, bundle, load, conf, rng, &mut events)
+            }
+            PlacementStrategy::LeastResourceUsageWithWeight => match conf.load_manager_class_name {
+                LoadManager::Modular => least_resource_usage_with_weight::select_modular(
+                    &mut self.lruw_history,
+                    &cands,
+                    bundle,
+                    load,
+                    conf,
+                    rng,
+                    &mut events,
+                ),
+                LoadManager::Extensible => least_resource_usage_with_weight::select_extensible(
+                    &self.ema,
+                    &cands,
+                    bundle,
+                    load,
+                    conf,
+                    rng,
+                    &mut events,
+                ),
+            },
+            PlacementStrategy::AvgShedder => {
+                avg::select(&mut self.avg_plan, &cands, bundle, rng, &mut events)
+            }
         };
-        let ev = PlaceEvent::Chosen {
-            strategy: conf.load_balancer_load_placement_strategy,
-            bundle: bundle.clone(),
-            broker: b.clone(),
-        };
-        (Some(b), vec![ev])
+        if let Some(b) = &chosen {
+            events.push(PlaceEvent::Chosen {
+                strategy,
+                bundle: bundle.clone(),
+                broker: b.clone(),
+            });
+        }
+        (chosen, events)
     }
 }

@@ -2,13 +2,33 @@
 //!
 //! A shedder reads only the leader's [`LoadData`] and the [`Config`]; it may keep
 //! its own history between rounds (ThresholdShedder's moving averages,
-//! AvgShedder's hit counters), so it is a stateful value owned by the simulation.
+//! AvgShedder's hit counters, TransferShedder's condition hit count and the
+//! brokers' EMAs), so it is a stateful value owned by the simulation.
 //! Its decisions come back as data, with events carrying the numbers.
+//!
+//! One file per strategy: [`overload`], [`threshold`], [`uniform`], [`transfer`],
+//! [`avg`]; the shared filters (grace period, system namespaces, min throughput
+//! units) live in [`shared`].
+//!
+//! Deterministic rules where Pulsar follows hash-map order: brokers are visited
+//! by ascending name, and bundles with equal load keep ascending-name order
+//! after the (stable) sort by load.
+
+pub mod avg;
+pub mod ema;
+pub mod overload;
+pub mod shared;
+pub mod threshold;
+pub mod transfer;
+pub mod uniform;
 
 use super::config::{Config, SheddingStrategy};
 use super::load::{BrokerId, BundleId, LoadData};
 use crate::engine::{Narrate, SimRng};
 use serde::{Deserialize, Serialize};
+use shared::mbs;
+
+pub use ema::BrokerLoadEma;
 
 /// One bundle to unload.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -22,7 +42,49 @@ pub struct Unload {
     pub to: Option<BrokerId>,
 }
 
-/// What a shedder explains (numbers included).
+/// Which traffic measure a decision used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Metric {
+    /// In + out bytes/s.
+    Throughput,
+    /// In + out messages/s.
+    MsgRate,
+}
+
+impl Metric {
+    fn fmt(self, v: f64) -> String {
+        match self {
+            Metric::Throughput => format!("{:.2} MB/s", mbs(v)),
+            Metric::MsgRate => format!("{v:.1} msg/s"),
+        }
+    }
+}
+
+/// Why TransferShedder keeps going (`UnloadDecision.Reason`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TransferReason {
+    /// Std above target, or the max broker is significantly overloaded.
+    Overloaded,
+    /// The min broker is significantly underloaded.
+    Underloaded,
+}
+
+/// One broker's ThresholdShedder moving average update.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UsageSample {
+    /// The broker.
+    pub broker: BrokerId,
+    /// Its weighted max usage in this report (fraction).
+    pub current: f64,
+    /// Its previous moving average, if any (fraction).
+    pub previous: Option<f64>,
+    /// The new moving average (fraction).
+    pub average: f64,
+}
+
+/// What a shedder explains (numbers included). Fractions are 0..1, throughputs bytes/s.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "shed", rename_all = "snake_case")]
 pub enum ShedEvent {
@@ -33,12 +95,452 @@ pub enum ShedEvent {
         /// Why nothing was shed.
         reason: String,
     },
+    /// A broker that qualified could not shed, and why (sole bundle, no bundle,
+    /// below the minimum throughput, nothing eligible).
+    BrokerSkipped {
+        /// The strategy.
+        strategy: SheddingStrategy,
+        /// The broker.
+        broker: BrokerId,
+        /// Why.
+        reason: String,
+    },
+    /// A bundle was passed over because it was unloaded within the grace period.
+    RecentlyUnloaded {
+        /// The strategy.
+        strategy: SheddingStrategy,
+        /// Its owner.
+        broker: BrokerId,
+        /// The bundle.
+        bundle: BundleId,
+        /// When it was unloaded (ms).
+        unloaded_at_ms: u64,
+        /// When it may move again (ms).
+        eligible_at_ms: u64,
+    },
+    /// OverloadShedder: a broker's max resource usage reached the threshold.
+    Overloaded {
+        /// The broker.
+        broker: BrokerId,
+        /// `getMaxResourceUsage` (fraction).
+        usage: f64,
+        /// `loadBalancerBrokerOverloadedThresholdPercentage` (fraction).
+        threshold: f64,
+        /// usage − threshold + 0.05.
+        percent_to_offload: f64,
+        /// The broker's in + out throughput.
+        throughput: f64,
+        /// throughput × percent_to_offload.
+        min_to_offload: f64,
+    },
+    /// ThresholdShedder: every broker's moving average this round.
+    ThresholdAverages {
+        /// `loadBalancerHistoryResourcePercentage`.
+        history_percentage: f64,
+        /// Per broker.
+        samples: Vec<UsageSample>,
+        /// Cluster average of the moving averages (fraction).
+        cluster_average: f64,
+    },
+    /// ThresholdShedder: a broker above average + threshold.
+    AboveThreshold {
+        /// The broker.
+        broker: BrokerId,
+        /// Its moving-average usage (fraction).
+        usage: f64,
+        /// Cluster average (fraction).
+        average: f64,
+        /// `loadBalancerBrokerThresholdShedderPercentage` (fraction).
+        threshold: f64,
+        /// usage − average − threshold + 0.05.
+        percent_to_offload: f64,
+        /// The broker's in + out throughput.
+        throughput: f64,
+        /// throughput × percent_to_offload.
+        min_to_offload: f64,
+    },
+    /// ThresholdShedder lower-boundary shedding: nobody was above the threshold,
+    /// but some broker is below average − threshold, so the busiest sheds.
+    LowerBoundary {
+        /// The busiest broker (with more than one bundle).
+        broker: BrokerId,
+        /// Its moving-average usage.
+        usage: f64,
+        /// Cluster average.
+        average: f64,
+        /// Threshold (fraction).
+        threshold: f64,
+        /// Its throughput.
+        throughput: f64,
+        /// throughput × threshold × 0.5.
+        min_to_offload: f64,
+    },
+    /// UniformLoadShedder: the two extremes and which trigger fired.
+    UniformImbalance {
+        /// Highest-loaded broker (with more than one bundle).
+        overloaded: BrokerId,
+        /// Lowest-loaded broker.
+        underloaded: BrokerId,
+        /// Their message rates.
+        max_msg_rate: f64,
+        /// ″
+        min_msg_rate: f64,
+        /// (max − min) × 100 / min.
+        msg_rate_difference_percent: f64,
+        /// `loadBalancerMsgRateDifferenceShedderThreshold`.
+        msg_rate_threshold: f64,
+        /// Their throughputs.
+        max_throughput: f64,
+        /// ″
+        min_throughput: f64,
+        /// max / min.
+        throughput_multiplier: f64,
+        /// `loadBalancerMsgThroughputMultiplierDifferenceShedderThreshold`.
+        throughput_threshold: f64,
+        /// Which trigger drives the selection (message rate wins when both fire).
+        metric: Metric,
+        /// How much to move: (max − min) / 2, truncated to an integer.
+        required: f64,
+    },
+    /// TransferShedder: load statistics and the shedding-condition hit count.
+    TransferStats {
+        /// Mean of the brokers' weightedMaxEMA.
+        average: f64,
+        /// Their standard deviation.
+        std: f64,
+        /// `loadBalancerBrokerLoadTargetStd`.
+        target_std: f64,
+        /// Lowest-loaded broker and whether it is significantly underloaded.
+        min_broker: BrokerId,
+        /// ″
+        min_underloaded: bool,
+        /// Highest-loaded broker and whether it is significantly overloaded.
+        max_broker: BrokerId,
+        /// ″
+        max_overloaded: bool,
+        /// Consecutive rounds the condition held.
+        hit_count: u32,
+        /// `loadBalancerSheddingConditionHitCountThreshold` (must be exceeded).
+        hit_threshold: u32,
+    },
+    /// TransferShedder: one max→min broker pair is being balanced.
+    TransferPair {
+        /// Source (highest load left).
+        from: BrokerId,
+        /// Destination (lowest load left).
+        to: BrokerId,
+        /// Why.
+        reason: TransferReason,
+        /// Source load (weightedMaxEMA).
+        max_load: f64,
+        /// Destination load.
+        min_load: f64,
+        /// (max − min) / 2.
+        offload: f64,
+        /// Source throughput.
+        max_throughput: f64,
+        /// max_throughput × offload / max_load.
+        offload_throughput: f64,
+    },
+    /// TransferShedder: std after the pair's planned moves.
+    TransferStdUpdated {
+        /// New std estimate.
+        std: f64,
+        /// Target.
+        target_std: f64,
+    },
+    /// AvgShedder: the brokers' scores, sorted.
+    AvgScores {
+        /// (broker, weighted max usage × 100), ascending.
+        scores: Vec<(BrokerId, f64)>,
+    },
+    /// AvgShedder: a pair (lowest i-th, highest i-th) and its hit counters.
+    AvgPair {
+        /// Low-score broker.
+        low: BrokerId,
+        /// High-score broker.
+        high: BrokerId,
+        /// Their scores.
+        low_score: f64,
+        /// ″
+        high_score: f64,
+        /// `loadBalancerAvgShedderLowThreshold`.
+        low_threshold: f64,
+        /// `loadBalancerAvgShedderHighThreshold`.
+        high_threshold: f64,
+        /// Max of the two brokers' consecutive high-threshold hits.
+        high_hits: u32,
+        /// Max of their consecutive low-threshold hits.
+        low_hits: u32,
+        /// `loadBalancerAvgShedderHitCountHighThreshold`.
+        high_hits_needed: u32,
+        /// `loadBalancerAvgShedderHitCountLowThreshold`.
+        low_hits_needed: u32,
+        /// Whether the pair sheds this round.
+        fired: bool,
+    },
+    /// AvgShedder: how much a fired pair moves.
+    AvgPlan {
+        /// Busiest broker of the pair.
+        from: BrokerId,
+        /// Idlest broker of the pair (the planned destination).
+        to: BrokerId,
+        /// Message rates of the two.
+        from_msg_rate: f64,
+        /// ″
+        to_msg_rate: f64,
+        /// Throughputs of the two.
+        from_throughput: f64,
+        /// ″
+        to_throughput: f64,
+        /// `maxUnloadPercentage`.
+        max_unload_percentage: f64,
+        /// Which measure (message rate when it clears `minUnloadMessage`).
+        metric: Metric,
+        /// (from − to) × maxUnloadPercentage.
+        required: f64,
+    },
+    /// A bundle picked for unloading.
+    BundleChosen {
+        /// The strategy.
+        strategy: SheddingStrategy,
+        /// Its owner.
+        from: BrokerId,
+        /// Planned destination, if the strategy chose one.
+        to: Option<BrokerId>,
+        /// The bundle.
+        bundle: BundleId,
+        /// Measure used.
+        metric: Metric,
+        /// The bundle's traffic in that measure.
+        value: f64,
+        /// Traffic marked so far from this broker, this bundle included.
+        marked: f64,
+        /// The goal for this broker.
+        target: f64,
+    },
+}
+
+fn pct(f: f64) -> String {
+    format!("{:.1} %", f * 100.0)
 }
 
 impl Narrate for ShedEvent {
     fn narrate(&self) -> String {
         match self {
             ShedEvent::Idle { strategy, reason } => format!("{strategy:?}: nothing to shed ({reason})"),
+            ShedEvent::BrokerSkipped { strategy, broker, reason } => {
+                format!("{strategy:?}: {broker} does not shed: {reason}")
+            }
+            ShedEvent::RecentlyUnloaded {
+                strategy,
+                broker,
+                bundle,
+                unloaded_at_ms,
+                eligible_at_ms,
+            } => format!(
+                "{strategy:?}: {bundle} on {broker} skipped: unloaded at t={:.0} s, grace period until t={:.0} s",
+                *unloaded_at_ms as f64 / 1000.0,
+                *eligible_at_ms as f64 / 1000.0
+            ),
+            ShedEvent::Overloaded {
+                broker,
+                usage,
+                threshold,
+                percent_to_offload,
+                throughput,
+                min_to_offload,
+            } => format!(
+                "OverloadShedder: {broker} max resource usage {} ≥ threshold {}: offload ≥ ({} − {} + 5 %) = {} of {:.2} MB/s = {:.2} MB/s",
+                pct(*usage),
+                pct(*threshold),
+                pct(*usage),
+                pct(*threshold),
+                pct(*percent_to_offload),
+                mbs(*throughput),
+                mbs(*min_to_offload)
+            ),
+            ShedEvent::ThresholdAverages {
+                history_percentage,
+                samples,
+                cluster_average,
+            } => {
+                let parts: Vec<String> = samples
+                    .iter()
+                    .map(|s| match s.previous {
+                        Some(p) => format!(
+                            "{} {} = {:.2} × {} + {:.2} × {}",
+                            s.broker,
+                            pct(s.average),
+                            history_percentage,
+                            pct(p),
+                            1.0 - history_percentage,
+                            pct(s.current)
+                        ),
+                        None => format!("{} {} (first observation)", s.broker, pct(s.average)),
+                    })
+                    .collect();
+                format!(
+                    "ThresholdShedder: moving averages {}; cluster average {}",
+                    parts.join(", "),
+                    pct(*cluster_average)
+                )
+            }
+            ShedEvent::AboveThreshold {
+                broker,
+                usage,
+                average,
+                threshold,
+                percent_to_offload,
+                throughput,
+                min_to_offload,
+            } => format!(
+                "ThresholdShedder: {broker} at {} ≥ average {} + threshold {}: offload ≥ ({} − {} − {} + 5 %) = {} of {:.2} MB/s = {:.2} MB/s (Pulsar aims 5 % below average + threshold)",
+                pct(*usage),
+                pct(*average),
+                pct(*threshold),
+                pct(*usage),
+                pct(*average),
+                pct(*threshold),
+                pct(*percent_to_offload),
+                mbs(*throughput),
+                mbs(*min_to_offload)
+            ),
+            ShedEvent::LowerBoundary {
+                broker,
+                usage,
+                average,
+                threshold,
+                throughput,
+                min_to_offload,
+            } => format!(
+                "ThresholdShedder lower-boundary: a broker is below average {} − threshold {}; busiest {broker} at {} offloads ≥ {:.2} MB/s × {} × 0.5 = {:.2} MB/s",
+                pct(*average),
+                pct(*threshold),
+                pct(*usage),
+                mbs(*throughput),
+                pct(*threshold),
+                mbs(*min_to_offload)
+            ),
+            ShedEvent::UniformImbalance {
+                overloaded,
+                underloaded,
+                max_msg_rate,
+                min_msg_rate,
+                msg_rate_difference_percent,
+                msg_rate_threshold,
+                max_throughput,
+                min_throughput,
+                throughput_multiplier,
+                throughput_threshold,
+                metric,
+                required,
+            } => format!(
+                "UniformLoadShedder: {overloaded} ({max_msg_rate:.1} msg/s, {:.2} MB/s) vs {underloaded} ({min_msg_rate:.1} msg/s, {:.2} MB/s): rate difference {msg_rate_difference_percent:.1} % (threshold {msg_rate_threshold} %), throughput ×{throughput_multiplier:.2} (threshold ×{throughput_threshold}); move {} by {metric:?}",
+                mbs(*max_throughput),
+                mbs(*min_throughput),
+                metric.fmt(*required)
+            ),
+            ShedEvent::TransferStats {
+                average,
+                std,
+                target_std,
+                min_broker,
+                min_underloaded,
+                max_broker,
+                max_overloaded,
+                hit_count,
+                hit_threshold,
+            } => format!(
+                "TransferShedder: load average {}, std {:.3} (target {:.3}); min {min_broker}{}, max {max_broker}{}; condition hit {hit_count} time(s), must exceed {hit_threshold}",
+                pct(*average),
+                std,
+                target_std,
+                if *min_underloaded { " underloaded" } else { "" },
+                if *max_overloaded { " overloaded" } else { "" }
+            ),
+            ShedEvent::TransferPair {
+                from,
+                to,
+                reason,
+                max_load,
+                min_load,
+                offload,
+                max_throughput,
+                offload_throughput,
+            } => format!(
+                "TransferShedder ({reason:?}): {from} at {} → {to} at {}: offload ({} − {}) / 2 = {}, i.e. {:.2} MB/s × {} / {} = {:.2} MB/s",
+                pct(*max_load),
+                pct(*min_load),
+                pct(*max_load),
+                pct(*min_load),
+                pct(*offload),
+                mbs(*max_throughput),
+                pct(*offload),
+                pct(*max_load),
+                mbs(*offload_throughput)
+            ),
+            ShedEvent::TransferStdUpdated { std, target_std } => {
+                format!("TransferShedder: std after the planned moves {std:.3} (target {target_std:.3})")
+            }
+            ShedEvent::AvgScores { scores } => {
+                let s: Vec<String> = scores.iter().map(|(b, v)| format!("{b} {v:.1}")).collect();
+                format!("AvgShedder: scores {}", s.join(", "))
+            }
+            ShedEvent::AvgPair {
+                low,
+                high,
+                low_score,
+                high_score,
+                low_threshold,
+                high_threshold,
+                high_hits,
+                low_hits,
+                high_hits_needed,
+                low_hits_needed,
+                fired,
+            } => format!(
+                "AvgShedder: pair {high} ({high_score:.1}) / {low} ({low_score:.1}): difference {:.1} (low threshold {low_threshold}, high {high_threshold}); hits high {high_hits}/{high_hits_needed}, low {low_hits}/{low_hits_needed}: {}",
+                high_score - low_score,
+                if *fired { "shed now" } else { "wait" }
+            ),
+            ShedEvent::AvgPlan {
+                from,
+                to,
+                from_msg_rate,
+                to_msg_rate,
+                from_throughput,
+                to_throughput,
+                max_unload_percentage,
+                metric,
+                required,
+            } => match metric {
+                Metric::MsgRate => format!(
+                    "AvgShedder: move ({from_msg_rate:.1} − {to_msg_rate:.1}) × {max_unload_percentage} = {required:.1} msg/s from {from} to {to}"
+                ),
+                Metric::Throughput => format!(
+                    "AvgShedder: move ({:.2} − {:.2}) × {max_unload_percentage} = {:.2} MB/s from {from} to {to}",
+                    mbs(*from_throughput),
+                    mbs(*to_throughput),
+                    mbs(*required)
+                ),
+            },
+            ShedEvent::BundleChosen {
+                strategy,
+                from,
+                to,
+                bundle,
+                metric,
+                value,
+                marked,
+                target,
+            } => format!(
+                "{strategy:?}: unload {bundle} ({}) from {from}{}; marked {} of {}",
+                metric.fmt(*value),
+                to.as_ref().map(|t| format!(" to {t}")).unwrap_or_default(),
+                metric.fmt(*marked),
+                metric.fmt(*target)
+            ),
         }
     }
 }
@@ -52,25 +554,99 @@ pub struct ShedOutcome {
     pub events: Vec<ShedEvent>,
 }
 
-/// The shedders' state carried between rounds.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Shedder {}
-
-impl Shedder {
-    /// One shedding pass at simulated time `now_ms` with the configured strategy.
-    pub fn find_bundles_for_unloading(
-        &mut self,
-        _load: &LoadData,
-        conf: &Config,
-        _now_ms: u64,
-        _rng: &mut SimRng,
-    ) -> ShedOutcome {
+impl ShedOutcome {
+    fn idle(strategy: SheddingStrategy, reason: impl Into<String>) -> Self {
         ShedOutcome {
             unloads: Vec::new(),
             events: vec![ShedEvent::Idle {
-                strategy: conf.load_balancer_load_shedding_strategy,
-                reason: "not implemented yet".into(),
+                strategy,
+                reason: reason.into(),
             }],
         }
     }
 }
+
+/// The shedders' state carried between rounds.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Shedder {
+    /// ThresholdShedder's moving averages.
+    pub threshold: threshold::ThresholdState,
+    /// AvgShedder's hit counters.
+    pub avg: avg::AvgState,
+    /// TransferShedder's condition hit count.
+    pub transfer: transfer::TransferState,
+    /// The brokers' `weightedMaxEMA` / `msgThroughputEMA` (extensible load manager).
+    pub ema: BrokerLoadEma,
+}
+
+impl Shedder {
+    /// Fold the brokers' current reports into their EMAs (extensible load manager,
+    /// `BrokerLoadData.weightedMaxEMA`). Call once per load-report round; a broker
+    /// never observed reads as its raw current value.
+    pub fn observe_reports(&mut self, load: &LoadData, conf: &Config) {
+        self.ema.observe(load, conf);
+    }
+
+    /// One shedding pass at simulated time `now_ms` with the configured strategy.
+    ///
+    /// Applies the load manager's preamble first: shedding must be enabled
+    /// (`loadBalancerEnabled` and `loadBalancerSheddingEnabled`) and more than one
+    /// broker must be available. Bundles unloaded within
+    /// `loadBalancerSheddingGracePeriodMinutes` of `now_ms` (per
+    /// `load.recently_unloaded`) and system-namespace bundles are never chosen.
+    pub fn find_bundles_for_unloading(
+        &mut self,
+        load: &LoadData,
+        conf: &Config,
+        now_ms: u64,
+        rng: &mut SimRng,
+    ) -> ShedOutcome {
+        let _ = rng; // every strategy here is deterministic given the rules above
+        let strategy = conf.load_balancer_load_shedding_strategy;
+        if !shared::is_load_shedding_enabled(conf) {
+            return ShedOutcome::idle(
+                strategy,
+                "shedding disabled (loadBalancerEnabled / loadBalancerSheddingEnabled)",
+            );
+        }
+        if load.brokers.len() <= 1 {
+            return ShedOutcome::idle(strategy, format!("only {} broker available", load.brokers.len()));
+        }
+        let recent = shared::recently_unloaded(load, conf, now_ms);
+        let grace = shared::grace_period_ms(conf);
+        let mut out = match strategy {
+            SheddingStrategy::OverloadShedder => overload::find(load, conf, &recent, grace),
+            SheddingStrategy::ThresholdShedder => self.threshold.find(load, conf, &recent, grace),
+            SheddingStrategy::UniformLoadShedder => uniform::find(load, conf, &recent, grace),
+            SheddingStrategy::TransferShedder => self.transfer.find(load, conf, &self.ema, &recent, grace),
+            SheddingStrategy::AvgShedder => self.avg.find(load, conf, &recent, grace),
+        };
+        if out.unloads.is_empty() && !out.events.iter().any(|e| matches!(e, ShedEvent::Idle { .. })) {
+            out.events.push(ShedEvent::Idle {
+                strategy,
+                reason: "no bundle selected".into(),
+            });
+        }
+        out
+    }
+}
+
+/// Event for a bundle skipped by the grace period.
+pub(crate) fn recently_unloaded_event(
+    strategy: SheddingStrategy,
+    broker: &BrokerId,
+    bundle: &BundleId,
+    at: u64,
+    grace: u64,
+) -> ShedEvent {
+    ShedEvent::RecentlyUnloaded {
+        strategy,
+        broker: broker.clone(),
+        bundle: bundle.clone(),
+        unloaded_at_ms: at,
+        eligible_at_ms: at.saturating_add(grace),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod fixture;

@@ -1,0 +1,291 @@
+//! UniformLoadShedder: compares the brokers with the highest and lowest message
+//! rate, and those with the highest and lowest throughput. It fires when
+//! `(maxRate − minRate) × 100 / minRate > loadBalancerMsgRateDifferenceShedderThreshold`
+//! (50 %) or `maxThroughput / minThroughput >
+//! loadBalancerMsgThroughputMultiplierDifferenceShedderThreshold` (4); a minimum of
+//! (almost) zero counts as 1. It then moves
+//! `(max − min) × maxUnloadPercentage` (truncated to an integer) off the busiest
+//! broker by the message-rate measure when that trigger fired, else by throughput,
+//! provided the broker has more than one bundle and the amount is at least
+//! `minUnloadMessage` / `minUnloadMessageThroughput`. Bundles are taken biggest
+//! first (short-term data) whenever they fit in what is still required, at most
+//! `maxUnloadBundleNumPerShedding` (−1 = no limit). As in Pulsar, the remaining
+//! requirement is an integer and each chosen bundle's traffic is truncated to an
+//! integer before it is subtracted.
+//!
+//! Ties between brokers: the first broker in ascending-name order wins (Pulsar:
+//! hash-map order, strict comparisons).
+
+use super::super::config::{Config, SheddingStrategy};
+use super::super::load::{BrokerId, BundleId, LoadData};
+use super::shared::{sheddable_bundles, short_term_msg_rate, short_term_throughput};
+use super::{recently_unloaded_event, Metric, ShedEvent, ShedOutcome, Unload};
+use std::collections::BTreeMap;
+
+const S: SheddingStrategy = SheddingStrategy::UniformLoadShedder;
+/// Minimums within this of zero are taken as 1.
+const EPS: f64 = 1e-6;
+
+/// Java's `(int) double`: truncation toward zero, saturating, NaN → 0.
+fn java_int(x: f64) -> i64 {
+    (x as i32).into()
+}
+
+/// One UniformLoadShedder pass.
+pub fn find(load: &LoadData, conf: &Config, recent: &BTreeMap<BundleId, u64>, grace: u64) -> ShedOutcome {
+    let mut out = ShedOutcome::default();
+    let mut rate_over: Option<&BrokerId> = None;
+    let mut tp_over: Option<&BrokerId> = None;
+    let mut rate_under: Option<&BrokerId> = None;
+    let mut tp_under: Option<&BrokerId> = None;
+    let (mut max_rate, mut max_tp) = (-1.0f64, -1.0f64);
+    let (mut min_rate, mut min_tp) = (f64::from(i32::MAX), f64::from(i32::MAX));
+    for (b, d) in &load.brokers {
+        let rate = d.local.msg.total_rate();
+        let tp = d.local.msg.total_throughput();
+        if rate > max_rate {
+            rate_over = Some(b);
+            max_rate = rate;
+        }
+        if tp > max_tp {
+            tp_over = Some(b);
+            max_tp = tp;
+        }
+        if rate < min_rate {
+            rate_under = Some(b);
+            min_rate = rate;
+        }
+        if tp < min_tp {
+            tp_under = Some(b);
+            min_tp = tp;
+        }
+    }
+    let (Some(rate_over), Some(tp_over), Some(rate_under), Some(tp_under)) =
+        (rate_over, tp_over, rate_under, tp_under)
+    else {
+        out.events.push(ShedEvent::Idle {
+            strategy: S,
+            reason: "no broker data".into(),
+        });
+        return out;
+    };
+    if min_rate.abs() <= EPS {
+        min_rate = 1.0;
+    }
+    if min_tp.abs() <= EPS {
+        min_tp = 1.0;
+    }
+    let rate_diff = (max_rate - min_rate) * 100.0 / min_rate;
+    let tp_mult = max_tp / min_tp;
+    let rate_thr = conf.load_balancer_msg_rate_difference_shedder_threshold;
+    let tp_thr = conf.load_balancer_msg_throughput_multiplier_difference_shedder_threshold;
+    let rate_fired = rate_thr > 0.0 && rate_diff > rate_thr;
+    let tp_fired = tp_thr > 0.0 && tp_mult > tp_thr;
+    if !rate_fired && !tp_fired {
+        out.events.push(ShedEvent::Idle {
+            strategy: S,
+            reason: format!(
+                "message-rate difference {rate_diff:.1} % ≤ {rate_thr} % and throughput multiplier {tp_mult:.2} ≤ {tp_thr}"
+            ),
+        });
+        return out;
+    }
+    let p = conf.max_unload_percentage;
+    let (metric, over, under, required, floor) = if rate_fired {
+        (
+            Metric::MsgRate,
+            rate_over,
+            rate_under,
+            java_int((max_rate - min_rate) * p),
+            conf.min_unload_message,
+        )
+    } else {
+        (
+            Metric::Throughput,
+            tp_over,
+            tp_under,
+            java_int((max_tp - min_tp) * p),
+            conf.min_unload_message_throughput,
+        )
+    };
+    out.events.push(ShedEvent::UniformImbalance {
+        overloaded: over.clone(),
+        underloaded: under.clone(),
+        max_msg_rate: max_rate,
+        min_msg_rate: min_rate,
+        msg_rate_difference_percent: rate_diff,
+        msg_rate_threshold: rate_thr,
+        max_throughput: max_tp,
+        min_throughput: min_tp,
+        throughput_multiplier: tp_mult,
+        throughput_threshold: tp_thr,
+        metric,
+        required: required as f64,
+    });
+    let local = &load.brokers[over].local;
+    if local.bundles.len() <= 1 {
+        out.events.push(ShedEvent::BrokerSkipped {
+            strategy: S,
+            broker: over.clone(),
+            reason: format!(
+                "it has {} bundle(s); at least two are needed",
+                local.bundles.len()
+            ),
+        });
+        return out;
+    }
+    if (required as f64) < floor {
+        out.events.push(ShedEvent::BrokerSkipped {
+            strategy: S,
+            broker: over.clone(),
+            reason: format!(
+                "{} to move < {} ({})",
+                metric.fmt(required as f64),
+                metric.fmt(floor),
+                match metric {
+                    Metric::MsgRate => "minUnloadMessage",
+                    Metric::Throughput => "minUnloadMessageThroughput",
+                }
+            ),
+        });
+        return out;
+    }
+    let value = match metric {
+        Metric::MsgRate => short_term_msg_rate,
+        Metric::Throughput => short_term_throughput,
+    };
+    let (eligible, skipped) = sheddable_bundles(load, local, recent, value);
+    for (b, at) in &skipped {
+        out.events.push(recently_unloaded_event(S, over, b, *at, grace));
+    }
+    let max_n = conf.max_unload_bundle_num_per_shedding;
+    let mut remaining = required;
+    let mut marked = 0.0;
+    for (bundle, v) in eligible {
+        if max_n != -1 && out.unloads.len() as i64 >= i64::from(max_n) {
+            break;
+        }
+        if v <= remaining as f64 {
+            remaining += java_int(-v);
+            marked += v;
+            out.events.push(ShedEvent::BundleChosen {
+                strategy: S,
+                from: over.clone(),
+                to: None,
+                bundle: bundle.clone(),
+                metric,
+                value: v,
+                marked,
+                target: required as f64,
+            });
+            out.unloads.push(Unload {
+                bundle,
+                from: over.clone(),
+                to: None,
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixture::*;
+    use super::super::Shedder;
+    use super::*;
+
+    fn conf() -> Config {
+        Config {
+            load_balancer_load_shedding_strategy: S,
+            ..Config::default()
+        }
+    }
+
+    #[test]
+    fn uniform_shedder_msg_rate_trigger() {
+        // 10000 vs 4000 msg/s: difference 150 % > 50 %; move (6000 × 0.2) = 1200 msg/s.
+        let fx = Fx::new()
+            .broker("broker-1", 50.0)
+            .broker("broker-2", 50.0)
+            .bundle("broker-1", 0, 5000.0, 10.0 * MIB)
+            .bundle("broker-1", 1, 3000.0, 10.0 * MIB)
+            .bundle("broker-1", 2, 1000.0, 10.0 * MIB)
+            .bundle("broker-1", 3, 1000.0, 10.0 * MIB)
+            .bundle("broker-2", 4, 2000.0, 20.0 * MIB)
+            .bundle("broker-2", 5, 2000.0, 20.0 * MIB);
+        let c = conf();
+        assert_eq!(c.load_balancer_msg_rate_difference_shedder_threshold, 50.0);
+        let out = Shedder::default().find_bundles_for_unloading(&fx.load, &c, 0, &mut rng());
+        // 5000 and 3000 do not fit in 1200; the first 1000 does, leaving 200.
+        assert_eq!(out.unloads, vec![unload(2, "broker-1", None)]);
+        assert!(out.events.iter().any(|e| matches!(
+            e,
+            ShedEvent::UniformImbalance { metric: Metric::MsgRate, required, msg_rate_difference_percent, .. }
+                if *required == 1200.0 && (*msg_rate_difference_percent - 150.0).abs() < 1e-9
+        )));
+        // Below minUnloadMessage (1000): 4000 vs 2500 → 60 % but only 300 msg/s.
+        let small = Fx::new()
+            .broker("broker-1", 50.0)
+            .broker("broker-2", 50.0)
+            .bundle("broker-1", 0, 2000.0, 10.0 * MIB)
+            .bundle("broker-1", 1, 2000.0, 10.0 * MIB)
+            .bundle("broker-2", 2, 2500.0, 20.0 * MIB);
+        let out = Shedder::default().find_bundles_for_unloading(&small.load, &c, 0, &mut rng());
+        assert!(out.unloads.is_empty());
+        assert!(out.events.iter().any(
+            |e| matches!(e, ShedEvent::BrokerSkipped { reason, .. } if reason.contains("minUnloadMessage"))
+        ));
+    }
+
+    #[test]
+    fn uniform_shedder_throughput_multiplier_trigger() {
+        // Same message rates; 100 MB/s vs 20 MB/s = ×5 > 4: move (80 × 0.2) = 16 MB/s.
+        let fx = Fx::new()
+            .broker("broker-1", 50.0)
+            .broker("broker-2", 50.0)
+            .bundle("broker-1", 0, 100.0, 50.0 * MIB)
+            .bundle("broker-1", 1, 100.0, 30.0 * MIB)
+            .bundle("broker-1", 2, 100.0, 10.0 * MIB)
+            .bundle("broker-1", 3, 100.0, 10.0 * MIB)
+            .bundle("broker-2", 4, 200.0, 10.0 * MIB)
+            .bundle("broker-2", 5, 200.0, 10.0 * MIB);
+        let c = conf();
+        assert_eq!(
+            c.load_balancer_msg_throughput_multiplier_difference_shedder_threshold,
+            4.0
+        );
+        let out = Shedder::default().find_bundles_for_unloading(&fx.load, &c, 0, &mut rng());
+        // Equal 10 MB/s bundles: ascending name order, so bundle 2; 6 MB/s left, bundle 3 no longer fits.
+        assert_eq!(out.unloads, vec![unload(2, "broker-1", None)]);
+        assert!(out.events.iter().any(|e| matches!(
+            e,
+            ShedEvent::UniformImbalance { metric: Metric::Throughput, throughput_multiplier, .. }
+                if (*throughput_multiplier - 5.0).abs() < 1e-9
+        )));
+        // Exactly ×4 does not fire (strictly greater is required).
+        let four = Fx::new()
+            .broker("broker-1", 50.0)
+            .broker("broker-2", 50.0)
+            .bundle("broker-1", 0, 100.0, 40.0 * MIB)
+            .bundle("broker-1", 1, 100.0, 40.0 * MIB)
+            .bundle("broker-2", 2, 200.0, 20.0 * MIB);
+        let out = Shedder::default().find_bundles_for_unloading(&four.load, &c, 0, &mut rng());
+        assert!(out.unloads.is_empty());
+        // maxUnloadBundleNumPerShedding caps the count.
+        let many = Fx::new()
+            .broker("broker-1", 50.0)
+            .broker("broker-2", 50.0)
+            .bundle("broker-1", 0, 100.0, 5.0 * MIB)
+            .bundle("broker-1", 1, 100.0, 5.0 * MIB)
+            .bundle("broker-1", 2, 100.0, 5.0 * MIB)
+            .bundle("broker-1", 3, 100.0, 85.0 * MIB)
+            .bundle("broker-2", 4, 400.0, 10.0 * MIB);
+        let capped = Config {
+            max_unload_bundle_num_per_shedding: 2,
+            max_unload_percentage: 0.5,
+            ..c.clone()
+        };
+        let out = Shedder::default().find_bundles_for_unloading(&many.load, &capped, 0, &mut rng());
+        assert_eq!(out.unloads.len(), 2);
+    }
+}
