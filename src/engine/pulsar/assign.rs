@@ -117,7 +117,7 @@ impl Sim {
                         .brokers
                         .get(p)
                         .map_or(0.0, |d| d.local.max_resource_usage());
-                    if usage > threshold && cands.len() < all.len() {
+                    if usage > threshold {
                         let (again, pev) =
                             self.placer
                                 .select_broker(&all, bid, &self.load, &self.effective, &mut self.rng);
