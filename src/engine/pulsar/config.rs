@@ -146,6 +146,9 @@ pub struct Config {
     pub load_balancer_max_number_of_broker_shedding_per_cycle: u32,
     /// `loadBalancerTransferEnabled` (TransferShedder: transfer vs plain unload).
     pub load_balancer_transfer_enabled: bool,
+    /// `loadBalancerBrokerMaxTopics`: brokers serving more topics are filtered out of
+    /// assignment candidates (`LoadManagerShared.filterBrokersWithLargeTopicCount`).
+    pub load_balancer_broker_max_topics: u32,
     /// `loadBalancerAverageResourceUsageDifferenceThresholdPercentage` (LeastResourceUsageWithWeight).
     pub load_balancer_average_resource_usage_difference_threshold_percentage: f64,
     /// `loadBalancerAutoBundleSplitEnabled`.
@@ -219,6 +222,7 @@ impl Default for Config {
             load_balancer_shedding_condition_hit_count_threshold: 3,
             load_balancer_max_number_of_broker_shedding_per_cycle: 3,
             load_balancer_transfer_enabled: true,
+            load_balancer_broker_max_topics: 50_000,
             load_balancer_average_resource_usage_difference_threshold_percentage: 10.0,
             load_balancer_auto_bundle_split_enabled: true,
             load_balancer_auto_unload_split_bundles_enabled: true,

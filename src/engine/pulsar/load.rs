@@ -112,11 +112,13 @@ pub struct TimeAverageMessageData {
 }
 
 impl TimeAverageMessageData {
-    /// A window of `max_samples`, seeded with `initial` as one sample.
+    /// A window of `max_samples` holding `initial` with zero samples, as Pulsar's
+    /// `TimeAverageMessageData(maxSamples, defaultStats)` does: the defaults are
+    /// only a placeholder and the first real sample overwrites them.
     pub fn new(max_samples: u32, initial: MessageStats) -> Self {
         TimeAverageMessageData {
             max_samples,
-            num_samples: 1,
+            num_samples: 0,
             msg: initial,
         }
     }
@@ -222,11 +224,12 @@ pub struct Weights {
 
 impl LocalBrokerData {
     /// The largest weighted resource usage as a fraction (`getMaxResourceUsageWithWeight`):
-    /// `max(percent_i * weight_i) / 100`.
+    /// `max(percent_i * weight_i) / 100` over CPU, direct memory and NIC in/out.
+    /// Heap memory is left out, as in Pulsar 3.0+ (`loadBalancerMemoryResourceWeight`
+    /// is deprecated: "memory is no longer used as a load balancing item").
     pub fn max_resource_usage_with_weight(&self, w: &Weights) -> f64 {
         [
             f64::from(self.cpu.percent_usage()) * w.cpu,
-            f64::from(self.memory.percent_usage()) * w.memory,
             f64::from(self.direct_memory.percent_usage()) * w.direct_memory,
             f64::from(self.bandwidth_in.percent_usage()) * w.bandwidth_in,
             f64::from(self.bandwidth_out.percent_usage()) * w.bandwidth_out,
@@ -236,11 +239,11 @@ impl LocalBrokerData {
             / 100.0
     }
 
-    /// The largest unweighted usage as a fraction (`getMaxResourceUsage`).
+    /// The largest unweighted usage as a fraction (`getMaxResourceUsage`), over CPU,
+    /// direct memory and NIC in/out (heap memory left out as in Pulsar 3.0+).
     pub fn max_resource_usage(&self) -> f64 {
         [
             self.cpu,
-            self.memory,
             self.direct_memory,
             self.bandwidth_in,
             self.bandwidth_out,
@@ -310,12 +313,26 @@ mod tests {
             msg_rate_in: 100.0,
             ..Default::default()
         };
-        let mut t = TimeAverageMessageData::new(2, MessageStats::default());
+        let two = MessageStats {
+            msg_rate_in: 200.0,
+            ..Default::default()
+        };
+        // Default stats are overwritten by the first sample (Pulsar's numSamples starts at 0).
+        let mut t = TimeAverageMessageData::new(
+            2,
+            MessageStats {
+                msg_rate_in: 50.0,
+                ..Default::default()
+            },
+        );
+        t.update(one);
+        assert_eq!(t.num_samples, 1);
+        assert_eq!(t.msg.msg_rate_in, 100.0);
+        t.update(two);
+        assert_eq!(t.num_samples, 2);
+        assert_eq!(t.msg.msg_rate_in, 150.0);
         t.update(one);
         assert_eq!(t.num_samples, 2);
-        assert_eq!(t.msg.msg_rate_in, 50.0);
-        t.update(one);
-        assert_eq!(t.num_samples, 2);
-        assert_eq!(t.msg.msg_rate_in, 75.0);
+        assert_eq!(t.msg.msg_rate_in, 125.0);
     }
 }

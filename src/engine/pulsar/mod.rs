@@ -1,22 +1,52 @@
-//! Apache Pulsar broker load balancing: namespaces, bundles on the 32-bit hash
-//! ring, topics placed by Pulsar's CRC-32 topic hash.
+//! Apache Pulsar broker load balancing: namespaces sharded into bundles on the
+//! 32-bit hash ring, topics placed by Pulsar's CRC-32 topic hash, brokers that
+//! own bundles, load reports, automatic and manual splits, shedding, and the
+//! modular and extensible load managers.
+//!
+//! One file per concept: [`broker`], [`traffic`] (the load model), [`report`]
+//! (load reports and Pulsar's bookkeeping in [`load`]), [`split`] (the four
+//! algorithms), [`split_threshold`] (automatic split), [`assign`] (lookup and
+//! assignment), [`ownership`] (service-unit states), [`load_manager`] (shedding,
+//! unload, transfer, faults), [`admin`] (pulsar-admin operations), [`round`]
+//! (simulated time and metrics), [`view`] (read-only views for a UI).
+//!
+//! Cloning a [`Sim`] (for a "what would the next round do" proposal) copies
+//! every topic, bundle and broker: O(topics + bundles + brokers), about a
+//! millisecond per 10 000 topics natively.
 
+pub mod admin;
+pub mod assign;
+pub mod broker;
 pub mod bundle;
 pub mod config;
 pub mod load;
+pub mod load_manager;
 pub mod namespace;
+pub mod ownership;
 pub mod place;
+pub mod report;
+pub mod round;
 pub mod shed;
+pub mod split;
+pub mod split_threshold;
 pub mod topic;
+pub mod traffic;
+pub mod view;
 
 use super::{Engine, Narrate, SimRng, System};
+use broker::{Broker, Capacity, DirectUsage};
 use bundle::BundleRange;
+use config::{LoadManager, PlacementStrategy, Profile, SheddingStrategy, SplitAlgorithm};
+use load::{BrokerId, BundleId, LoadData};
 use namespace::{Namespace, Topic};
+use ownership::{Ownership, ServiceUnitState};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use topic::{TopicName, TopicNameError};
+use traffic::Traffic;
 
 pub use config::Config;
+pub use round::RoundMetrics;
 
 /// The only way a Pulsar simulation changes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -26,14 +56,139 @@ pub enum Action {
     CreateNamespace {
         /// `tenant/namespace`.
         namespace: String,
-        /// Bundle count; the config default when absent.
+        /// Bundle count; the profile default when absent (`pulsar/system` has its own).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         bundles: Option<u32>,
     },
-    /// Create a topic (its namespace must exist).
+    /// Create a topic (its namespace must exist); a client lookup follows.
     CreateTopic {
         /// Full or short topic name.
         topic: String,
+    },
+    /// Create a topic at a pinned hash (so lessons can place topics where the doc does).
+    CreateTopicWithHash {
+        /// Full or short topic name.
+        topic: String,
+        /// Its position on the ring.
+        hash: u32,
+    },
+    /// Create `count` topics `PREFIX-0 ..` in a namespace (bulk, one summary event).
+    CreateTopics {
+        /// `tenant/namespace`.
+        namespace: String,
+        /// Local-name prefix.
+        prefix: String,
+        /// How many.
+        count: u32,
+        /// Traffic given to each.
+        #[serde(default)]
+        traffic: Traffic,
+    },
+    /// Create a partitioned topic: `NAME-partition-0 .. N-1`, each hashed on its own.
+    CreatePartitionedTopic {
+        /// Full or short topic name.
+        topic: String,
+        /// Partition count (> 0).
+        partitions: u32,
+    },
+    /// Set a topic's traffic (a partitioned topic's traffic is spread evenly over its partitions).
+    SetTopicTraffic {
+        /// Topic (or partitioned topic) name.
+        topic: String,
+        /// The traffic.
+        traffic: Traffic,
+    },
+    /// A client looks a topic up (assigning its bundle if unowned).
+    Lookup {
+        /// Topic name.
+        topic: String,
+    },
+    /// A broker joins.
+    AddBroker {
+        /// Its name.
+        broker: String,
+        /// Capacities (default: 8 cores, 8 GB, 8 GB, 10 GbE).
+        #[serde(default)]
+        capacity: Capacity,
+    },
+    /// A broker crashes: its bundles are orphaned.
+    CrashBroker {
+        /// Its name.
+        broker: String,
+    },
+    /// A crashed broker comes back (as a new member, last in line for leadership).
+    RestoreBroker {
+        /// Its name.
+        broker: String,
+    },
+    /// Change a broker's capacities.
+    SetBrokerCapacity {
+        /// Its name.
+        broker: String,
+        /// New capacities.
+        capacity: Capacity,
+    },
+    /// Set a broker's resource usage directly (percent; `None` = simulated).
+    SetBrokerLoad {
+        /// Its name.
+        broker: String,
+        /// Percentages.
+        usage: DirectUsage,
+    },
+    /// Set a bundle's load directly (replaces its topics' summed traffic); `None` clears.
+    SetBundleLoad {
+        /// `tenant/ns/0xLLLLLLLL_0xUUUUUUUU`.
+        bundle: String,
+        /// The load.
+        #[serde(default)]
+        load: Option<Traffic>,
+    },
+    /// Replace the config.
+    SetConfig {
+        /// The new config.
+        config: Box<Config>,
+    },
+    /// Replace the config by a version profile's defaults (keeping `roundSeconds`).
+    SetProfile {
+        /// The profile.
+        profile: Profile,
+    },
+    /// One full round: time advances by `roundSeconds`; report, split, shed, assign as due.
+    Step,
+    /// Phase: brokers report their load now.
+    Report,
+    /// Phase: automatic split check now.
+    Split,
+    /// Phase: automatic shedding now.
+    Shed,
+    /// Phase: clients look up every unowned bundle that has topics.
+    Assign,
+    /// `pulsar-admin namespaces split-bundle NS --bundle RANGE|-b LARGEST|HOT [-san ALGO] [--split-boundaries ..] [-u]`.
+    SplitBundle {
+        /// `tenant/namespace`.
+        namespace: String,
+        /// `0xLLLLLLLL_0xUUUUUUUU`, `LARGEST` or `HOT`.
+        bundle: String,
+        /// `-san`; the config default when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        algorithm: Option<SplitAlgorithm>,
+        /// `--split-boundaries` (specified_positions_divide).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        boundaries: Vec<u32>,
+        /// `-u`: unload the children.
+        #[serde(default)]
+        unload: bool,
+    },
+    /// `pulsar-admin namespaces unload NS [-b RANGE [-d BROKER]]`.
+    Unload {
+        /// `tenant/namespace`.
+        namespace: String,
+        /// One bundle; the whole namespace when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bundle: Option<String>,
+        /// `-d`: destination broker.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        destination: Option<String>,
     },
 }
 
@@ -52,11 +207,214 @@ pub enum Event {
     TopicCreated {
         /// Full topic name.
         topic: TopicName,
-        /// Its CRC-32 hash.
+        /// Its CRC-32 hash (or pinned position).
         hash: u32,
         /// The bundle that holds it.
         bundle: BundleRange,
     },
+    /// Many topics were created.
+    TopicsCreated {
+        /// Namespace.
+        namespace: String,
+        /// How many.
+        count: u32,
+        /// Bundles that received at least one.
+        bundles_touched: usize,
+    },
+    /// A partitioned topic was created.
+    PartitionedTopicCreated {
+        /// Its name.
+        topic: TopicName,
+        /// Partitions and the bundle of each.
+        partitions: Vec<(TopicName, u32, BundleRange)>,
+    },
+    /// A topic's traffic changed.
+    TopicTrafficSet {
+        /// The topic.
+        topic: TopicName,
+        /// Per-partition (or the topic's) traffic.
+        traffic: Traffic,
+        /// Partitions it applied to (1 for a plain topic).
+        partitions: u32,
+    },
+    /// A broker joined.
+    BrokerAdded {
+        /// It.
+        broker: BrokerId,
+        /// Capacities.
+        capacity: Capacity,
+    },
+    /// A broker crashed.
+    BrokerCrashed {
+        /// It.
+        broker: BrokerId,
+        /// Bundles it owned, now orphaned.
+        orphaned: Vec<BundleId>,
+    },
+    /// A crashed broker came back.
+    BrokerRestored {
+        /// It.
+        broker: BrokerId,
+    },
+    /// Capacities changed.
+    BrokerCapacitySet {
+        /// Broker.
+        broker: BrokerId,
+        /// New capacities.
+        capacity: Capacity,
+    },
+    /// Resource usage set directly.
+    BrokerLoadSet {
+        /// Broker.
+        broker: BrokerId,
+        /// Percentages.
+        usage: DirectUsage,
+    },
+    /// Bundle load set directly (or cleared).
+    BundleLoadSet {
+        /// Bundle.
+        bundle: BundleId,
+        /// Load.
+        load: Option<Traffic>,
+    },
+    /// A leader was elected.
+    LeaderElected {
+        /// New leader.
+        broker: BrokerId,
+        /// Previous leader.
+        previous: Option<BrokerId>,
+    },
+    /// No broker is alive: there is no leader.
+    NoLeader,
+    /// The config changed.
+    ConfigSet {
+        /// Changed keys as `key: old -> new`.
+        changes: Vec<String>,
+    },
+    /// A profile was applied.
+    ProfileSet {
+        /// It.
+        profile: Profile,
+    },
+    /// Something Pulsar would log as a warning.
+    Warning {
+        /// The message.
+        message: String,
+    },
+    /// A client lookup: the bundle was assigned and clients redirected to the owner.
+    Lookup {
+        /// Bundle.
+        bundle: BundleId,
+        /// Its owner.
+        broker: BrokerId,
+        /// Candidates left after filtering / all alive brokers.
+        candidates: (usize, usize),
+        /// How the owner was chosen.
+        how: String,
+    },
+    /// A lookup found no broker to own the bundle.
+    NoBrokerAvailable {
+        /// Bundle.
+        bundle: BundleId,
+    },
+    /// A service-unit state transition (extensible load manager).
+    StateChanged {
+        /// Bundle.
+        bundle: BundleId,
+        /// From.
+        from: ServiceUnitState,
+        /// To.
+        to: ServiceUnitState,
+        /// Destination / owner broker.
+        dst: Option<BrokerId>,
+        /// Source broker.
+        src: Option<BrokerId>,
+        /// Written by the channel's override (broker deletion), not a table transition.
+        forced: bool,
+    },
+    /// Brokers reported their load.
+    Reported {
+        /// Published reports: broker, why, max weighted usage %.
+        published: Vec<(BrokerId, String, f64)>,
+        /// Brokers whose change stayed under the threshold.
+        skipped: usize,
+        /// Whether the leader folded a new sample into every bundle's averages.
+        sampled: bool,
+    },
+    /// A bundle crossed a split threshold.
+    SplitCandidate {
+        /// Bundle.
+        bundle: BundleId,
+        /// Reasons with numbers.
+        reasons: Vec<String>,
+        /// Extensible: hits so far / threshold (must exceed it).
+        hits: Option<(u32, u32)>,
+    },
+    /// A split was not done.
+    SplitSkipped {
+        /// Bundle.
+        bundle: BundleId,
+        /// Why.
+        reason: String,
+    },
+    /// A bundle was split.
+    BundleSplit {
+        /// The parent.
+        bundle: BundleId,
+        /// The children.
+        children: Vec<BundleRange>,
+        /// How the boundaries were computed.
+        plan: split::SplitPlan,
+        /// Who split it (leader, owner broker, admin).
+        by: String,
+        /// Whether the children were unloaded.
+        unloaded: bool,
+    },
+    /// A bundle was unloaded (ownership released).
+    Unloaded {
+        /// Bundle.
+        bundle: BundleId,
+        /// Previous owner.
+        from: BrokerId,
+        /// Pre-assigned / planned destination.
+        to: Option<BrokerId>,
+        /// Why.
+        reason: String,
+    },
+    /// An unload did not happen.
+    UnloadSkipped {
+        /// Bundle.
+        bundle: BundleId,
+        /// Why.
+        reason: String,
+    },
+    /// An unload or crash closed the bundle's topic sessions; clients reconnect (latency blip).
+    Reconnected {
+        /// Bundle.
+        bundle: BundleId,
+        /// Topics whose sessions were closed.
+        topics: u32,
+        /// Producer + consumer sessions.
+        sessions: u32,
+    },
+    /// The shedding pass did not run.
+    SheddingSkipped {
+        /// Why.
+        reason: String,
+    },
+    /// The shedding strategy's explanation.
+    Shed(shed::ShedEvent),
+    /// The placement strategy's explanation.
+    Place(place::PlaceEvent),
+    /// A round ended.
+    RoundDone {
+        /// Its metrics.
+        metrics: RoundMetrics,
+    },
+}
+
+fn opt(b: &Option<BrokerId>) -> String {
+    b.as_ref().map_or("-".to_string(), |b| b.0.clone())
 }
 
 impl Narrate for Event {
@@ -71,6 +429,164 @@ impl Narrate for Event {
             Event::TopicCreated { topic, hash, bundle } => {
                 format!("topic {topic}: crc32 = 0x{hash:08x} -> bundle {bundle}")
             }
+            Event::TopicsCreated {
+                namespace,
+                count,
+                bundles_touched,
+            } => format!("{count} topics created in {namespace}, spread over {bundles_touched} bundles"),
+            Event::PartitionedTopicCreated { topic, partitions } => format!(
+                "partitioned topic {topic} with {} partitions, each hashed on its own: {}",
+                partitions.len(),
+                partitions
+                    .iter()
+                    .map(|(n, h, b)| format!("{} 0x{h:08x} -> {b}", n.local()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Event::TopicTrafficSet {
+                topic,
+                traffic,
+                partitions,
+            } => format!(
+                "{topic}: {:.0} msg/s in, {:.0} msg/s out, {:.2} MiB/s in, {:.2} MiB/s out, {} producers, {} consumers{}",
+                traffic.msg_rate_in,
+                traffic.msg_rate_out,
+                traffic.throughput_in / traffic::MIB,
+                traffic.throughput_out / traffic::MIB,
+                traffic.producers,
+                traffic.consumers,
+                if *partitions > 1 {
+                    format!(" per partition ({partitions} partitions)")
+                } else {
+                    String::new()
+                }
+            ),
+            Event::BrokerAdded { broker, capacity } => format!(
+                "broker {broker} joined: {} cores, {} MB heap, {} MB direct, NIC {}/{} Mbit/s",
+                capacity.cpu_cores,
+                capacity.memory_mb,
+                capacity.direct_memory_mb,
+                capacity.nic_in_mbit,
+                capacity.nic_out_mbit
+            ),
+            Event::BrokerCrashed { broker, orphaned } => {
+                format!("broker {broker} crashed: {} bundles orphaned", orphaned.len())
+            }
+            Event::BrokerRestored { broker } => format!("broker {broker} is back"),
+            Event::BrokerCapacitySet { broker, capacity } => format!(
+                "broker {broker} capacity: {} cores, {} MB heap, {} MB direct, NIC {}/{} Mbit/s",
+                capacity.cpu_cores,
+                capacity.memory_mb,
+                capacity.direct_memory_mb,
+                capacity.nic_in_mbit,
+                capacity.nic_out_mbit
+            ),
+            Event::BrokerLoadSet { broker, usage } => format!("broker {broker} usage set directly: {usage:?}"),
+            Event::BundleLoadSet { bundle, load } => match load {
+                Some(t) => format!(
+                    "bundle {bundle} load set: {:.0} msg/s, {:.2} MiB/s, {} sessions",
+                    t.msg_rate(),
+                    t.throughput() / traffic::MIB,
+                    t.sessions()
+                ),
+                None => format!("bundle {bundle} load follows its topics again"),
+            },
+            Event::LeaderElected { broker, previous } => {
+                format!("{broker} is the leader (previously {})", opt(previous))
+            }
+            Event::NoLeader => "no broker alive: no leader".into(),
+            Event::ConfigSet { changes } => format!("config: {}", changes.join("; ")),
+            Event::ProfileSet { profile } => format!("profile {profile:?} applied"),
+            Event::Warning { message } => format!("WARN {message}"),
+            Event::Lookup {
+                bundle,
+                broker,
+                candidates,
+                how,
+            } => format!(
+                "lookup {bundle}: owner {broker} ({how}; {}/{} candidates); clients redirected to {broker}",
+                candidates.0, candidates.1
+            ),
+            Event::NoBrokerAvailable { bundle } => format!("lookup {bundle}: no broker available"),
+            Event::StateChanged {
+                bundle,
+                from,
+                to,
+                dst,
+                src,
+                forced,
+            } => format!(
+                "{bundle}: {from:?} -> {to:?} (dst {}, src {}){}",
+                opt(dst),
+                opt(src),
+                if *forced { " [override]" } else { "" }
+            ),
+            Event::Reported {
+                published,
+                skipped,
+                sampled,
+            } => format!(
+                "{} broker report(s) published ({}), {skipped} unchanged{}",
+                published.len(),
+                published
+                    .iter()
+                    .map(|(b, why, u)| format!("{b} {u:.1}%: {why}"))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+                if *sampled {
+                    "; leader sampled every bundle"
+                } else {
+                    ""
+                }
+            ),
+            Event::SplitCandidate { bundle, reasons, hits } => format!(
+                "split candidate {bundle}: {}{}",
+                reasons.join(", "),
+                hits.map_or(String::new(), |(h, t)| format!(" (hit {h}, must exceed {t})"))
+            ),
+            Event::SplitSkipped { bundle, reason } => format!("not splitting {bundle}: {reason}"),
+            Event::BundleSplit {
+                bundle,
+                children,
+                plan,
+                by,
+                unloaded,
+            } => format!(
+                "{by} split {bundle} by {:?} at [{}] into {}{}{}{}",
+                plan.algorithm,
+                plan.boundaries
+                    .iter()
+                    .map(|b| format!("0x{b:08x}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                children.iter().map(|c| c.name()).collect::<Vec<_>>().join(", "),
+                if plan.notes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [{}]", plan.notes.iter().map(|n| n.why.clone()).collect::<Vec<_>>().join("; "))
+                },
+                plan.remark.as_ref().map_or(String::new(), |r| format!(" ({r})")),
+                if *unloaded { "; children unloaded" } else { "" }
+            ),
+            Event::Unloaded {
+                bundle,
+                from,
+                to,
+                reason,
+            } => format!(
+                "unload {bundle} from {from}{}: {reason}",
+                to.as_ref().map_or(String::new(), |t| format!(" -> {t}"))
+            ),
+            Event::UnloadSkipped { bundle, reason } => format!("unload of {bundle} skipped: {reason}"),
+            Event::Reconnected {
+                bundle,
+                topics,
+                sessions,
+            } => format!("{bundle}: {topics} topic(s) closed, {sessions} session(s) reconnect (latency blip)"),
+            Event::SheddingSkipped { reason } => format!("no shedding: {reason}"),
+            Event::Shed(e) => e.narrate(),
+            Event::Place(e) => e.narrate(),
+            Event::RoundDone { metrics } => metrics.narrate(),
         }
     }
 }
@@ -101,22 +617,184 @@ pub enum Error {
     /// The topic exists already.
     #[error("topic {0} already exists")]
     TopicExists(String),
+    /// The topic does not exist.
+    #[error("topic {0} does not exist")]
+    NoSuchTopic(String),
     /// Bad topic name.
     #[error(transparent)]
     TopicName(#[from] TopicNameError),
+    /// The broker exists already.
+    #[error("broker {0} already exists")]
+    BrokerExists(String),
+    /// No such broker.
+    #[error("broker {0} does not exist")]
+    NoSuchBroker(String),
+    /// The broker is crashed.
+    #[error("broker {0} is not alive")]
+    BrokerNotAlive(String),
+    /// The broker is alive.
+    #[error("broker {0} is already alive")]
+    BrokerAlive(String),
+    /// Bad bundle name or no such bundle.
+    #[error("no bundle {0}")]
+    NoSuchBundle(String),
+    /// A split was refused.
+    #[error("cannot split: {0}")]
+    SplitRefused(String),
+    /// A value out of range.
+    #[error("invalid value: {0}")]
+    Invalid(String),
 }
 
 /// Most bundles one namespace may have (Pulsar's `loadBalancerNamespaceMaximumBundles` default is 128;
 /// the playground allows more for scale experiments).
 pub const MAX_BUNDLES: u32 = 1 << 16;
+/// Most topics one bulk action may create.
+pub const MAX_BULK_TOPICS: u32 = 1 << 20;
+
+/// A live bundle's state.
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct BundleState {
+    /// Ownership (service-unit state, owner).
+    pub ownership: Ownership,
+    /// Topics inside.
+    pub topics: u32,
+    /// Summed traffic of its topics.
+    pub traffic: Traffic,
+    /// Load set directly (replaces `traffic` when present).
+    pub direct: Option<Traffic>,
+    /// Destination planned by a shedder (AvgShedder), used at the next lookup when
+    /// the placement strategy is AvgShedder.
+    pub planned: Option<BrokerId>,
+    /// Destination given by `unload -d` (modular: bundle affinity for the next lookup).
+    pub affinity: Option<BrokerId>,
+    /// Extensible split-condition hit count (kept by the owner broker).
+    pub split_hits: u32,
+}
+
+impl BundleState {
+    /// The load it carries (direct, or its topics' sum).
+    pub fn load(&self) -> Traffic {
+        self.direct.unwrap_or(self.traffic)
+    }
+
+    /// Its owner, when Owned.
+    pub fn owner(&self) -> Option<&BrokerId> {
+        self.ownership.owner()
+    }
+}
+
+/// Counters of the round in progress.
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct RoundCounters {
+    /// Bundles unloaded or transferred.
+    pub bundles_moved: u32,
+    /// Topic reconnects.
+    pub reconnects: u64,
+    /// Splits.
+    pub splits: u32,
+    /// Lookups that assigned a bundle.
+    pub assignments: u32,
+}
 
 /// A Pulsar cluster simulation.
 #[derive(Clone, Debug)]
 pub struct Sim {
     config: Config,
-    #[allow(dead_code)]
+    /// The config the load manager actually runs with (strategy fallbacks applied).
+    effective: Config,
     rng: SimRng,
     namespaces: BTreeMap<String, Namespace>,
+    bundles: BTreeMap<BundleId, BundleState>,
+    brokers: BTreeMap<BrokerId, Broker>,
+    leader: Option<BrokerId>,
+    join_seq: u64,
+    load: LoadData,
+    shedder: shed::Shedder,
+    placer: place::Placer,
+    round: u64,
+    now_ms: u64,
+    last_shed_ms: u64,
+    last_split_ms: u64,
+    last_sample_ms: u64,
+    counters: RoundCounters,
+    metrics: Vec<RoundMetrics>,
+}
+
+/// The config a load manager runs with, and the warnings Pulsar would log.
+pub fn effective_config(c: &Config) -> (Config, Vec<String>) {
+    let mut e = c.clone();
+    let mut w = Vec::new();
+    match c.load_manager_class_name {
+        LoadManager::Modular => {
+            if c.load_balancer_load_shedding_strategy == SheddingStrategy::TransferShedder {
+                w.push("TransferShedder is the extensible load manager's strategy; the modular load manager cannot use it".into());
+            }
+            if c.load_balancer_load_placement_strategy == PlacementStrategy::AvgShedder
+                && c.load_balancer_load_shedding_strategy != SheddingStrategy::AvgShedder
+            {
+                e.load_balancer_load_placement_strategy = PlacementStrategy::LeastLongTermMessageRate;
+                w.push(format!(
+                    "loadBalancerLoadSheddingStrategy is {:?} but the placement is AvgShedder: AvgShedder ties shedding and placement together, so the broker falls back to LeastLongTermMessageRate placement",
+                    c.load_balancer_load_shedding_strategy
+                ));
+            }
+            if c.load_balancer_load_shedding_strategy == SheddingStrategy::AvgShedder
+                && c.load_balancer_load_placement_strategy != PlacementStrategy::AvgShedder
+            {
+                w.push(format!(
+                    "AvgShedder shedding with {:?} placement: AvgShedder's planned destinations are ignored; set loadBalancerLoadPlacementStrategy to AvgShedder too",
+                    c.load_balancer_load_placement_strategy
+                ));
+            }
+            if c.load_balancer_load_placement_strategy == PlacementStrategy::AvgShedder
+                && c.load_balancer_distribute_bundles_evenly_enabled
+            {
+                w.push("loadBalancerDistributeBundlesEvenlyEnabled removes the brokers owning most of a namespace's bundles first, which can discard AvgShedder's planned destination".into());
+            }
+        }
+        LoadManager::Extensible => {
+            if c.load_balancer_load_shedding_strategy != SheddingStrategy::TransferShedder {
+                w.push(format!(
+                    "the extensible load manager always sheds with TransferShedder ({:?} is a modular strategy)",
+                    c.load_balancer_load_shedding_strategy
+                ));
+            }
+            e.load_balancer_load_shedding_strategy = SheddingStrategy::TransferShedder;
+            e.load_balancer_load_placement_strategy = PlacementStrategy::LeastResourceUsageWithWeight;
+        }
+    }
+    (e, w)
+}
+
+fn validate_config(c: &Config) -> Result<(), Error> {
+    let bad = |s: &str| Err(Error::Invalid(s.to_string()));
+    if c.round_seconds == 0 {
+        return bad("roundSeconds must be > 0");
+    }
+    if c.default_number_of_namespace_bundles == 0 || c.system_namespace_bundles == 0 {
+        return bad("default bundle counts must be > 0");
+    }
+    let fs = [
+        c.load_balancer_broker_overloaded_threshold_percentage,
+        c.load_balancer_broker_threshold_shedder_percentage,
+        c.load_balancer_history_resource_percentage,
+        c.load_balancer_cpu_resource_weight,
+        c.load_balancer_memory_resource_weight,
+        c.load_balancer_direct_memory_resource_weight,
+        c.load_balancer_bandwith_in_resource_weight,
+        c.load_balancer_bandwith_out_resource_weight,
+        c.load_balancer_namespace_bundle_max_msg_rate,
+        c.load_balancer_namespace_bundle_max_bandwidth_mbytes,
+        c.flow_or_qps_difference_threshold_percentage,
+        c.load_balancer_report_update_threshold_percentage,
+        c.max_unload_percentage,
+        c.load_balancer_broker_load_target_std,
+    ];
+    if fs.iter().any(|x| !x.is_finite() || *x < 0.0) {
+        return bad("numeric settings must be finite and not negative");
+    }
+    Ok(())
 }
 
 impl Sim {
@@ -125,8 +803,192 @@ impl Sim {
         &self.namespaces
     }
 
+    /// Every live bundle and its state.
+    pub fn bundles(&self) -> &BTreeMap<BundleId, BundleState> {
+        &self.bundles
+    }
+
+    /// Brokers (alive and crashed).
+    pub fn brokers(&self) -> &BTreeMap<BrokerId, Broker> {
+        &self.brokers
+    }
+
+    /// The leader broker.
+    pub fn leader(&self) -> Option<&BrokerId> {
+        self.leader.as_ref()
+    }
+
+    /// The leader's load data (what the strategies read).
+    pub fn load_data(&self) -> &LoadData {
+        &self.load
+    }
+
+    /// The config after the load manager's fallbacks.
+    pub fn effective_config(&self) -> &Config {
+        &self.effective
+    }
+
+    /// Rounds done.
+    pub fn round(&self) -> u64 {
+        self.round
+    }
+
+    /// Simulated time, ms.
+    pub fn now_ms(&self) -> u64 {
+        self.now_ms
+    }
+
+    /// Metrics of every finished round.
+    pub fn metrics(&self) -> &[RoundMetrics] {
+        &self.metrics
+    }
+
+    /// Counters of the round in progress.
+    pub fn counters(&self) -> &RoundCounters {
+        &self.counters
+    }
+
+    /// The owner of a topic's bundle.
+    pub fn owner_of_topic(&self, topic: &str) -> Option<&BrokerId> {
+        let name = TopicName::parse(topic).ok()?;
+        let ns = self.namespaces.get(name.namespace())?;
+        let t = ns.topics.get(&name)?;
+        let bid = BundleId {
+            namespace: ns.name.clone(),
+            range: ns.bundle_of(t.hash),
+        };
+        self.bundles.get(&bid)?.owner()
+    }
+
+    pub(crate) fn alive(&self) -> impl Iterator<Item = &Broker> {
+        self.brokers.values().filter(|b| b.alive)
+    }
+
+    fn alive_broker(&self, name: &str) -> Result<BrokerId, Error> {
+        let id = BrokerId(name.to_string());
+        match self.brokers.get(&id) {
+            None => Err(Error::NoSuchBroker(name.to_string())),
+            Some(b) if !b.alive => Err(Error::BrokerNotAlive(name.to_string())),
+            Some(_) => Ok(id),
+        }
+    }
+
+    /// Parse `tenant/ns/0x.._0x..` into a live bundle id.
+    fn parse_bundle(&self, full: &str) -> Result<BundleId, Error> {
+        let (ns, range) = full
+            .rsplit_once('/')
+            .ok_or_else(|| Error::NoSuchBundle(full.to_string()))?;
+        let range = BundleRange::parse(range).ok_or_else(|| Error::NoSuchBundle(full.to_string()))?;
+        let id = BundleId {
+            namespace: ns.to_string(),
+            range,
+        };
+        if self.bundles.contains_key(&id) {
+            Ok(id)
+        } else {
+            Err(Error::NoSuchBundle(full.to_string()))
+        }
+    }
+
+    /// Record an ownership change for a bundle, keeping broker sets in step.
+    /// Extensible: the transition must be legal (callers only request legal ones;
+    /// an illegal one is reported as a warning and not applied).
+    pub(crate) fn transition(
+        &mut self,
+        bid: &BundleId,
+        to: ServiceUnitState,
+        dst: Option<BrokerId>,
+        src: Option<BrokerId>,
+        forced: bool,
+        ev: &mut Vec<Event>,
+    ) {
+        let ext = self.config.load_manager_class_name == LoadManager::Extensible;
+        let Some(st) = self.bundles.get_mut(bid) else {
+            return;
+        };
+        let old_owner = st.owner().cloned();
+        let from = st.ownership.state;
+        if forced {
+            st.ownership.force(to, dst.clone(), src.clone());
+        } else if let Err(e) = st.ownership.transition(to, dst.clone(), src.clone()) {
+            ev.push(Event::Warning {
+                message: format!("{bid}: {e}"),
+            });
+            return;
+        }
+        let new_owner = st.owner().cloned();
+        if old_owner != new_owner {
+            st.split_hits = 0;
+            if let Some(o) = &old_owner {
+                if let Some(b) = self.brokers.get_mut(o) {
+                    b.bundles.remove(bid);
+                }
+            }
+            if let Some(n) = &new_owner {
+                if let Some(b) = self.brokers.get_mut(n) {
+                    b.bundles.insert(bid.clone());
+                }
+            }
+        }
+        if ext {
+            ev.push(Event::StateChanged {
+                bundle: bid.clone(),
+                from,
+                to,
+                dst,
+                src,
+                forced,
+            });
+        }
+    }
+
+    /// Close a bundle's topic sessions: every topic reconnects once.
+    pub(crate) fn close_sessions(&mut self, bid: &BundleId, ev: &mut Vec<Event>) {
+        let Some(ns) = self.namespaces.get_mut(&bid.namespace) else {
+            return;
+        };
+        let names: Vec<TopicName> = ns
+            .topics_in(bid.range)
+            .into_iter()
+            .map(|t| t.name.clone())
+            .collect();
+        let mut sessions = 0u32;
+        for n in &names {
+            if let Some(t) = ns.topics.get_mut(n) {
+                t.reconnects += 1;
+                sessions = sessions.saturating_add(t.traffic.sessions());
+            }
+        }
+        let topics = names.len() as u32;
+        self.counters.reconnects += u64::from(topics);
+        if topics > 0 {
+            ev.push(Event::Reconnected {
+                bundle: bid.clone(),
+                topics,
+                sessions,
+            });
+        }
+    }
+
+    /// Recompute a bundle's topic count and summed traffic from its topics.
+    pub(crate) fn refresh_bundle(&mut self, bid: &BundleId) {
+        let Some(ns) = self.namespaces.get(&bid.namespace) else {
+            return;
+        };
+        let (n, t) = ns.aggregate(bid.range);
+        if let Some(st) = self.bundles.get_mut(bid) {
+            st.topics = n;
+            st.traffic = t;
+        }
+    }
+
     fn create_namespace(&mut self, name: &str, bundles: Option<u32>) -> Result<Vec<Event>, Error> {
-        let n = bundles.unwrap_or(self.config.default_number_of_namespace_bundles);
+        let default = if name == namespace::SYSTEM_NAMESPACE {
+            self.config.system_namespace_bundles
+        } else {
+            self.config.default_number_of_namespace_bundles
+        };
+        let n = bundles.unwrap_or(default);
         if n == 0 {
             return Err(Error::ZeroBundles(n));
         }
@@ -144,6 +1006,15 @@ impl Sim {
             return Err(Error::NamespaceExists(name.to_string()));
         }
         let ns = Namespace::new(name, n).ok_or(Error::ZeroBundles(n))?;
+        for r in &ns.bundles {
+            self.bundles.insert(
+                BundleId {
+                    namespace: name.to_string(),
+                    range: *r,
+                },
+                BundleState::default(),
+            );
+        }
         let ev = Event::NamespaceCreated {
             namespace: name.to_string(),
             bundles: ns.bundles.clone(),
@@ -152,29 +1023,244 @@ impl Sim {
         Ok(vec![ev])
     }
 
-    fn create_topic(&mut self, raw: &str) -> Result<Vec<Event>, Error> {
+    /// Validate a new topic name; returns (name, hash).
+    fn check_new_topic(&self, raw: &str, pinned: Option<u32>) -> Result<(TopicName, u32), Error> {
+        let name = TopicName::parse(raw)?;
+        let ns = self
+            .namespaces
+            .get(name.namespace())
+            .ok_or_else(|| Error::NoSuchNamespace(name.namespace().to_string()))?;
+        if ns.topics.contains_key(&name) || ns.partitioned.contains_key(&name) {
+            return Err(Error::TopicExists(name.0));
+        }
+        let hash = pinned.unwrap_or_else(|| name.hash());
+        Ok((name, hash))
+    }
+
+    /// Insert a validated topic (no lookup).
+    fn insert_topic(&mut self, name: TopicName, hash: u32, pinned: bool, traffic: Traffic) -> BundleId {
+        let Some(ns) = self.namespaces.get_mut(name.namespace()) else {
+            // Unreachable: check_new_topic verified the namespace.
+            return BundleId {
+                namespace: name.namespace().to_string(),
+                range: BundleRange::FULL,
+            };
+        };
+        let range = ns.bundle_of(hash);
+        ns.insert(Topic {
+            name,
+            hash,
+            pinned,
+            traffic,
+            reconnects: 0,
+        });
+        let bid = BundleId {
+            namespace: ns.name.clone(),
+            range,
+        };
+        if let Some(st) = self.bundles.get_mut(&bid) {
+            st.topics += 1;
+            st.traffic = st.traffic.plus(&traffic);
+        }
+        bid
+    }
+
+    fn create_topic(&mut self, raw: &str, pinned: Option<u32>) -> Result<Vec<Event>, Error> {
+        let (name, hash) = self.check_new_topic(raw, pinned)?;
+        let bid = self.insert_topic(name.clone(), hash, pinned.is_some(), Traffic::default());
+        let mut ev = vec![Event::TopicCreated {
+            topic: name,
+            hash,
+            bundle: bid.range,
+        }];
+        self.lookup_bundle(&bid, &mut ev);
+        Ok(ev)
+    }
+
+    fn create_topics(
+        &mut self,
+        ns: &str,
+        prefix: &str,
+        count: u32,
+        traffic: Traffic,
+    ) -> Result<Vec<Event>, Error> {
+        if count > MAX_BULK_TOPICS {
+            return Err(Error::Invalid(format!(
+                "at most {MAX_BULK_TOPICS} topics per action"
+            )));
+        }
+        if !traffic.is_valid() {
+            return Err(Error::Invalid("traffic must be finite and not negative".into()));
+        }
+        if !self.namespaces.contains_key(ns) {
+            return Err(Error::NoSuchNamespace(ns.to_string()));
+        }
+        let mut names = Vec::with_capacity(count as usize);
+        let mut seen = std::collections::BTreeSet::new();
+        for i in 0..count {
+            let (name, hash) = self.check_new_topic(&format!("{ns}/{prefix}-{i}"), None)?;
+            if name.namespace() != ns || !seen.insert(name.clone()) {
+                return Err(Error::Invalid(format!(
+                    "prefix {prefix:?} does not give topics of {ns}"
+                )));
+            }
+            names.push((name, hash));
+        }
+        let mut touched = std::collections::BTreeSet::new();
+        for (name, hash) in names {
+            touched.insert(self.insert_topic(name, hash, false, traffic));
+        }
+        let mut ev = vec![Event::TopicsCreated {
+            namespace: ns.to_string(),
+            count,
+            bundles_touched: touched.len(),
+        }];
+        for bid in &touched {
+            self.lookup_bundle(bid, &mut ev);
+        }
+        Ok(ev)
+    }
+
+    fn create_partitioned(&mut self, raw: &str, partitions: u32) -> Result<Vec<Event>, Error> {
+        if partitions == 0 || partitions > MAX_BULK_TOPICS {
+            return Err(Error::Invalid(format!(
+                "partitions must be in 1..={MAX_BULK_TOPICS}"
+            )));
+        }
+        let (name, _) = self.check_new_topic(raw, None)?;
+        let mut parts = Vec::new();
+        for i in 0..partitions {
+            let (p, h) = self.check_new_topic(&name.partition(i).0, None)?;
+            parts.push((p, h));
+        }
+        if let Some(ns) = self.namespaces.get_mut(name.namespace()) {
+            ns.partitioned.insert(name.clone(), partitions);
+        }
+        let mut listed = Vec::new();
+        let mut touched = std::collections::BTreeSet::new();
+        for (p, h) in parts {
+            let bid = self.insert_topic(p.clone(), h, false, Traffic::default());
+            listed.push((p, h, bid.range));
+            touched.insert(bid);
+        }
+        let mut ev = vec![Event::PartitionedTopicCreated {
+            topic: name,
+            partitions: listed,
+        }];
+        for bid in &touched {
+            self.lookup_bundle(bid, &mut ev);
+        }
+        Ok(ev)
+    }
+
+    fn set_topic_traffic(&mut self, raw: &str, traffic: Traffic) -> Result<Vec<Event>, Error> {
+        if !traffic.is_valid() {
+            return Err(Error::Invalid("traffic must be finite and not negative".into()));
+        }
         let name = TopicName::parse(raw)?;
         let ns = self
             .namespaces
             .get_mut(name.namespace())
             .ok_or_else(|| Error::NoSuchNamespace(name.namespace().to_string()))?;
-        if ns.topics.contains_key(&name) {
-            return Err(Error::TopicExists(name.0));
+        let (targets, each) = if let Some(n) = ns.partitioned.get(&name) {
+            (
+                (0..*n).map(|i| name.partition(i)).collect::<Vec<_>>(),
+                traffic.share(*n),
+            )
+        } else if ns.topics.contains_key(&name) {
+            (vec![name.clone()], traffic)
+        } else {
+            return Err(Error::NoSuchTopic(name.0));
+        };
+        let mut touched = std::collections::BTreeSet::new();
+        for t in &targets {
+            let hash = ns.topics.get_mut(t).map(|tp| {
+                tp.traffic = each;
+                tp.hash
+            });
+            if let Some(h) = hash {
+                touched.insert(ns.bundle_of(h));
+            }
         }
-        let hash = name.hash();
-        let bundle: BundleRange = ns.bundle_of(hash);
-        ns.topics.insert(
-            name.clone(),
-            Topic {
-                name: name.clone(),
-                hash,
-            },
-        );
-        Ok(vec![Event::TopicCreated {
+        let nsname = ns.name.clone();
+        for r in touched {
+            self.refresh_bundle(&BundleId {
+                namespace: nsname.clone(),
+                range: r,
+            });
+        }
+        Ok(vec![Event::TopicTrafficSet {
             topic: name,
-            hash,
-            bundle,
+            traffic: each,
+            partitions: targets.len() as u32,
         }])
+    }
+
+    fn lookup_topic(&mut self, raw: &str) -> Result<Vec<Event>, Error> {
+        let name = TopicName::parse(raw)?;
+        let ns = self
+            .namespaces
+            .get(name.namespace())
+            .ok_or_else(|| Error::NoSuchNamespace(name.namespace().to_string()))?;
+        let t = ns
+            .topics
+            .get(&name)
+            .ok_or_else(|| Error::NoSuchTopic(name.0.clone()))?;
+        let bid = BundleId {
+            namespace: ns.name.clone(),
+            range: ns.bundle_of(t.hash),
+        };
+        let mut ev = Vec::new();
+        if let Some(o) = self.bundles.get(&bid).and_then(|s| s.owner()) {
+            ev.push(Event::Lookup {
+                bundle: bid.clone(),
+                broker: o.clone(),
+                candidates: (1, 1),
+                how: "already owned".into(),
+            });
+        } else {
+            self.lookup_bundle(&bid, &mut ev);
+        }
+        Ok(ev)
+    }
+
+    fn set_bundle_load(&mut self, raw: &str, load: Option<Traffic>) -> Result<Vec<Event>, Error> {
+        let bid = self.parse_bundle(raw)?;
+        if let Some(t) = &load {
+            if !t.is_valid() {
+                return Err(Error::Invalid("load must be finite and not negative".into()));
+            }
+        }
+        if let Some(st) = self.bundles.get_mut(&bid) {
+            st.direct = load;
+        }
+        Ok(vec![Event::BundleLoadSet { bundle: bid, load }])
+    }
+
+    fn set_config(&mut self, c: Config) -> Result<Vec<Event>, Error> {
+        validate_config(&c)?;
+        let old = serde_json::to_value(&self.config).unwrap_or_default();
+        let new = serde_json::to_value(&c).unwrap_or_default();
+        let mut changes = Vec::new();
+        if let (Some(o), Some(n)) = (old.as_object(), new.as_object()) {
+            for (k, v) in n {
+                if o.get(k) != Some(v) {
+                    changes.push(format!("{k}: {} -> {v}", o.get(k).cloned().unwrap_or_default()));
+                }
+            }
+        }
+        let manager_changed = c.load_manager_class_name != self.config.load_manager_class_name;
+        let (eff, warnings) = effective_config(&c);
+        self.config = c;
+        self.effective = eff;
+        let mut ev = vec![Event::ConfigSet { changes }];
+        ev.extend(warnings.into_iter().map(|message| Event::Warning { message }));
+        if manager_changed {
+            // A different load manager starts with fresh in-memory strategy state.
+            self.shedder = shed::Shedder::default();
+            self.placer = place::Placer::default();
+        }
+        Ok(ev)
     }
 }
 
@@ -186,17 +1272,77 @@ impl Engine for Sim {
     const SYSTEM: System = System::Pulsar;
 
     fn new(config: Config, seed: u64) -> Result<Self, Error> {
+        validate_config(&config)?;
+        let (effective, _) = effective_config(&config);
         Ok(Sim {
             config,
+            effective,
             rng: SimRng::new(seed),
             namespaces: BTreeMap::new(),
+            bundles: BTreeMap::new(),
+            brokers: BTreeMap::new(),
+            leader: None,
+            join_seq: 0,
+            load: LoadData::default(),
+            shedder: shed::Shedder::default(),
+            placer: place::Placer::default(),
+            round: 0,
+            now_ms: 0,
+            last_shed_ms: 0,
+            last_split_ms: 0,
+            last_sample_ms: 0,
+            counters: RoundCounters::default(),
+            metrics: Vec::new(),
         })
     }
 
     fn apply(&mut self, action: &Action) -> Result<Vec<Event>, Error> {
         match action {
             Action::CreateNamespace { namespace, bundles } => self.create_namespace(namespace, *bundles),
-            Action::CreateTopic { topic } => self.create_topic(topic),
+            Action::CreateTopic { topic } => self.create_topic(topic, None),
+            Action::CreateTopicWithHash { topic, hash } => self.create_topic(topic, Some(*hash)),
+            Action::CreateTopics {
+                namespace,
+                prefix,
+                count,
+                traffic,
+            } => self.create_topics(namespace, prefix, *count, *traffic),
+            Action::CreatePartitionedTopic { topic, partitions } => {
+                self.create_partitioned(topic, *partitions)
+            }
+            Action::SetTopicTraffic { topic, traffic } => self.set_topic_traffic(topic, *traffic),
+            Action::Lookup { topic } => self.lookup_topic(topic),
+            Action::AddBroker { broker, capacity } => self.add_broker(broker, *capacity),
+            Action::CrashBroker { broker } => self.crash_broker(broker),
+            Action::RestoreBroker { broker } => self.restore_broker(broker),
+            Action::SetBrokerCapacity { broker, capacity } => self.set_broker_capacity(broker, *capacity),
+            Action::SetBrokerLoad { broker, usage } => self.set_broker_load(broker, *usage),
+            Action::SetBundleLoad { bundle, load } => self.set_bundle_load(bundle, *load),
+            Action::SetConfig { config } => self.set_config((**config).clone()),
+            Action::SetProfile { profile } => {
+                let mut c = Config::profile(*profile);
+                c.round_seconds = self.config.round_seconds;
+                let mut ev = self.set_config(c)?;
+                ev.insert(0, Event::ProfileSet { profile: *profile });
+                Ok(ev)
+            }
+            Action::Step => Ok(self.step()),
+            Action::Report => Ok(self.report_phase(true)),
+            Action::Split => Ok(self.split_phase()),
+            Action::Shed => Ok(self.shed_phase()),
+            Action::Assign => Ok(self.assign_phase()),
+            Action::SplitBundle {
+                namespace,
+                bundle,
+                algorithm,
+                boundaries,
+                unload,
+            } => self.admin_split(namespace, bundle, *algorithm, boundaries, *unload),
+            Action::Unload {
+                namespace,
+                bundle,
+                destination,
+            } => self.admin_unload(namespace, bundle.as_deref(), destination.as_deref()),
         }
     }
 
@@ -230,6 +1376,8 @@ mod tests {
             e => panic!("unexpected {e:?}"),
         }
         assert!(ev[0].narrate().contains("0x2bad45f7"));
+        // No broker yet: the lookup finds none.
+        assert!(matches!(ev[1], Event::NoBrokerAvailable { .. }));
     }
 
     #[test]
@@ -254,5 +1402,42 @@ mod tests {
             }),
             Err(Error::BadNamespace(_))
         ));
+    }
+
+    #[test]
+    fn system_namespace_gets_its_own_default() {
+        let mut sim = Sim::new(Config::profile(Profile::Pulsar5), 1).unwrap();
+        sim.apply(&Action::CreateNamespace {
+            namespace: "pulsar/system".into(),
+            bundles: None,
+        })
+        .unwrap();
+        sim.apply(&Action::CreateNamespace {
+            namespace: "t/n".into(),
+            bundles: None,
+        })
+        .unwrap();
+        assert_eq!(sim.namespaces()["pulsar/system"].bundles.len(), 64);
+        assert_eq!(sim.namespaces()["t/n"].bundles.len(), 32);
+        assert_eq!(sim.bundles().len(), 96);
+    }
+
+    #[test]
+    fn five_zero_warning_when_shedding_set_alone() {
+        let mut sim = Sim::new(Config::profile(Profile::Pulsar5), 1).unwrap();
+        let mut c = Config::profile(Profile::Pulsar5);
+        c.load_balancer_load_shedding_strategy = SheddingStrategy::ThresholdShedder;
+        let ev = sim.apply(&Action::SetConfig { config: Box::new(c) }).unwrap();
+        assert!(ev.iter().any(
+            |e| matches!(e, Event::Warning { message } if message.contains("LeastLongTermMessageRate"))
+        ));
+        assert_eq!(
+            sim.effective_config().load_balancer_load_placement_strategy,
+            PlacementStrategy::LeastLongTermMessageRate
+        );
+        assert_eq!(
+            sim.config().load_balancer_load_placement_strategy,
+            PlacementStrategy::AvgShedder
+        );
     }
 }

@@ -1,17 +1,31 @@
-//! Namespaces: a group of topics whose hash ring is sharded into bundles.
+//! Namespaces (tenant/namespace): a group of topics whose hash ring is sharded
+//! into bundles on creation.
 
 use super::bundle::{self, BundleRange};
 use super::topic::TopicName;
+use super::traffic::Traffic;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-/// A topic as the namespace knows it.
+/// The namespace that gets `systemNamespaceBundles` by default.
+pub const SYSTEM_NAMESPACE: &str = "pulsar/system";
+
+/// A topic as the namespace knows it (a partition has its own `-partition-i` entry).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Topic {
-    /// Full name (a partition has its own `-partition-i` name).
+    /// Full name.
     pub name: TopicName,
     /// Its position on the ring: Pulsar's hash, or a pinned value.
     pub hash: u32,
+    /// Whether the hash was pinned by the user.
+    #[serde(default)]
+    pub pinned: bool,
+    /// Its traffic.
+    #[serde(default)]
+    pub traffic: Traffic,
+    /// How many times its sessions were closed by an unload and reconnected.
+    #[serde(default)]
+    pub reconnects: u64,
 }
 
 /// A namespace and its bundles (sorted, tiling the whole ring).
@@ -23,6 +37,12 @@ pub struct Namespace {
     pub bundles: Vec<BundleRange>,
     /// Topics by name.
     pub topics: BTreeMap<TopicName, Topic>,
+    /// The same topics ordered by (hash, name): range queries per bundle.
+    #[serde(default)]
+    pub ring: BTreeSet<(u32, TopicName)>,
+    /// Partitioned topics and their partition counts.
+    #[serde(default)]
+    pub partitioned: BTreeMap<TopicName, u32>,
 }
 
 impl Namespace {
@@ -32,7 +52,14 @@ impl Namespace {
             name: name.to_string(),
             bundles: bundle::ranges_from_boundaries(&bundle::initial_boundaries(n)?),
             topics: BTreeMap::new(),
+            ring: BTreeSet::new(),
+            partitioned: BTreeMap::new(),
         })
+    }
+
+    /// The tenant part.
+    pub fn tenant(&self) -> &str {
+        self.name.split_once('/').map_or(self.name.as_str(), |(t, _)| t)
     }
 
     /// The bundle that holds `hash`.
@@ -41,10 +68,37 @@ impl Namespace {
         self.bundles[bundle::find(&self.bundles, hash).unwrap_or(0)]
     }
 
-    /// Topics inside `range`, sorted by hash then name.
+    /// Index of `range` among the bundles.
+    pub fn index_of(&self, range: BundleRange) -> Option<usize> {
+        self.bundles.binary_search(&range).ok()
+    }
+
+    /// Insert a topic (caller checked it is new).
+    pub fn insert(&mut self, t: Topic) {
+        self.ring.insert((t.hash, t.name.clone()));
+        self.topics.insert(t.name.clone(), t);
+    }
+
+    /// Topics inside `range`, sorted by hash then name (O(log n + k)).
     pub fn topics_in(&self, range: BundleRange) -> Vec<&Topic> {
-        let mut v: Vec<&Topic> = self.topics.values().filter(|t| range.contains(t.hash)).collect();
-        v.sort_by(|a, b| a.hash.cmp(&b.hash).then_with(|| a.name.cmp(&b.name)));
-        v
+        let hi = if range.is_closed() {
+            std::ops::Bound::Unbounded
+        } else {
+            std::ops::Bound::Excluded((range.upper, TopicName(String::new())))
+        };
+        self.ring
+            .range((
+                std::ops::Bound::Included((range.lower, TopicName(String::new()))),
+                hi,
+            ))
+            .filter_map(|(_, n)| self.topics.get(n))
+            .collect()
+    }
+
+    /// Number of topics and their summed traffic inside `range`.
+    pub fn aggregate(&self, range: BundleRange) -> (u32, Traffic) {
+        self.topics_in(range)
+            .into_iter()
+            .fold((0, Traffic::default()), |(n, t), x| (n + 1, t.plus(&x.traffic)))
     }
 }

@@ -1,0 +1,196 @@
+//! Lookup and assignment of unowned bundles.
+//!
+//! Modular load manager (`ModularLoadManagerImpl.selectBrokerForAssignment`):
+//! 1. candidates = available (alive) brokers (no isolation policies are modelled);
+//! 2. drop brokers serving more than `loadBalancerBrokerMaxTopics` topics (counting
+//!    bundles preallocated to them), unless that drops them all
+//!    (`filterBrokersWithLargeTopicCount`);
+//! 3. with `loadBalancerDistributeBundlesEvenlyEnabled`, keep only the brokers
+//!    owning the fewest bundles of the bundle's namespace
+//!    (`removeMostServicingBrokersForNamespace`);
+//! 4. if nothing is left, restore all available brokers;
+//! 5. the placement strategy picks; if its pick is overloaded (max resource
+//!    usage > `loadBalancerBrokerOverloadedThresholdPercentage`), it picks again
+//!    among all available brokers;
+//! 6. the bundle is preallocated to the winner until the winner reports it.
+//!
+//! Extensible load manager: the broker filter pipeline (max topic count) then
+//! its broker selection strategy; no distribute-evenly or overload re-pick.
+//! Ownership goes `Init/Free -> Assigning -> Owned`.
+//!
+//! Destinations fixed earlier win: `unload -d BROKER` (bundle affinity) when the
+//! broker is alive, and, when the placement strategy is AvgShedder, the
+//! destination AvgShedder planned at shedding time if it survived the filters.
+
+use super::config::{LoadManager, PlacementStrategy};
+use super::load::{BrokerId, BundleData, BundleId};
+use super::ownership::ServiceUnitState;
+use super::{Event, Sim};
+
+impl Sim {
+    /// Candidate filtering as the configured load manager does it.
+    /// Returns (filtered, all alive).
+    fn candidates(&self, bid: &BundleId) -> (Vec<BrokerId>, Vec<BrokerId>) {
+        let all: Vec<BrokerId> = self.alive().map(|b| b.id.clone()).collect();
+        let max_topics = u64::from(self.config.load_balancer_broker_max_topics);
+        let topics_of = |b: &BrokerId| -> u64 {
+            self.load.brokers.get(b).map_or(0, |d| {
+                u64::from(d.local.num_topics)
+                    + d.preallocated
+                        .values()
+                        .map(|x| u64::from(x.last.topics))
+                        .sum::<u64>()
+            })
+        };
+        let mut c: Vec<BrokerId> = all
+            .iter()
+            .filter(|b| topics_of(b) <= max_topics)
+            .cloned()
+            .collect();
+        if c.is_empty() {
+            c = all.clone();
+        }
+        if self.config.load_manager_class_name == LoadManager::Modular
+            && self.config.load_balancer_distribute_bundles_evenly_enabled
+        {
+            let count = |b: &BrokerId| {
+                self.brokers.get(b).map_or(0, |x| {
+                    x.bundles
+                        .iter()
+                        .filter(|id| id.namespace == bid.namespace)
+                        .count()
+                })
+            };
+            let least = c.iter().map(count).min().unwrap_or(0);
+            c.retain(|b| count(b) <= least);
+        }
+        if c.is_empty() {
+            c = all.clone();
+        }
+        (c, all)
+    }
+
+    /// A client lookup of `bid`: if it has no owner, choose one and assign it.
+    pub(crate) fn lookup_bundle(&mut self, bid: &BundleId, ev: &mut Vec<Event>) {
+        let Some(st) = self.bundles.get(bid) else {
+            return;
+        };
+        if st.owner().is_some() || st.ownership.state.is_in_flight() {
+            return;
+        }
+        let (cands, all) = self.candidates(bid);
+        if all.is_empty() {
+            ev.push(Event::NoBrokerAvailable { bundle: bid.clone() });
+            return;
+        }
+        let had_plan = st.planned.clone();
+        let affinity = st.affinity.clone().filter(|b| all.contains(b));
+        let planned = st.planned.clone().filter(|b| {
+            self.effective.load_balancer_load_placement_strategy == PlacementStrategy::AvgShedder
+                && cands.contains(b)
+        });
+        let discarded_plan = had_plan.is_some() && planned.is_none();
+        let (chosen, how) = if let Some(a) = affinity {
+            (Some(a), "unload destination (-d)".to_string())
+        } else if let Some(p) = planned {
+            (Some(p), "AvgShedder's planned destination".to_string())
+        } else {
+            if discarded_plan {
+                ev.push(Event::Warning {
+                    message: format!(
+                        "{bid}: planned destination {} not used (filtered out or placement is not AvgShedder)",
+                        had_plan.as_ref().map_or("-", |b| b.0.as_str())
+                    ),
+                });
+            }
+            let (pick, pev) =
+                self.placer
+                    .select_broker(&cands, bid, &self.load, &self.effective, &mut self.rng);
+            ev.extend(pev.into_iter().map(Event::Place));
+            let mut how = format!("{:?}", self.effective.load_balancer_load_placement_strategy);
+            let mut pick = pick;
+            if self.config.load_manager_class_name == LoadManager::Modular {
+                if let Some(p) = &pick {
+                    let threshold = self.config.load_balancer_broker_overloaded_threshold_percentage / 100.0;
+                    let usage = self
+                        .load
+                        .brokers
+                        .get(p)
+                        .map_or(0.0, |d| d.local.max_resource_usage());
+                    if usage > threshold {
+                        let (again, pev) =
+                            self.placer
+                                .select_broker(&all, bid, &self.load, &self.effective, &mut self.rng);
+                        ev.extend(pev.into_iter().map(Event::Place));
+                        how = format!(
+                            "{how}; first pick {p} was overloaded ({:.1}% > {:.1}%), re-picked among all brokers",
+                            usage * 100.0,
+                            threshold * 100.0
+                        );
+                        pick = again;
+                    }
+                }
+            }
+            (pick, how)
+        };
+        let Some(owner) = chosen else {
+            ev.push(Event::NoBrokerAvailable { bundle: bid.clone() });
+            return;
+        };
+        self.assign_to(bid, &owner, ev);
+        if let Some(st) = self.bundles.get_mut(bid) {
+            st.planned = None;
+            st.affinity = None;
+        }
+        ev.push(Event::Lookup {
+            bundle: bid.clone(),
+            broker: owner,
+            candidates: (cands.len(), all.len()),
+            how,
+        });
+    }
+
+    /// Make `owner` own `bid` (Assigning -> Owned) and preallocate its data.
+    pub(crate) fn assign_to(&mut self, bid: &BundleId, owner: &BrokerId, ev: &mut Vec<Event>) {
+        let state = self.bundles.get(bid).map(|s| s.ownership.state);
+        if state == Some(ServiceUnitState::Owned) {
+            return;
+        }
+        if matches!(state, Some(ServiceUnitState::Init | ServiceUnitState::Free)) {
+            self.transition(
+                bid,
+                ServiceUnitState::Assigning,
+                Some(owner.clone()),
+                None,
+                false,
+                ev,
+            );
+        }
+        self.transition(bid, ServiceUnitState::Owned, Some(owner.clone()), None, false, ev);
+        let data = self
+            .load
+            .bundles
+            .get(bid)
+            .copied()
+            .unwrap_or_else(BundleData::default_for_new_bundle);
+        if let Some(d) = self.load.brokers.get_mut(owner) {
+            d.preallocated.insert(bid.clone(), data);
+        }
+        self.counters.assignments += 1;
+    }
+
+    /// Phase: clients look up every unowned bundle that has topics.
+    pub fn assign_phase(&mut self) -> Vec<Event> {
+        let todo: Vec<BundleId> = self
+            .bundles
+            .iter()
+            .filter(|(_, s)| s.topics > 0 && s.owner().is_none() && !s.ownership.state.is_in_flight())
+            .map(|(b, _)| b.clone())
+            .collect();
+        let mut ev = Vec::new();
+        for b in &todo {
+            self.lookup_bundle(b, &mut ev);
+        }
+        ev
+    }
+}

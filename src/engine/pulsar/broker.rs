@@ -1,0 +1,177 @@
+//! Brokers: capacities, liveness, and the resource usage they report.
+
+use super::load::{BrokerId, BundleId, ResourceUsage};
+use super::traffic::{served_cost, Traffic};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+/// A broker's capacities (the `limit` of each `ResourceUsage` it reports).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Capacity {
+    /// CPU cores (Pulsar reports CPU in percent of one core; limit = 100 x cores).
+    pub cpu_cores: f64,
+    /// Heap, MB.
+    pub memory_mb: f64,
+    /// Direct memory, MB.
+    pub direct_memory_mb: f64,
+    /// NIC in, Mbit/s.
+    pub nic_in_mbit: f64,
+    /// NIC out, Mbit/s.
+    pub nic_out_mbit: f64,
+}
+
+impl Default for Capacity {
+    /// 8 cores, 8 GB heap, 8 GB direct memory, 10 GbE.
+    fn default() -> Self {
+        Capacity {
+            cpu_cores: 8.0,
+            memory_mb: 8192.0,
+            direct_memory_mb: 8192.0,
+            nic_in_mbit: 10_000.0,
+            nic_out_mbit: 10_000.0,
+        }
+    }
+}
+
+impl Capacity {
+    /// Every capacity finite and positive.
+    pub fn is_valid(&self) -> bool {
+        [
+            self.cpu_cores,
+            self.memory_mb,
+            self.direct_memory_mb,
+            self.nic_in_mbit,
+            self.nic_out_mbit,
+        ]
+        .iter()
+        .all(|x| x.is_finite() && *x > 0.0)
+    }
+}
+
+/// Resource usage set directly, in percent of capacity; `None` = simulated from traffic.
+#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DirectUsage {
+    /// CPU percent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<f64>,
+    /// Heap percent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory: Option<f64>,
+    /// Direct memory percent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub direct_memory: Option<f64>,
+    /// NIC in percent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bandwidth_in: Option<f64>,
+    /// NIC out percent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bandwidth_out: Option<f64>,
+}
+
+impl DirectUsage {
+    /// All given values finite and within 0..=1000 %.
+    pub fn is_valid(&self) -> bool {
+        [
+            self.cpu,
+            self.memory,
+            self.direct_memory,
+            self.bandwidth_in,
+            self.bandwidth_out,
+        ]
+        .iter()
+        .flatten()
+        .all(|x| x.is_finite() && (0.0..=1000.0).contains(x))
+    }
+}
+
+/// The five resources a broker reports (`SystemResourceUsage`).
+#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct SystemResourceUsage {
+    /// CPU.
+    pub cpu: ResourceUsage,
+    /// Heap.
+    pub memory: ResourceUsage,
+    /// Direct memory.
+    pub direct_memory: ResourceUsage,
+    /// NIC in.
+    pub bandwidth_in: ResourceUsage,
+    /// NIC out.
+    pub bandwidth_out: ResourceUsage,
+}
+
+/// A broker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Broker {
+    /// Its name.
+    pub id: BrokerId,
+    /// Capacities.
+    pub capacity: Capacity,
+    /// Alive (registered) or crashed.
+    pub alive: bool,
+    /// Order of (re)joining: the leader election picks the smallest among the alive.
+    pub join_seq: u64,
+    /// Usage set directly (overrides the traffic model per resource).
+    pub direct: DirectUsage,
+    /// Bundles it owns (kept in step with the bundles' owners).
+    pub bundles: BTreeSet<BundleId>,
+    /// Simulated time (ms) of its last published load report, if any.
+    pub last_report_ms: Option<u64>,
+}
+
+impl Broker {
+    /// A fresh live broker.
+    pub fn new(id: BrokerId, capacity: Capacity, join_seq: u64) -> Broker {
+        Broker {
+            id,
+            capacity,
+            alive: true,
+            join_seq,
+            direct: DirectUsage::default(),
+            bundles: BTreeSet::new(),
+            last_report_ms: None,
+        }
+    }
+
+    /// Resource usage for serving `served` over `topics` topics, with direct overrides applied.
+    pub fn usage(&self, served: &Traffic, topics: u32) -> SystemResourceUsage {
+        let c = served_cost(served, topics);
+        let cap = &self.capacity;
+        let r = |model: f64, limit: f64, direct: Option<f64>| ResourceUsage {
+            usage: direct.map_or(model, |p| p / 100.0 * limit),
+            limit,
+        };
+        SystemResourceUsage {
+            cpu: r(c.cpu, cap.cpu_cores * 100.0, self.direct.cpu),
+            memory: r(c.memory_mb, cap.memory_mb, self.direct.memory),
+            direct_memory: r(
+                c.direct_memory_mb,
+                cap.direct_memory_mb,
+                self.direct.direct_memory,
+            ),
+            bandwidth_in: r(c.bandwidth_in_mbit, cap.nic_in_mbit, self.direct.bandwidth_in),
+            bandwidth_out: r(c.bandwidth_out_mbit, cap.nic_out_mbit, self.direct.bandwidth_out),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn direct_usage_overrides_the_model() {
+        let mut b = Broker::new(BrokerId("b".into()), Capacity::default(), 0);
+        b.direct.cpu = Some(40.0);
+        let u = b.usage(&Traffic::default(), 0);
+        assert_eq!(u.cpu.percent_usage(), 40.0);
+        assert_eq!(u.bandwidth_in.percent_usage(), 0.0);
+        assert!(Capacity::default().is_valid());
+        assert!(!DirectUsage {
+            cpu: Some(f64::NAN),
+            ..Default::default()
+        }
+        .is_valid());
+    }
+}

@@ -1,0 +1,250 @@
+//! Load reports and the leader's bookkeeping.
+//!
+//! Each broker computes its `LocalBrokerData` (resource usage from the traffic
+//! model or set directly, message totals, per-bundle stats) and publishes it only
+//! when Pulsar's `needBrokerDataUpdate` says so: its first report, more than
+//! `loadBalancerReportUpdateMaxIntervalMinutes` since the last one, or a change
+//! above `loadBalancerReportUpdateThresholdPercentage` in max resource usage
+//! (percentage points), total msg rate, total throughput or bundle count
+//! (percent change; from 0 to non-zero counts as infinite).
+//!
+//! The leader's `updateAll` then folds every published bundle stat into that
+//! bundle's short-term (10) and long-term (1000) averages (`BundleData.update`;
+//! unknown bundles start from the default data, which the first sample
+//! overwrites), drops preallocations the owners now report, and recomputes each
+//! broker's time-averaged totals. lbscope runs it once per report phase in which
+//! any report was published, and at least every
+//! `loadBalancerResourceQuotaUpdateIntervalMinutes` (Pulsar's periodic bundle-data write).
+
+use super::broker::SystemResourceUsage;
+use super::config::Config;
+use super::load::{
+    BrokerId, BundleData, BundleId, BundleStats, LocalBrokerData, MessageStats, TimeAverageBrokerData,
+    Weights,
+};
+use super::traffic::Traffic;
+use super::{Event, Sim};
+use std::collections::BTreeMap;
+
+/// The resource weights of a config.
+pub fn weights(c: &Config) -> Weights {
+    Weights {
+        cpu: c.load_balancer_cpu_resource_weight,
+        memory: c.load_balancer_memory_resource_weight,
+        direct_memory: c.load_balancer_direct_memory_resource_weight,
+        bandwidth_in: c.load_balancer_bandwith_in_resource_weight,
+        bandwidth_out: c.load_balancer_bandwith_out_resource_weight,
+    }
+}
+
+/// `NamespaceBundleStats` of a bundle carrying `t` over `topics` topics.
+pub fn bundle_stats(t: &Traffic, topics: u32) -> BundleStats {
+    BundleStats {
+        msg: MessageStats {
+            msg_rate_in: t.msg_rate_in,
+            msg_rate_out: t.msg_rate_out,
+            msg_throughput_in: t.throughput_in,
+            msg_throughput_out: t.throughput_out,
+        },
+        producer_count: t.producers,
+        consumer_count: t.consumers,
+        topics,
+    }
+}
+
+/// Pulsar's `percentChange`.
+fn percent_change(old: f64, new: f64) -> f64 {
+    if old == 0.0 {
+        if new == 0.0 {
+            0.0
+        } else {
+            f64::INFINITY
+        }
+    } else {
+        100.0 * ((old - new) / old).abs()
+    }
+}
+
+/// A broker's current totals (before deciding whether to publish).
+pub(crate) struct Snapshot {
+    pub usage: SystemResourceUsage,
+    pub served: Traffic,
+    pub topics: u32,
+    pub bundles: usize,
+}
+
+impl Sim {
+    /// What `broker` serves right now, and its resource usage.
+    pub(crate) fn snapshot(&self, broker: &BrokerId) -> Option<Snapshot> {
+        let b = self.brokers.get(broker)?;
+        let mut served = Traffic::default();
+        let mut topics = 0u32;
+        for bid in &b.bundles {
+            if let Some(st) = self.bundles.get(bid) {
+                served = served.plus(&st.load());
+                topics = topics.saturating_add(st.topics);
+            }
+        }
+        Some(Snapshot {
+            usage: b.usage(&served, topics),
+            served,
+            topics,
+            bundles: b.bundles.len(),
+        })
+    }
+
+    /// The `LocalBrokerData` `broker` would publish now.
+    pub(crate) fn local_data(&self, broker: &BrokerId, snap: &Snapshot) -> LocalBrokerData {
+        let mut bundles = BTreeMap::new();
+        if let Some(b) = self.brokers.get(broker) {
+            for bid in &b.bundles {
+                if let Some(st) = self.bundles.get(bid) {
+                    bundles.insert(bid.clone(), bundle_stats(&st.load(), st.topics));
+                }
+            }
+        }
+        LocalBrokerData {
+            cpu: snap.usage.cpu,
+            memory: snap.usage.memory,
+            direct_memory: snap.usage.direct_memory,
+            bandwidth_in: snap.usage.bandwidth_in,
+            bandwidth_out: snap.usage.bandwidth_out,
+            msg: bundle_stats(&snap.served, 0).msg,
+            bundles,
+            num_topics: snap.topics,
+            num_producers: snap.served.producers,
+            num_consumers: snap.served.consumers,
+        }
+    }
+
+    /// Publish `broker`'s report now (e.g. when it starts).
+    pub(crate) fn publish_report(&mut self, broker: &BrokerId) {
+        if let Some(snap) = self.snapshot(broker) {
+            let local = self.local_data(broker, &snap);
+            self.load.brokers.entry(broker.clone()).or_default().local = local;
+            if let Some(b) = self.brokers.get_mut(broker) {
+                b.last_report_ms = Some(self.now_ms);
+            }
+        }
+    }
+
+    /// Phase: every alive broker decides whether to publish; the leader samples.
+    /// `force_sample` makes the leader fold a sample even when nothing was published.
+    pub fn report_phase(&mut self, force_sample: bool) -> Vec<Event> {
+        let max_interval = u64::from(self.config.load_balancer_report_update_max_interval_minutes) * 60_000;
+        let threshold = self.config.load_balancer_report_update_threshold_percentage;
+        let ids: Vec<BrokerId> = self.alive().map(|b| b.id.clone()).collect();
+        let w = weights(&self.config);
+        let mut published = Vec::new();
+        let mut skipped = 0;
+        for id in &ids {
+            let Some(snap) = self.snapshot(id) else { continue };
+            let last = self.brokers.get(id).and_then(|b| b.last_report_ms);
+            let prev = self.load.brokers.get(id).map(|d| &d.local);
+            let why = match (last, prev) {
+                (None, _) | (_, None) => Some("first report".to_string()),
+                (Some(t), Some(p)) => {
+                    let now = LocalBrokerData {
+                        cpu: snap.usage.cpu,
+                        memory: snap.usage.memory,
+                        direct_memory: snap.usage.direct_memory,
+                        bandwidth_in: snap.usage.bandwidth_in,
+                        bandwidth_out: snap.usage.bandwidth_out,
+                        ..Default::default()
+                    };
+                    let usage = 100.0 * (p.max_resource_usage() - now.max_resource_usage()).abs();
+                    let rate = percent_change(p.msg.total_rate(), snap.served.msg_rate());
+                    let tput = percent_change(p.msg.total_throughput(), snap.served.throughput());
+                    let nb = percent_change(p.bundles.len() as f64, snap.bundles as f64);
+                    let max_change = usage.max(rate).max(tput).max(nb);
+                    if self.now_ms.saturating_sub(t) > max_interval {
+                        Some(format!("{} min since last report", (self.now_ms - t) / 60_000))
+                    } else if max_change > threshold {
+                        Some(format!(
+                            "change {max_change:.1}% > {threshold}% (usage {usage:.1} pts, msg rate {rate:.1}%, throughput {tput:.1}%, bundles {nb:.1}%)"
+                        ))
+                    } else {
+                        None
+                    }
+                }
+            };
+            match why {
+                Some(why) => {
+                    let local = self.local_data(id, &snap);
+                    let u = local.max_resource_usage_with_weight(&w) * 100.0;
+                    self.load.brokers.entry(id.clone()).or_default().local = local;
+                    if let Some(b) = self.brokers.get_mut(id) {
+                        b.last_report_ms = Some(self.now_ms);
+                    }
+                    published.push((id.clone(), why, u));
+                }
+                None => skipped += 1,
+            }
+        }
+        let quota = u64::from(self.config.load_balancer_resource_quota_update_interval_minutes) * 60_000;
+        let sampled =
+            !published.is_empty() || force_sample || self.now_ms.saturating_sub(self.last_sample_ms) >= quota;
+        if sampled && self.leader.is_some() {
+            self.update_bundle_data();
+            self.last_sample_ms = self.now_ms;
+        }
+        vec![Event::Reported {
+            published,
+            skipped,
+            sampled: sampled && self.leader.is_some(),
+        }]
+    }
+
+    /// The leader's `updateBundleData`.
+    fn update_bundle_data(&mut self) {
+        let load = &mut self.load;
+        for (_, bd) in load.brokers.iter_mut() {
+            for (bid, stats) in &bd.local.bundles {
+                load.bundles
+                    .entry(bid.clone())
+                    .or_insert_with(BundleData::default_for_new_bundle)
+                    .update(*stats);
+            }
+            let reported = &bd.local.bundles;
+            bd.preallocated.retain(|b, _| !reported.contains_key(b));
+        }
+        for (_, bd) in load.brokers.iter_mut() {
+            let mut ta = TimeAverageBrokerData::default();
+            for bid in bd.local.bundles.keys() {
+                let d = load
+                    .bundles
+                    .get(bid)
+                    .copied()
+                    .unwrap_or_else(BundleData::default_for_new_bundle);
+                add(&mut ta.short_term, &d.short_term.msg);
+                add(&mut ta.long_term, &d.long_term.msg);
+            }
+            bd.time_average = ta;
+        }
+    }
+
+    /// Whether a bundle id is still part of the tiling.
+    pub(crate) fn bundle_exists(&self, bid: &BundleId) -> bool {
+        self.bundles.contains_key(bid)
+    }
+}
+
+fn add(a: &mut MessageStats, b: &MessageStats) {
+    a.msg_rate_in += b.msg_rate_in;
+    a.msg_rate_out += b.msg_rate_out;
+    a.msg_throughput_in += b.msg_throughput_in;
+    a.msg_throughput_out += b.msg_throughput_out;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percent_change_as_pulsar() {
+        assert_eq!(percent_change(0.0, 0.0), 0.0);
+        assert!(percent_change(0.0, 1.0).is_infinite());
+        assert!((percent_change(100.0, 110.0) - 10.0).abs() < 1e-9);
+        assert!((percent_change(100.0, 50.0) - 50.0).abs() < 1e-12);
+    }
+}

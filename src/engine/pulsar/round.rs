@@ -1,0 +1,164 @@
+//! Simulated time: a round is `roundSeconds` long. [`Sim::step`] advances the
+//! clock and runs, in order:
+//!
+//! 1. report: brokers publish their load when Pulsar's update rule says so, and
+//!    the leader samples the bundle averages;
+//! 2. split: modular — the leader's check at each load-data update (every round);
+//!    extensible — every `loadBalancerSplitIntervalMinutes`;
+//! 3. shed: every `loadBalancerSheddingIntervalMinutes`;
+//! 4. assign: clients look up every unowned bundle that has topics (reconnects
+//!    after unloads, orphans after crashes, new topics);
+//! 5. metrics of the round.
+//!
+//! The phase actions (Report / Split / Shed / Assign) run one phase at the
+//! current time regardless of its interval; their counts go into the next
+//! round's metrics.
+
+use super::config::LoadManager;
+use super::load::BrokerId;
+use super::report::weights;
+use super::{Event, Narrate, RoundCounters, Sim};
+use serde::{Deserialize, Serialize};
+
+/// What one round did and where the cluster stands after it.
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct RoundMetrics {
+    /// Round number (1 = first).
+    pub round: u64,
+    /// Simulated time at its end, ms.
+    pub time_ms: u64,
+    /// Brokers alive.
+    pub brokers_alive: usize,
+    /// Highest broker load (max weighted resource usage, %).
+    pub max_load: f64,
+    /// Lowest broker load, %.
+    pub min_load: f64,
+    /// Average broker load, %.
+    pub avg_load: f64,
+    /// Population standard deviation of broker loads, percentage points.
+    pub std_dev: f64,
+    /// Bundles unloaded or transferred.
+    pub bundles_moved: u32,
+    /// Topic reconnects (latency blips).
+    pub reconnects: u64,
+    /// Bundle splits.
+    pub splits: u32,
+    /// Bundles assigned by lookups.
+    pub assignments: u32,
+    /// Bundles with topics but no owner at the end of the round.
+    pub unowned_bundles: usize,
+}
+
+impl Narrate for RoundMetrics {
+    fn narrate(&self) -> String {
+        format!(
+            "round {} (t = {} s): {} brokers, load max {:.1}% min {:.1}% avg {:.1}% std dev {:.2}; {} bundles moved, {} reconnects, {} splits, {} assignments, {} unowned",
+            self.round,
+            self.time_ms / 1000,
+            self.brokers_alive,
+            self.max_load,
+            self.min_load,
+            self.avg_load,
+            self.std_dev,
+            self.bundles_moved,
+            self.reconnects,
+            self.splits,
+            self.assignments,
+            self.unowned_bundles
+        )
+    }
+}
+
+impl Sim {
+    /// Every alive broker's current load: max weighted resource usage in percent.
+    pub fn broker_loads(&self) -> Vec<(BrokerId, f64)> {
+        let w = weights(&self.config);
+        self.alive()
+            .filter_map(|b| {
+                let snap = self.snapshot(&b.id)?;
+                let l = super::load::LocalBrokerData {
+                    cpu: snap.usage.cpu,
+                    memory: snap.usage.memory,
+                    direct_memory: snap.usage.direct_memory,
+                    bandwidth_in: snap.usage.bandwidth_in,
+                    bandwidth_out: snap.usage.bandwidth_out,
+                    ..Default::default()
+                };
+                Some((b.id.clone(), l.max_resource_usage_with_weight(&w) * 100.0))
+            })
+            .collect()
+    }
+
+    fn close_round(&mut self) -> RoundMetrics {
+        let loads: Vec<f64> = self.broker_loads().into_iter().map(|(_, l)| l).collect();
+        let n = loads.len();
+        let avg = if n > 0 {
+            loads.iter().sum::<f64>() / n as f64
+        } else {
+            0.0
+        };
+        let var = if n > 0 {
+            loads.iter().map(|l| (l - avg) * (l - avg)).sum::<f64>() / n as f64
+        } else {
+            0.0
+        };
+        let c = std::mem::take(&mut self.counters);
+        let RoundCounters {
+            bundles_moved,
+            reconnects,
+            splits,
+            assignments,
+        } = c;
+        let m = RoundMetrics {
+            round: self.round,
+            time_ms: self.now_ms,
+            brokers_alive: n,
+            max_load: loads.iter().copied().fold(0.0, f64::max),
+            min_load: if n > 0 {
+                loads.iter().copied().fold(f64::INFINITY, f64::min)
+            } else {
+                0.0
+            },
+            avg_load: avg,
+            std_dev: var.sqrt(),
+            bundles_moved,
+            reconnects,
+            splits,
+            assignments,
+            unowned_bundles: self
+                .bundles
+                .values()
+                .filter(|s| s.topics > 0 && s.owner().is_none())
+                .count(),
+        };
+        self.metrics.push(m.clone());
+        m
+    }
+
+    /// One full round.
+    pub fn step(&mut self) -> Vec<Event> {
+        self.round += 1;
+        self.now_ms += u64::from(self.config.round_seconds) * 1000;
+        let mut ev = self.report_phase(false);
+        let split_due = match self.config.load_manager_class_name {
+            LoadManager::Modular => true,
+            LoadManager::Extensible => {
+                self.now_ms.saturating_sub(self.last_split_ms)
+                    >= u64::from(self.config.load_balancer_split_interval_minutes) * 60_000
+            }
+        };
+        if split_due {
+            self.last_split_ms = self.now_ms;
+            ev.extend(self.split_phase());
+        }
+        let shed_ms = u64::from(self.config.load_balancer_shedding_interval_minutes) * 60_000;
+        if self.now_ms.saturating_sub(self.last_shed_ms) >= shed_ms {
+            self.last_shed_ms = self.now_ms;
+            ev.extend(self.shed_phase());
+        }
+        ev.extend(self.assign_phase());
+        let metrics = self.close_round();
+        ev.push(Event::RoundDone { metrics });
+        ev
+    }
+}

@@ -1,0 +1,178 @@
+//! Read-only, serialisable views for a UI.
+
+use super::bundle::BundleRange;
+use super::load::BrokerId;
+use super::ownership::ServiceUnitState;
+use super::report::weights;
+use super::topic::TopicName;
+use super::traffic::Traffic;
+use super::Sim;
+use serde::{Deserialize, Serialize};
+
+/// A topic on the ring.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TopicView {
+    /// Name.
+    pub name: TopicName,
+    /// Position.
+    pub hash: u32,
+    /// Pinned by the user.
+    pub pinned: bool,
+    /// Traffic.
+    pub traffic: Traffic,
+    /// Reconnects so far.
+    pub reconnects: u64,
+}
+
+/// A bundle on the ring.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BundleView {
+    /// Range.
+    pub range: BundleRange,
+    /// `0x.._0x..`.
+    pub name: String,
+    /// Owner when Owned.
+    pub owner: Option<BrokerId>,
+    /// Service-unit state.
+    pub state: ServiceUnitState,
+    /// Topic count.
+    pub topics: u32,
+    /// Load it carries (direct or summed).
+    pub load: Traffic,
+    /// Whether the load was set directly.
+    pub direct: bool,
+    /// Its topics (when asked for).
+    pub topic_list: Vec<TopicView>,
+}
+
+/// A namespace's ring.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RingView {
+    /// `tenant/namespace`.
+    pub namespace: String,
+    /// Bundles in ring order.
+    pub bundles: Vec<BundleView>,
+}
+
+/// A broker's usage against the overload line and the cluster average.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BrokerView {
+    /// Name.
+    pub id: BrokerId,
+    /// Alive.
+    pub alive: bool,
+    /// Leader.
+    pub leader: bool,
+    /// CPU %.
+    pub cpu: f32,
+    /// Heap %.
+    pub memory: f32,
+    /// Direct memory %.
+    pub direct_memory: f32,
+    /// NIC in %.
+    pub bandwidth_in: f32,
+    /// NIC out %.
+    pub bandwidth_out: f32,
+    /// Max weighted usage % (the load the strategies compare).
+    pub load: f64,
+    /// `loadBalancerBrokerOverloadedThresholdPercentage`.
+    pub overload_line: f64,
+    /// Average load of alive brokers, %.
+    pub cluster_avg: f64,
+    /// Bundles owned.
+    pub bundles: usize,
+    /// Topics served.
+    pub topics: u32,
+    /// Msg/s in + out served.
+    pub msg_rate: f64,
+    /// Bytes/s in + out served.
+    pub throughput: f64,
+}
+
+impl Sim {
+    /// The ring of `namespace` (with every topic when `with_topics`).
+    pub fn ring_view(&self, namespace: &str, with_topics: bool) -> Option<RingView> {
+        let ns = self.namespaces.get(namespace)?;
+        let bundles = ns
+            .bundles
+            .iter()
+            .map(|r| {
+                let id = super::load::BundleId {
+                    namespace: namespace.to_string(),
+                    range: *r,
+                };
+                let st = self.bundles.get(&id).cloned().unwrap_or_default();
+                BundleView {
+                    range: *r,
+                    name: r.name(),
+                    owner: st.owner().cloned(),
+                    state: st.ownership.state,
+                    topics: st.topics,
+                    load: st.load(),
+                    direct: st.direct.is_some(),
+                    topic_list: if with_topics {
+                        ns.topics_in(*r)
+                            .into_iter()
+                            .map(|t| TopicView {
+                                name: t.name.clone(),
+                                hash: t.hash,
+                                pinned: t.pinned,
+                                traffic: t.traffic,
+                                reconnects: t.reconnects,
+                            })
+                            .collect()
+                    } else {
+                        Vec::new()
+                    },
+                }
+            })
+            .collect();
+        Some(RingView {
+            namespace: namespace.to_string(),
+            bundles,
+        })
+    }
+
+    /// Every broker's usage.
+    pub fn broker_views(&self) -> Vec<BrokerView> {
+        let w = weights(&self.config);
+        let loads = self.broker_loads();
+        let avg = if loads.is_empty() {
+            0.0
+        } else {
+            loads.iter().map(|(_, l)| l).sum::<f64>() / loads.len() as f64
+        };
+        self.brokers
+            .values()
+            .map(|b| {
+                let snap = if b.alive { self.snapshot(&b.id) } else { None };
+                let (u, served, topics) = snap.map(|s| (s.usage, s.served, s.topics)).unwrap_or_default();
+                let l = super::load::LocalBrokerData {
+                    cpu: u.cpu,
+                    memory: u.memory,
+                    direct_memory: u.direct_memory,
+                    bandwidth_in: u.bandwidth_in,
+                    bandwidth_out: u.bandwidth_out,
+                    ..Default::default()
+                };
+                BrokerView {
+                    id: b.id.clone(),
+                    alive: b.alive,
+                    leader: self.leader.as_ref() == Some(&b.id),
+                    cpu: u.cpu.percent_usage(),
+                    memory: u.memory.percent_usage(),
+                    direct_memory: u.direct_memory.percent_usage(),
+                    bandwidth_in: u.bandwidth_in.percent_usage(),
+                    bandwidth_out: u.bandwidth_out.percent_usage(),
+                    load: l.max_resource_usage_with_weight(&w) * 100.0,
+                    overload_line: self.config.load_balancer_broker_overloaded_threshold_percentage,
+                    cluster_avg: avg,
+                    bundles: b.bundles.len(),
+                    topics,
+                    msg_rate: served.msg_rate(),
+                    throughput: served.throughput(),
+                }
+            })
+            .collect()
+    }
+}
