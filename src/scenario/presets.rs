@@ -1,6 +1,55 @@
 //! Scenario building blocks for the playground and lessons (not balancing logic).
 
-use crate::engine::SimRng;
+use super::{Body, Log, Scenario};
+use crate::engine::flink::job_graph::{DistributionPattern, EdgeSpec, JobSpec, VertexSpec};
+use crate::engine::{flink, pulsar, SimRng, System};
+
+/// The namespace the Pulsar presets work in.
+pub const PULSAR_NAMESPACE: &str = "public/default";
+
+/// The scenario each playground tab starts from.
+pub fn default_scenario(system: System) -> Scenario {
+    let mut sc = Scenario::empty(system, 1);
+    match &mut sc.body {
+        Body::Pulsar(log) => *log = pulsar_namespace(4),
+        Body::Flink(log) => *log = flink_figure_a(),
+        Body::Kstreams(_) => {}
+    }
+    sc
+}
+
+/// A Pulsar log whose setup creates [`PULSAR_NAMESPACE`] with `bundles` bundles.
+pub fn pulsar_namespace(bundles: u32) -> Log<pulsar::Config, pulsar::Action> {
+    Log {
+        config: pulsar::Config::default(),
+        setup: vec![pulsar::Action::CreateNamespace {
+            namespace: PULSAR_NAMESPACE.into(),
+            bundles: Some(bundles),
+        }],
+        actions: Vec::new(),
+    }
+}
+
+/// The doc's figure (a): JV-A (parallelism 6) -hash-> JV-B (3), one slot sharing
+/// group, 3 TaskManagers with 2 slots each; the log schedules once.
+pub fn flink_figure_a() -> Log<flink::Config, flink::Action> {
+    Log {
+        config: flink::Config::default(),
+        setup: vec![
+            flink::Action::DefineJob {
+                job: JobSpec {
+                    vertices: vec![VertexSpec::new("JV-A", 6), VertexSpec::new("JV-B", 3)],
+                    edges: vec![EdgeSpec::new("JV-A", "JV-B", DistributionPattern::Hash)],
+                },
+            },
+            flink::Action::AddTaskManagers {
+                count: 3,
+                slots: Some(2),
+            },
+        ],
+        actions: vec![flink::Action::Schedule],
+    }
+}
 
 const WORDS: [&str; 12] = [
     "orders", "payments", "clicks", "metrics", "logs", "users", "alerts", "events", "billing", "audit",
@@ -23,6 +72,17 @@ pub fn random_topic_names(seed: u64, n: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_default_scenario_replays() {
+        for sys in System::ALL {
+            let sc = default_scenario(sys);
+            assert_eq!(sc.system(), sys);
+            super::super::run::event_log(&sc).unwrap();
+            let link = super::super::url::to_fragment(&sc);
+            assert!(link.len() < 2000, "{sys:?} default link is {} chars", link.len());
+        }
+    }
 
     #[test]
     fn names_are_seeded_and_distinct() {

@@ -53,14 +53,16 @@ pub fn App() -> Html {
         Callback::from(move |_| store.dispatch(Msg::Redo))
     };
 
+    let (can_undo, can_redo, _, _) = store.history();
+
     html! {
         <ContextProvider<StoreCtx> context={store.clone()}>
             <header class="top">
                 <h1>{"lbscope"}</h1>
                 <nav role="tablist" aria-label="Systems">{ for tabs }</nav>
                 <div class="history">
-                    <button onclick={undo} disabled={!store.pulsar.can_undo()} title="Undo">{"Undo"}</button>
-                    <button onclick={redo} disabled={!store.pulsar.can_redo()} title="Redo">{"Redo"}</button>
+                    <button onclick={undo} disabled={!can_undo} title="Undo">{"Undo"}</button>
+                    <button onclick={redo} disabled={!can_redo} title="Redo">{"Redo"}</button>
                 </div>
             </header>
             { for notice }

@@ -2,7 +2,7 @@
 
 use super::ring::{Ring, Tick};
 use super::store::{Msg, StoreCtx, NAMESPACE};
-use crate::engine::{pulsar, Narrate};
+use crate::engine::pulsar;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -63,13 +63,7 @@ pub fn PulsarTab() -> Html {
         None => (Vec::new(), Vec::new()),
     };
     let colors: Vec<usize> = (0..bundles.len()).collect();
-    let events: Vec<String> = store
-        .pulsar
-        .setup_events()
-        .iter()
-        .chain(store.pulsar.steps().iter().flatten())
-        .map(Narrate::narrate)
-        .collect();
+    let events: Vec<String> = store.narrated().into_iter().map(|(_, t)| t).collect();
 
     html! {
         <section class="tab-body" aria-label="Pulsar">

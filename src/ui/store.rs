@@ -1,12 +1,14 @@
 //! The app store (`use_reducer` + context): one session per system, the active
 //! tab, and a notice line. Messages become engine actions; the engine decides.
 
-use crate::engine::{pulsar, System};
-use crate::scenario::{session::Session, url, Body, Log, Scenario};
+use crate::engine::{flink, kstreams, pulsar, Narrate, System};
+use crate::scenario::presets::{self, PULSAR_NAMESPACE};
+use crate::scenario::{session::Session, url, Body, Scenario};
 use std::rc::Rc;
 use yew::prelude::*;
 
 /// A message to the user.
+#[allow(dead_code)] // TODO(issue 6): Info is shown by the tabs landing next
 #[derive(Clone, Debug, PartialEq)]
 pub enum Notice {
     /// Something was refused or could not be read.
@@ -22,16 +24,21 @@ pub struct Store {
     pub tab: System,
     /// The Pulsar session.
     pub pulsar: Session<pulsar::Sim>,
+    /// The Flink session.
+    pub flink: Session<flink::Sim>,
+    /// The Kafka Streams session.
+    pub kstreams: Session<kstreams::Sim>,
     /// Last message.
     pub notice: Option<Notice>,
     /// Bumped on every change, so views can key effects on it.
     pub revision: u64,
 }
 
-/// The namespace the slice works in.
-pub const NAMESPACE: &str = "public/default";
+/// The namespace the Pulsar tab works in.
+pub const NAMESPACE: &str = PULSAR_NAMESPACE;
 
 /// Messages the components send.
+#[allow(dead_code)] // TODO(issue 6): the Flink/Kafka tabs and the toolbar send the rest
 pub enum Msg {
     /// Switch tab.
     Tab(System),
@@ -39,6 +46,10 @@ pub enum Msg {
     SetBundles(u32),
     /// Apply a Pulsar action.
     Pulsar(pulsar::Action),
+    /// Apply a Flink action.
+    Flink(flink::Action),
+    /// Apply a Kafka Streams action.
+    Kstreams(kstreams::Action),
     /// Add `count` random topics drawn from `seed` (the seed comes from the browser's RNG).
     RandomTopics {
         /// RNG seed for the names.
@@ -46,99 +57,178 @@ pub enum Msg {
         /// How many.
         count: usize,
     },
-    /// Undo / redo.
+    /// Open a scenario (a link, a file); on failure the current work stays.
+    Open(Box<Scenario>),
+    /// Start the active tab over from its default scenario.
+    Reset,
+    /// Undo one action of the active tab.
     Undo,
-    /// Redo.
+    /// Redo one action of the active tab.
     Redo,
+    /// Move the active tab's cursor.
+    Seek(usize),
+    /// Show a notice.
+    Notify(Notice),
     /// Dismiss the notice.
     Dismiss,
 }
 
-fn default_pulsar_log(bundles: u32) -> Log<pulsar::Config, pulsar::Action> {
-    Log {
-        config: pulsar::Config::default(),
-        setup: vec![pulsar::Action::CreateNamespace {
-            namespace: NAMESPACE.into(),
-            bundles: Some(bundles),
-        }],
-        actions: Vec::new(),
-    }
+/// Run `$body` with `$s` bound to the active session (whatever its engine type).
+macro_rules! with_active {
+    ($store:expr, $s:ident => $body:expr) => {
+        match $store.tab {
+            System::Pulsar => {
+                let $s = &$store.pulsar;
+                $body
+            }
+            System::Flink => {
+                let $s = &$store.flink;
+                $body
+            }
+            System::Kstreams => {
+                let $s = &$store.kstreams;
+                $body
+            }
+        }
+    };
+    (mut $store:expr, $s:ident => $body:expr) => {
+        match $store.tab {
+            System::Pulsar => {
+                let $s = &mut $store.pulsar;
+                $body
+            }
+            System::Flink => {
+                let $s = &mut $store.flink;
+                $body
+            }
+            System::Kstreams => {
+                let $s = &mut $store.kstreams;
+                $body
+            }
+        }
+    };
+}
+
+fn default_session<S: crate::engine::Engine>(
+    sys: System,
+    pick: impl Fn(Body) -> Option<crate::scenario::Log<S::Config, S::Action>>,
+) -> Session<S> {
+    let sc = presets::default_scenario(sys);
+    let log = pick(sc.body).unwrap_or_default();
+    Session::new(sc.seed, log, None).expect("the default scenarios replay (tested natively)")
 }
 
 impl Store {
-    /// The default store: 4 bundles, no topics.
-    pub fn fresh(seed: u64) -> Store {
-        let pulsar = Session::new(seed, default_pulsar_log(4), None).expect("the default scenario replays");
+    /// Every tab at its default scenario.
+    pub fn fresh() -> Store {
         Store {
             tab: System::Pulsar,
-            pulsar,
+            pulsar: default_session(System::Pulsar, |b| match b {
+                Body::Pulsar(l) => Some(l),
+                _ => None,
+            }),
+            flink: default_session(System::Flink, |b| match b {
+                Body::Flink(l) => Some(l),
+                _ => None,
+            }),
+            kstreams: default_session(System::Kstreams, |b| match b {
+                Body::Kstreams(l) => Some(l),
+                _ => None,
+            }),
             notice: None,
             revision: 0,
         }
     }
 
-    /// Open a scenario (from a link or the autosave); on failure keep `self` and say why.
-    pub fn open(mut self, sc: Scenario) -> Store {
-        match sc.body {
-            Body::Pulsar(log) => match Session::new(sc.seed, log, sc.cursor) {
-                Ok(s) => {
-                    self.pulsar = s;
-                    self.tab = System::Pulsar;
-                }
-                Err(e) => self.notice = Some(Notice::Error(format!("Could not open the scenario: {e}"))),
-            },
-            _ => {
-                self.notice = Some(Notice::Info(format!(
-                    "{} scenarios open in a later version of the playground",
-                    sc.system().title()
-                )))
-            }
+    /// Open a scenario into its tab; on failure keep everything and say why.
+    pub fn open(&mut self, sc: Scenario) {
+        let sys = sc.system();
+        let result = match sc.body {
+            Body::Pulsar(log) => Session::new(sc.seed, log, sc.cursor).map(|s| self.pulsar = s),
+            Body::Flink(log) => Session::new(sc.seed, log, sc.cursor).map(|s| self.flink = s),
+            Body::Kstreams(log) => Session::new(sc.seed, log, sc.cursor).map(|s| self.kstreams = s),
+        };
+        match result {
+            Ok(()) => self.tab = sys,
+            Err(e) => self.notice = Some(Notice::Error(format!("Could not open the scenario: {e}"))),
         }
-        self
     }
 
     /// The initial store: the link in the URL if any (a bad one is reported and
     /// the autosave or default is used), else the autosave, else the default.
     pub fn boot() -> Store {
-        let base = Store::fresh(1);
-        let from_save = || {
-            super::browser::autosaved()
-                .and_then(|j| Scenario::from_json(&j).ok())
-                .map(|sc| Store::fresh(1).open(sc))
-        };
+        let mut store = Store::fresh();
+        let saved = super::browser::autosaved().and_then(|j| Scenario::from_json(&j).ok());
         match super::browser::fragment() {
             Some(f) if f.contains("s=") => match url::decode(&f) {
-                Ok(sc) => base.open(sc),
+                Ok(sc) => store.open(sc),
                 Err(e) => {
-                    let mut s = from_save().unwrap_or(base);
-                    s.notice = Some(Notice::Error(format!("This link could not be opened: {e}")));
-                    s
+                    if let Some(sc) = saved {
+                        store.open(sc);
+                    }
+                    store.notice = Some(Notice::Error(format!(
+                        "This link could not be opened: {e}. Your last autosaved scenario is shown instead."
+                    )));
                 }
             },
-            _ => from_save().unwrap_or(base),
+            _ => {
+                if let Some(sc) = saved {
+                    store.open(sc);
+                }
+            }
         }
+        store
     }
 
-    /// The scenario being shown.
+    /// The active tab's scenario.
     pub fn scenario(&self) -> Scenario {
-        let mut sc = Scenario::empty(System::Pulsar, self.pulsar.seed());
-        sc.body = Body::Pulsar(self.pulsar.log().clone());
-        sc.cursor = self.pulsar.can_redo().then_some(self.pulsar.cursor());
+        let mut sc = Scenario::empty(self.tab, 1);
+        with_active!(self, s => {
+            sc.seed = s.seed();
+            sc.cursor = s.can_redo().then_some(s.cursor());
+        });
+        sc.body = match self.tab {
+            System::Pulsar => Body::Pulsar(self.pulsar.log().clone()),
+            System::Flink => Body::Flink(self.flink.log().clone()),
+            System::Kstreams => Body::Kstreams(self.kstreams.log().clone()),
+        };
         sc
     }
 
-    /// The share fragment of the current scenario.
+    /// The share fragment of the active tab's scenario.
     pub fn fragment(&self) -> String {
         url::to_fragment(&self.scenario())
     }
 
-    /// Bundle count of the initial namespace.
+    /// Whether the active tab can undo / redo, and its cursor and log length.
+    pub fn history(&self) -> (bool, bool, usize, usize) {
+        with_active!(self, s => (s.can_undo(), s.can_redo(), s.cursor(), s.log().actions.len()))
+    }
+
+    /// Bundle count of the Pulsar tab's namespace.
     pub fn bundles(&self) -> u32 {
         self.pulsar
             .state()
             .namespaces()
             .get(NAMESPACE)
             .map_or(0, |ns| ns.bundles.len() as u32)
+    }
+
+    /// The narrated event log of the active tab: (step, text), setup first (step `None`).
+    pub fn narrated(&self) -> Vec<(Option<usize>, String)> {
+        with_active!(self, s => {
+            let setup = s.setup_events().iter().map(|e| (None, e.narrate()));
+            let steps = s
+                .steps()
+                .iter()
+                .enumerate()
+                .flat_map(|(i, evs)| evs.iter().map(move |e| (Some(i), e.narrate())));
+            setup.chain(steps).collect()
+        })
+    }
+
+    fn fail(&mut self, e: impl std::fmt::Display) {
+        self.notice = Some(Notice::Error(e.to_string()));
     }
 }
 
@@ -151,41 +241,73 @@ impl Reducible for Store {
         match msg {
             Msg::Tab(t) => s.tab = t,
             Msg::Dismiss => {}
+            Msg::Notify(n) => s.notice = Some(n),
             Msg::SetBundles(n) => {
                 let mut log = s.pulsar.log().clone();
-                log.setup = default_pulsar_log(n).setup;
+                log.setup = presets::pulsar_namespace(n).setup;
                 match Session::new(s.pulsar.seed(), log, Some(s.pulsar.cursor())) {
                     Ok(p) => s.pulsar = p,
-                    Err(e) => s.notice = Some(Notice::Error(e.to_string())),
+                    Err(e) => s.fail(e),
                 }
             }
             Msg::Pulsar(a) => {
                 if let Err(e) = s.pulsar.apply(a) {
-                    s.notice = Some(Notice::Error(e.to_string()));
+                    s.fail(e);
+                }
+            }
+            Msg::Flink(a) => {
+                if let Err(e) = s.flink.apply(a) {
+                    s.fail(e);
+                }
+            }
+            Msg::Kstreams(a) => {
+                if let Err(e) = s.kstreams.apply(a) {
+                    s.fail(e);
                 }
             }
             Msg::RandomTopics { seed, count } => {
-                for name in crate::scenario::presets::random_topic_names(seed, count) {
+                for name in presets::random_topic_names(seed, count) {
                     let topic = format!("persistent://{NAMESPACE}/{name}");
                     if let Err(e) = s.pulsar.apply(pulsar::Action::CreateTopic { topic }) {
-                        s.notice = Some(Notice::Error(e.to_string()));
+                        s.fail(e);
                         break;
                     }
                 }
             }
+            Msg::Open(sc) => s.open(*sc),
+            Msg::Reset => {
+                let fresh = Store::fresh();
+                match s.tab {
+                    System::Pulsar => s.pulsar = fresh.pulsar,
+                    System::Flink => s.flink = fresh.flink,
+                    System::Kstreams => s.kstreams = fresh.kstreams,
+                }
+            }
             Msg::Undo => {
-                if let Err(e) = s.pulsar.undo() {
-                    s.notice = Some(Notice::Error(e.to_string()));
+                if let Err(e) = with_active!(mut s, x => x.undo()) {
+                    s.fail(e);
                 }
             }
             Msg::Redo => {
-                if let Err(e) = s.pulsar.redo() {
-                    s.notice = Some(Notice::Error(e.to_string()));
+                if let Err(e) = with_active!(mut s, x => x.redo()) {
+                    s.fail(e);
+                }
+            }
+            Msg::Seek(n) => {
+                if let Err(e) = with_active!(mut s, x => x.seek(n)) {
+                    s.fail(e);
                 }
             }
         }
         s.revision += 1;
         Rc::new(s)
+    }
+}
+
+/// Stores are compared by revision: every reduce makes a new one.
+impl PartialEq for Store {
+    fn eq(&self, other: &Self) -> bool {
+        self.revision == other.revision
     }
 }
 
@@ -197,36 +319,25 @@ pub type StoreCtx = UseReducerHandle<Store>;
 pub struct Inspect {
     /// Active tab.
     pub tab: System,
-    /// The scenario (JSON form).
+    /// The active tab's scenario (JSON form).
     pub scenario: Scenario,
     /// Pulsar namespaces (bundles and topics).
     pub namespaces: Vec<pulsar::namespace::Namespace>,
-    /// Narrated events of the applied log, newest last.
+    /// Flink slot grid.
+    pub flink: flink::view::SlotGrid,
+    /// Narrated events of the active tab, oldest first.
     pub events: Vec<String>,
 }
 
 impl Store {
     /// What `window.lbscope` shows.
     pub fn inspect(&self) -> Inspect {
-        use crate::engine::Narrate;
         Inspect {
             tab: self.tab,
             scenario: self.scenario(),
             namespaces: self.pulsar.state().namespaces().values().cloned().collect(),
-            events: self
-                .pulsar
-                .setup_events()
-                .iter()
-                .chain(self.pulsar.steps().iter().flatten())
-                .map(Narrate::narrate)
-                .collect(),
+            flink: self.flink.state().slot_grid(),
+            events: self.narrated().into_iter().map(|(_, t)| t).collect(),
         }
-    }
-}
-
-/// Stores are compared by revision: every reduce makes a new one.
-impl PartialEq for Store {
-    fn eq(&self, other: &Self) -> bool {
-        self.revision == other.revision
     }
 }

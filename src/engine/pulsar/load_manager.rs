@@ -281,6 +281,8 @@ impl Sim {
             .shedder
             .find_bundles_for_unloading(&self.load, &self.effective, now, &mut self.rng);
         ev.extend(out.events.into_iter().map(Event::Shed));
+        // AvgShedder as placement reads the destinations its shedding pass planned.
+        self.placer.plan(&out.unloads);
         for u in out.unloads {
             let owner = self.bundles.get(&u.bundle).and_then(|s| s.owner().cloned());
             if owner.as_ref() != Some(&u.from) {

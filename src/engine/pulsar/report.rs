@@ -188,6 +188,11 @@ impl Sim {
             self.update_bundle_data();
             self.last_sample_ms = self.now_ms;
         }
+        if !published.is_empty() {
+            // The extensible strategies keep moving averages of each published report.
+            self.shedder.observe_reports(&self.load, &self.effective);
+            self.placer.observe_reports(&self.load, &self.effective);
+        }
         vec![Event::Reported {
             published,
             skipped,
