@@ -30,8 +30,20 @@ pub struct Store {
     pub kstreams: Session<kstreams::Sim>,
     /// Last message.
     pub notice: Option<Notice>,
+    /// The entity the user is pointing at (clicked in the event log, hovered in a view).
+    pub highlight: Option<Subject>,
     /// Bumped on every change, so views can key effects on it.
     pub revision: u64,
+}
+
+/// Something a view draws and an event can talk about, matched against the
+/// element's `data-<kind>` attribute (e.g. kind `bundle`, id `public/default/0x00000000_0x40000000`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Subject {
+    /// `bundle`, `broker`, `topic`, `tm`, `slot`, `vertex`, `task`, `instance`, `thread`.
+    pub kind: String,
+    /// The entity's id, as in the `data-<kind>` attribute.
+    pub id: String,
 }
 
 /// The namespace the Pulsar tab works in.
@@ -69,6 +81,8 @@ pub enum Msg {
     Seek(usize),
     /// Show a notice.
     Notify(Notice),
+    /// Point at an entity (or stop pointing).
+    Highlight(Option<Subject>),
     /// Dismiss the notice.
     Dismiss,
 }
@@ -136,6 +150,7 @@ impl Store {
                 _ => None,
             }),
             notice: None,
+            highlight: None,
             revision: 0,
         }
     }
@@ -241,6 +256,7 @@ impl Reducible for Store {
         match msg {
             Msg::Tab(t) => s.tab = t,
             Msg::Dismiss => {}
+            Msg::Highlight(h) => s.highlight = h,
             Msg::Notify(n) => s.notice = Some(n),
             Msg::SetBundles(n) => {
                 let mut log = s.pulsar.log().clone();
