@@ -82,5 +82,17 @@ pub fn assign(ctx: &mut Ctx) -> bool {
             "stateless actives",
         );
     }
+    // Name the reason when the balanced placement happened to land on a client
+    // that already had caught-up state for the task (typically its standby).
+    for &t in &stateful {
+        if ctx.active_reason[t] != Reason::Balance {
+            continue;
+        }
+        if let Some(c) = (0..ctx.clients.len()).find(|&c| ctx.clients[c].active.contains(&t)) {
+            if ctx.clients[c].prev_standby.contains(&t) && warmup::caught_up(ctx, c, t) {
+                ctx.active_reason[t] = Reason::CaughtUp;
+            }
+        }
+    }
     active_moves + standby_moves > 0
 }
