@@ -378,7 +378,7 @@ fn warm_ups_then_probing_rebalance_move_tasks_to_a_new_instance() {
     );
     let warm = s.instance("b").unwrap().warmups.len();
     assert!(
-        warm >= 1 && warm <= 2,
+        (1..=2).contains(&warm),
         "warm-ups within max.warmup.replicas: {warm}"
     );
     let at = s
