@@ -24,7 +24,6 @@
 //! destinations in rack order, then process-id order.
 
 use super::assignor::{Ctx, Reason};
-use super::client_state::ClientState;
 use super::Event;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
@@ -357,8 +356,8 @@ pub fn optimize_active(ctx: &mut Ctx, tasks: &[usize], traffic: i64, non_overlap
     });
 }
 
-/// A standby assignor's movement predicate: (clients, source, destination, task).
-pub type MovePredicate<'a> = dyn Fn(&[ClientState], usize, usize, usize) -> bool + 'a;
+/// A standby assignor's movement predicate: (clients holding the task, source, destination).
+pub type MovePredicate<'a> = dyn Fn(&[usize], usize, usize) -> bool + 'a;
 
 /// Kafka's `STANDBY_OPTIMIZER_MAX_ITERATION`.
 pub const STANDBY_OPTIMIZER_MAX_ITERATION: usize = 4;
@@ -378,15 +377,43 @@ pub fn optimize_standby(ctx: &mut Ctx, traffic: i64, non_overlap: i64, allowed: 
         sum
     };
     let before = total_cost(ctx);
+    let mut holders: Vec<Vec<usize>> = vec![Vec::new(); ctx.tasks.len()];
+    for (k, c) in ctx.clients.iter().enumerate() {
+        for &t in c.active.iter().chain(c.standby.iter()) {
+            if let Some(h) = holders.get_mut(t) {
+                h.push(k);
+            }
+        }
+    }
     let mut moved_total = 0i64;
     let mut moved = true;
     let mut round = 0;
+    // Upper bound of the gain of moving one standby of client `k` to rack `r`. A
+    // pair can only improve if some task each way gains in sum (moves come in
+    // swaps because counts are kept), so pairs whose bounds add up to <= 0 are
+    // skipped without changing the result.
+    let nr = rm.racks.len();
+    let bound = |ctx: &Ctx, k: usize| -> Vec<i64> {
+        let rk = rm.client_rack[k];
+        (0..nr)
+            .map(|r| {
+                ctx.clients[k]
+                    .standby
+                    .iter()
+                    .map(|&t| (rm.changelog_miss[t][rk] - rm.changelog_miss[t][r]) * traffic - non_overlap)
+                    .max()
+                    .unwrap_or(i64::MIN / 4)
+            })
+            .collect()
+    };
+    let mut best: Vec<Vec<i64>> = (0..nc).map(|k| bound(ctx, k)).collect();
     while moved && round < STANDBY_OPTIMIZER_MAX_ITERATION {
         moved = false;
         round += 1;
         for i in 0..nc {
             for j in i + 1..nc {
-                if rm.client_rack[i] == rm.client_rack[j] {
+                let (ri, rj) = (rm.client_rack[i], rm.client_rack[j]);
+                if ri == rj || best[i][rj].saturating_add(best[j][ri]) <= 0 {
                     continue;
                 }
                 let movable = |a: usize, b: usize| -> Vec<usize> {
@@ -394,7 +421,7 @@ pub fn optimize_standby(ctx: &mut Ctx, traffic: i64, non_overlap: i64, allowed: 
                         .standby
                         .iter()
                         .copied()
-                        .filter(|&t| !ctx.clients[b].has_assigned(t) && allowed(&ctx.clients, a, b, t))
+                        .filter(|&t| !holders[t].contains(&b) && allowed(&holders[t], a, b))
                         .collect()
                 };
                 let m1 = movable(i, j);
@@ -425,13 +452,24 @@ pub fn optimize_standby(ctx: &mut Ctx, traffic: i64, non_overlap: i64, allowed: 
                     continue;
                 };
                 let who = [i, j];
+                let mut pair_moved = false;
                 for (x, &(t, o)) in list.iter().enumerate() {
                     if new_owner[x] != o {
+                        for h in holders[t].iter_mut() {
+                            if *h == who[o] {
+                                *h = who[new_owner[x]];
+                            }
+                        }
                         ctx.remove_standby(who[o], t);
                         ctx.add_standby(who[new_owner[x]], t, Reason::Rack);
                         moved = true;
+                        pair_moved = true;
                         moved_total += 1;
                     }
+                }
+                if pair_moved {
+                    best[i] = bound(ctx, i);
+                    best[j] = bound(ctx, j);
                 }
             }
         }

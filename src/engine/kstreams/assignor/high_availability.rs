@@ -52,12 +52,10 @@ pub fn assign(ctx: &mut Ctx) -> bool {
     if ctx.cfg.num_standby_replicas > 0 {
         let sa = standby::StandbyAssignor::choose(ctx);
         sa.assign(ctx, &stateful);
-        let allowed = |s: &_, d: &_| sa.allowed_move(s, d);
+        let allowed = |s: usize, d: usize| sa.allowed_move(s, d);
         balance_over_clients(ctx, true, &allowed);
         if ctx.rack.is_some() {
-            rack_aware::optimize_standby(ctx, traffic, non_overlap, &|c, s, d, t| {
-                sa.allowed_move_of(c, s, d, t)
-            });
+            rack_aware::optimize_standby(ctx, traffic, non_overlap, &|h, s, d| sa.allowed_move_of(h, s, d));
         }
     }
 

@@ -151,11 +151,7 @@ fn should_move(src: &ClientState, dst: &ClientState) -> bool {
 /// Kafka's `balanceTasksOverThreads` (which balances across *clients* by
 /// per-thread load): for every ordered pair of clients, move tasks (lowest id
 /// first) from source to destination while that lowers the skew.
-pub fn balance_over_clients(
-    ctx: &mut Ctx,
-    standby: bool,
-    allowed: &dyn Fn(&ClientState, &ClientState) -> bool,
-) {
+pub fn balance_over_clients(ctx: &mut Ctx, standby: bool, allowed: &dyn Fn(usize, usize) -> bool) {
     let n = ctx.clients.len();
     // Each pass that moves something strictly lowers the load spread; the cap only
     // guards against an unforeseen cycle.
@@ -175,7 +171,7 @@ pub fn balance_over_clients(
                     if !should_move(&ctx.clients[s], &ctx.clients[d]) {
                         break;
                     }
-                    if ctx.clients[d].has_assigned(t) || !allowed(&ctx.clients[s], &ctx.clients[d]) {
+                    if ctx.clients[d].has_assigned(t) || !allowed(s, d) {
                         continue;
                     }
                     if standby {

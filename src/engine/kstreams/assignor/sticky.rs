@@ -208,7 +208,7 @@ pub fn assign(ctx: &mut Ctx) -> bool {
         }
     }
     if want > 0 && ctx.rack.is_some() {
-        rack_aware::optimize_standby(ctx, traffic, non_overlap, &|_, _, _, _| true);
+        rack_aware::optimize_standby(ctx, traffic, non_overlap, &|_, _, _| true);
     }
     false
 }
