@@ -1,0 +1,206 @@
+//! Task assignors: the high-availability assignor (Kafka's default since 2.6)
+//! and the legacy sticky assignor, plus the client-level balancing loop they share.
+
+pub mod high_availability;
+pub mod sticky;
+
+use super::client_state::{ClientState, TaskMeta};
+use super::rack_aware::RackModel;
+use super::{Config, Event};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Why a task ended up where it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// It stays with the client that owned it before.
+    Sticky,
+    /// Moved to a client whose state is within `acceptable.recovery.lag`.
+    CaughtUp,
+    /// A caught-up standby on that client was promoted to active.
+    StandbyPromoted,
+    /// No client is caught up; it went to the least-lagging one.
+    MostCaughtUp,
+    /// Placed to balance load (round robin / least loaded / rebalancing moves).
+    Balance,
+    /// Moved by the rack-aware optimizer to cut cross-rack traffic.
+    Rack,
+    /// A warm-up replica, restoring so the task can move here later.
+    WarmUp,
+    /// A standby on the least-loaded client without a copy.
+    LeastLoaded,
+    /// A standby on a client with different rack tag values than the other copies.
+    TagDiverse,
+    /// Sticky assignor: the client had it as a standby before.
+    PreviousStandby,
+}
+
+impl Reason {
+    /// Plain words.
+    pub fn words(self) -> &'static str {
+        match self {
+            Reason::Sticky => "sticky: it stays with its previous owner",
+            Reason::CaughtUp => "caught-up: that instance's state is within acceptable.recovery.lag",
+            Reason::StandbyPromoted => "caught-up standby promoted to active",
+            Reason::MostCaughtUp => "no instance is caught up; the least-lagging one takes it",
+            Reason::Balance => "balance: spread by load",
+            Reason::Rack => "rack: moved to cut cross-rack traffic",
+            Reason::WarmUp => "warm-up: restoring here so the task can move later",
+            Reason::LeastLoaded => "least-loaded instance without a copy",
+            Reason::TagDiverse => "rack tags differ from the other copies",
+            Reason::PreviousStandby => "it had this task as a standby before",
+        }
+    }
+}
+
+/// Which assignor runs (`task.assignor.class`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AssignorKind {
+    /// `HighAvailabilityTaskAssignor` (the default).
+    #[default]
+    HighAvailability,
+    /// `LegacyStickyTaskAssignor`.
+    Sticky,
+}
+
+/// The assignor's working state for one rebalance.
+#[derive(Debug)]
+pub struct Ctx<'a> {
+    /// Tasks in `TaskId` order.
+    pub tasks: &'a [TaskMeta],
+    /// Clients in `ProcessId` order.
+    pub clients: Vec<ClientState>,
+    /// Config.
+    pub cfg: &'a Config,
+    /// Rack information when rack-aware assignment can be enabled.
+    pub rack: Option<RackModel>,
+    /// Why each active task is where it is.
+    pub active_reason: Vec<Reason>,
+    /// Why each standby is where it is, by (client, task).
+    pub standby_reason: BTreeMap<(usize, usize), Reason>,
+    /// Standbys that are warm-ups, by (client, task).
+    pub warmups: BTreeSet<(usize, usize)>,
+    /// Events raised while assigning (rack optimizer reports, warnings).
+    pub log: Vec<Event>,
+}
+
+impl<'a> Ctx<'a> {
+    /// A fresh context.
+    pub fn new(
+        tasks: &'a [TaskMeta],
+        clients: Vec<ClientState>,
+        cfg: &'a Config,
+        rack: Option<RackModel>,
+    ) -> Self {
+        Ctx {
+            tasks,
+            clients,
+            cfg,
+            rack,
+            active_reason: vec![Reason::Balance; tasks.len()],
+            standby_reason: BTreeMap::new(),
+            warmups: BTreeSet::new(),
+            log: Vec::new(),
+        }
+    }
+
+    /// Stateful task indices, sorted.
+    pub fn stateful(&self) -> Vec<usize> {
+        (0..self.tasks.len())
+            .filter(|&t| self.tasks[t].stateful)
+            .collect()
+    }
+
+    /// Stateless task indices, sorted.
+    pub fn stateless(&self) -> Vec<usize> {
+        (0..self.tasks.len())
+            .filter(|&t| !self.tasks[t].stateful)
+            .collect()
+    }
+
+    /// Assign standby `t` to client `c`.
+    pub fn add_standby(&mut self, c: usize, t: usize, why: Reason) {
+        self.clients[c].standby.insert(t);
+        self.standby_reason.insert((c, t), why);
+    }
+
+    /// Remove standby `t` from client `c`.
+    pub fn remove_standby(&mut self, c: usize, t: usize) {
+        self.clients[c].standby.remove(&t);
+        self.standby_reason.remove(&(c, t));
+        self.warmups.remove(&(c, t));
+    }
+}
+
+/// Kafka's `shouldMoveATask`: move only if it lowers the load skew without
+/// reversing it (computed in doubles, as Kafka does).
+fn should_move(src: &ClientState, dst: &ClientState) -> bool {
+    let load = |c: &ClientState| c.assigned() as f64 / f64::from(c.capacity.max(1));
+    let skew = load(src) - load(dst);
+    if skew <= 0.0 {
+        return false;
+    }
+    let at_dst = (dst.assigned() as f64 + 1.0) / f64::from(dst.capacity.max(1));
+    let at_src = (src.assigned() as f64 - 1.0) / f64::from(src.capacity.max(1));
+    let proposed = at_src - at_dst;
+    proposed >= 0.0 && proposed < skew
+}
+
+/// Kafka's `balanceTasksOverThreads` (which balances across *clients* by
+/// per-thread load): for every ordered pair of clients, move tasks (lowest id
+/// first) from source to destination while that lowers the skew.
+pub fn balance_over_clients(ctx: &mut Ctx, standby: bool, allowed: &dyn Fn(usize, usize) -> bool) {
+    let n = ctx.clients.len();
+    // Each pass that moves something strictly lowers the load spread; the cap only
+    // guards against an unforeseen cycle.
+    for _pass in 0..10_000 {
+        let mut moved = false;
+        for s in 0..n {
+            for d in 0..n {
+                if s == d || !should_move(&ctx.clients[s], &ctx.clients[d]) {
+                    continue;
+                }
+                let source: Vec<usize> = if standby {
+                    ctx.clients[s].standby.iter().copied().collect()
+                } else {
+                    ctx.clients[s].active.iter().copied().collect()
+                };
+                for t in source {
+                    if !should_move(&ctx.clients[s], &ctx.clients[d]) {
+                        break;
+                    }
+                    if ctx.clients[d].has_assigned(t) || !allowed(s, d) {
+                        continue;
+                    }
+                    if standby {
+                        let why = ctx
+                            .standby_reason
+                            .get(&(s, t))
+                            .copied()
+                            .unwrap_or(Reason::Balance);
+                        ctx.remove_standby(s, t);
+                        ctx.add_standby(
+                            d,
+                            t,
+                            if why == Reason::TagDiverse {
+                                why
+                            } else {
+                                Reason::Balance
+                            },
+                        );
+                    } else {
+                        ctx.clients[s].active.remove(&t);
+                        ctx.clients[d].active.insert(t);
+                        ctx.active_reason[t] = Reason::Balance;
+                    }
+                    moved = true;
+                }
+            }
+        }
+        if !moved {
+            break;
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! Kafka's `LegacyStickyTaskAssignor` (the pre-2.6 default): actives go back to
+//! their previous owner while it is under its quota, then to a client that had a
+//! standby, then to the least-loaded client (preferring one where the task forms a
+//! new "task pair"); standbys go to the least-loaded client without a copy. It
+//! ignores lags and never schedules warm-ups or probing rebalances.
+//!
+//! Tie rules (Kafka iterates `HashMap`/`HashSet`s here): previous owners are
+//! visited in task-id order, candidate clients in process-id order, and when two
+//! clients claim the same previous active the last in process-id order wins (as a
+//! map `put` would).
+
+use super::{Ctx, Reason};
+use crate::engine::kstreams::client_state::{has_more_available_capacity, ClientState};
+use crate::engine::kstreams::rack_aware;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Kafka's stateful defaults for this assignor's rack optimisation.
+pub const DEFAULT_STATEFUL_TRAFFIC_COST: i64 = 1;
+/// Kafka's stateful defaults for this assignor's rack optimisation.
+pub const DEFAULT_STATEFUL_NON_OVERLAP_COST: i64 = 10;
+
+struct Sticky {
+    prev_active: BTreeMap<usize, usize>,
+    prev_standby: BTreeMap<usize, BTreeSet<usize>>,
+    pairs: BTreeSet<(usize, usize)>,
+    max_pairs: usize,
+}
+
+impl Sticky {
+    fn has_new_pair(&self, t: usize, assigned: &BTreeSet<usize>) -> bool {
+        if self.pairs.len() >= self.max_pairs {
+            return false;
+        }
+        assigned
+            .iter()
+            .any(|&o| !self.pairs.contains(&(t.min(o), t.max(o))))
+    }
+
+    fn add_pairs(&mut self, t: usize, c: &ClientState) {
+        for &o in c.active.iter().chain(c.standby.iter()) {
+            self.pairs.insert((t.min(o), t.max(o)));
+        }
+    }
+}
+
+fn assigned_set(c: &ClientState) -> BTreeSet<usize> {
+    c.active.union(&c.standby).copied().collect()
+}
+
+fn find_least_loaded(ctx: &Ctx, st: &Sticky, t: usize, within: &[usize], check_pairs: bool) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for &k in within {
+        let c = &ctx.clients[k];
+        if c.assigned() == 0 {
+            return Some(k);
+        }
+        let better = match best {
+            None => true,
+            Some(b) => has_more_available_capacity(c, &ctx.clients[b]),
+        };
+        if better && (!check_pairs || st.has_new_pair(t, &assigned_set(c))) {
+            best = Some(k);
+        }
+    }
+    best
+}
+
+fn least_loaded(ctx: &Ctx, st: &Sticky, t: usize, within: &[usize]) -> Option<usize> {
+    find_least_loaded(ctx, st, t, within, true).or_else(|| find_least_loaded(ctx, st, t, within, false))
+}
+
+fn should_balance_load(ctx: &Ctx, c: usize) -> bool {
+    let me = &ctx.clients[c];
+    me.assigned() >= me.capacity as usize && ctx.clients.iter().any(|o| has_more_available_capacity(o, me))
+}
+
+fn least_loaded_prev_standby(ctx: &Ctx, st: &Sticky, t: usize, within: &[usize]) -> Option<usize> {
+    let ids = st.prev_standby.get(&t)?;
+    let c: Vec<usize> = within.iter().copied().filter(|k| ids.contains(k)).collect();
+    least_loaded(ctx, st, t, &c)
+}
+
+fn find_client(ctx: &Ctx, st: &Sticky, t: usize, within: &[usize]) -> Option<(usize, Reason)> {
+    if within.len() == 1 {
+        return Some((within[0], Reason::Balance));
+    }
+    let previous = match st.prev_active.get(&t) {
+        Some(&p) if within.contains(&p) => Some((p, Reason::Sticky)),
+        _ => least_loaded_prev_standby(ctx, st, t, within).map(|p| (p, Reason::PreviousStandby)),
+    };
+    let Some((p, why)) = previous else {
+        return least_loaded(ctx, st, t, within).map(|c| (c, Reason::Balance));
+    };
+    if should_balance_load(ctx, p) {
+        match least_loaded_prev_standby(ctx, st, t, within) {
+            Some(s) if !should_balance_load(ctx, s) => Some((s, Reason::PreviousStandby)),
+            _ => least_loaded(ctx, st, t, within).map(|c| (c, Reason::Balance)),
+        }
+    } else {
+        Some((p, why))
+    }
+}
+
+/// Run the sticky assignor (never asks for a probing rebalance).
+pub fn assign(ctx: &mut Ctx) -> bool {
+    let n_tasks = ctx.tasks.len();
+    if ctx.clients.is_empty() || n_tasks == 0 {
+        return false;
+    }
+    let mut st = Sticky {
+        prev_active: BTreeMap::new(),
+        prev_standby: BTreeMap::new(),
+        pairs: BTreeSet::new(),
+        max_pairs: n_tasks * (n_tasks - 1) / 2,
+    };
+    for (k, c) in ctx.clients.iter().enumerate() {
+        for &t in &c.prev_active {
+            st.prev_active.insert(t, k);
+        }
+        for &t in &c.prev_standby {
+            st.prev_standby.entry(t).or_default().insert(k);
+        }
+    }
+    let all: Vec<usize> = (0..ctx.clients.len()).collect();
+    // Active: previous owners under quota.
+    let capacity: usize = ctx.clients.iter().map(|c| c.capacity as usize).sum();
+    let per_thread = n_tasks / capacity.max(1);
+    let quota_ok = |c: &ClientState| c.active.len() < c.capacity as usize * per_thread;
+    let mut assigned = BTreeSet::new();
+    for (&t, &k) in &st.prev_active.clone() {
+        if t < n_tasks && quota_ok(&ctx.clients[k]) {
+            st.add_pairs(t, &ctx.clients[k]);
+            ctx.clients[k].active.insert(t);
+            ctx.active_reason[t] = Reason::Sticky;
+            assigned.insert(t);
+        }
+    }
+    // Then clients that had a standby.
+    for t in 0..n_tasks {
+        if assigned.contains(&t) {
+            continue;
+        }
+        if let Some(ids) = st.prev_standby.get(&t).cloned() {
+            for k in ids {
+                if quota_ok(&ctx.clients[k]) {
+                    st.add_pairs(t, &ctx.clients[k]);
+                    ctx.clients[k].active.insert(t);
+                    ctx.active_reason[t] = Reason::PreviousStandby;
+                    assigned.insert(t);
+                    break;
+                }
+            }
+        }
+    }
+    // The rest.
+    for t in 0..n_tasks {
+        if assigned.contains(&t) {
+            continue;
+        }
+        if let Some((k, why)) = find_client(ctx, &st, t, &all) {
+            st.add_pairs(t, &ctx.clients[k]);
+            ctx.clients[k].active.insert(t);
+            ctx.active_reason[t] = why;
+        }
+    }
+    let traffic = ctx
+        .cfg
+        .traffic_cost
+        .map_or(DEFAULT_STATEFUL_TRAFFIC_COST, i64::from);
+    let non_overlap = ctx
+        .cfg
+        .non_overlap_cost
+        .map_or(DEFAULT_STATEFUL_NON_OVERLAP_COST, i64::from);
+    if ctx.rack.is_some() {
+        let stateful = ctx.stateful();
+        let stateless = ctx.stateless();
+        rack_aware::optimize_active(ctx, &stateful, traffic, non_overlap, "stateful actives");
+        rack_aware::optimize_active(ctx, &stateless, 1, 0, "stateless actives");
+    }
+    // Standbys.
+    let want = ctx.cfg.num_standby_replicas;
+    for t in ctx.stateful() {
+        for i in 0..want {
+            let without: Vec<usize> = all
+                .iter()
+                .copied()
+                .filter(|&k| !ctx.clients[k].has_assigned(t))
+                .collect();
+            if without.is_empty() {
+                let id = ctx.tasks[t].id;
+                ctx.log.push(super::Event::Warning {
+                    message: format!(
+                        "unable to assign {} of {want} standby replicas for task {id}",
+                        want - i
+                    ),
+                });
+                break;
+            }
+            if let Some((k, why)) = find_client(ctx, &st, t, &without) {
+                st.add_pairs(t, &ctx.clients[k]);
+                let why = if why == Reason::Balance {
+                    Reason::LeastLoaded
+                } else {
+                    why
+                };
+                ctx.add_standby(k, t, why);
+            }
+        }
+    }
+    if want > 0 && ctx.rack.is_some() {
+        rack_aware::optimize_standby(ctx, traffic, non_overlap, &|_, _, _| true);
+    }
+    false
+}

@@ -1,0 +1,562 @@
+//! Kafka's `RackAwareTaskAssignor` (KIP-925): after the balanced assignment, move
+//! tasks between clients to cut cross-rack traffic, keeping each client's task
+//! count, as a min-cost flow.
+//!
+//! Cost of task `t` on client `k` = `traffic_cost` × (number of `t`'s partitions
+//! with no replica in `k`'s rack) + `non_overlap_cost` if `t` is not on `k` now.
+//! Actives use the source partitions, standbys the changelog partitions.
+//!
+//! * `min_traffic`: tasks → clients, client capacity = its current count.
+//! * `balance_subtopology`: additionally each client may take at most
+//!   `ceil(count × tasks_in_subtopology / tasks)` tasks of each sub-topology.
+//! * standbys: pairwise between clients on different racks, up to 4 rounds.
+//!
+//! Kafka solves it by cancelling negative cycles on a task × client graph. lbscope
+//! solves the same optimisation exactly but on a condensed network: tasks with the
+//! same (sub-topology group, current client, per-rack cost) are one node, and moves
+//! go through one node per (rack, group), because a task's cost depends on the
+//! client only through its rack and whether it is the current owner. That keeps
+//! 5,000 tasks × 100 clients at a few hundred nodes.
+//!
+//! Tie rule (Kafka's result among equal-cost optima depends on its cycle search
+//! order): lbscope picks, among the minimum-cost assignments, one that moves the
+//! fewest tasks; within a node, the lowest task ids stay and the rest go to
+//! destinations in rack order, then process-id order.
+
+use super::assignor::{Ctx, Reason};
+use super::Event;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, VecDeque};
+
+/// `rack.aware.assignment.strategy`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RackStrategy {
+    /// Off.
+    #[default]
+    None,
+    /// Minimise cross-rack traffic.
+    MinTraffic,
+    /// Minimise traffic while spreading each sub-topology over clients.
+    BalanceSubtopology,
+}
+
+/// Rack data for one rebalance (present only when rack-aware assignment can be enabled:
+/// a strategy is set, every member has `client.rack`, every partition has rack information).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RackModel {
+    /// The strategy.
+    pub strategy: RackStrategy,
+    /// Rack names (sorted).
+    pub racks: Vec<String>,
+    /// Rack index of each client.
+    pub client_rack: Vec<usize>,
+    /// Per task, per rack: source partitions with no replica there.
+    pub source_miss: Vec<Vec<i64>>,
+    /// Per task, per rack: changelog partitions with no replica there.
+    pub changelog_miss: Vec<Vec<i64>>,
+    /// Sub-topology of each task.
+    pub subtopology: Vec<u32>,
+}
+
+/// A small min-cost-flow solver: successive shortest paths with Bellman-Ford
+/// (queue-based), deterministic by edge insertion order.
+struct Flow {
+    adj: Vec<Vec<usize>>,
+    to: Vec<usize>,
+    cap: Vec<i64>,
+    cost: Vec<i64>,
+}
+
+impl Flow {
+    fn new(n: usize) -> Self {
+        Flow {
+            adj: vec![Vec::new(); n],
+            to: Vec::new(),
+            cap: Vec::new(),
+            cost: Vec::new(),
+        }
+    }
+
+    fn add(&mut self, u: usize, v: usize, cap: i64, cost: i64) -> usize {
+        let e = self.to.len();
+        self.to.extend([v, u]);
+        self.cap.extend([cap, 0]);
+        self.cost.extend([cost, -cost]);
+        self.adj[u].push(e);
+        self.adj[v].push(e + 1);
+        e
+    }
+
+    fn flow_on(&self, e: usize) -> i64 {
+        self.cap[e ^ 1]
+    }
+
+    /// Push up to `limit` units from `s` to `t` at minimum cost; returns the flow.
+    fn run(&mut self, s: usize, t: usize, limit: i64) -> i64 {
+        let n = self.adj.len();
+        let mut total = 0;
+        while total < limit {
+            let mut dist = vec![i64::MAX; n];
+            let mut prev = vec![usize::MAX; n];
+            let mut inq = vec![false; n];
+            let mut q = VecDeque::new();
+            dist[s] = 0;
+            q.push_back(s);
+            while let Some(u) = q.pop_front() {
+                inq[u] = false;
+                for &e in &self.adj[u] {
+                    if self.cap[e] > 0 {
+                        let v = self.to[e];
+                        let nd = dist[u] + self.cost[e];
+                        if nd < dist[v] {
+                            dist[v] = nd;
+                            prev[v] = e;
+                            if !inq[v] {
+                                inq[v] = true;
+                                q.push_back(v);
+                            }
+                        }
+                    }
+                }
+            }
+            if dist[t] == i64::MAX {
+                break;
+            }
+            let mut push = limit - total;
+            let mut v = t;
+            while v != s {
+                let e = prev[v];
+                push = push.min(self.cap[e]);
+                v = self.to[e ^ 1];
+            }
+            let mut v = t;
+            while v != s {
+                let e = prev[v];
+                self.cap[e] -= push;
+                self.cap[e ^ 1] += push;
+                v = self.to[e ^ 1];
+            }
+            total += push;
+        }
+        total
+    }
+}
+
+/// Solve one placement problem. `owner[i]` is the current client (index into
+/// `clients`) of task `i`; `cost[i][r]` its traffic cost on rack `r`; `group[i]`
+/// its sub-topology group (all 0 for `min_traffic`). Returns the new owners, or
+/// `None` if no feasible flow carries every task (then nothing moves).
+#[allow(clippy::too_many_arguments)]
+fn solve(
+    owner: &[usize],
+    cost: &[Vec<i64>],
+    group: &[usize],
+    groups: usize,
+    client_rack: &[usize],
+    racks: usize,
+    non_overlap: i64,
+    balance: bool,
+) -> Option<Vec<usize>> {
+    let n = owner.len();
+    let nc = client_rack.len();
+    if n == 0 {
+        return Some(Vec::new());
+    }
+    let scale = n as i64 + 1;
+    let mut orig = vec![0i64; nc];
+    let mut per_group = vec![0usize; groups];
+    for i in 0..n {
+        orig[owner[i]] += 1;
+        per_group[group[i]] += 1;
+    }
+    // Classes of interchangeable tasks.
+    let mut classes: BTreeMap<(usize, usize, &[i64]), Vec<usize>> = BTreeMap::new();
+    for i in 0..n {
+        classes
+            .entry((group[i], owner[i], cost[i].as_slice()))
+            .or_default()
+            .push(i);
+    }
+    let (s, t) = (0usize, 1usize);
+    let class0 = 2;
+    let rg0 = class0 + classes.len();
+    let cg0 = rg0 + racks * groups;
+    let c0 = cg0 + nc * groups;
+    let mut f = Flow::new(c0 + nc);
+    let inf = n as i64;
+    let mut class_edges = Vec::new();
+    for (ci, ((g, o, costs), members)) in classes.iter().enumerate() {
+        let size = members.len() as i64;
+        f.add(s, class0 + ci, size, 0);
+        let stay = f.add(
+            class0 + ci,
+            cg0 + o * groups + g,
+            size,
+            costs[client_rack[*o]] * scale,
+        );
+        let moves: Vec<usize> = (0..racks)
+            .map(|r| {
+                f.add(
+                    class0 + ci,
+                    rg0 + r * groups + g,
+                    size,
+                    (costs[r] + non_overlap) * scale + 1,
+                )
+            })
+            .collect();
+        class_edges.push((stay, moves));
+    }
+    let mut rg_edges: BTreeMap<(usize, usize), Vec<(usize, usize)>> = BTreeMap::new();
+    for g in 0..groups {
+        for (k, &r) in client_rack.iter().enumerate() {
+            let e = f.add(rg0 + r * groups + g, cg0 + k * groups + g, inf, 0);
+            rg_edges.entry((r, g)).or_default().push((k, e));
+        }
+    }
+    for (k, &ok) in orig.iter().enumerate() {
+        for (g, &pg) in per_group.iter().enumerate() {
+            let cap = if !balance {
+                inf
+            } else if ok > 0 {
+                (ok as f64 / n as f64 * pg as f64).ceil() as i64
+            } else {
+                0
+            };
+            f.add(cg0 + k * groups + g, c0 + k, cap, 0);
+        }
+        f.add(c0 + k, t, ok, 0);
+    }
+    if f.run(s, t, n as i64) < n as i64 {
+        return None;
+    }
+    // Decompose: per (rack, group) match incoming class flow to outgoing client flow.
+    let mut new_owner = owner.to_vec();
+    let mut incoming: BTreeMap<(usize, usize), Vec<(usize, i64)>> = BTreeMap::new();
+    for (ci, ((g, _, _), _)) in classes.iter().enumerate() {
+        for (r, &e) in class_edges[ci].1.iter().enumerate() {
+            let fl = f.flow_on(e);
+            if fl > 0 {
+                incoming.entry((r, *g)).or_default().push((ci, fl));
+            }
+        }
+    }
+    let class_members: Vec<&Vec<usize>> = classes.values().collect();
+    let mut cursor: Vec<usize> = class_edges
+        .iter()
+        .map(|(stay, _)| f.flow_on(*stay) as usize)
+        .collect();
+    for ((r, g), ins) in incoming {
+        let mut outs: VecDeque<(usize, i64)> = rg_edges
+            .get(&(r, g))
+            .map(|v| {
+                v.iter()
+                    .map(|&(k, e)| (k, f.flow_on(e)))
+                    .filter(|x| x.1 > 0)
+                    .collect()
+            })
+            .unwrap_or_default();
+        for (ci, mut amount) in ins {
+            while amount > 0 {
+                let Some(front) = outs.front_mut() else { break };
+                let m = class_members[ci][cursor[ci]];
+                new_owner[m] = front.0;
+                cursor[ci] += 1;
+                amount -= 1;
+                front.1 -= 1;
+                if front.1 == 0 {
+                    outs.pop_front();
+                }
+            }
+        }
+    }
+    Some(new_owner)
+}
+
+fn label(s: RackStrategy) -> &'static str {
+    match s {
+        RackStrategy::None => "none",
+        RackStrategy::MinTraffic => "min_traffic",
+        RackStrategy::BalanceSubtopology => "balance_subtopology",
+    }
+}
+
+/// Optimise the actives among `tasks` (Kafka's `optimizeActiveTasks`).
+pub fn optimize_active(ctx: &mut Ctx, tasks: &[usize], traffic: i64, non_overlap: i64, what: &str) {
+    let Some(rm) = ctx.rack.clone() else { return };
+    if tasks.is_empty() {
+        return;
+    }
+    let mut owner = Vec::with_capacity(tasks.len());
+    for &t in tasks {
+        match (0..ctx.clients.len()).find(|&c| ctx.clients[c].active.contains(&t)) {
+            Some(c) => owner.push(c),
+            None => return,
+        }
+    }
+    let balance = rm.strategy == RackStrategy::BalanceSubtopology;
+    let mut gids: Vec<u32> = tasks.iter().map(|&t| rm.subtopology[t]).collect();
+    gids.sort();
+    gids.dedup();
+    let group: Vec<usize> = tasks
+        .iter()
+        .map(|&t| {
+            if balance {
+                gids.binary_search(&rm.subtopology[t]).unwrap_or(0)
+            } else {
+                0
+            }
+        })
+        .collect();
+    let groups = if balance { gids.len() } else { 1 };
+    let cost: Vec<Vec<i64>> = tasks
+        .iter()
+        .map(|&t| rm.source_miss[t].iter().map(|m| m * traffic).collect())
+        .collect();
+    let before: i64 = (0..tasks.len()).map(|i| cost[i][rm.client_rack[owner[i]]]).sum();
+    let Some(new_owner) = solve(
+        &owner,
+        &cost,
+        &group,
+        groups,
+        &rm.client_rack,
+        rm.racks.len(),
+        non_overlap,
+        balance,
+    ) else {
+        ctx.log.push(Event::Warning {
+            message: format!(
+                "rack-aware {}: no feasible flow for {what}; assignment kept",
+                label(rm.strategy)
+            ),
+        });
+        return;
+    };
+    let mut moved = 0;
+    for (i, &t) in tasks.iter().enumerate() {
+        if new_owner[i] != owner[i] {
+            ctx.clients[owner[i]].active.remove(&t);
+            ctx.clients[new_owner[i]].active.insert(t);
+            ctx.active_reason[t] = Reason::Rack;
+            moved += 1;
+        }
+    }
+    let after: i64 = (0..tasks.len())
+        .map(|i| cost[i][rm.client_rack[new_owner[i]]])
+        .sum::<i64>()
+        + moved * non_overlap;
+    ctx.log.push(Event::RackAwareOptimized {
+        target: what.to_string(),
+        strategy: rm.strategy,
+        traffic_cost: traffic,
+        non_overlap_cost: non_overlap,
+        cost_before: before,
+        cost_after: after,
+        moved: moved as u64,
+    });
+}
+
+/// A standby assignor's movement predicate: (clients holding the task, source, destination).
+pub type MovePredicate<'a> = dyn Fn(&[usize], usize, usize) -> bool + 'a;
+
+/// Kafka's `STANDBY_OPTIMIZER_MAX_ITERATION`.
+pub const STANDBY_OPTIMIZER_MAX_ITERATION: usize = 4;
+
+/// Optimise standbys pairwise (Kafka's `optimizeStandbyTasks`). `allowed(clients,
+/// source, destination, task)` is the standby assignor's movement predicate.
+pub fn optimize_standby(ctx: &mut Ctx, traffic: i64, non_overlap: i64, allowed: &MovePredicate) {
+    let Some(rm) = ctx.rack.clone() else { return };
+    let nc = ctx.clients.len();
+    let total_cost = |ctx: &Ctx| -> i64 {
+        let mut sum = 0;
+        for (k, c) in ctx.clients.iter().enumerate() {
+            for &t in &c.standby {
+                sum += rm.changelog_miss[t][rm.client_rack[k]] * traffic;
+            }
+        }
+        sum
+    };
+    let before = total_cost(ctx);
+    let mut holders: Vec<Vec<usize>> = vec![Vec::new(); ctx.tasks.len()];
+    for (k, c) in ctx.clients.iter().enumerate() {
+        for &t in c.active.iter().chain(c.standby.iter()) {
+            if let Some(h) = holders.get_mut(t) {
+                h.push(k);
+            }
+        }
+    }
+    let mut moved_total = 0i64;
+    let mut moved = true;
+    let mut round = 0;
+    // Upper bound of the gain of moving one standby of client `k` to rack `r`. A
+    // pair can only improve if some task each way gains in sum (moves come in
+    // swaps because counts are kept), so pairs whose bounds add up to <= 0 are
+    // skipped without changing the result.
+    let nr = rm.racks.len();
+    let bound = |ctx: &Ctx, k: usize| -> Vec<i64> {
+        let rk = rm.client_rack[k];
+        (0..nr)
+            .map(|r| {
+                ctx.clients[k]
+                    .standby
+                    .iter()
+                    .map(|&t| (rm.changelog_miss[t][rk] - rm.changelog_miss[t][r]) * traffic - non_overlap)
+                    .max()
+                    .unwrap_or(i64::MIN / 4)
+            })
+            .collect()
+    };
+    let mut best: Vec<Vec<i64>> = (0..nc).map(|k| bound(ctx, k)).collect();
+    while moved && round < STANDBY_OPTIMIZER_MAX_ITERATION {
+        moved = false;
+        round += 1;
+        for i in 0..nc {
+            for j in i + 1..nc {
+                let (ri, rj) = (rm.client_rack[i], rm.client_rack[j]);
+                if ri == rj || best[i][rj].saturating_add(best[j][ri]) <= 0 {
+                    continue;
+                }
+                let movable = |a: usize, b: usize| -> Vec<usize> {
+                    ctx.clients[a]
+                        .standby
+                        .iter()
+                        .copied()
+                        .filter(|&t| !holders[t].contains(&b) && allowed(&holders[t], a, b))
+                        .collect()
+                };
+                let m1 = movable(i, j);
+                let m2 = movable(j, i);
+                if m1.is_empty() || m2.is_empty() {
+                    continue;
+                }
+                let mut list: Vec<(usize, usize)> = m1
+                    .iter()
+                    .map(|&t| (t, 0))
+                    .chain(m2.iter().map(|&t| (t, 1)))
+                    .collect();
+                list.sort();
+                let owner: Vec<usize> = list.iter().map(|x| x.1).collect();
+                let pair_rack = [rm.client_rack[i], rm.client_rack[j]];
+                let cost: Vec<Vec<i64>> = list
+                    .iter()
+                    .map(|&(t, _)| {
+                        pair_rack
+                            .iter()
+                            .map(|&r| rm.changelog_miss[t][r] * traffic)
+                            .collect()
+                    })
+                    .collect();
+                let group = vec![0; list.len()];
+                // Racks renumbered 0 and 1 for the pair.
+                let Some(new_owner) = solve(&owner, &cost, &group, 1, &[0, 1], 2, non_overlap, false) else {
+                    continue;
+                };
+                let who = [i, j];
+                let mut pair_moved = false;
+                for (x, &(t, o)) in list.iter().enumerate() {
+                    if new_owner[x] != o {
+                        for h in holders[t].iter_mut() {
+                            if *h == who[o] {
+                                *h = who[new_owner[x]];
+                            }
+                        }
+                        ctx.remove_standby(who[o], t);
+                        ctx.add_standby(who[new_owner[x]], t, Reason::Rack);
+                        moved = true;
+                        pair_moved = true;
+                        moved_total += 1;
+                    }
+                }
+                if pair_moved {
+                    best[i] = bound(ctx, i);
+                    best[j] = bound(ctx, j);
+                }
+            }
+        }
+    }
+    let after = total_cost(ctx) + moved_total * non_overlap;
+    ctx.log.push(Event::RackAwareOptimized {
+        target: "standbys".into(),
+        strategy: rm.strategy,
+        traffic_cost: traffic,
+        non_overlap_cost: non_overlap,
+        cost_before: before,
+        cost_after: after,
+        moved: moved_total as u64,
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Brute force over all count-preserving reassignments on tiny cases.
+    fn brute(owner: &[usize], cost: &[Vec<i64>], client_rack: &[usize], non_overlap: i64) -> i64 {
+        let n = owner.len();
+        let nc = client_rack.len();
+        let mut orig = vec![0; nc];
+        for &o in owner {
+            orig[o] += 1;
+        }
+        let mut best = i64::MAX;
+        let total = nc.pow(n as u32);
+        for code in 0..total {
+            let mut x = code;
+            let mut cnt = vec![0; nc];
+            let mut c = 0;
+            for i in 0..n {
+                let k = x % nc;
+                x /= nc;
+                cnt[k] += 1;
+                c += cost[i][client_rack[k]] + if k != owner[i] { non_overlap } else { 0 };
+            }
+            if cnt == orig {
+                best = best.min(c);
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn min_traffic_is_exact_on_small_cases() {
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        for _ in 0..60 {
+            let n = 1 + next() % 5;
+            let nc = 2 + next() % 2;
+            let racks = 2;
+            let client_rack: Vec<usize> = (0..nc).map(|k| k % racks).collect();
+            let owner: Vec<usize> = (0..n).map(|_| next() % nc).collect();
+            let cost: Vec<Vec<i64>> = (0..n)
+                .map(|_| (0..racks).map(|_| (next() % 3) as i64 * 10).collect())
+                .collect();
+            let non_overlap = (next() % 3) as i64;
+            let got = solve(
+                &owner,
+                &cost,
+                &vec![0; n],
+                1,
+                &client_rack,
+                racks,
+                non_overlap,
+                false,
+            )
+            .unwrap();
+            let mut cnt_a = vec![0; nc];
+            let mut cnt_b = vec![0; nc];
+            let mut c = 0;
+            for i in 0..n {
+                cnt_a[owner[i]] += 1;
+                cnt_b[got[i]] += 1;
+                c += cost[i][client_rack[got[i]]] + if got[i] != owner[i] { non_overlap } else { 0 };
+            }
+            assert_eq!(cnt_a, cnt_b, "client counts are kept");
+            assert_eq!(c, brute(&owner, &cost, &client_rack, non_overlap));
+        }
+    }
+}
