@@ -1,6 +1,7 @@
 //! The `lbscope` command line (native only).
 
 use crate::engine::pulsar::{bundle, topic::TopicName};
+use crate::engine::System;
 use crate::scenario::{run, url, Scenario};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
@@ -43,11 +44,28 @@ enum Command {
         #[arg(long, default_value = "http://127.0.0.1:8080/")]
         base: String,
     },
+    /// Print a playground tab's default scenario as JSON (a starting point for files).
+    Preset {
+        /// pulsar, flink or kstreams.
+        #[arg(value_enum)]
+        system: SystemArg,
+    },
     /// Decode a share URL (or its `#s=...` fragment) and print the scenario JSON.
     Decode {
         /// The link.
         link: String,
     },
+}
+
+/// A system name on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum SystemArg {
+    /// Apache Pulsar.
+    Pulsar,
+    /// Apache Flink.
+    Flink,
+    /// Kafka Streams.
+    Kstreams,
 }
 
 /// Output format of `run`.
@@ -92,6 +110,14 @@ fn run(cmd: Command) -> Result<String, String> {
         Command::Url { file, base } => {
             let sc = read_scenario(&file)?;
             Ok(format!("{}{}\n", base, url::to_fragment(&sc)))
+        }
+        Command::Preset { system } => {
+            let sys = match system {
+                SystemArg::Pulsar => System::Pulsar,
+                SystemArg::Flink => System::Flink,
+                SystemArg::Kstreams => System::Kstreams,
+            };
+            Ok(crate::scenario::presets::default_scenario(sys).to_json() + "\n")
         }
         Command::Decode { link } => {
             let sc = url::decode(&link).map_err(|e| e.to_string())?;

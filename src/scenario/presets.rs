@@ -2,7 +2,8 @@
 
 use super::{Body, Log, Scenario};
 use crate::engine::flink::job_graph::{DistributionPattern, EdgeSpec, JobSpec, VertexSpec};
-use crate::engine::{flink, pulsar, SimRng, System};
+use crate::engine::kstreams::topology::SubtopologySpec;
+use crate::engine::{flink, kstreams, pulsar, SimRng, System};
 
 /// The namespace the Pulsar presets work in.
 pub const PULSAR_NAMESPACE: &str = "public/default";
@@ -13,7 +14,7 @@ pub fn default_scenario(system: System) -> Scenario {
     match &mut sc.body {
         Body::Pulsar(log) => *log = pulsar_namespace(4),
         Body::Flink(log) => *log = flink_figure_a(),
-        Body::Kstreams(_) => {}
+        Body::Kstreams(log) => *log = kstreams_counts(),
     }
     sc
 }
@@ -27,6 +28,51 @@ pub fn pulsar_namespace(bundles: u32) -> Log<pulsar::Config, pulsar::Action> {
             bundles: Some(bundles),
         }],
         actions: Vec::new(),
+    }
+}
+
+/// A stateful counting app: topic `orders` with 5 partitions, one sub-topology with
+/// a store (and its changelog), 3 instances with one thread each on racks a/b/c,
+/// one standby replica; the log produces 5,000 records.
+pub fn kstreams_counts() -> Log<kstreams::Config, kstreams::Action> {
+    let config = kstreams::Config {
+        num_standby_replicas: 1,
+        ..kstreams::Config::default()
+    };
+    let mut setup = vec![
+        kstreams::Action::DefineTopic {
+            topic: "orders".into(),
+            partitions: 5,
+            racks: Vec::new(),
+            replication_factor: 1,
+        },
+        kstreams::Action::DefineTopology {
+            subtopologies: vec![SubtopologySpec {
+                sources: vec!["orders".into()],
+                stores: vec!["counts".into()],
+                changelog: true,
+            }],
+            copartition_groups: Vec::new(),
+        },
+    ];
+    for (i, rack) in ["a", "b", "c"].iter().enumerate() {
+        setup.push(kstreams::Action::AddInstance {
+            name: format!("app-{}", i + 1),
+            threads: Some(1),
+            rack: Some(format!("rack-{rack}")),
+            tags: Default::default(),
+            process_id: None,
+        });
+    }
+    Log {
+        config,
+        setup,
+        actions: vec![kstreams::Action::Produce {
+            topic: "orders".into(),
+            key: None,
+            partition: None,
+            records: 5000,
+        }],
     }
 }
 

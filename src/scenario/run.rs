@@ -14,6 +14,36 @@ pub struct LoggedEvent {
     pub text: String,
     /// The event itself (its JSON form).
     pub event: serde_json::Value,
+    /// The entity the event is mainly about, as `(kind, id)` (see [`subject_of`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject: Option<(String, String)>,
+}
+
+/// Keys an event's JSON may name its subject by, most specific first.
+const SUBJECT_KEYS: [&str; 10] = [
+    "bundle", "topic", "slot", "task", "broker", "tm", "vertex", "thread", "instance", "client",
+];
+
+/// The entity an event (in JSON form) is mainly about: the first of
+/// [`SUBJECT_KEYS`] it carries, with a Pulsar bundle written `tenant/ns/0x…_0x…`
+/// as the views label it. `None` for events about the whole cluster.
+pub fn subject_of(event: &serde_json::Value) -> Option<(String, String)> {
+    let obj = event.as_object()?;
+    SUBJECT_KEYS.iter().find_map(|&k| {
+        let v = obj.get(k)?;
+        let id = match v {
+            serde_json::Value::String(s) => s.clone(),
+            serde_json::Value::Number(n) => n.to_string(),
+            serde_json::Value::Object(o) => {
+                let ns = o.get("namespace")?.as_str()?;
+                let r = o.get("range")?;
+                let (lo, up) = (r.get("lower")?.as_u64()?, r.get("upper")?.as_u64()?);
+                format!("{ns}/0x{lo:08x}_0x{up:08x}")
+            }
+            _ => return None,
+        };
+        Some((k.to_string(), id))
+    })
 }
 
 /// Replay `sc` up to its cursor and flatten every event.
@@ -27,10 +57,14 @@ pub fn event_log(sc: &Scenario) -> Result<Vec<LoggedEvent>, ScenarioError> {
 }
 
 fn flatten<S: Engine>(r: super::Replay<S>) -> Result<Vec<LoggedEvent>, ScenarioError> {
-    let one = |step: Option<usize>, e: &S::Event| LoggedEvent {
-        step,
-        text: e.narrate(),
-        event: serde_json::to_value(e).unwrap_or(serde_json::Value::Null),
+    let one = |step: Option<usize>, e: &S::Event| {
+        let event = serde_json::to_value(e).unwrap_or(serde_json::Value::Null);
+        LoggedEvent {
+            step,
+            text: e.narrate(),
+            subject: subject_of(&event),
+            event,
+        }
     };
     let mut out: Vec<LoggedEvent> = r
         .setup
@@ -51,4 +85,26 @@ pub fn to_text(log: &[LoggedEvent]) -> String {
             Some(i) => format!("[#{i}] {}\n", e.text),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn subjects_are_found_by_key() {
+        let b = json!({"kind": "lookup", "broker": "broker-2",
+            "bundle": {"namespace": "public/default", "range": {"lower": 0, "upper": 1073741824}}});
+        assert_eq!(
+            subject_of(&b),
+            Some(("bundle".into(), "public/default/0x00000000_0x40000000".into()))
+        );
+        assert_eq!(
+            subject_of(&json!({"kind": "x", "broker": "b1"})),
+            Some(("broker".into(), "b1".into()))
+        );
+        assert_eq!(subject_of(&json!({"kind": "round_done"})), None);
+        assert_eq!(subject_of(&json!([1, 2])), None);
+    }
 }

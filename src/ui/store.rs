@@ -32,9 +32,40 @@ pub struct Store {
     pub notice: Option<Notice>,
     /// The entity the user is pointing at (clicked in the event log, hovered in a view).
     pub highlight: Option<Subject>,
+    /// Whether rounds are playing automatically.
+    pub playing: bool,
+    /// Milliseconds between automatic rounds.
+    pub speed_ms: u32,
+    /// Whether the keyboard-shortcut overlay is open.
+    pub help: bool,
     /// Bumped on every change, so views can key effects on it.
     pub revision: u64,
 }
+
+/// One row of the event log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventRow {
+    /// `None` for setup events, else the log index of the action that caused it.
+    pub step: Option<usize>,
+    /// The narration.
+    pub text: String,
+    /// What it is about.
+    pub subject: Option<Subject>,
+}
+
+/// A line of the metrics chart: one value per round (or per scheduling run).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    /// Legend label.
+    pub name: &'static str,
+    /// Unit shown on hover.
+    pub unit: &'static str,
+    /// `(round, value)` points.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// Most event-log rows the page renders (the newest ones).
+pub const MAX_LOG_ROWS: usize = 400;
 
 /// Something a view draws and an event can talk about, matched against the
 /// element's `data-<kind>` attribute (e.g. kind `bundle`, id `public/default/0x00000000_0x40000000`).
@@ -81,6 +112,14 @@ pub enum Msg {
     Seek(usize),
     /// Show a notice.
     Notify(Notice),
+    /// One round of the active tab (Pulsar: Step; Flink: Schedule; Kafka Streams: Rebalance).
+    StepActive,
+    /// Start or stop automatic rounds.
+    Play(bool),
+    /// Milliseconds between automatic rounds.
+    Speed(u32),
+    /// Open or close the shortcut overlay.
+    Help(bool),
     /// Point at an entity (or stop pointing).
     Highlight(Option<Subject>),
     /// Dismiss the notice.
@@ -151,6 +190,9 @@ impl Store {
             }),
             notice: None,
             highlight: None,
+            playing: false,
+            speed_ms: 800,
+            help: false,
             revision: 0,
         }
     }
@@ -242,6 +284,112 @@ impl Store {
         })
     }
 
+    /// The newest [`MAX_LOG_ROWS`] events of the active tab, newest first, and how many older ones are hidden.
+    pub fn event_rows(&self) -> (Vec<EventRow>, usize) {
+        fn rows<E: Narrate + serde::Serialize>(setup: &[E], steps: &[Vec<E>]) -> (Vec<EventRow>, usize) {
+            let total = setup.len() + steps.iter().map(Vec::len).sum::<usize>();
+            let mut out = Vec::with_capacity(total.min(MAX_LOG_ROWS));
+            'outer: for (i, evs) in steps.iter().enumerate().rev() {
+                for e in evs.iter().rev() {
+                    if out.len() == MAX_LOG_ROWS {
+                        break 'outer;
+                    }
+                    out.push(row(Some(i), e));
+                }
+            }
+            for e in setup.iter().rev() {
+                if out.len() == MAX_LOG_ROWS {
+                    break;
+                }
+                out.push(row(None, e));
+            }
+            let hidden = total - out.len();
+            (out, hidden)
+        }
+        fn row<E: Narrate + serde::Serialize>(step: Option<usize>, e: &E) -> EventRow {
+            let subject = serde_json::to_value(e)
+                .ok()
+                .and_then(|v| crate::scenario::run::subject_of(&v))
+                .map(|(kind, id)| Subject { kind, id });
+            EventRow {
+                step,
+                text: e.narrate(),
+                subject,
+            }
+        }
+        with_active!(self, s => rows(s.setup_events(), s.steps()))
+    }
+
+    /// The metric lines of the active tab, read from the engine's round events.
+    pub fn series(&self) -> Vec<Series> {
+        let mut out = Vec::new();
+        match self.tab {
+            System::Pulsar => {
+                let rounds: Vec<&pulsar::round::RoundMetrics> = self
+                    .pulsar
+                    .steps()
+                    .iter()
+                    .flatten()
+                    .filter_map(|e| match e {
+                        pulsar::Event::RoundDone { metrics } => Some(metrics),
+                        _ => None,
+                    })
+                    .collect();
+                let line = |name, unit, f: fn(&pulsar::round::RoundMetrics) -> f64| Series {
+                    name,
+                    unit,
+                    points: rounds.iter().map(|m| (m.round as f64, f(m))).collect(),
+                };
+                out.push(line("max load", "%", |m| m.max_load));
+                out.push(line("avg load", "%", |m| m.avg_load));
+                out.push(line("min load", "%", |m| m.min_load));
+                out.push(line("std dev", "pts", |m| m.std_dev));
+                out.push(line("bundles moved", "", |m| f64::from(m.bundles_moved)));
+                out.push(line("reconnects", "", |m| m.reconnects as f64));
+            }
+            System::Flink => {
+                let runs: Vec<(u32, u32, u64)> = self
+                    .flink
+                    .steps()
+                    .iter()
+                    .flatten()
+                    .filter_map(|e| match e {
+                        flink::Event::SchedulingFinished {
+                            tm_spread,
+                            slot_spread,
+                            scheduling_time_ms,
+                            ..
+                        } => Some((tm_spread.range, slot_spread.range, *scheduling_time_ms)),
+                        _ => None,
+                    })
+                    .collect();
+                let pts = |f: fn(&(u32, u32, u64)) -> f64| -> Vec<(f64, f64)> {
+                    runs.iter()
+                        .enumerate()
+                        .map(|(i, r)| ((i + 1) as f64, f(r)))
+                        .collect()
+                };
+                out.push(Series {
+                    name: "tasks per TM range",
+                    unit: "",
+                    points: pts(|r| f64::from(r.0)),
+                });
+                out.push(Series {
+                    name: "tasks per slot range",
+                    unit: "",
+                    points: pts(|r| f64::from(r.1)),
+                });
+                out.push(Series {
+                    name: "scheduling time",
+                    unit: "ms",
+                    points: pts(|r| r.2 as f64),
+                });
+            }
+            System::Kstreams => {}
+        }
+        out
+    }
+
     fn fail(&mut self, e: impl std::fmt::Display) {
         self.notice = Some(Notice::Error(e.to_string()));
     }
@@ -257,6 +405,32 @@ impl Reducible for Store {
             Msg::Tab(t) => s.tab = t,
             Msg::Dismiss => {}
             Msg::Highlight(h) => s.highlight = h,
+            Msg::Play(p) => s.playing = p,
+            Msg::Speed(ms) => s.speed_ms = ms.clamp(50, 10_000),
+            Msg::Help(h) => s.help = h,
+            Msg::StepActive => {
+                let r = match s.tab {
+                    System::Pulsar => s
+                        .pulsar
+                        .apply(pulsar::Action::Step)
+                        .map(|_| ())
+                        .map_err(|e| e.to_string()),
+                    System::Flink => s
+                        .flink
+                        .apply(flink::Action::Schedule)
+                        .map(|_| ())
+                        .map_err(|e| e.to_string()),
+                    System::Kstreams => s
+                        .kstreams
+                        .apply(kstreams::Action::Rebalance)
+                        .map(|_| ())
+                        .map_err(|e| e.to_string()),
+                };
+                if let Err(e) = r {
+                    s.playing = false;
+                    s.fail(e);
+                }
+            }
             Msg::Notify(n) => s.notice = Some(n),
             Msg::SetBundles(n) => {
                 let mut log = s.pulsar.log().clone();
