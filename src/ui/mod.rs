@@ -4,6 +4,7 @@
 
 mod app;
 mod browser;
+mod components;
 mod pulsar;
 mod ring;
 mod store;
