@@ -481,7 +481,23 @@ impl Narrate for Event {
                 capacity.nic_in_mbit,
                 capacity.nic_out_mbit
             ),
-            Event::BrokerLoadSet { broker, usage } => format!("broker {broker} usage set directly: {usage:?}"),
+            Event::BrokerLoadSet { broker, usage } => {
+                let parts: Vec<String> = [
+                    ("CPU", usage.cpu),
+                    ("heap", usage.memory),
+                    ("direct memory", usage.direct_memory),
+                    ("NIC in", usage.bandwidth_in),
+                    ("NIC out", usage.bandwidth_out),
+                ]
+                .iter()
+                .filter_map(|(n, v)| v.map(|v| format!("{n} {v:.1} %")))
+                .collect();
+                if parts.is_empty() {
+                    format!("broker {broker} usage back to simulated from traffic")
+                } else {
+                    format!("broker {broker} usage set directly: {}", parts.join(", "))
+                }
+            }
             Event::BundleLoadSet { bundle, load } => match load {
                 Some(t) => format!(
                     "bundle {bundle} load set: {:.0} msg/s, {:.2} MiB/s, {} sessions",

@@ -53,6 +53,15 @@ pub fn bundle_stats(t: &Traffic, topics: u32) -> BundleStats {
 }
 
 /// Pulsar's `percentChange`.
+/// A percent change for narration ("up from 0" when the old value was 0).
+fn pct(x: f64) -> String {
+    if x.is_infinite() {
+        "up from 0".to_string()
+    } else {
+        format!("{x:.1}%")
+    }
+}
+
 fn percent_change(old: f64, new: f64) -> f64 {
     if old == 0.0 {
         if new == 0.0 {
@@ -161,7 +170,11 @@ impl Sim {
                         Some(format!("{} min since last report", (self.now_ms - t) / 60_000))
                     } else if max_change > threshold {
                         Some(format!(
-                            "change {max_change:.1}% > {threshold}% (usage {usage:.1} pts, msg rate {rate:.1}%, throughput {tput:.1}%, bundles {nb:.1}%)"
+                            "change {} > {threshold}% (usage {usage:.1} pts, msg rate {}, throughput {}, bundles {})",
+                            pct(max_change),
+                            pct(rate),
+                            pct(tput),
+                            pct(nb)
                         ))
                     } else {
                         None
