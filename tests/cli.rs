@@ -52,7 +52,17 @@ fn run_url_decode_round_trip() {
     let (code, json, _) = lbscope(&["run", f.to_str().unwrap(), "--format", "json"]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
-    assert_eq!(v[1]["event"]["hash"], 0x2bad45f7u32);
+    assert_eq!(v["events"][1]["event"]["hash"], 0x2bad45f7u32);
+    assert_eq!(v["events"][1]["subject"][0], "topic");
+    assert_eq!(
+        v["state"]["namespaces"][0]["bundles"].as_array().unwrap().len(),
+        4
+    );
+    // --rounds appends Step actions.
+    let (code, out, _) = lbscope(&["run", f.to_str().unwrap(), "--rounds", "2"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("[#2] round 2"), "{out}");
+    assert!(out.contains("final state:"));
     let (code, link, _) = lbscope(&["url", f.to_str().unwrap()]);
     assert_eq!(code, 0);
     assert!(link.starts_with("http://127.0.0.1:8080/#s=1."));

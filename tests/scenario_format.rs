@@ -45,7 +45,13 @@ fn ops_in_source(system: &str) -> BTreeSet<String> {
 fn doc_examples(system: &str) -> Vec<String> {
     let doc = std::fs::read_to_string(root().join("docs/scenario.md")).unwrap();
     let section = doc.split(&format!("### {system}\n")).nth(1).expect("section");
-    let section = section.split("\n### ").next().unwrap().split("\n## ").next().unwrap();
+    let section = section
+        .split("\n### ")
+        .next()
+        .unwrap()
+        .split("\n## ")
+        .next()
+        .unwrap();
     section
         .split("```json\n")
         .skip(1)
@@ -63,7 +69,10 @@ fn check<A: serde::de::DeserializeOwned + serde::Serialize>(system: &str) {
     let all = ops_in_source(system);
     assert!(all.len() >= 8, "{system}: found only {all:?}");
     let missing: Vec<_> = all.difference(&seen).collect();
-    assert!(missing.is_empty(), "docs/scenario.md lacks {system} examples for {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "docs/scenario.md lacks {system} examples for {missing:?}"
+    );
 }
 
 #[test]
@@ -80,7 +89,9 @@ const GOLDEN_V1: &str = "http://127.0.0.1:8080/#s=1.zVLLagMxDPwXnTf7SAtt_SslGK-t
 fn golden_v1_link_still_opens() {
     let sc = url::decode(GOLDEN_V1).expect("the v1 golden link decodes");
     assert_eq!(sc.format, 1);
-    let Body::Pulsar(log) = &sc.body else { panic!("a pulsar scenario") };
+    let Body::Pulsar(log) = &sc.body else {
+        panic!("a pulsar scenario")
+    };
     assert_eq!(log.setup.len(), 4);
     assert_eq!(
         log.actions,
@@ -95,7 +106,13 @@ fn golden_v1_link_still_opens() {
 #[test]
 fn the_example_in_the_docs_is_a_valid_scenario() {
     let doc = std::fs::read_to_string(root().join("docs/scenario.md")).unwrap();
-    let first = doc.split("```json\n").nth(1).unwrap().split("```").next().unwrap();
+    let first = doc
+        .split("```json\n")
+        .nth(1)
+        .unwrap()
+        .split("```")
+        .next()
+        .unwrap();
     let sc = Scenario::from_json(first).unwrap();
     assert_eq!(sc.cursor, Some(1));
     lbscope::scenario::run::event_log(&sc).unwrap();

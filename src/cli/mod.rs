@@ -35,6 +35,9 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Append this many rounds (Step / Schedule / Rebalance) to the log first.
+        #[arg(long, default_value_t = 0)]
+        rounds: usize,
     },
     /// Print the share URL of a scenario file.
     Url {
@@ -100,11 +103,25 @@ pub fn main() -> ExitCode {
 fn run(cmd: Command) -> Result<String, String> {
     match cmd {
         Command::Ring { bundles, topics } => ring(bundles, &topics),
-        Command::Run { file, format } => {
-            let log = run::event_log(&read_scenario(&file)?).map_err(|e| e.to_string())?;
+        Command::Run { file, format, rounds } => {
+            let mut sc = read_scenario(&file)?;
+            if rounds > crate::scenario::MAX_ACTIONS {
+                return Err(format!(
+                    "--rounds {rounds} is more than the limit of {}",
+                    crate::scenario::MAX_ACTIONS
+                ));
+            }
+            sc.push_rounds(rounds);
+            sc.validate().map_err(|e| e.to_string())?;
+            let log = run::event_log(&sc).map_err(|e| e.to_string())?;
+            let state = run::final_state(&sc).map_err(|e| e.to_string())?;
+            let pretty = |v: &serde_json::Value| serde_json::to_string_pretty(v).unwrap_or_default();
             Ok(match format {
-                Format::Text => run::to_text(&log),
-                Format::Json => serde_json::to_string_pretty(&log).map_err(|e| e.to_string())? + "\n",
+                Format::Text => format!("{}\nfinal state:\n{}\n", run::to_text(&log), pretty(&state)),
+                Format::Json => {
+                    let out = serde_json::json!({ "events": log, "state": state });
+                    pretty(&out) + "\n"
+                }
             })
         }
         Command::Url { file, base } => {

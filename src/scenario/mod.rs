@@ -192,6 +192,19 @@ impl Scenario {
         }
     }
 
+    /// Append `n` rounds to the log (Pulsar: Step; Flink: Schedule; Kafka Streams:
+    /// Rebalance) and move the cursor to the end.
+    pub fn push_rounds(&mut self, n: usize) {
+        match &mut self.body {
+            Body::Pulsar(l) => l.actions.extend(std::iter::repeat_n(pulsar::Action::Step, n)),
+            Body::Flink(l) => l.actions.extend(std::iter::repeat_n(flink::Action::Schedule, n)),
+            Body::Kstreams(l) => l
+                .actions
+                .extend(std::iter::repeat_n(kstreams::Action::Rebalance, n)),
+        }
+        self.cursor = None;
+    }
+
     /// Check the version, size and cursor.
     pub fn validate(&self) -> Result<(), ScenarioError> {
         if self.format == 0 {

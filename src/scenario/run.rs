@@ -46,6 +46,32 @@ pub fn subject_of(event: &serde_json::Value) -> Option<(String, String)> {
     })
 }
 
+/// The state a replay ends in, as stable JSON: Pulsar's rings (with bundle owners)
+/// and broker loads, Flink's slot grid and metrics, Kafka Streams' view.
+pub fn final_state(sc: &Scenario) -> Result<serde_json::Value, ScenarioError> {
+    sc.validate()?;
+    let v = match &sc.body {
+        Body::Pulsar(log) => {
+            let st = replay::<pulsar::Sim>(sc.seed, log, sc.cursor)?.state;
+            let rings: Vec<_> = st
+                .namespaces()
+                .keys()
+                .filter_map(|ns| st.ring_view(ns, false))
+                .collect();
+            serde_json::json!({ "namespaces": rings, "brokers": st.broker_views(), "rounds": st.metrics() })
+        }
+        Body::Flink(log) => {
+            let st = replay::<flink::Sim>(sc.seed, log, sc.cursor)?.state;
+            serde_json::json!({ "slot_grid": st.slot_grid(), "metrics": st.metrics() })
+        }
+        Body::Kstreams(log) => {
+            let st = replay::<kstreams::Sim>(sc.seed, log, sc.cursor)?.state;
+            serde_json::to_value(st.view()).unwrap_or_default()
+        }
+    };
+    Ok(v)
+}
+
 /// Replay `sc` up to its cursor and flatten every event.
 pub fn event_log(sc: &Scenario) -> Result<Vec<LoggedEvent>, ScenarioError> {
     sc.validate()?;
