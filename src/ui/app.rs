@@ -70,6 +70,7 @@ pub fn App() -> Html {
                 {
                     match store.tab {
                         System::Pulsar => html! { <PulsarTab /> },
+                        System::Flink => html! { <super::flink::FlinkTab /> },
                         other => html! { <section class="tab-body placeholder"><p>{ format!("The {} engine is coming in the next iteration.", other.title()) }</p></section> },
                     }
                 }

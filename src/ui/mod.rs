@@ -4,6 +4,7 @@
 
 mod app;
 mod browser;
+mod flink;
 mod pulsar;
 mod ring;
 mod store;
