@@ -61,6 +61,11 @@ test('figure (a): default [4,3,2] range 2 beside tasks [3,3,3] range 0', async (
   await cell.hover();
   await page.waitForSelector(`${grid('none')} [data-slot="tm-0/0"].highlight`);
   assert.equal(await page.locator(`${grid('tasks')} [data-slot="tm-0/0"].highlight`).count(), 1);
+  // Keyboard: focusing a slot highlights it too; so does a legend entry for its vertex.
+  await page.locator(`${grid('none')} [data-slot="tm-2/1"]`).focus();
+  await page.waitForSelector(`${grid('tasks')} [data-slot="tm-2/1"].highlight`);
+  await page.locator('.legend-item[data-vertex="JV-B"]').focus();
+  await page.waitForFunction(() => document.querySelectorAll('.subtask.highlight[data-vertex="JV-B"]').length === 6);
   await screenshot(page, 'flink-figure-a-1280');
   await page.setViewportSize({ width: 390, height: 844 });
   await screenshot(page, 'flink-figure-a-390');
@@ -92,7 +97,7 @@ test('figure (c) preset: tasks per slot range 3 (default) vs 1 (tasks)', async (
   assert.deepEqual(errors, []);
 });
 
-test('invalid jobs show the engine error and change nothing', async (t) => {
+test('invalid jobs show the engine error; the editor never breaks', async (t) => {
   const { page, errors } = await openFlink(t);
   await page.fill('.job-editor tr[data-vertex="JV-A"] input.v-par', '0');
   await page.click('button.define-job');
@@ -107,11 +112,21 @@ test('invalid jobs show the engine error and change nothing', async (t) => {
   await last.locator('select.e-to').selectOption('JV-A');
   await page.click('button.define-job');
   await page.waitForFunction(() => /cycle/.test(document.querySelector('.notice.error')?.textContent ?? ''));
+  // Removing JV-B leaves the edges naming it: unknown vertex.
+  await page.click('.job-editor button[aria-label="Remove JV-B"]');
+  await page.click('button.define-job');
+  await page.waitForFunction(() => /unknown vertex "JV-B"/.test(document.querySelector('.notice.error')?.textContent ?? ''));
+  await page.click('.job-editor button:has-text("Revert")');
+  assert.equal(await page.locator('.job-editor tbody tr[data-vertex]').count(), 2);
+  assert.equal(await page.locator('.job-editor table.edges tbody tr').count(), 1);
   // Too few slots: parallelism 7 needs 7 slots, the cluster has 6.
-  await last.locator('button[aria-label^="Remove edge"]').click();
   await page.fill('.job-editor tr[data-vertex="JV-A"] input.v-par', '7');
   await page.click('button.define-job');
   await page.waitForFunction(() => /needs 7 slots/.test(document.querySelector('.notice.error')?.textContent ?? ''));
+  // The job itself was valid, so it is defined but not running; Undo brings the last one back.
+  assert.equal(await attr(page, '.slot-grid[data-role=session]', 'data-status'), 'created');
+  await page.click('button:has-text("Undo")');
+  await page.waitForFunction(() => document.querySelector('.slot-grid[data-mode=none]')?.dataset.tmCounts === '4,3,2');
   // Not a number.
   await page.fill('.job-editor tr[data-vertex="JV-A"] input.v-par', '');
   await page.click('button.define-job');
