@@ -119,8 +119,13 @@ pub fn mode_title(mode: LoadBalanceMode) -> &'static str {
     }
 }
 
-/// `[4, 3, 2]`.
+/// `[4, 3, 2]`; long lists show their first 24 numbers (as the engine's narration does).
 pub fn list(xs: &[u32]) -> String {
-    let parts: Vec<String> = xs.iter().map(u32::to_string).collect();
-    format!("[{}]", parts.join(", "))
+    const SHOWN: usize = 24;
+    let parts: Vec<String> = xs.iter().take(SHOWN).map(u32::to_string).collect();
+    if xs.len() > SHOWN {
+        format!("[{}, … {} more]", parts.join(", "), xs.len() - SHOWN)
+    } else {
+        format!("[{}]", parts.join(", "))
+    }
 }

@@ -105,7 +105,7 @@ pub fn SlotGridView(p: &GridProps) -> Html {
                 <li class={classes!("slot", (n == 0).then_some("free"), on.then_some("highlight"))}
                     data-slot={id.clone()} data-tasks={n.to_string()}
                     data-request={cell.request.map(|r| r.to_string())}
-                    tabindex="0" aria-label={aria}
+                    tabindex="0" aria-label={aria.clone()} title={aria}
                     onmouseenter={enter} onmouseleave={leave} onfocus={focus}>
                     <span class="slot-head"><span class="slot-name">{format!("slot {}", cell.slot)}</span>
                         <span class="count" aria-hidden="true">{ if n == 0 { "free".to_string() } else { n.to_string() } }</span></span>

@@ -131,7 +131,8 @@ pub fn FlinkTab() -> Html {
     let on_highlight = {
         let store = store.clone();
         Callback::from(move |h: Option<Subject>| {
-            if store.highlight != h {
+            // Every store message clears the notice: keep an error readable until dismissed.
+            if store.highlight != h && store.notice.is_none() {
                 store.dispatch(Msg::Highlight(h));
             }
         })
