@@ -35,7 +35,7 @@ pub fn App() -> Html {
     // After every change: publish window.lbscope, update the share link, autosave.
     {
         let store = store.clone();
-        use_effect_with(store.revision, move |_| {
+        use_effect_with(store.data_revision, move |_| {
             browser::expose(&store.inspect());
             browser::replace_fragment(&store.fragment());
             browser::autosave(&store.scenario().to_json());
@@ -139,6 +139,7 @@ pub fn App() -> Html {
                 {
                     match store.tab {
                         System::Pulsar => html! { <PulsarTab /> },
+                        System::Flink => html! { <super::flink::FlinkTab /> },
                         other => html! { <section class="tab-body placeholder"><p>{ format!("The {} view is coming in the next iteration.", other.title()) }</p></section> },
                     }
                 }

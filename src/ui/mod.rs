@@ -5,6 +5,7 @@
 mod app;
 mod browser;
 mod components;
+mod flink;
 mod pulsar;
 mod ring;
 mod store;

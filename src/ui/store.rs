@@ -41,6 +41,9 @@ pub struct Store {
     pub help: bool,
     /// Bumped on every change, so views can key effects on it.
     pub revision: u64,
+    /// Bumped only when a scenario (or the active tab) may have changed: the link,
+    /// the autosave and `window.lbscope` follow this one, not hovers.
+    pub data_revision: u64,
 }
 
 /// One row of the event log.
@@ -198,6 +201,7 @@ impl Store {
             speed_ms: 800,
             help: false,
             revision: 0,
+            data_revision: 0,
         }
     }
 
@@ -460,7 +464,15 @@ impl Reducible for Store {
 
     fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
         let mut s = (*self).clone();
-        s.notice = None;
+        // Pointing, help and playback controls keep the notice and the saved scenario as they are.
+        let view_only = matches!(
+            msg,
+            Msg::Highlight(_) | Msg::Help(_) | Msg::Play(_) | Msg::Speed(_) | Msg::Notify(_)
+        );
+        if !view_only {
+            s.notice = None;
+            s.data_revision += 1;
+        }
         match msg {
             Msg::Tab(t) => s.tab = t,
             Msg::Dismiss => {}
