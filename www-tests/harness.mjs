@@ -62,7 +62,8 @@ export async function openApp(context, url) {
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url);
-  await page.waitForSelector('svg.ring', { timeout: 20000 });
+  // The app is up when the active tab has rendered (whichever tab the autosave left open).
+  await page.waitForSelector('main section.tab-body', { timeout: 20000 });
   return { page, errors };
 }
 

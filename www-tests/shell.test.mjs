@@ -38,8 +38,8 @@ test('keyboard shortcuts step, undo, redo and open the help', async () => {
   await page.keyboard.press('r');
   await page.waitForFunction((n) => document.querySelector('.scrubber .cursor').textContent === `${n + 2}/${n + 2}`, n0);
   // Rounds reach the metrics chart.
-  await page.waitForSelector('.chart svg.metrics polyline.series', { state: 'attached' });
-  assert.ok((await page.locator('.chart polyline.series').count()) >= 4);
+  await page.waitForSelector('.chart svg.metrics .series polyline', { state: 'attached' });
+  assert.ok((await page.locator('.chart .series polyline').count()) >= 4);
   await page.keyboard.press('?');
   await page.waitForSelector('.overlay[role="dialog"]');
   assert.match(await page.textContent('.overlay'), /play \/ pause/);
@@ -102,5 +102,34 @@ test('importing a bad file changes nothing and says why', async () => {
     name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(good)),
   });
   await page.locator('line.tick[data-topic="persistent://public/default/imported-topic"]').waitFor();
+  assert.deepEqual(errors, []);
+});
+
+test('compare mode draws the same actions under another strategy', async () => {
+  const { page, errors } = await fresh();
+  await page.click('button[role="tab"]:has-text("Flink")');
+  await page.selectOption('.chart .compare select', 'taskmanager.load-balance.mode=tasks');
+  await page.waitForSelector('.chart .series.twin', { state: 'attached' });
+  assert.equal(await page.locator('.chart .series.twin').count(), await page.locator('.chart .series:not(.twin)').count());
+  assert.match(await page.textContent('.compare-note'), /taskmanager\.load-balance\.mode = tasks/);
+  // Lock-step: one more Schedule adds a point to both runs.
+  const dots = () => page.locator('.chart .series.twin').first().locator('circle').count();
+  const before = await dots();
+  await page.keyboard.press('n');
+  await page.waitForFunction((b) => document.querySelector('.chart .series.twin').querySelectorAll('circle').length === b + 1, before);
+  await screenshot(page, 'compare-flink');
+  assert.deepEqual(errors, []);
+});
+
+test('an autosaved scenario is offered back after a reload', async () => {
+  const { page, errors } = await fresh();
+  await page.fill('#topic-name', 'kept-topic');
+  await page.click('form.add-topic button');
+  await page.locator('line.tick[data-topic="persistent://public/default/kept-topic"]').waitFor();
+  await page.goto(server.url + '?again');
+  await page.waitForSelector('.notice.info');
+  await page.waitForSelector('svg.ring');
+  assert.match(await page.textContent('.notice.info'), /restored/);
+  await page.locator('line.tick[data-topic="persistent://public/default/kept-topic"]').waitFor();
   assert.deepEqual(errors, []);
 });

@@ -2,9 +2,8 @@
 //! and the deck shared by every tab (event log, metrics, settings).
 
 use super::browser;
-use super::components::{
-    chart::MetricsChart, event_log::EventLog, help::HelpOverlay, settings::Settings, toolbar::Toolbar,
-};
+use super::components::settings::{compare_keys, Settings, CHOICES};
+use super::components::{chart::MetricsChart, event_log::EventLog, help::HelpOverlay, toolbar::Toolbar};
 use super::pulsar::PulsarTab;
 use super::store::{Msg, Notice, Store, StoreCtx};
 use crate::engine::System;
@@ -121,6 +120,53 @@ pub fn App() -> Html {
         let store = store.clone();
         Callback::from(move |(k, v)| store.dispatch(Msg::SetConfig(k, v)))
     };
+    let compare = {
+        let store = store.clone();
+        let key = (store.data_revision, store.tab, store.compare.clone());
+        use_memo(key, move |(_, _, c)| {
+            c.as_ref().map(|(k, v)| {
+                let label = format!("{k} = {}", v.as_str().map_or(v.to_string(), str::to_string));
+                (label, store.compare_series(k, v))
+            })
+        })
+    };
+    let (compare_series, compare_label, compare_error) = match compare.as_ref() {
+        Some((label, Ok(series))) => (series.clone(), label.clone(), None),
+        Some((label, Err(e))) => (Vec::new(), label.clone(), Some(format!("{label}: {e}"))),
+        None => (Vec::new(), String::new(), None),
+    };
+    let compare_options: Vec<(String, String)> = compare_keys(store.tab)
+        .iter()
+        .flat_map(|k| {
+            let cur = current
+                .get(*k)
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_string();
+            CHOICES
+                .iter()
+                .find(|(ck, _)| ck == k)
+                .map(|(_, vs)| vs.to_vec())
+                .unwrap_or_default()
+                .into_iter()
+                .filter(move |v| *v != cur)
+                .map(move |v| (k.to_string(), v.to_string()))
+        })
+        .collect();
+    let on_compare = {
+        let store = store.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            let pick = v
+                .split_once('=')
+                .map(|(k, v)| (k.to_string(), serde_json::Value::String(v.to_string())));
+            store.dispatch(Msg::Compare(pick));
+        })
+    };
+    let selected = store
+        .compare
+        .as_ref()
+        .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()));
     let empty = format!(
         "Press {} (or n) to run a round; its metrics appear here.",
         super::components::toolbar::step_label(store.tab)
@@ -145,7 +191,21 @@ pub fn App() -> Html {
                 }
                 <section class="deck">
                     <EventLog {rows} {hidden} highlight={store.highlight.clone()} {on_pick} />
-                    <MetricsChart series={store.series()} empty={empty} />
+                    <MetricsChart series={store.series()} compare={compare_series} compare_label={compare_label} empty={empty}>
+                        <label class="compare">
+                            {"Compare with "}
+                            <select aria-label="Compare with the same actions under" onchange={on_compare}>
+                                <option value="" selected={selected.is_none()}>{"— nothing —"}</option>
+                                { for compare_options.iter().map(|(k, v)| {
+                                    let id = format!("{k}={v}");
+                                    html!{ <option value={id.clone()} selected={selected.as_ref() == Some(&id)}>{ format!("{k} = {v}") }</option> }
+                                }) }
+                            </select>
+                        </label>
+                        if let Some(e) = compare_error {
+                            <p class="field-error">{e}</p>
+                        }
+                    </MetricsChart>
                     <Settings {current} {defaults} error={store.field_error.clone()} on_change={on_config} />
                 </section>
             </main>

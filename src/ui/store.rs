@@ -33,6 +33,8 @@ pub struct Store {
     pub highlight: Option<Subject>,
     /// The last refused settings edit: (key, message), shown next to the field.
     pub field_error: Option<(String, String)>,
+    /// The compare run: the same log with this config value changed.
+    pub compare: Option<(String, serde_json::Value)>,
     /// Whether rounds are playing automatically.
     pub playing: bool,
     /// Milliseconds between automatic rounds.
@@ -61,7 +63,7 @@ pub struct EventRow {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Series {
     /// Legend label.
-    pub name: &'static str,
+    pub name: String,
     /// Unit shown on hover.
     pub unit: &'static str,
     /// `(round, value)` points.
@@ -126,6 +128,8 @@ pub enum Msg {
     Help(bool),
     /// Set one config value of the active tab, by its real name.
     SetConfig(String, serde_json::Value),
+    /// Compare the active run with the same log under one changed config value.
+    Compare(Option<(String, serde_json::Value)>),
     /// Point at an entity (or stop pointing).
     Highlight(Option<Subject>),
     /// Dismiss the notice.
@@ -197,6 +201,7 @@ impl Store {
             notice: None,
             highlight: None,
             field_error: None,
+            compare: None,
             playing: false,
             speed_ms: 800,
             help: false,
@@ -239,6 +244,12 @@ impl Store {
             _ => {
                 if let Some(sc) = saved {
                     store.open(sc);
+                    if store.notice.is_none() {
+                        store.notice = Some(Notice::Info(
+                            "Welcome back: your last scenario was restored from this browser. Reset starts the tab over."
+                                .into(),
+                        ));
+                    }
                 }
             }
         }
@@ -330,72 +341,33 @@ impl Store {
 
     /// The metric lines of the active tab, read from the engine's round events.
     pub fn series(&self) -> Vec<Series> {
-        let mut out = Vec::new();
         match self.tab {
-            System::Pulsar => {
-                let rounds: Vec<&pulsar::round::RoundMetrics> = self
-                    .pulsar
-                    .steps()
-                    .iter()
-                    .flatten()
-                    .filter_map(|e| match e {
-                        pulsar::Event::RoundDone { metrics } => Some(metrics),
-                        _ => None,
-                    })
-                    .collect();
-                let line = |name, unit, f: fn(&pulsar::round::RoundMetrics) -> f64| Series {
-                    name,
-                    unit,
-                    points: rounds.iter().map(|m| (m.round as f64, f(m))).collect(),
-                };
-                out.push(line("max load", "%", |m| m.max_load));
-                out.push(line("avg load", "%", |m| m.avg_load));
-                out.push(line("min load", "%", |m| m.min_load));
-                out.push(line("std dev", "pts", |m| m.std_dev));
-                out.push(line("bundles moved", "", |m| f64::from(m.bundles_moved)));
-                out.push(line("reconnects", "", |m| m.reconnects as f64));
-            }
-            System::Flink => {
-                let runs: Vec<(u32, u32, u64)> = self
-                    .flink
-                    .steps()
-                    .iter()
-                    .flatten()
-                    .filter_map(|e| match e {
-                        flink::Event::SchedulingFinished {
-                            tm_spread,
-                            slot_spread,
-                            scheduling_time_ms,
-                            ..
-                        } => Some((tm_spread.range, slot_spread.range, *scheduling_time_ms)),
-                        _ => None,
-                    })
-                    .collect();
-                let pts = |f: fn(&(u32, u32, u64)) -> f64| -> Vec<(f64, f64)> {
-                    runs.iter()
-                        .enumerate()
-                        .map(|(i, r)| ((i + 1) as f64, f(r)))
-                        .collect()
-                };
-                out.push(Series {
-                    name: "tasks per TM range",
-                    unit: "",
-                    points: pts(|r| f64::from(r.0)),
-                });
-                out.push(Series {
-                    name: "tasks per slot range",
-                    unit: "",
-                    points: pts(|r| f64::from(r.1)),
-                });
-                out.push(Series {
-                    name: "scheduling time",
-                    unit: "ms",
-                    points: pts(|r| r.2 as f64),
-                });
-            }
-            System::Kstreams => {}
+            System::Pulsar => pulsar_series(&self.pulsar),
+            System::Flink => flink_series(&self.flink),
+            System::Kstreams => kstreams_series(&self.kstreams),
         }
-        out
+    }
+
+    /// The active tab's log replayed with one config value changed (the compare
+    /// run), and its metric lines. Lock-step: it replays the same actions up to the
+    /// same cursor. `Err` says why the other run could not be made.
+    pub fn compare_series(&self, key: &str, value: &serde_json::Value) -> Result<Vec<Series>, String> {
+        fn alt<S: crate::engine::Engine>(
+            s: &Session<S>,
+            key: &str,
+            value: &serde_json::Value,
+        ) -> Result<Session<S>, String> {
+            let mut log = s.log().clone();
+            let mut v = serde_json::to_value(&log.config).map_err(|e| e.to_string())?;
+            v[key] = value.clone();
+            log.config = serde_json::from_value(v).map_err(|e| e.to_string())?;
+            Session::new(s.seed(), log, Some(s.cursor())).map_err(|e| e.to_string())
+        }
+        Ok(match self.tab {
+            System::Pulsar => pulsar_series(&alt(&self.pulsar, key, value)?),
+            System::Flink => flink_series(&alt(&self.flink, key, value)?),
+            System::Kstreams => kstreams_series(&alt(&self.kstreams, key, value)?),
+        })
     }
 
     /// The active tab's config and its defaults, as JSON objects (for the settings panel).
@@ -467,14 +439,25 @@ impl Reducible for Store {
         // Pointing, help and playback controls keep the notice and the saved scenario as they are.
         let view_only = matches!(
             msg,
-            Msg::Highlight(_) | Msg::Help(_) | Msg::Play(_) | Msg::Speed(_) | Msg::Notify(_)
+            Msg::Highlight(_)
+                | Msg::Help(_)
+                | Msg::Play(_)
+                | Msg::Speed(_)
+                | Msg::Notify(_)
+                | Msg::Compare(_)
         );
         if !view_only {
             s.notice = None;
             s.data_revision += 1;
         }
         match msg {
-            Msg::Tab(t) => s.tab = t,
+            Msg::Tab(t) => {
+                if s.tab != t {
+                    s.compare = None;
+                }
+                s.tab = t;
+            }
+            Msg::Compare(c) => s.compare = c,
             Msg::Dismiss => {}
             Msg::Highlight(h) => s.highlight = h,
             Msg::Play(p) => s.playing = p,
@@ -608,4 +591,92 @@ impl Store {
             events: self.narrated().into_iter().map(|(_, t)| t).collect(),
         }
     }
+}
+
+fn line<M>(name: &str, unit: &'static str, ms: &[(f64, M)], f: impl Fn(&M) -> f64) -> Series {
+    Series {
+        name: name.to_string(),
+        unit,
+        points: ms.iter().map(|(x, m)| (*x, f(m))).collect(),
+    }
+}
+
+/// Pulsar: one point per round, from the engine's `RoundDone` metrics.
+fn pulsar_series(s: &Session<pulsar::Sim>) -> Vec<Series> {
+    let rounds: Vec<(f64, &pulsar::RoundMetrics)> = s
+        .steps()
+        .iter()
+        .flatten()
+        .filter_map(|e| match e {
+            pulsar::Event::RoundDone { metrics } => Some((metrics.round as f64, metrics)),
+            _ => None,
+        })
+        .collect();
+    vec![
+        line("max load", "%", &rounds, |m| m.max_load),
+        line("avg load", "%", &rounds, |m| m.avg_load),
+        line("min load", "%", &rounds, |m| m.min_load),
+        line("std dev", "pts", &rounds, |m| m.std_dev),
+        line("bundles moved", "", &rounds, |m| f64::from(m.bundles_moved)),
+        line("reconnects", "", &rounds, |m| m.reconnects as f64),
+    ]
+}
+
+/// Flink: one point per scheduling run, from `SchedulingFinished`.
+fn flink_series(s: &Session<flink::Sim>) -> Vec<Series> {
+    let runs: Vec<(f64, (u32, u32, u64))> = s
+        .steps()
+        .iter()
+        .flatten()
+        .filter_map(|e| match e {
+            flink::Event::SchedulingFinished {
+                tm_spread,
+                slot_spread,
+                scheduling_time_ms,
+                ..
+            } => Some((tm_spread.range, slot_spread.range, *scheduling_time_ms)),
+            _ => None,
+        })
+        .enumerate()
+        .map(|(i, r)| ((i + 1) as f64, r))
+        .collect();
+    vec![
+        line("tasks per TM range", "", &runs, |r| f64::from(r.0)),
+        line("tasks per slot range", "", &runs, |r| f64::from(r.1)),
+        line("scheduling time", "ms", &runs, |r| r.2 as f64),
+    ]
+}
+
+/// Kafka Streams: one point per rebalance generation, from `RebalanceCompleted`.
+fn kstreams_series(s: &Session<kstreams::Sim>) -> Vec<Series> {
+    let gens: Vec<(f64, [f64; 4])> = s
+        .setup_events()
+        .iter()
+        .chain(s.steps().iter().flatten())
+        .filter_map(|e| match e {
+            kstreams::Event::RebalanceCompleted {
+                generation,
+                moved,
+                idle_instances,
+                max_restore_ms,
+                warmups,
+                ..
+            } => Some((
+                *generation as f64,
+                [
+                    f64::from(*moved),
+                    f64::from(*idle_instances),
+                    *max_restore_ms as f64,
+                    f64::from(*warmups),
+                ],
+            )),
+            _ => None,
+        })
+        .collect();
+    vec![
+        line("tasks moved", "", &gens, |g| g[0]),
+        line("idle instances", "", &gens, |g| g[1]),
+        line("longest restore", "ms", &gens, |g| g[2]),
+        line("warm-ups", "", &gens, |g| g[3]),
+    ]
 }

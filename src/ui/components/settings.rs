@@ -8,7 +8,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 /// Keys whose values are one of a fixed set (the engines' enums, as serialized).
-const CHOICES: &[(&str, &[&str])] = &[
+pub const CHOICES: &[(&str, &[&str])] = &[
     (
         "loadManagerClassName",
         &["ModularLoadManagerImpl", "ExtensibleLoadManagerImpl"],
@@ -47,6 +47,20 @@ const CHOICES: &[(&str, &[&str])] = &[
     ),
     ("task.assignor.class", &["high_availability", "sticky"]),
 ];
+
+/// The strategy knobs a run can be compared on, per system (values from [`CHOICES`]).
+pub fn compare_keys(system: crate::engine::System) -> &'static [&'static str] {
+    use crate::engine::System;
+    match system {
+        System::Pulsar => &[
+            "loadBalancerLoadSheddingStrategy",
+            "loadBalancerLoadPlacementStrategy",
+            "loadManagerClassName",
+        ],
+        System::Flink => &["taskmanager.load-balance.mode"],
+        System::Kstreams => &["task.assignor.class", "rack.aware.assignment.strategy"],
+    }
+}
 
 /// Settings properties.
 #[derive(Properties, PartialEq)]
