@@ -41,6 +41,14 @@ pub fn App() -> Html {
         });
     }
 
+    // Test hook: `?lbscope-test-panic` panics after the first render, so the
+    // www-tests can check the crash panel. Nothing else reaches it.
+    use_effect_with((), |_| {
+        if browser::query_has("lbscope-test-panic") {
+            panic!("deliberate test panic (?lbscope-test-panic)");
+        }
+    });
+
     // Keyboard shortcuts (not while typing in a field).
     {
         let store = store.clone();

@@ -51,25 +51,45 @@ pub fn expose<T: Serialize>(view: &T) {
     let _ = js_sys::Reflect::set(&gloo::utils::window(), &JsValue::from_str("lbscope"), &frozen);
 }
 
-/// Replace the page with an error panel that keeps the user's work reachable.
+/// Whether the page's query string holds `flag` (e.g. `?fresh`).
+pub fn query_has(flag: &str) -> bool {
+    let search = gloo::utils::window().location().search().unwrap_or_default();
+    search.trim_start_matches('?').split('&').any(|p| p == flag)
+}
+
+/// Show an error panel over the page. The wasm instance is gone after a panic
+/// (panic = abort), so the panel offers plain links: reload with the last autosaved
+/// scenario (saved after every change that rendered), or start fresh.
 pub fn show_crash_panel(msg: &str) {
     let doc = gloo::utils::document();
     let Some(body) = doc.body() else { return };
-    let Ok(panel) = doc.create_element("div") else {
+    let make = |tag: &str, text: Option<&str>| {
+        let el = doc.create_element(tag).ok()?;
+        el.set_text_content(text);
+        Some(el)
+    };
+    let (Some(panel), Some(h), Some(p), Some(pre), Some(restore), Some(fresh)) = (
+        make("div", None),
+        make("h2", Some("lbscope hit a bug")),
+        make(
+            "p",
+            Some("Your work is safe: the last scenario that displayed correctly is saved in this browser."),
+        ),
+        make("pre", Some(msg)),
+        make("a", Some("Restore last good state")),
+        make("a", Some("Start fresh")),
+    ) else {
         return;
     };
     panel.set_id("crash");
-    panel.set_attribute("role", "alert").ok();
-    let Ok(h) = doc.create_element("h2") else { return };
-    h.set_text_content(Some("lbscope hit a bug"));
-    let Ok(p) = doc.create_element("pre") else { return };
-    p.set_text_content(Some(msg));
-    let Ok(a) = doc.create_element("a") else { return };
-    a.set_text_content(Some("Reload with the last autosaved scenario"));
-    a.set_attribute("href", "./").ok();
-    let _ = panel.append_child(&h);
-    let _ = panel.append_child(&p);
-    let _ = panel.append_child(&a);
+    let _ = panel.set_attribute("role", "alert");
+    let _ = restore.set_attribute("href", "./");
+    let _ = restore.set_attribute("class", "button primary");
+    let _ = fresh.set_attribute("href", "./?fresh");
+    let _ = fresh.set_attribute("class", "button");
+    for el in [&h, &p, &pre, &restore, &fresh] {
+        let _ = panel.append_child(el);
+    }
     let _ = body.append_child(&panel);
 }
 

@@ -228,7 +228,12 @@ impl Store {
     /// the autosave or default is used), else the autosave, else the default.
     pub fn boot() -> Store {
         let mut store = Store::fresh();
-        let saved = super::browser::autosaved().and_then(|j| Scenario::from_json(&j).ok());
+        // `?fresh` (the crash panel's "Start fresh") ignores the autosave without deleting it.
+        let saved = if super::browser::query_has("fresh") {
+            None
+        } else {
+            super::browser::autosaved().and_then(|j| Scenario::from_json(&j).ok())
+        };
         match super::browser::fragment() {
             Some(f) if f.contains("s=") => match url::decode(&f) {
                 Ok(sc) => store.open(sc),
