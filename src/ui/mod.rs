@@ -5,7 +5,6 @@
 mod app;
 mod browser;
 mod pulsar;
-mod ring;
 mod store;
 
 use wasm_bindgen::JsCast;
