@@ -24,6 +24,10 @@ pub struct BrokerBarsProps {
     pub on_point: Callback<Option<Subject>>,
 }
 
+fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
 fn bar(kind: &'static str, label: &'static str, value: f64) -> Html {
     let shown = value.clamp(0.0, 100.0);
     html! {
@@ -89,7 +93,7 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
                     if b.leader { <span class="badge leader">{"leader"}</span> }
                     if !b.alive { <span class="badge down">{"crashed"}</span> }
                     if b.alive && b.load > b.overload_line { <span class="badge hot">{"overloaded"}</span> }
-                    <span class="broker-meta">{ format!("{} bundles · {} topics · {}", b.bundles, b.topics, rate(b.msg_rate)) }</span>
+                    <span class="broker-meta">{ format!("{} · {} · {}", plural(b.bundles, "bundle"), plural(b.topics as usize, "topic"), rate(b.msg_rate)) }</span>
                 </div>
                 <div class="bars">
                     { bar("load", "load", b.load) }

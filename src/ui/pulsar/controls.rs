@@ -316,8 +316,12 @@ fn TrafficControls(p: &ControlsProps) -> Html {
         .flat_map(|b| b.topic_list.iter())
         .map(|t| (t.name.0.clone(), t.traffic.msg_rate_in))
         .collect();
-    let names: Vec<String> = topics.iter().map(|(n, _)| n.clone()).collect();
-    topics.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let mut names: Vec<String> = topics.iter().map(|(n, _)| n.clone()).collect();
+    names.sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
+    topics.sort_by(|a, b| {
+        b.1.total_cmp(&a.1)
+            .then_with(|| (a.0.len(), &a.0).cmp(&(b.0.len(), &b.0)))
+    });
     const SHOWN: usize = 24;
     let hidden = topics.len().saturating_sub(SHOWN);
     let sliders = topics.iter().take(SHOWN).map(|(name, r)| {
@@ -468,7 +472,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
             </div>
             <div class="row">
                 <input id="zipf-seed" ref={seed_ref} type="number" min="0" value={seed.to_string()} aria-label="Seed" />
-                <button onclick={on_dice} title="A fresh random seed" aria-label="Fresh seed">{"🎲"}</button>
+                <button onclick={on_dice} title="A fresh random seed" aria-label="Fresh seed">{"new seed"}</button>
                 <button id="zipf-apply" onclick={on_zipf} disabled={names.is_empty()}>{"Skew"}</button>
             </div>
             <label>{"Set load directly (as the doc's examples do)"}</label>
@@ -478,7 +482,9 @@ fn TrafficControls(p: &ControlsProps) -> Html {
                     { for alive.iter().map(|b| html!{ <option value={b.clone()}>{ b.clone() }</option> }) }
                 </select>
                 <input ref={cpu_ref.clone()} type="number" min="0" max="1000" value="50" aria-label="CPU %" title="CPU %" />
-                <button onclick={set_broker(false)}>{"Set CPU %"}</button>
+            </div>
+            <div class="row">
+                <button onclick={set_broker(false)}>{"Set broker CPU %"}</button>
                 <button onclick={set_broker(true)} title="Back to the traffic model">{"Clear"}</button>
             </div>
             <div class="row">
@@ -486,7 +492,9 @@ fn TrafficControls(p: &ControlsProps) -> Html {
                     { for p.ring.bundles.iter().map(|b| html!{ <option value={b.name.clone()}>{ b.name.clone() }</option> }) }
                 </select>
                 <input ref={bundle_rate_ref.clone()} type="number" min="0" value="20000" aria-label="Bundle msg/s in" title="msg/s in" />
-                <button onclick={set_bundle(false)}>{"Set"}</button>
+            </div>
+            <div class="row">
+                <button onclick={set_bundle(false)}>{"Set bundle msg/s"}</button>
                 <button onclick={set_bundle(true)} title="Back to its topics' sum">{"Clear"}</button>
             </div>
         </details>

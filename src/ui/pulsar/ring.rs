@@ -200,7 +200,7 @@ pub fn Ring(p: &RingProps) -> Html {
         let a = angle(u64::from(t.hash));
         let (x0, y0) = point(R_IN - 6.0, a);
         let (x1, y1) = point(R_OUT + 4.0 + 18.0 * frac, a);
-        let width = 1.2 + 3.0 * frac;
+        let width = 1.0 + 2.2 * frac;
         let label = format!(
             "topic {name} · hash 0x{:08x} · bundle {bundle} · {} in, {}",
             t.hash,
@@ -257,7 +257,7 @@ pub fn Ring(p: &RingProps) -> Html {
 
     let topics: usize = p.ring.bundles.iter().map(|b| b.topics as usize).sum();
     html! {
-        <svg class={classes!("ring", p.compact.then_some("compact"))} viewBox="-20 -10 360 340" role="group" aria-label={p.title.clone()}>
+        <svg class={classes!("ring", p.compact.then_some("compact"))} viewBox="-52 -12 424 344" role="group" aria-label={p.title.clone()}>
             <defs>
                 <pattern id="unowned-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
                     <rect width="6" height="6" class="hatch-bg" />
