@@ -44,6 +44,11 @@ test('default cluster: 3 brokers own 4 bundles; legend and bars match the engine
   assert.deepEqual(b.map((x) => x.id), ['broker-1', 'broker-2', 'broker-3']);
   assert.equal(b.reduce((s, x) => s + x.bundles, 0), 4);
   assert.equal(await page.locator('.legend li[data-broker]').count(), 3);
+  // Selects start at their first option (the safe defaults: whole namespace, no destination).
+  assert.equal(await page.inputValue('#hot-topic'), 'persistent://public/default/topic-0');
+  assert.equal(await page.inputValue('#unload-bundle'), '');
+  assert.equal(await page.inputValue('#unload-dst'), '');
+  assert.equal(await page.inputValue('#split-bundle'), 'LARGEST');
   // Overload line at the 85 % default.
   assert.match(await page.textContent('.bars-key'), /overload line 85 %/);
   // Focus an arc (keyboard): it is highlighted and its hex range is shown.

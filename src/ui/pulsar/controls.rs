@@ -454,7 +454,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
             <label for="hot-topic">{"Hot topic burst"}</label>
             <div class="row">
                 <select id="hot-topic" ref={hot_ref}>
-                    { for names.iter().map(|n| html!{ <option value={n.clone()}>{ n.rsplit('/').next().unwrap_or(n).to_string() }</option> }) }
+                    { for names.iter().enumerate().map(|(i, n)| html!{ <option value={n.clone()} selected={i == 0}>{ n.rsplit('/').next().unwrap_or(n).to_string() }</option> }) }
                 </select>
                 <button id="hot-burst" onclick={on_hot} disabled={names.is_empty()}>
                     { format!("Burst to {}", super::ring::rate(presets::PULSAR_HOT_RATE)) }
@@ -479,7 +479,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
             <button id="doc-loads" onclick={on_doc} disabled={alive.is_empty()}>{"Doc example: 40 % / 10 % / 10 % CPU"}</button>
             <div class="row">
                 <select ref={broker_ref.clone()} aria-label="Broker">
-                    { for alive.iter().map(|b| html!{ <option value={b.clone()}>{ b.clone() }</option> }) }
+                    { for alive.iter().enumerate().map(|(i, b)| html!{ <option value={b.clone()} selected={i == 0}>{ b.clone() }</option> }) }
                 </select>
                 <input ref={cpu_ref.clone()} type="number" min="0" max="1000" value="50" aria-label="CPU %" title="CPU %" />
             </div>
@@ -489,7 +489,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
             </div>
             <div class="row">
                 <select ref={bundle_ref.clone()} aria-label="Bundle">
-                    { for p.ring.bundles.iter().map(|b| html!{ <option value={b.name.clone()}>{ b.name.clone() }</option> }) }
+                    { for p.ring.bundles.iter().enumerate().map(|(i, b)| html!{ <option value={b.name.clone()} selected={i == 0}>{ b.name.clone() }</option> }) }
                 </select>
                 <input ref={bundle_rate_ref.clone()} type="number" min="0" value="20000" aria-label="Bundle msg/s in" title="msg/s in" />
             </div>
@@ -583,13 +583,13 @@ fn AdminControls(p: &ControlsProps) -> Html {
                 <p class="cmd"><code>{ format!("namespaces split-bundle {ns}") }</code></p>
                 <label for="split-bundle">{"--bundle"}</label>
                 <select id="split-bundle" ref={split_bundle}>
-                    <option value="LARGEST">{"LARGEST"}</option>
+                    <option value="LARGEST" selected=true>{"LARGEST"}</option>
                     <option value="HOT">{"HOT"}</option>
                     { bundle_opts() }
                 </select>
                 <label for="split-algo">{"-san (algorithm)"}</label>
                 <select id="split-algo" ref={split_algo}>
-                    <option value="">{ format!("config default ({:?})", p.config.default_namespace_bundle_split_algorithm) }</option>
+                    <option value="" selected=true>{ format!("config default ({:?})", p.config.default_namespace_bundle_split_algorithm) }</option>
                     <option value="range_equally_divide">{"range_equally_divide"}</option>
                     <option value="topic_count_equally_divide">{"topic_count_equally_divide"}</option>
                     <option value="specified_positions_divide">{"specified_positions_divide"}</option>
@@ -604,12 +604,12 @@ fn AdminControls(p: &ControlsProps) -> Html {
                 <p class="cmd"><code>{ format!("namespaces unload {ns}") }</code></p>
                 <label for="unload-bundle">{"-b (bundle)"}</label>
                 <select id="unload-bundle" ref={unload_bundle}>
-                    <option value="">{"the whole namespace"}</option>
+                    <option value="" selected=true>{"the whole namespace"}</option>
                     { bundle_opts() }
                 </select>
                 <label for="unload-dst">{"-d (destination broker)"}</label>
                 <select id="unload-dst" ref={unload_dst}>
-                    <option value="">{"none: the next lookup decides"}</option>
+                    <option value="" selected=true>{"none: the next lookup decides"}</option>
                     { for p.brokers.iter().filter(|b| b.alive).map(|b| html!{ <option value={b.id.0.clone()}>{ b.id.0.clone() }</option> }) }
                 </select>
                 <button type="submit">{"Unload"}</button>

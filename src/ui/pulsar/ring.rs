@@ -208,6 +208,17 @@ pub fn Ring(p: &RingProps) -> Html {
             mib(t.traffic.throughput())
         );
         let class = classes!("tick", is(&p.highlight, "topic", &name).then_some("highlight"));
+        let (focus, blur) = if interactive {
+            let on = p.on_point.clone();
+            let s = subject("topic", &name);
+            let on2 = p.on_point.clone();
+            (
+                Some(Callback::from(move |_: FocusEvent| on.emit(s.clone()))),
+                Some(Callback::from(move |_: FocusEvent| on2.emit(None))),
+            )
+        } else {
+            (None, None)
+        };
         let (enter, leave) = if interactive {
             let on = p.on_point.clone();
             let s = subject("topic", &name);
@@ -225,7 +236,7 @@ pub fn Ring(p: &RingProps) -> Html {
                   data-topic={name.clone()} data-bundle={bundle.clone()} data-hash={format!("0x{:08x}", t.hash)}
                   data-rate={format!("{:.0}", t.traffic.msg_rate_in)}
                   tabindex={interactive.then_some("0")} role="img" aria-label={label.clone()}
-                  onmouseenter={enter} onmouseleave={leave}>
+                  onmouseenter={enter} onmouseleave={leave} onfocus={focus} onblur={blur}>
                 <title>{label}</title>
             </line>
         }
