@@ -293,6 +293,9 @@ pub fn Ring(p: &RingProps) -> Html {
 pub struct LegendProps {
     /// Broker → colour, with whether each is alive.
     pub colors: Colors,
+    /// The entity pointed at.
+    #[prop_or_default]
+    pub highlight: Option<Subject>,
 }
 
 /// The legend broker → colour (and the hatch of unowned bundles).
@@ -301,7 +304,7 @@ pub fn Legend(p: &LegendProps) -> Html {
     html! {
         <ul class="legend" aria-label="Broker colours">
             { for p.colors.0.iter().map(|(b, c, alive)| html! {
-                <li data-broker={b.clone()} class={classes!((!alive).then_some("crashed"))}>
+                <li data-broker={b.clone()} class={classes!((!alive).then_some("crashed"), is(&p.highlight, "broker", b).then_some("highlight"))}>
                     <span class="swatch" style={format!("background:{c}")}></span>{ b.clone() }
                     if !alive { <span class="badge">{"crashed"}</span> }
                 </li>

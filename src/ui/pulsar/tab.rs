@@ -199,7 +199,7 @@ pub fn PulsarTab() -> Html {
                         <p class="ring-detail" aria-live="polite">
                             { detail.unwrap_or_else(|| "Hover or focus a bundle to see its hash range; tick length follows a topic's traffic.".into()) }
                         </p>
-                        <Legend colors={colors.clone()} />
+                        <Legend colors={colors.clone()} highlight={store.highlight.clone()} />
                     </div>
                     <BrokerBars {brokers} {colors} highlight={store.highlight.clone()} {on_point} />
                 </div>
