@@ -23,8 +23,8 @@ test('ring has one arc per bundle and follows the bundle count', async () => {
   await page.press('#bundle-count', 'Enter');
   await page.waitForFunction(() => document.querySelectorAll('svg.ring path.arc').length === 16);
   const names = await page.locator('svg.ring path.arc').evaluateAll((els) => els.map((e) => e.dataset.bundle));
-  assert.equal(names[0], '0x00000000_0x10000000');
-  assert.equal(names[15], '0xf0000000_0xffffffff');
+  assert.equal(names[0], 'public/default/0x00000000_0x10000000');
+  assert.equal(names[15], 'public/default/0xf0000000_0xffffffff');
   // Bad input keeps the current value and shows no crash.
   await page.fill('#bundle-count', '0');
   await page.press('#bundle-count', 'Enter');
@@ -44,7 +44,7 @@ test('my-topic lands in the first of 4 bundles', async () => {
   await page.click('form.add-topic button');
   const tick = page.locator('svg.ring line.tick[data-topic="persistent://public/default/my-topic"]');
   await tick.waitFor();
-  assert.equal(await tick.getAttribute('data-bundle'), '0x00000000_0x40000000');
+  assert.equal(await tick.getAttribute('data-bundle'), 'public/default/0x00000000_0x40000000');
   assert.equal(await tick.getAttribute('data-hash'), '0x2bad45f7');
   // The engine's state is inspectable from page scripts, read-only.
   const ns = await page.evaluate(() => window.lbscope.namespaces[0]);

@@ -12,12 +12,26 @@ pub const PULSAR_NAMESPACE: &str = "public/default";
 pub fn default_scenario(system: System) -> Scenario {
     let mut sc = Scenario::empty(system, 1);
     match &mut sc.body {
-        Body::Pulsar(log) => *log = pulsar_namespace(4),
+        Body::Pulsar(log) => *log = pulsar_playground(4),
         Body::Flink(log) => *log = flink_figure_a(),
         Body::Kstreams(log) => *log = kstreams_counts(),
     }
     sc
 }
+
+/// Brokers of the default Pulsar scenario.
+pub const PULSAR_DEFAULT_BROKERS: u32 = 3;
+/// Topics of the default Pulsar scenario.
+pub const PULSAR_DEFAULT_TOPICS: u32 = 12;
+/// Published msg/s of each default topic.
+pub const PULSAR_DEFAULT_RATE: f64 = 300.0;
+/// Published msg/s of a "hot topic" burst: alone it crosses the bundle limits
+/// (30 000 msg/s, 100 MB/s) and loads its broker well above the others.
+pub const PULSAR_HOT_RATE: f64 = 60_000.0;
+/// Message size the traffic helpers assume, bytes.
+pub const PULSAR_MSG_BYTES: f64 = 2048.0;
+/// Subscriptions (fan-out) the traffic helpers assume.
+pub const PULSAR_FANOUT: u32 = 2;
 
 /// A Pulsar log whose setup creates [`PULSAR_NAMESPACE`] with `bundles` bundles.
 pub fn pulsar_namespace(bundles: u32) -> Log<pulsar::Config, pulsar::Action> {
@@ -76,6 +90,141 @@ pub fn kstreams_counts() -> Log<kstreams::Config, kstreams::Action> {
     }
 }
 
+/// The Pulsar tab's first experience: 3 brokers, [`PULSAR_NAMESPACE`] with
+/// `bundles` bundles, and a dozen topics with modest traffic.
+pub fn pulsar_playground(bundles: u32) -> Log<pulsar::Config, pulsar::Action> {
+    let mut log = pulsar_namespace(bundles);
+    let brokers = (1..=PULSAR_DEFAULT_BROKERS).map(|i| pulsar::Action::AddBroker {
+        broker: format!("broker-{i}"),
+        capacity: Default::default(),
+    });
+    log.setup.splice(0..0, brokers);
+    log.setup.push(pulsar::Action::CreateTopics {
+        namespace: PULSAR_NAMESPACE.into(),
+        prefix: "topic".into(),
+        count: PULSAR_DEFAULT_TOPICS,
+        traffic: pulsar_traffic(PULSAR_DEFAULT_RATE),
+    });
+    log
+}
+
+/// The traffic of a topic publishing `msg_rate_in` msg/s of [`PULSAR_MSG_BYTES`]
+/// bytes, read by [`PULSAR_FANOUT`] subscriptions (one producer, one consumer each).
+pub fn pulsar_traffic(msg_rate_in: f64) -> pulsar::traffic::Traffic {
+    let rate = if msg_rate_in.is_finite() {
+        msg_rate_in.max(0.0)
+    } else {
+        0.0
+    };
+    let out = rate * f64::from(PULSAR_FANOUT);
+    pulsar::traffic::Traffic {
+        msg_rate_in: rate,
+        msg_rate_out: out,
+        throughput_in: rate * PULSAR_MSG_BYTES,
+        throughput_out: out * PULSAR_MSG_BYTES,
+        producers: 1,
+        consumers: PULSAR_FANOUT,
+    }
+}
+
+/// A "hot topic" burst: `topic` jumps to [`PULSAR_HOT_RATE`] msg/s.
+pub fn pulsar_hot_topic(topic: &str) -> pulsar::Action {
+    pulsar::Action::SetTopicTraffic {
+        topic: topic.into(),
+        traffic: pulsar_traffic(PULSAR_HOT_RATE),
+    }
+}
+
+/// A ramp: every topic's published rate multiplied by `factor` (given the
+/// current `(topic, msg/s in)` pairs); topics without traffic start at 100 msg/s.
+pub fn pulsar_ramp(topics: &[(String, f64)], factor: f64) -> Vec<pulsar::Action> {
+    topics
+        .iter()
+        .map(|(t, rate)| pulsar::Action::SetTopicTraffic {
+            topic: t.clone(),
+            traffic: pulsar_traffic(if *rate > 0.0 { rate * factor } else { 100.0 }),
+        })
+        .collect()
+}
+
+/// A skewed (Zipf) load: `total` msg/s in spread over `topics`, the topic of
+/// rank `k` (ranks shuffled by `seed`) getting a share proportional to `1 / k^s`.
+pub fn pulsar_zipf(topics: &[String], seed: u64, total: f64, s: f64) -> Vec<pulsar::Action> {
+    if topics.is_empty() {
+        return Vec::new();
+    }
+    let mut order: Vec<usize> = (0..topics.len()).collect();
+    let mut rng = SimRng::new(seed);
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    let weight = |k: usize| 1.0 / ((k + 1) as f64).powf(s);
+    let h: f64 = (0..topics.len()).map(weight).sum();
+    order
+        .iter()
+        .enumerate()
+        .map(|(rank, &i)| pulsar::Action::SetTopicTraffic {
+            topic: topics[i].clone(),
+            traffic: pulsar_traffic((total * weight(rank) / h).round()),
+        })
+        .collect()
+}
+
+/// The doc's ThresholdShedder example: brokers at 40 %, 10 % and 10 % (CPU set
+/// directly) on the first three of `brokers`.
+pub fn pulsar_doc_loads(brokers: &[String]) -> Vec<pulsar::Action> {
+    brokers
+        .iter()
+        .zip([40.0, 10.0, 10.0])
+        .map(|(b, cpu)| pulsar::Action::SetBrokerLoad {
+            broker: b.clone(),
+            usage: pulsar::broker::DirectUsage {
+                cpu: Some(cpu),
+                ..Default::default()
+            },
+        })
+        .collect()
+}
+
+/// `log` with [`PULSAR_NAMESPACE`] created with `bundles` bundles (its other
+/// setup actions and its steps kept).
+pub fn with_pulsar_bundles(
+    mut log: Log<pulsar::Config, pulsar::Action>,
+    bundles: u32,
+) -> Log<pulsar::Config, pulsar::Action> {
+    let mut found = false;
+    for a in &mut log.setup {
+        if let pulsar::Action::CreateNamespace {
+            namespace,
+            bundles: b,
+        } = a
+        {
+            if namespace == PULSAR_NAMESPACE {
+                *b = Some(bundles);
+                found = true;
+            }
+        }
+    }
+    if !found {
+        log.setup.insert(
+            0,
+            pulsar::Action::CreateNamespace {
+                namespace: PULSAR_NAMESPACE.into(),
+                bundles: Some(bundles),
+            },
+        );
+    }
+    log
+}
+
+/// The first `broker-N` name not in `existing`.
+pub fn next_broker_name(existing: &[String]) -> String {
+    (1..)
+        .map(|i| format!("broker-{i}"))
+        .find(|n| !existing.contains(n))
+        .unwrap_or_default()
+}
+
 /// The doc's figure (a): JV-A (parallelism 6) -hash-> JV-B (3), one slot sharing
 /// group, 3 TaskManagers with 2 slots each; the log schedules once.
 pub fn flink_figure_a() -> Log<flink::Config, flink::Action> {
@@ -128,6 +277,100 @@ mod tests {
             let link = super::super::url::to_fragment(&sc);
             assert!(link.len() < 2000, "{sys:?} default link is {} chars", link.len());
         }
+    }
+
+    fn playground() -> pulsar::Sim {
+        use crate::engine::Engine;
+        let log = pulsar_playground(4);
+        let mut sim = pulsar::Sim::new(log.config.clone(), 1).unwrap();
+        for a in &log.setup {
+            sim.apply(a).unwrap();
+        }
+        sim
+    }
+
+    #[test]
+    fn the_playground_starts_balanced_and_quiet() {
+        let sim = playground();
+        let ring = sim.ring_view(PULSAR_NAMESPACE, false).unwrap();
+        assert_eq!(ring.bundles.len(), 4);
+        assert_eq!(
+            ring.bundles.iter().map(|b| b.topics).sum::<u32>(),
+            PULSAR_DEFAULT_TOPICS
+        );
+        assert_eq!(sim.broker_views().len(), 3);
+        assert!(sim.broker_views().iter().all(|b| b.load < 20.0));
+    }
+
+    #[test]
+    fn a_hot_topic_forces_a_split_and_an_unload() {
+        use crate::engine::Engine;
+        let mut sim = playground();
+        let hot = format!("persistent://{PULSAR_NAMESPACE}/topic-0");
+        sim.apply(&pulsar_hot_topic(&hot)).unwrap();
+        let (mut split, mut unload) = (None, None);
+        for round in 1..=10 {
+            for e in sim.apply(&pulsar::Action::Step).unwrap() {
+                match e {
+                    pulsar::Event::BundleSplit { .. } => split = split.or(Some(round)),
+                    pulsar::Event::Unloaded { .. } => unload = unload.or(Some(round)),
+                    _ => {}
+                }
+            }
+        }
+        eprintln!("split at {split:?}, unload at {unload:?}");
+        for b in sim.broker_views() {
+            eprintln!(
+                "{} {:.1} cpu {:.1} nic {:.1} mem {:.1} avg {:.1}",
+                b.id, b.load, b.cpu, b.bandwidth_out, b.memory, b.cluster_avg
+            );
+        }
+        assert!(split.is_some() && unload.is_some());
+        assert!(sim.ring_view(PULSAR_NAMESPACE, false).unwrap().bundles.len() > 4);
+    }
+
+    #[test]
+    fn zipf_is_seeded_skewed_and_sums_to_the_total() {
+        let topics: Vec<String> = (0..10).map(|i| format!("t{i}")).collect();
+        let a = pulsar_zipf(&topics, 3, 10_000.0, 1.0);
+        assert_eq!(a, pulsar_zipf(&topics, 3, 10_000.0, 1.0));
+        assert_ne!(a, pulsar_zipf(&topics, 4, 10_000.0, 1.0));
+        let rates: Vec<f64> = a
+            .iter()
+            .map(|x| match x {
+                pulsar::Action::SetTopicTraffic { traffic, .. } => traffic.msg_rate_in,
+                _ => panic!("unexpected {x:?}"),
+            })
+            .collect();
+        let total: f64 = rates.iter().sum();
+        assert!((total - 10_000.0).abs() < 10.0, "{total}");
+        assert!(rates[0] > 2.0 * rates[1] - 1.0 && rates[0] > 5.0 * rates[9]);
+        assert!(pulsar_zipf(&[], 1, 10.0, 1.0).is_empty());
+    }
+
+    #[test]
+    fn ramp_doc_loads_and_names() {
+        let r = pulsar_ramp(&[("a".into(), 100.0), ("b".into(), 0.0)], 2.0);
+        match &r[..] {
+            [pulsar::Action::SetTopicTraffic { traffic: a, .. }, pulsar::Action::SetTopicTraffic { traffic: b, .. }] =>
+            {
+                assert_eq!(a.msg_rate_in, 200.0);
+                assert_eq!(b.msg_rate_in, 100.0);
+            }
+            _ => panic!("{r:?}"),
+        }
+        let names = vec!["broker-1".to_string(), "broker-3".to_string()];
+        assert_eq!(next_broker_name(&names), "broker-2");
+        assert_eq!(pulsar_doc_loads(&names).len(), 2);
+        let t = pulsar_traffic(f64::NAN);
+        assert_eq!(t.msg_rate_in, 0.0);
+        let log = with_pulsar_bundles(pulsar_playground(4), 16);
+        assert_eq!(log.setup.len(), pulsar_playground(4).setup.len());
+        assert!(log.setup.contains(&pulsar::Action::CreateNamespace {
+            namespace: PULSAR_NAMESPACE.into(),
+            bundles: Some(16)
+        }));
+        assert_eq!(with_pulsar_bundles(Log::default(), 2).setup.len(), 1);
     }
 
     #[test]

@@ -7,7 +7,6 @@ mod browser;
 mod components;
 mod flink;
 mod pulsar;
-mod ring;
 mod store;
 
 use wasm_bindgen::JsCast;

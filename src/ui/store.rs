@@ -499,8 +499,7 @@ impl Reducible for Store {
             }
             Msg::Notify(n) => s.notice = Some(n),
             Msg::SetBundles(n) => {
-                let mut log = s.pulsar.log().clone();
-                log.setup = presets::pulsar_namespace(n).setup;
+                let log = presets::with_pulsar_bundles(s.pulsar.log().clone(), n);
                 match Session::new(s.pulsar.seed(), log, Some(s.pulsar.cursor())) {
                     Ok(p) => s.pulsar = p,
                     Err(e) => s.fail(e),

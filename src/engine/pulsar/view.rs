@@ -54,6 +54,51 @@ pub struct RingView {
     pub bundles: Vec<BundleView>,
 }
 
+/// How one bundle of a later ring differs from an earlier ring of the same namespace.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BundleChange {
+    /// The bundle in the later ring (`0x.._0x..`).
+    pub name: String,
+    /// The earlier bundle it came from when it is a split child (`0x.._0x..`).
+    pub split_from: Option<String>,
+    /// Owner in the earlier ring (of the parent, for a split child).
+    pub from: Option<BrokerId>,
+    /// Owner in the later ring.
+    pub to: Option<BrokerId>,
+}
+
+impl RingView {
+    /// Bundles of `later` that are new (split children) or changed owner since
+    /// `self`, in ring order: what a proposal would move.
+    pub fn changes_to(&self, later: &RingView) -> Vec<BundleChange> {
+        later
+            .bundles
+            .iter()
+            .filter_map(|b| {
+                let same = self.bundles.iter().find(|o| o.range == b.range);
+                match same {
+                    Some(o) if o.owner == b.owner => None,
+                    Some(o) => Some(BundleChange {
+                        name: b.name.clone(),
+                        split_from: None,
+                        from: o.owner.clone(),
+                        to: b.owner.clone(),
+                    }),
+                    None => {
+                        let parent = self.bundles.iter().find(|o| o.range.contains(b.range.lower));
+                        Some(BundleChange {
+                            name: b.name.clone(),
+                            split_from: parent.map(|p| p.name.clone()),
+                            from: parent.and_then(|p| p.owner.clone()),
+                            to: b.owner.clone(),
+                        })
+                    }
+                }
+            })
+            .collect()
+    }
+}
+
 /// A broker's usage against the overload line and the cluster average.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BrokerView {
@@ -174,5 +219,69 @@ impl Sim {
                 }
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Action, Config, Sim};
+    use crate::engine::Engine;
+
+    #[test]
+    fn changes_list_split_children_and_moves_only() {
+        let mut sim = Sim::new(Config::default(), 1).unwrap();
+        for b in ["b1", "b2"] {
+            sim.apply(&Action::AddBroker {
+                broker: b.into(),
+                capacity: Default::default(),
+            })
+            .unwrap();
+        }
+        sim.apply(&Action::CreateNamespace {
+            namespace: "t/n".into(),
+            bundles: Some(2),
+        })
+        .unwrap();
+        sim.apply(&Action::CreateTopic {
+            topic: "t/n/a".into(),
+        })
+        .unwrap();
+        sim.apply(&Action::Assign).unwrap();
+        let before = sim.ring_view("t/n", false).unwrap();
+        assert!(before.changes_to(&before).is_empty());
+        let owned = before.bundles.iter().find(|b| b.owner.is_some()).unwrap();
+        let other = if owned.owner.as_ref().unwrap().0 == "b1" {
+            "b2"
+        } else {
+            "b1"
+        };
+        sim.apply(&Action::Unload {
+            namespace: "t/n".into(),
+            bundle: Some(owned.name.clone()),
+            destination: Some(other.into()),
+        })
+        .unwrap();
+        sim.apply(&Action::Assign).unwrap();
+        let moved = sim.ring_view("t/n", false).unwrap();
+        let ch = before.changes_to(&moved);
+        assert_eq!(ch.len(), 1);
+        assert_eq!(ch[0].name, owned.name);
+        assert_eq!(ch[0].to.as_ref().unwrap().0, other);
+        assert_eq!(ch[0].split_from, None);
+        sim.apply(&Action::SplitBundle {
+            namespace: "t/n".into(),
+            bundle: owned.name.clone(),
+            algorithm: None,
+            boundaries: Vec::new(),
+            unload: false,
+        })
+        .unwrap();
+        let split = sim.ring_view("t/n", false).unwrap();
+        let ch = moved.changes_to(&split);
+        assert_eq!(ch.len(), 2);
+        assert!(ch
+            .iter()
+            .all(|c| c.split_from.as_deref() == Some(owned.name.as_str())));
+        assert!(ch.iter().all(|c| c.from.as_ref().unwrap().0 == other));
     }
 }

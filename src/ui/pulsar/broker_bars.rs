@@ -1,0 +1,121 @@
+//! One block per broker: CPU, bandwidth and memory usage and the weighted load
+//! the strategies compare, against the overload line and the cluster average
+//! (presentational; every number is the engine's `BrokerView`).
+
+use super::ring::{mib, rate};
+use super::Colors;
+use crate::engine::pulsar::view::BrokerView;
+use crate::ui::store::Subject;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Broker bars properties.
+#[derive(Properties, Clone, PartialEq)]
+pub struct BrokerBarsProps {
+    /// Every broker.
+    pub brokers: Rc<Vec<BrokerView>>,
+    /// Broker → colour.
+    pub colors: Colors,
+    /// The entity pointed at.
+    #[prop_or_default]
+    pub highlight: Option<Subject>,
+    /// Pointing at a broker (None when leaving).
+    #[prop_or_default]
+    pub on_point: Callback<Option<Subject>>,
+}
+
+fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+fn bar(kind: &'static str, label: &'static str, value: f64) -> Html {
+    let shown = value.clamp(0.0, 100.0);
+    html! {
+        <div class={classes!("bar", kind)} role="meter" aria-label={label} aria-valuemin="0" aria-valuemax="100"
+             aria-valuenow={format!("{value:.1}")} aria-valuetext={format!("{label} {value:.1} %")}>
+            <span class="bar-name">{label}</span>
+            <span class="track"><span class="fill" style={format!("width:{shown:.2}%")}></span></span>
+            <span class="bar-value">{ format!("{value:.1} %") }</span>
+        </div>
+    }
+}
+
+/// The broker bars.
+#[component]
+pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
+    let first = p.brokers.iter().find(|b| b.alive);
+    let (overload, avg) = first.map_or((85.0, 0.0), |b| (b.overload_line, b.cluster_avg));
+    let rows = p.brokers.iter().map(|b| {
+        let id = b.id.0.clone();
+        let color = p.colors.color(&id);
+        let lit = p
+            .highlight
+            .as_ref()
+            .is_some_and(|s| s.kind == "broker" && s.id == id);
+        let class = classes!(
+            "broker",
+            (!b.alive).then_some("crashed"),
+            lit.then_some("highlight"),
+            (b.alive && b.load > b.overload_line).then_some("overloaded")
+        );
+        let enter = {
+            let on = p.on_point.clone();
+            let s = Subject {
+                kind: "broker".into(),
+                id: id.clone(),
+            };
+            Callback::from(move |_: MouseEvent| on.emit(Some(s.clone())))
+        };
+        let leave = {
+            let on = p.on_point.clone();
+            Callback::from(move |_: MouseEvent| on.emit(None))
+        };
+        let summary = if b.alive {
+            format!(
+                "{id}{}: load {:.1} %, {} bundles, {} topics, {}, {}",
+                if b.leader { " (leader)" } else { "" },
+                b.load,
+                b.bundles,
+                b.topics,
+                rate(b.msg_rate),
+                mib(b.throughput)
+            )
+        } else {
+            format!("{id}: crashed")
+        };
+        html! {
+            <li key={id.clone()} {class} data-broker={id.clone()} data-load={format!("{:.1}", b.load)}
+                data-bundles={b.bundles.to_string()} data-alive={b.alive.to_string()}
+                tabindex="0" aria-label={summary.clone()} title={summary} onmouseenter={enter} onmouseleave={leave}>
+                <div class="broker-head">
+                    <span class="swatch" style={format!("background:{color}")}></span>
+                    <strong>{ id.clone() }</strong>
+                    if b.leader { <span class="badge leader">{"leader"}</span> }
+                    if !b.alive { <span class="badge down">{"crashed"}</span> }
+                    if b.alive && b.load > b.overload_line { <span class="badge hot">{"overloaded"}</span> }
+                    <span class="broker-meta">{ format!("{} · {} · {}", plural(b.bundles, "bundle"), plural(b.topics as usize, "topic"), rate(b.msg_rate)) }</span>
+                </div>
+                <div class="bars">
+                    { bar("load", "load", b.load) }
+                    { bar("cpu", "CPU", f64::from(b.cpu)) }
+                    { bar("nic", "bandwidth", f64::from(b.bandwidth_in.max(b.bandwidth_out))) }
+                    { bar("mem", "memory", f64::from(b.memory.max(b.direct_memory))) }
+                    <span class="line overload" style={format!("--at:{:.2}", overload.clamp(0.0, 100.0))} title={format!("overload line {overload:.0} %")}></span>
+                    if b.alive {
+                        <span class="line avg" style={format!("--at:{:.2}", avg.clamp(0.0, 100.0))} title={format!("cluster average load {avg:.1} %")}></span>
+                    }
+                </div>
+            </li>
+        }
+    });
+    html! {
+        <section class="broker-bars" aria-label="Broker usage">
+            <h3>{"Brokers"}</h3>
+            <p class="bars-key">
+                <span class="key overload"></span>{ format!("overload line {overload:.0} %") }
+                <span class="key avg"></span>{ format!("cluster average load {avg:.1} %") }
+            </p>
+            <ul>{ for rows }</ul>
+        </section>
+    }
+}

@@ -1,0 +1,655 @@
+//! The Pulsar controls: cluster, namespaces and topics, traffic, rounds and the
+//! pulsar-admin operations. They only build engine actions (with the pure
+//! helpers of `scenario::presets`) and hand them up; the engine decides.
+
+use crate::engine::pulsar::broker::DirectUsage;
+use crate::engine::pulsar::config::{LoadManager, Profile, SplitAlgorithm};
+use crate::engine::pulsar::view::{BrokerView, RingView};
+use crate::engine::pulsar::{Action, Config};
+use crate::scenario::presets;
+use std::rc::Rc;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+/// The value of an `<input>` or `<select>`.
+fn val(r: &NodeRef) -> String {
+    if let Some(i) = r.cast::<HtmlInputElement>() {
+        return i.value();
+    }
+    r.cast::<HtmlSelectElement>()
+        .map(|s| s.value())
+        .unwrap_or_default()
+}
+
+fn checked(r: &NodeRef) -> bool {
+    r.cast::<HtmlInputElement>().is_some_and(|i| i.checked())
+}
+
+fn num(r: &NodeRef) -> Option<f64> {
+    val(r).trim().parse::<f64>().ok().filter(|x| x.is_finite())
+}
+
+/// Slider position (0..=100) of a published rate: 0, then 1 .. 100 000 msg/s logarithmically.
+pub fn slider_pos(rate: f64) -> u32 {
+    if rate < 1.0 {
+        0
+    } else {
+        (20.0 * rate.log10()).round().clamp(1.0, 100.0) as u32
+    }
+}
+
+/// Published rate of a slider position (two significant digits).
+pub fn slider_rate(pos: u32) -> f64 {
+    if pos == 0 {
+        return 0.0;
+    }
+    let x = 10f64.powf(f64::from(pos.min(100)) / 20.0);
+    let mag = 10f64.powf(x.log10().floor() - 1.0).max(1.0);
+    (x / mag).round() * mag
+}
+
+/// A short topic name placed in `ns` (full names are kept as they are).
+fn in_ns(ns: &str, name: &str) -> String {
+    let name = name.trim();
+    if name.contains('/') || ns == presets::PULSAR_NAMESPACE {
+        name.to_string()
+    } else {
+        format!("persistent://{ns}/{name}")
+    }
+}
+
+/// The profile a config equals (ignoring `roundSeconds`), if any.
+fn profile_of(c: &Config) -> Option<Profile> {
+    [Profile::Pulsar4, Profile::Pulsar5].into_iter().find(|p| {
+        let mut d = Config::profile(*p);
+        d.round_seconds = c.round_seconds;
+        d == *c
+    })
+}
+
+/// Controls properties.
+#[derive(Properties, Clone, PartialEq)]
+pub struct ControlsProps {
+    /// Every broker.
+    pub brokers: Rc<Vec<BrokerView>>,
+    /// Every namespace.
+    pub namespaces: Rc<Vec<String>>,
+    /// The namespace the ring shows (topics and bundle ops go there).
+    pub namespace: AttrValue,
+    /// Its ring, with topics.
+    pub ring: Rc<RingView>,
+    /// The config in force.
+    pub config: Rc<Config>,
+    /// Bundle count of the initial namespace.
+    pub bundles: u32,
+    /// One engine action.
+    pub on_action: Callback<Action>,
+    /// Several engine actions, in order.
+    pub on_actions: Callback<Vec<Action>>,
+    /// Re-shard the initial namespace.
+    pub on_bundles: Callback<u32>,
+    /// A form could not be read.
+    pub on_error: Callback<String>,
+    /// A fresh random seed (from the browser).
+    pub fresh_seed: Callback<(), u64>,
+}
+
+/// The side panel of controls.
+#[component]
+pub fn Controls(p: &ControlsProps) -> Html {
+    html! {
+        <>
+            <ClusterControls ..p.clone() />
+            <TopicControls ..p.clone() />
+            <TrafficControls ..p.clone() />
+            <AdminControls ..p.clone() />
+        </>
+    }
+}
+
+#[component]
+fn ClusterControls(p: &ControlsProps) -> Html {
+    let names: Vec<String> = p.brokers.iter().map(|b| b.id.0.clone()).collect();
+    let add = {
+        let on = p.on_action.clone();
+        let name = presets::next_broker_name(&names);
+        Callback::from(move |_: MouseEvent| {
+            on.emit(Action::AddBroker {
+                broker: name.clone(),
+                capacity: Default::default(),
+            })
+        })
+    };
+    let rows = p.brokers.iter().map(|b| {
+        let id = b.id.0.clone();
+        let on = p.on_action.clone();
+        let (label, action) = if b.alive {
+            ("Crash", Action::CrashBroker { broker: id.clone() })
+        } else {
+            ("Restore", Action::RestoreBroker { broker: id.clone() })
+        };
+        let click = Callback::from(move |_: MouseEvent| on.emit(action.clone()));
+        html! {
+            <li data-broker={id.clone()}>
+                <span>{ id.clone() }</span>
+                <button class={classes!("small", if b.alive { "crash" } else { "restore" })} onclick={click}
+                        aria-label={format!("{label} {id}")}>{ label }</button>
+            </li>
+        }
+    });
+    let profile = profile_of(&p.config);
+    let on_profile = {
+        let on = p.on_action.clone();
+        Callback::from(move |e: Event| {
+            let s: HtmlSelectElement = e.target_unchecked_into();
+            let profile = match s.value().as_str() {
+                "pulsar-5.0" => Profile::Pulsar5,
+                _ => Profile::Pulsar4,
+            };
+            on.emit(Action::SetProfile { profile });
+        })
+    };
+    let on_lm = {
+        let on = p.on_action.clone();
+        let config = p.config.clone();
+        Callback::from(move |e: Event| {
+            let s: HtmlSelectElement = e.target_unchecked_into();
+            let mut c = (*config).clone();
+            c.load_manager_class_name = if s.value() == "extensible" {
+                LoadManager::Extensible
+            } else {
+                LoadManager::Modular
+            };
+            on.emit(Action::SetConfig { config: Box::new(c) });
+        })
+    };
+    let lm = p.config.load_manager_class_name;
+    html! {
+        <details class="panel controls cluster" open=true>
+            <summary><h2>{"Cluster"}</h2></summary>
+            <ul class="broker-list">{ for rows }</ul>
+            <button id="add-broker" onclick={add}>{"Add broker"}</button>
+            <label for="profile">{"Version profile"}</label>
+            <select id="profile" onchange={on_profile}>
+                if profile.is_none() { <option selected=true value="">{"custom"}</option> }
+                <option value="pulsar-4.x" selected={profile == Some(Profile::Pulsar4)}>{"Pulsar 4.x (ThresholdShedder)"}</option>
+                <option value="pulsar-5.0" selected={profile == Some(Profile::Pulsar5)}>{"Pulsar 5.0 (AvgShedder)"}</option>
+            </select>
+            <label for="load-manager">{"Load manager"}</label>
+            <select id="load-manager" onchange={on_lm}>
+                <option value="modular" selected={lm == LoadManager::Modular}>{"modular (post-assign at lookup)"}</option>
+                <option value="extensible" selected={lm == LoadManager::Extensible}>{"extensible (pre-assign, transfer)"}</option>
+            </select>
+            <p class="hint">{ format!("Shedding: {:?}; placement: {:?}.", p.config.load_balancer_load_shedding_strategy, p.config.load_balancer_load_placement_strategy) }</p>
+        </details>
+    }
+}
+
+#[component]
+fn TopicControls(p: &ControlsProps) -> Html {
+    let topic_ref = use_node_ref();
+    let kind_ref = use_node_ref();
+    let count_ref = use_node_ref();
+    let ns_name_ref = use_node_ref();
+    let ns_bundles_ref = use_node_ref();
+    let kind = use_state(|| "single".to_string());
+
+    let on_bundles = {
+        let on = p.on_bundles.clone();
+        let current = p.bundles;
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            match input.value().trim().parse::<u32>() {
+                Ok(n) => on.emit(n),
+                Err(_) => input.set_value(&current.to_string()),
+            }
+        })
+    };
+    let on_kind = {
+        let kind = kind.clone();
+        Callback::from(move |e: Event| {
+            let s: HtmlSelectElement = e.target_unchecked_into();
+            kind.set(s.value());
+        })
+    };
+    let on_add = {
+        let on = p.on_action.clone();
+        let err = p.on_error.clone();
+        let ns = p.namespace.to_string();
+        let (topic_ref, kind_ref, count_ref) = (topic_ref.clone(), kind_ref.clone(), count_ref.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let name = val(&topic_ref);
+            if name.trim().is_empty() {
+                err.emit("Type a topic name first.".into());
+                return;
+            }
+            let count = val(&count_ref).trim().parse::<u32>().unwrap_or(0);
+            let action = match val(&kind_ref).as_str() {
+                "partitioned" => Action::CreatePartitionedTopic {
+                    topic: in_ns(&ns, &name),
+                    partitions: count,
+                },
+                "many" => Action::CreateTopics {
+                    namespace: ns.clone(),
+                    prefix: name.trim().rsplit('/').next().unwrap_or("topic").to_string(),
+                    count,
+                    traffic: presets::pulsar_traffic(presets::PULSAR_DEFAULT_RATE),
+                },
+                _ => Action::CreateTopic {
+                    topic: in_ns(&ns, &name),
+                },
+            };
+            on.emit(action);
+            if let Some(i) = topic_ref.cast::<HtmlInputElement>() {
+                i.set_value("");
+            }
+        })
+    };
+    let on_ns = {
+        let on = p.on_action.clone();
+        let (name_ref, bundles_ref) = (ns_name_ref.clone(), ns_bundles_ref.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let bundles = val(&bundles_ref).trim().parse::<u32>().ok();
+            on.emit(Action::CreateNamespace {
+                namespace: val(&name_ref).trim().to_string(),
+                bundles,
+            });
+        })
+    };
+    let count_label = match kind.as_str() {
+        "partitioned" => Some("Partitions"),
+        "many" => Some("How many (named PREFIX-0, PREFIX-1, …)"),
+        _ => None,
+    };
+    html! {
+        <details class="panel controls topics" open=true>
+            <summary><h2>{"Namespaces & topics"}</h2></summary>
+            <label for="bundle-count">{ format!("Bundles of {}", presets::PULSAR_NAMESPACE) }</label>
+            <input id="bundle-count" type="number" min="1" max={crate::engine::pulsar::MAX_BUNDLES.to_string()}
+                   value={p.bundles.to_string()} onchange={on_bundles} />
+            <p class="hint">{"Pulsar cuts the ring into equal segments: 2^32 / N, the last boundary forced to 0xffffffff."}</p>
+            <form onsubmit={on_add} class="add-topic">
+                <label for="topic-name">{ format!("Add topic to {}", p.namespace) }</label>
+                <input id="topic-name" ref={topic_ref} placeholder="my-topic" autocomplete="off" />
+                <div class="row">
+                    <select id="topic-kind" ref={kind_ref} onchange={on_kind} aria-label="Topic kind">
+                        <option value="single" selected={*kind == "single"}>{"single topic"}</option>
+                        <option value="partitioned" selected={*kind == "partitioned"}>{"partitioned"}</option>
+                        <option value="many" selected={*kind == "many"}>{"N topics (prefix)"}</option>
+                    </select>
+                    if let Some(l) = count_label {
+                        <input id="topic-count" ref={count_ref} type="number" min="1" max="100000" value="8" aria-label={l} title={l} />
+                    }
+                    <button type="submit">{"Add"}</button>
+                </div>
+            </form>
+            <form onsubmit={on_ns} class="add-namespace">
+                <label for="ns-name">{"Create namespace (tenant/namespace, bundles)"}</label>
+                <div class="row">
+                    <input id="ns-name" ref={ns_name_ref} value="my-tenant/my-namespace" autocomplete="off" />
+                    <input id="ns-bundles" ref={ns_bundles_ref} type="number" min="1" value="4" aria-label="Bundles" />
+                    <button type="submit">{"Create"}</button>
+                </div>
+            </form>
+        </details>
+    }
+}
+
+#[component]
+fn TrafficControls(p: &ControlsProps) -> Html {
+    let hot_ref = use_node_ref();
+    let total_ref = use_node_ref();
+    let skew_ref = use_node_ref();
+    let seed_ref = use_node_ref();
+    let broker_ref = use_node_ref();
+    let cpu_ref = use_node_ref();
+    let bundle_ref = use_node_ref();
+    let bundle_rate_ref = use_node_ref();
+    let seed = use_state(|| 42_u64);
+
+    let mut topics: Vec<(String, f64)> = p
+        .ring
+        .bundles
+        .iter()
+        .flat_map(|b| b.topic_list.iter())
+        .map(|t| (t.name.0.clone(), t.traffic.msg_rate_in))
+        .collect();
+    let mut names: Vec<String> = topics.iter().map(|(n, _)| n.clone()).collect();
+    names.sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
+    topics.sort_by(|a, b| {
+        b.1.total_cmp(&a.1)
+            .then_with(|| (a.0.len(), &a.0).cmp(&(b.0.len(), &b.0)))
+    });
+    const SHOWN: usize = 24;
+    let hidden = topics.len().saturating_sub(SHOWN);
+    let sliders = topics.iter().take(SHOWN).map(|(name, r)| {
+        let on = p.on_action.clone();
+        let topic = name.clone();
+        let change = Callback::from(move |e: Event| {
+            let i: HtmlInputElement = e.target_unchecked_into();
+            let pos = i.value().parse::<u32>().unwrap_or(0);
+            on.emit(Action::SetTopicTraffic {
+                topic: topic.clone(),
+                traffic: presets::pulsar_traffic(slider_rate(pos)),
+            });
+        });
+        let short = name.rsplit('/').next().unwrap_or(name).to_string();
+        html! {
+            <li key={name.clone()} data-topic={name.clone()}>
+                <label title={name.clone()}>
+                    <span class="topic-name">{ short.clone() }</span>
+                    <input type="range" class="rate" min="0" max="100" value={slider_pos(*r).to_string()}
+                           onchange={change} aria-label={format!("msg/s published to {short}")}
+                           aria-valuetext={super::ring::rate(*r)} />
+                    <span class="rate-value">{ super::ring::rate(*r) }</span>
+                </label>
+            </li>
+        }
+    });
+
+    let on_hot = {
+        let on = p.on_action.clone();
+        let r = hot_ref.clone();
+        Callback::from(move |_: MouseEvent| {
+            let t = val(&r);
+            if !t.is_empty() {
+                on.emit(presets::pulsar_hot_topic(&t));
+            }
+        })
+    };
+    let ramp = |factor: f64| {
+        let on = p.on_actions.clone();
+        let topics = topics.clone();
+        Callback::from(move |_: MouseEvent| on.emit(presets::pulsar_ramp(&topics, factor)))
+    };
+    let on_zipf = {
+        let on = p.on_actions.clone();
+        let err = p.on_error.clone();
+        let names = names.clone();
+        let (total_ref, skew_ref, seed_ref) = (total_ref.clone(), skew_ref.clone(), seed_ref.clone());
+        Callback::from(move |_: MouseEvent| {
+            let (Some(total), Some(s), Ok(seed)) = (
+                num(&total_ref),
+                num(&skew_ref),
+                val(&seed_ref).trim().parse::<u64>(),
+            ) else {
+                err.emit(
+                    "The Zipf generator needs a total msg/s, an exponent and a whole-number seed.".into(),
+                );
+                return;
+            };
+            on.emit(presets::pulsar_zipf(
+                &names,
+                seed,
+                total.max(0.0),
+                s.clamp(0.0, 5.0),
+            ));
+        })
+    };
+    let on_dice = {
+        let seed = seed.clone();
+        let fresh = p.fresh_seed.clone();
+        Callback::from(move |_: MouseEvent| seed.set(fresh.emit(())))
+    };
+    let alive: Vec<String> = p
+        .brokers
+        .iter()
+        .filter(|b| b.alive)
+        .map(|b| b.id.0.clone())
+        .collect();
+    let on_doc = {
+        let on = p.on_actions.clone();
+        let alive = alive.clone();
+        Callback::from(move |_: MouseEvent| on.emit(presets::pulsar_doc_loads(&alive)))
+    };
+    let set_broker = |clear: bool| {
+        let on = p.on_action.clone();
+        let err = p.on_error.clone();
+        let (b, c) = (broker_ref.clone(), cpu_ref.clone());
+        Callback::from(move |_: MouseEvent| {
+            let cpu = if clear { None } else { num(&c) };
+            if !clear && cpu.is_none() {
+                err.emit("Type a CPU percentage.".into());
+                return;
+            }
+            on.emit(Action::SetBrokerLoad {
+                broker: val(&b),
+                usage: DirectUsage {
+                    cpu,
+                    ..Default::default()
+                },
+            });
+        })
+    };
+    let ns = p.namespace.to_string();
+    let set_bundle = |clear: bool| {
+        let on = p.on_action.clone();
+        let err = p.on_error.clone();
+        let (b, r) = (bundle_ref.clone(), bundle_rate_ref.clone());
+        let ns = ns.clone();
+        Callback::from(move |_: MouseEvent| {
+            let load = if clear {
+                None
+            } else {
+                num(&r).map(presets::pulsar_traffic)
+            };
+            if !clear && load.is_none() {
+                err.emit("Type the bundle's msg/s.".into());
+                return;
+            }
+            on.emit(Action::SetBundleLoad {
+                bundle: format!("{ns}/{}", val(&b)),
+                load,
+            });
+        })
+    };
+    html! {
+        <details class="panel controls traffic" open=true>
+            <summary><h2>{"Traffic"}</h2></summary>
+            <p class="hint">{ format!("Published msg/s per topic ({} KiB messages, {} subscriptions).", presets::PULSAR_MSG_BYTES / 1024.0, presets::PULSAR_FANOUT) }</p>
+            <ul class="topic-sliders">{ for sliders }</ul>
+            if hidden > 0 { <p class="hint">{ format!("… and {hidden} quieter topics.") }</p> }
+            <label for="hot-topic">{"Hot topic burst"}</label>
+            <div class="row">
+                <select id="hot-topic" ref={hot_ref}>
+                    { for names.iter().enumerate().map(|(i, n)| html!{ <option value={n.clone()} selected={i == 0}>{ n.rsplit('/').next().unwrap_or(n).to_string() }</option> }) }
+                </select>
+                <button id="hot-burst" onclick={on_hot} disabled={names.is_empty()}>
+                    { format!("Burst to {}", super::ring::rate(presets::PULSAR_HOT_RATE)) }
+                </button>
+            </div>
+            <label>{"Ramp every topic"}</label>
+            <div class="row">
+                <button id="ramp-up" onclick={ramp(2.0)} disabled={names.is_empty()}>{"× 2"}</button>
+                <button id="ramp-down" onclick={ramp(0.5)} disabled={names.is_empty()}>{"× ½"}</button>
+            </div>
+            <label for="zipf-total">{"Skewed (Zipf): total msg/s, exponent, seed"}</label>
+            <div class="row">
+                <input id="zipf-total" ref={total_ref} type="number" min="0" value="60000" aria-label="Total msg/s" />
+                <input id="zipf-s" ref={skew_ref} type="number" min="0" max="5" step="0.1" value="1.2" aria-label="Zipf exponent" />
+            </div>
+            <div class="row">
+                <input id="zipf-seed" ref={seed_ref} type="number" min="0" value={seed.to_string()} aria-label="Seed" />
+                <button onclick={on_dice} title="A fresh random seed" aria-label="Fresh seed">{"new seed"}</button>
+                <button id="zipf-apply" onclick={on_zipf} disabled={names.is_empty()}>{"Skew"}</button>
+            </div>
+            <label>{"Set load directly (as the doc's examples do)"}</label>
+            <button id="doc-loads" onclick={on_doc} disabled={alive.is_empty()}>{"Doc example: 40 % / 10 % / 10 % CPU"}</button>
+            <div class="row">
+                <select ref={broker_ref.clone()} aria-label="Broker">
+                    { for alive.iter().enumerate().map(|(i, b)| html!{ <option value={b.clone()} selected={i == 0}>{ b.clone() }</option> }) }
+                </select>
+                <input ref={cpu_ref.clone()} type="number" min="0" max="1000" value="50" aria-label="CPU %" title="CPU %" />
+            </div>
+            <div class="row">
+                <button onclick={set_broker(false)}>{"Set broker CPU %"}</button>
+                <button onclick={set_broker(true)} title="Back to the traffic model">{"Clear"}</button>
+            </div>
+            <div class="row">
+                <select ref={bundle_ref.clone()} aria-label="Bundle">
+                    { for p.ring.bundles.iter().enumerate().map(|(i, b)| html!{ <option value={b.name.clone()} selected={i == 0}>{ b.name.clone() }</option> }) }
+                </select>
+                <input ref={bundle_rate_ref.clone()} type="number" min="0" value="20000" aria-label="Bundle msg/s in" title="msg/s in" />
+            </div>
+            <div class="row">
+                <button onclick={set_bundle(false)}>{"Set bundle msg/s"}</button>
+                <button onclick={set_bundle(true)} title="Back to its topics' sum">{"Clear"}</button>
+            </div>
+        </details>
+    }
+}
+
+#[component]
+fn AdminControls(p: &ControlsProps) -> Html {
+    let split_bundle = use_node_ref();
+    let split_algo = use_node_ref();
+    let split_bounds = use_node_ref();
+    let split_u = use_node_ref();
+    let unload_bundle = use_node_ref();
+    let unload_dst = use_node_ref();
+    let ns = p.namespace.to_string();
+
+    let on_split = {
+        let on = p.on_action.clone();
+        let err = p.on_error.clone();
+        let ns = ns.clone();
+        let (b, a, bo, u) = (
+            split_bundle.clone(),
+            split_algo.clone(),
+            split_bounds.clone(),
+            split_u.clone(),
+        );
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let algorithm = match val(&a).as_str() {
+                "range_equally_divide" => Some(SplitAlgorithm::RangeEquallyDivide),
+                "topic_count_equally_divide" => Some(SplitAlgorithm::TopicCountEquallyDivide),
+                "specified_positions_divide" => Some(SplitAlgorithm::SpecifiedPositionsDivide),
+                "flow_or_qps_equally_divide" => Some(SplitAlgorithm::FlowOrQpsEquallyDivide),
+                _ => None,
+            };
+            let mut boundaries = Vec::new();
+            for s in val(&bo)
+                .split([',', ' '])
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+            {
+                let hex = s.trim_start_matches("0x").trim_start_matches("0X");
+                match u32::from_str_radix(hex, 16) {
+                    Ok(v) => boundaries.push(v),
+                    Err(_) => {
+                        err.emit(format!("{s} is not a hex boundary like 0x33000000."));
+                        return;
+                    }
+                }
+            }
+            on.emit(Action::SplitBundle {
+                namespace: ns.clone(),
+                bundle: val(&b),
+                algorithm,
+                boundaries,
+                unload: checked(&u),
+            });
+        })
+    };
+    let on_unload = {
+        let on = p.on_action.clone();
+        let ns = ns.clone();
+        let (b, d) = (unload_bundle.clone(), unload_dst.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let bundle = Some(val(&b)).filter(|s| !s.is_empty());
+            let destination = Some(val(&d)).filter(|s| !s.is_empty() && bundle.is_some());
+            on.emit(Action::Unload {
+                namespace: ns.clone(),
+                bundle,
+                destination,
+            });
+        })
+    };
+    let bundle_opts = || {
+        p.ring
+            .bundles
+            .iter()
+            .map(|b| html! { <option value={b.name.clone()}>{ b.name.clone() }</option> })
+            .collect::<Html>()
+    };
+    html! {
+        <details class="panel controls admin">
+            <summary><h2>{"pulsar-admin"}</h2></summary>
+            <form class="split-bundle" onsubmit={on_split}>
+                <p class="cmd"><code>{ format!("namespaces split-bundle {ns}") }</code></p>
+                <label for="split-bundle">{"--bundle"}</label>
+                <select id="split-bundle" ref={split_bundle}>
+                    <option value="LARGEST" selected=true>{"LARGEST"}</option>
+                    <option value="HOT">{"HOT"}</option>
+                    { bundle_opts() }
+                </select>
+                <label for="split-algo">{"-san (algorithm)"}</label>
+                <select id="split-algo" ref={split_algo}>
+                    <option value="" selected=true>{ format!("config default ({:?})", p.config.default_namespace_bundle_split_algorithm) }</option>
+                    <option value="range_equally_divide">{"range_equally_divide"}</option>
+                    <option value="topic_count_equally_divide">{"topic_count_equally_divide"}</option>
+                    <option value="specified_positions_divide">{"specified_positions_divide"}</option>
+                    <option value="flow_or_qps_equally_divide">{"flow_or_qps_equally_divide"}</option>
+                </select>
+                <label for="split-bounds">{"--split-boundaries (hex, for specified_positions_divide)"}</label>
+                <input id="split-bounds" ref={split_bounds} placeholder="0x33000000" autocomplete="off" />
+                <label class="check"><input id="split-u" ref={split_u} type="checkbox" />{" -u (unload the children)"}</label>
+                <button type="submit">{"Split bundle"}</button>
+            </form>
+            <form class="unload" onsubmit={on_unload}>
+                <p class="cmd"><code>{ format!("namespaces unload {ns}") }</code></p>
+                <label for="unload-bundle">{"-b (bundle)"}</label>
+                <select id="unload-bundle" ref={unload_bundle}>
+                    <option value="" selected=true>{"the whole namespace"}</option>
+                    { bundle_opts() }
+                </select>
+                <label for="unload-dst">{"-d (destination broker)"}</label>
+                <select id="unload-dst" ref={unload_dst}>
+                    <option value="" selected=true>{"none: the next lookup decides"}</option>
+                    { for p.brokers.iter().filter(|b| b.alive).map(|b| html!{ <option value={b.id.0.clone()}>{ b.id.0.clone() }</option> }) }
+                </select>
+                <button type="submit">{"Unload"}</button>
+            </form>
+        </details>
+    }
+}
+
+/// Rounds toolbar properties.
+#[derive(Properties, Clone, PartialEq)]
+pub struct RoundBarProps {
+    /// Rounds so far.
+    pub round: u64,
+    /// Simulated time, ms.
+    pub now_ms: u64,
+    /// One engine action.
+    pub on_action: Callback<Action>,
+    /// Compute the proposal of the next round.
+    pub on_propose: Callback<()>,
+    /// Whether a proposal is open.
+    pub proposing: bool,
+}
+
+/// Step, the separate phases, and the proposal button.
+#[component]
+pub fn RoundBar(p: &RoundBarProps) -> Html {
+    let act = |a: Action| {
+        let on = p.on_action.clone();
+        Callback::from(move |_: MouseEvent| on.emit(a.clone()))
+    };
+    let propose = p.on_propose.reform(|_: MouseEvent| ());
+    html! {
+        <div class="round-bar" role="toolbar" aria-label="Rounds">
+            <button id="step" class="primary" onclick={act(Action::Step)} title="One full round: report, split, shed, assign">{"Step"}</button>
+            <button id="phase-report" onclick={act(Action::Report)} title="Brokers report their load now">{"Report"}</button>
+            <button id="phase-split" onclick={act(Action::Split)} title="Automatic split check now">{"Split"}</button>
+            <button id="phase-shed" onclick={act(Action::Shed)} title="Automatic shedding now (unload)">{"Unload"}</button>
+            <button id="phase-assign" onclick={act(Action::Assign)} title="Clients look up every unowned bundle">{"Assign"}</button>
+            <button id="propose" onclick={propose} aria-pressed={p.proposing.to_string()} title="Show what the next Step would move, then apply or discard it">{"Propose next round"}</button>
+            <span class="clock">{ format!("round {} · t = {} s", p.round, p.now_ms / 1000) }</span>
+        </div>
+    }
+}

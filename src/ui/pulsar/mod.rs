@@ -1,0 +1,39 @@
+//! The Pulsar tab: the hash ring of each namespace, one bar block per broker,
+//! the controls, and a "proposal" of the next round. Components here are
+//! presentational (props in, callbacks out) except [`tab`], which reads the
+//! store and dispatches `Msg::Pulsar(..)`.
+
+mod broker_bars;
+mod controls;
+mod proposal;
+mod ring;
+mod tab;
+
+pub use tab::PulsarTab;
+
+use std::rc::Rc;
+
+/// Broker → colour (and whether it is alive), in the engine's broker order.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Colors(pub Rc<Vec<(String, &'static str, bool)>>);
+
+impl Colors {
+    /// One Okabe–Ito colour per broker, by position.
+    pub fn new(brokers: impl IntoIterator<Item = (String, bool)>) -> Colors {
+        Colors(Rc::new(
+            brokers
+                .into_iter()
+                .enumerate()
+                .map(|(i, (b, alive))| (b, ring::broker_color(i), alive))
+                .collect(),
+        ))
+    }
+
+    /// The colour of `broker` (grey when unknown).
+    pub fn color(&self, broker: &str) -> &'static str {
+        self.0
+            .iter()
+            .find(|(b, _, _)| b == broker)
+            .map_or(ring::PALETTE[ring::PALETTE.len() - 1], |(_, c, _)| c)
+    }
+}

@@ -1,0 +1,315 @@
+//! The 32-bit hash ring of one namespace: one arc per bundle coloured by its
+//! owning broker, one tick per topic sized by its traffic, the bundle boundaries
+//! (new ones animate in), and the legend broker → colour (presentational).
+
+use super::Colors;
+use crate::engine::pulsar::bundle::FULL_SPACE;
+use crate::engine::pulsar::view::RingView;
+use crate::ui::store::Subject;
+use std::f64::consts::PI;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Okabe–Ito colour-blind-safe palette; the grey (last) is kept for "no owner".
+pub const PALETTE: [&str; 8] = [
+    "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999",
+];
+
+/// Colour of the `i`-th broker (the grey is never a broker's).
+pub fn broker_color(i: usize) -> &'static str {
+    PALETTE[i % (PALETTE.len() - 1)]
+}
+
+/// Ring properties.
+#[derive(Properties, Clone, PartialEq)]
+pub struct RingProps {
+    /// The namespace's ring, with topics.
+    pub ring: Rc<RingView>,
+    /// Broker → colour.
+    pub colors: Colors,
+    /// The entity pointed at.
+    #[prop_or_default]
+    pub highlight: Option<Subject>,
+    /// Pointing at an arc or a tick (None when leaving).
+    #[prop_or_default]
+    pub on_point: Callback<Option<Subject>>,
+    /// A small, non-interactive ring (proposal before/after).
+    #[prop_or_default]
+    pub compact: bool,
+    /// Accessible title.
+    pub title: AttrValue,
+}
+
+const C: f64 = 160.0;
+const R_OUT: f64 = 132.0;
+const R_IN: f64 = 96.0;
+
+/// Angle (radians, clockwise from 12 o'clock) of a ring position.
+fn angle(pos: u64) -> f64 {
+    pos as f64 / FULL_SPACE as f64 * 2.0 * PI - PI / 2.0
+}
+
+fn point(r: f64, a: f64) -> (f64, f64) {
+    (C + r * a.cos(), C + r * a.sin())
+}
+
+/// SVG path of the donut segment between two ring positions.
+fn arc_path(lo: u64, hi: u64) -> String {
+    let (a0, a1) = (angle(lo), angle(hi));
+    if hi - lo >= FULL_SPACE - 1 {
+        // A full circle cannot be one arc: draw two halves.
+        let mid = lo + (hi - lo) / 2;
+        return format!("{} {}", arc_path(lo, mid), arc_path(mid, hi));
+    }
+    let large = u8::from(a1 - a0 > PI);
+    let (x0, y0) = point(R_OUT, a0);
+    let (x1, y1) = point(R_OUT, a1);
+    let (x2, y2) = point(R_IN, a1);
+    let (x3, y3) = point(R_IN, a0);
+    format!(
+        "M{x0:.2},{y0:.2} A{R_OUT},{R_OUT} 0 {large} 1 {x1:.2},{y1:.2} L{x2:.2},{y2:.2} A{R_IN},{R_IN} 0 {large} 0 {x3:.2},{y3:.2} Z"
+    )
+}
+
+fn is(h: &Option<Subject>, kind: &str, id: &str) -> bool {
+    h.as_ref().is_some_and(|s| s.kind == kind && s.id == id)
+}
+
+fn subject(kind: &str, id: &str) -> Option<Subject> {
+    Some(Subject {
+        kind: kind.into(),
+        id: id.into(),
+    })
+}
+
+/// Human rate: `1.2k msg/s`.
+pub fn rate(x: f64) -> String {
+    if x >= 10_000.0 {
+        format!("{:.0}k msg/s", x / 1000.0)
+    } else if x >= 1000.0 {
+        format!("{:.1}k msg/s", x / 1000.0)
+    } else {
+        format!("{x:.0} msg/s")
+    }
+}
+
+/// Human throughput in MiB/s.
+pub fn mib(bytes: f64) -> String {
+    format!("{:.1} MiB/s", bytes / crate::engine::pulsar::traffic::MIB)
+}
+
+/// The hash ring.
+#[component]
+pub fn Ring(p: &RingProps) -> Html {
+    let ns = &p.ring.namespace;
+    let max_rate = p
+        .ring
+        .bundles
+        .iter()
+        .flat_map(|b| b.topic_list.iter())
+        .map(|t| t.traffic.msg_rate())
+        .fold(0.0_f64, f64::max);
+    let interactive = !p.compact;
+    let hl_owner = p
+        .highlight
+        .as_ref()
+        .filter(|s| s.kind == "broker")
+        .map(|s| s.id.clone());
+
+    let arcs = p.ring.bundles.iter().map(|b| {
+        let id = format!("{ns}/{}", b.name);
+        let hi = u64::from(b.range.upper) + u64::from(b.range.is_closed());
+        let owner = b.owner.as_ref().map(|o| o.0.clone());
+        let fill = match &owner {
+            Some(o) => format!("fill:{}", p.colors.color(o)),
+            None => "fill:url(#unowned-hatch)".to_string(),
+        };
+        let label = format!(
+            "bundle {id}: [0x{:08x}, 0x{:08x}{} · {} · {} topics · {} · {}{}",
+            b.range.lower,
+            b.range.upper,
+            if b.range.is_closed() { "]" } else { ")" },
+            owner.as_deref().map_or_else(|| format!("no owner ({:?})", b.state), |o| format!("owner {o}")),
+            b.topics,
+            rate(b.load.msg_rate()),
+            mib(b.load.throughput()),
+            if b.direct { " (load set directly)" } else { "" },
+        );
+        let class = classes!(
+            "arc",
+            owner.is_none().then_some("unowned"),
+            is(&p.highlight, "bundle", &id).then_some("highlight"),
+            (owner.is_some() && owner == hl_owner).then_some("owner-highlight"),
+        );
+        let (enter, leave) = if interactive {
+            let on = p.on_point.clone();
+            let s = subject("bundle", &id);
+            let on2 = p.on_point.clone();
+            (
+                Some(Callback::from(move |_: FocusEvent| on.emit(s.clone()))),
+                Some(Callback::from(move |_: FocusEvent| on2.emit(None))),
+            )
+        } else {
+            (None, None)
+        };
+        let (menter, mleave) = if interactive {
+            let on = p.on_point.clone();
+            let s = subject("bundle", &id);
+            let on2 = p.on_point.clone();
+            (
+                Some(Callback::from(move |_: MouseEvent| on.emit(s.clone()))),
+                Some(Callback::from(move |_: MouseEvent| on2.emit(None))),
+            )
+        } else {
+            (None, None)
+        };
+        html! {
+            <path key={id.clone()} {class} d={arc_path(u64::from(b.range.lower), hi)} style={fill}
+                  data-bundle={id.clone()} data-range={b.name.clone()} data-owner={owner.clone().unwrap_or_default()}
+                  data-topics={b.topics.to_string()}
+                  tabindex={interactive.then_some("0")} role="img" aria-label={label.clone()}
+                  onfocus={enter} onblur={leave} onmouseenter={menter} onmouseleave={mleave}>
+                <title>{label}</title>
+            </path>
+        }
+    });
+
+    // Boundaries: keyed by position, so only a split's new boundary mounts (and animates).
+    let boundaries = p.ring.bundles.iter().map(|b| {
+        let a = angle(u64::from(b.range.lower));
+        let (x0, y0) = point(R_IN - 2.0, a);
+        let (x1, y1) = point(R_OUT + 2.0, a);
+        html! {
+            <line key={b.range.lower} class="boundary" x1={format!("{x0:.2}")} y1={format!("{y0:.2}")}
+                  x2={format!("{x1:.2}")} y2={format!("{y1:.2}")} data-boundary={format!("0x{:08x}", b.range.lower)}
+                  aria-hidden="true" />
+        }
+    });
+
+    let ticks = p.ring.bundles.iter().flat_map(|b| {
+        let bundle = format!("{ns}/{}", b.name);
+        b.topic_list.iter().map(move |t| (bundle.clone(), t))
+    });
+    let ticks = ticks.map(|(bundle, t)| {
+        let name = t.name.0.clone();
+        let frac = if max_rate > 0.0 {
+            (t.traffic.msg_rate() / max_rate).sqrt()
+        } else {
+            0.0
+        };
+        let a = angle(u64::from(t.hash));
+        let (x0, y0) = point(R_IN - 6.0, a);
+        let (x1, y1) = point(R_OUT + 4.0 + 18.0 * frac, a);
+        let width = 1.0 + 2.2 * frac;
+        let label = format!(
+            "topic {name} · hash 0x{:08x} · bundle {bundle} · {} in, {}",
+            t.hash,
+            rate(t.traffic.msg_rate_in),
+            mib(t.traffic.throughput())
+        );
+        let class = classes!("tick", is(&p.highlight, "topic", &name).then_some("highlight"));
+        let (focus, blur) = if interactive {
+            let on = p.on_point.clone();
+            let s = subject("topic", &name);
+            let on2 = p.on_point.clone();
+            (
+                Some(Callback::from(move |_: FocusEvent| on.emit(s.clone()))),
+                Some(Callback::from(move |_: FocusEvent| on2.emit(None))),
+            )
+        } else {
+            (None, None)
+        };
+        let (enter, leave) = if interactive {
+            let on = p.on_point.clone();
+            let s = subject("topic", &name);
+            let on2 = p.on_point.clone();
+            (
+                Some(Callback::from(move |_: MouseEvent| on.emit(s.clone()))),
+                Some(Callback::from(move |_: MouseEvent| on2.emit(None))),
+            )
+        } else {
+            (None, None)
+        };
+        html! {
+            <line key={name.clone()} {class} x1={format!("{x0:.2}")} y1={format!("{y0:.2}")} x2={format!("{x1:.2}")} y2={format!("{y1:.2}")}
+                  style={format!("stroke-width:{width:.2}")}
+                  data-topic={name.clone()} data-bundle={bundle.clone()} data-hash={format!("0x{:08x}", t.hash)}
+                  data-rate={format!("{:.0}", t.traffic.msg_rate_in)}
+                  tabindex={interactive.then_some("0")} role="img" aria-label={label.clone()}
+                  onmouseenter={enter} onmouseleave={leave} onfocus={focus} onblur={blur}>
+                <title>{label}</title>
+            </line>
+        }
+    });
+
+    // Hex labels of the highlighted bundle's boundaries.
+    let labels = p
+        .highlight
+        .as_ref()
+        .filter(|s| s.kind == "bundle")
+        .and_then(|s| p.ring.bundles.iter().find(|b| format!("{ns}/{}", b.name) == s.id))
+        .map(|b| {
+            let hi = u64::from(b.range.upper) + u64::from(b.range.is_closed());
+            [(u64::from(b.range.lower), b.range.lower), (hi, b.range.upper)]
+                .into_iter()
+                .map(|(pos, v)| {
+                    let (x, y) = point(R_OUT + 14.0, angle(pos));
+                    let anchor = if x < C - 4.0 {
+                        "end"
+                    } else if x > C + 4.0 {
+                        "start"
+                    } else {
+                        "middle"
+                    };
+                    html! { <text class="boundary-label" x={format!("{x:.1}")} y={format!("{:.1}", y + 3.0)} text-anchor={anchor}>{ format!("0x{v:08x}") }</text> }
+                })
+                .collect::<Html>()
+        });
+
+    let topics: usize = p.ring.bundles.iter().map(|b| b.topics as usize).sum();
+    html! {
+        <svg class={classes!("ring", p.compact.then_some("compact"))} viewBox="-52 -12 424 344" role="group" aria-label={p.title.clone()}>
+            <defs>
+                <pattern id="unowned-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+                    <rect width="6" height="6" class="hatch-bg" />
+                    <line x1="0" y1="0" x2="0" y2="6" class="hatch-line" />
+                </pattern>
+            </defs>
+            <g class="arcs">{ for arcs }</g>
+            <g class="boundaries">{ for boundaries }</g>
+            <g class="ticks">{ for ticks }</g>
+            <g class="labels">{ for labels }</g>
+            <text x="160" y="156" class="ring-label" text-anchor="middle">{ format!("{} bundles", p.ring.bundles.len()) }</text>
+            <text x="160" y="176" class="ring-sub" text-anchor="middle">{ format!("{topics} topics") }</text>
+            if !p.compact {
+                <text x="160" y="2" class="ring-sub" text-anchor="middle">{"0x00000000"}</text>
+            }
+        </svg>
+    }
+}
+
+/// Legend properties.
+#[derive(Properties, Clone, PartialEq)]
+pub struct LegendProps {
+    /// Broker → colour, with whether each is alive.
+    pub colors: Colors,
+    /// The entity pointed at.
+    #[prop_or_default]
+    pub highlight: Option<Subject>,
+}
+
+/// The legend broker → colour (and the hatch of unowned bundles).
+#[component]
+pub fn Legend(p: &LegendProps) -> Html {
+    html! {
+        <ul class="legend" aria-label="Broker colours">
+            { for p.colors.0.iter().map(|(b, c, alive)| html! {
+                <li data-broker={b.clone()} class={classes!((!alive).then_some("crashed"), is(&p.highlight, "broker", b).then_some("highlight"))}>
+                    <span class="swatch" style={format!("background:{c}")}></span>{ b.clone() }
+                    if !alive { <span class="badge">{"crashed"}</span> }
+                </li>
+            }) }
+            <li><span class="swatch unowned"></span>{"no owner"}</li>
+        </ul>
+    }
+}

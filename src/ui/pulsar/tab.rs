@@ -1,0 +1,207 @@
+//! The Pulsar tab: reads the store, draws the engine's views, and dispatches
+//! `Msg::Pulsar(..)` for whatever the controls ask.
+
+use super::broker_bars::BrokerBars;
+use super::controls::{Controls, RoundBar};
+use super::proposal::{Proposal, ProposalView};
+use super::ring::{mib, rate, Legend, Ring};
+use super::Colors;
+use crate::engine::pulsar::{self, view::RingView, Action};
+use crate::engine::{Engine, Narrate};
+use crate::ui::store::{Msg, Notice, StoreCtx, Subject, NAMESPACE};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// What identifies the Pulsar state a proposal was computed from.
+#[derive(Clone, PartialEq)]
+struct Basis {
+    setup: Vec<Action>,
+    actions: Vec<Action>,
+}
+
+fn basis(store: &StoreCtx) -> Basis {
+    let log = store.pulsar.log();
+    Basis {
+        setup: log.setup.clone(),
+        actions: log.actions[..store.pulsar.cursor()].to_vec(),
+    }
+}
+
+/// Run one Step on a clone of the simulation and keep the before/after views.
+fn propose(sim: &pulsar::Sim, revision: u64) -> Result<Proposal, String> {
+    let mut next = sim.clone();
+    let events = next.apply(&Action::Step).map_err(|e| e.to_string())?;
+    let rings = |s: &pulsar::Sim| -> Vec<Rc<RingView>> {
+        s.namespaces()
+            .keys()
+            .filter_map(|ns| s.ring_view(ns, true).map(Rc::new))
+            .collect()
+    };
+    Ok(Proposal {
+        revision,
+        before: rings(sim),
+        after: rings(&next),
+        brokers_before: Rc::new(sim.broker_views()),
+        brokers_after: Rc::new(next.broker_views()),
+        narration: events.iter().map(Narrate::narrate).collect(),
+    })
+}
+
+/// Pulsar tab.
+#[component]
+pub fn PulsarTab() -> Html {
+    let store = use_context::<StoreCtx>().expect("store context");
+    let chosen = use_state(|| NAMESPACE.to_string());
+    let proposal = use_state(|| None::<(Basis, Rc<Proposal>)>);
+    let sim = store.pulsar.state();
+
+    let namespaces: Rc<Vec<String>> = Rc::new(sim.namespaces().keys().cloned().collect());
+    let ns = if namespaces.contains(&*chosen) {
+        (*chosen).clone()
+    } else {
+        namespaces
+            .first()
+            .cloned()
+            .unwrap_or_else(|| NAMESPACE.to_string())
+    };
+    let ring = Rc::new(sim.ring_view(&ns, true).unwrap_or(RingView {
+        namespace: ns.clone(),
+        bundles: Vec::new(),
+    }));
+    let brokers = Rc::new(sim.broker_views());
+    let colors = Colors::new(brokers.iter().map(|b| (b.id.0.clone(), b.alive)));
+    let config = Rc::new(sim.config().clone());
+
+    // A proposal computed from another state is stale: drop it from view.
+    let current = basis(&store);
+    let shown = proposal
+        .as_ref()
+        .filter(|(b, _)| *b == current)
+        .map(|(_, p)| p.clone());
+
+    let on_action = {
+        let store = store.clone();
+        let chosen = chosen.clone();
+        Callback::from(move |a: Action| {
+            if let Action::CreateNamespace { namespace, .. } = &a {
+                chosen.set(namespace.clone());
+            }
+            store.dispatch(Msg::Pulsar(a));
+        })
+    };
+    let on_actions = {
+        let store = store.clone();
+        Callback::from(move |v: Vec<Action>| {
+            for a in v {
+                store.dispatch(Msg::Pulsar(a));
+            }
+        })
+    };
+    let on_bundles = {
+        let store = store.clone();
+        Callback::from(move |n: u32| store.dispatch(Msg::SetBundles(n)))
+    };
+    let on_error = {
+        let store = store.clone();
+        Callback::from(move |t: String| store.dispatch(Msg::Notify(Notice::Error(t))))
+    };
+    let on_point = {
+        let store = store.clone();
+        Callback::from(move |s: Option<Subject>| {
+            if store.highlight != s {
+                store.dispatch(Msg::Highlight(s));
+            }
+        })
+    };
+    let fresh_seed = Callback::from(|_: ()| crate::ui::browser::fresh_seed());
+    let on_propose = {
+        let store = store.clone();
+        let proposal = proposal.clone();
+        Callback::from(move |_: ()| {
+            if proposal.is_some() {
+                proposal.set(None);
+                return;
+            }
+            match propose(store.pulsar.state(), store.revision) {
+                Ok(p) => proposal.set(Some((basis(&store), Rc::new(p)))),
+                Err(e) => store.dispatch(Msg::Notify(Notice::Error(e))),
+            }
+        })
+    };
+    let on_apply = {
+        let store = store.clone();
+        let proposal = proposal.clone();
+        Callback::from(move |_: ()| {
+            proposal.set(None);
+            store.dispatch(Msg::Pulsar(Action::Step));
+        })
+    };
+    let on_discard = {
+        let proposal = proposal.clone();
+        Callback::from(move |_: ()| proposal.set(None))
+    };
+    let on_ns = {
+        let chosen = chosen.clone();
+        Callback::from(move |e: Event| {
+            let s: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            chosen.set(s.value());
+        })
+    };
+
+    // What the pointed-at bundle is, in words (also in each arc's title).
+    let detail = store
+        .highlight
+        .as_ref()
+        .filter(|s| s.kind == "bundle")
+        .and_then(|s| ring.bundles.iter().find(|b| format!("{ns}/{}", b.name) == s.id))
+        .map(|b| {
+            format!(
+                "bundle [0x{:08x}, 0x{:08x}{} · {} · {} topics · {} · {}",
+                b.range.lower,
+                b.range.upper,
+                if b.range.is_closed() { "]" } else { ")" },
+                b.owner
+                    .as_ref()
+                    .map_or("no owner".to_string(), |o| format!("owned by {o}")),
+                b.topics,
+                rate(b.load.msg_rate()),
+                mib(b.load.throughput())
+            )
+        });
+
+    html! {
+        <section class="tab-body pulsar-tab" aria-label="Pulsar">
+            <aside class="pulsar-controls">
+                <Controls brokers={brokers.clone()} namespaces={namespaces.clone()} namespace={ns.clone()}
+                          ring={ring.clone()} config={config} bundles={store.bundles()}
+                          on_action={on_action.clone()} {on_actions} {on_bundles} {on_error} {fresh_seed} />
+            </aside>
+            <div class="panel main-view">
+                <RoundBar round={sim.round()} now_ms={sim.now_ms()} on_action={on_action} {on_propose} proposing={shown.is_some()} />
+                if let Some(p) = shown {
+                    <ProposalView proposal={p} namespace={ns.clone()} colors={colors.clone()} {on_apply} {on_discard} />
+                }
+                <div class="pulsar-views">
+                    <div class="ring-pane">
+                        if namespaces.len() > 1 {
+                            <label class="ns-select">{"Namespace "}
+                                <select id="namespace" onchange={on_ns}>
+                                    { for namespaces.iter().map(|n| html!{ <option value={n.clone()} selected={*n == ns}>{ n.clone() }</option> }) }
+                                </select>
+                            </label>
+                        } else {
+                            <h2 class="ns-title">{"Namespace "}<code>{ ns.clone() }</code></h2>
+                        }
+                        <Ring ring={ring.clone()} colors={colors.clone()} highlight={store.highlight.clone()}
+                              on_point={on_point.clone()} title={format!("Hash ring of {ns}")} />
+                        <p class="ring-detail" aria-live="polite">
+                            { detail.unwrap_or_else(|| "Hover or focus a bundle to see its hash range; tick length follows a topic's traffic.".into()) }
+                        </p>
+                        <Legend colors={colors.clone()} highlight={store.highlight.clone()} />
+                    </div>
+                    <BrokerBars {brokers} {colors} highlight={store.highlight.clone()} {on_point} />
+                </div>
+            </div>
+        </section>
+    }
+}
