@@ -13,7 +13,8 @@ use wasm_bindgen::JsCast;
 
 /// Mount the app on `#app` and install the panic hook.
 pub fn start() {
-    std::panic::set_hook(Box::new(|info| {
+    // Through yew, so that its renderer does not replace the hook with its own.
+    yew::set_custom_panic_hook(Box::new(|info| {
         let msg = info.to_string();
         gloo::console::error!(format!("lbscope panicked: {msg}"));
         browser::show_crash_panel(&msg);

@@ -1,0 +1,93 @@
+// Hostile input, the page's own security, and the crash panel.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, openApp, screenshot } from './harness.mjs';
+
+let server;
+let context;
+
+before(async () => {
+  server = await serveDist();
+  context = await launch();
+});
+
+after(async () => {
+  await context?.close();
+  await server?.close();
+});
+
+test('the page ships a strict CSP and no inline script', async () => {
+  const { page, errors } = await openApp(context, server.url);
+  const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
+  assert.match(csp, /default-src 'none'/);
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
+  assert.doesNotMatch(csp, /script-src[^;]*'unsafe-inline'/);
+  const inline = await page.evaluate(() => [...document.scripts].filter((s) => !s.src).length);
+  assert.equal(inline, 0);
+  assert.deepEqual(errors, []);
+});
+
+test('no request ever leaves the page origin', async () => {
+  const page = await context.newPage();
+  const foreign = [];
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (!['http:', 'https:'].includes(u.protocol)) return; // data:, blob:
+    if (u.origin !== new URL(server.url).origin) foreign.push(r.url());
+  });
+  await page.goto(server.url);
+  await page.waitForSelector('main section.tab-body');
+  for (const tab of ['Flink', 'Kafka Streams', 'Pulsar']) {
+    await page.click(`button[role="tab"]:has-text("${tab}")`);
+    await page.keyboard.press('n');
+  }
+  await page.waitForTimeout(300);
+  assert.deepEqual(foreign, []);
+});
+
+const HOSTILE = [
+  '<script>window.__pwned=1<script>',
+  '"><img src=x onerror=window.__pwned=2>',
+  'evil\u202Egnp.exe',
+  'x'.repeat(10000),
+  'topic-🔥🚀-émoji',
+];
+
+test('hostile names are shown inertly and the layout holds', async () => {
+  const { page, errors } = await openApp(context, server.url);
+  await page.evaluate(() => localStorage.clear());
+  await page.goto(server.url + '?fresh');
+  await page.waitForSelector('svg.ring');
+  for (const name of HOSTILE) {
+    await page.fill('#topic-name', name);
+    await page.click('form.add-topic button');
+  }
+  // Broker names too.
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.equal(await page.locator('img[src="x"]').count(), 0);
+  // The topic names reached the engine and come back as text.
+  const topics = await page.evaluate(() => window.lbscope.namespaces.flatMap((n) => Object.keys(n.topics)));
+  assert.ok(topics.some((t) => t.includes('<script>')), JSON.stringify(topics.map((t) => t.slice(0, 40))));
+  assert.ok(topics.some((t) => t.includes('🔥')));
+  // Nothing is wider than the viewport.
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 1280, `page is ${width}px wide`);
+  await screenshot(page, 'hostile-names');
+  assert.deepEqual(errors, []);
+});
+
+test('a panic shows the crash panel with a way back', async () => {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(server.url + '?lbscope-test-panic');
+  await page.waitForSelector('#crash[role="alert"]');
+  assert.match(await page.textContent('#crash'), /deliberate test panic/);
+  const restore = page.locator('#crash a', { hasText: 'Restore last good state' });
+  assert.equal(await restore.getAttribute('href'), './');
+  await screenshot(page, 'crash-panel');
+  await restore.click();
+  await page.waitForSelector('main section.tab-body');
+  assert.equal(await page.locator('#crash').count(), 0);
+});
