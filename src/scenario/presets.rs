@@ -33,7 +33,8 @@ pub fn pulsar_namespace(bundles: u32) -> Log<pulsar::Config, pulsar::Action> {
 
 /// A stateful counting app: topic `orders` with 5 partitions, one sub-topology with
 /// a store (and its changelog), 3 instances with one thread each on racks a/b/c,
-/// one standby replica; the log produces 5,000 records.
+/// one standby replica; the log produces 5,000 records and lets one second pass, so
+/// the standbys have caught up (lag 0) when the user starts crashing instances.
 pub fn kstreams_counts() -> Log<kstreams::Config, kstreams::Action> {
     let config = kstreams::Config {
         num_standby_replicas: 1,
@@ -67,12 +68,15 @@ pub fn kstreams_counts() -> Log<kstreams::Config, kstreams::Action> {
     Log {
         config,
         setup,
-        actions: vec![kstreams::Action::Produce {
-            topic: "orders".into(),
-            key: None,
-            partition: None,
-            records: 5000,
-        }],
+        actions: vec![
+            kstreams::Action::Produce {
+                topic: "orders".into(),
+                key: None,
+                partition: None,
+                records: 5000,
+            },
+            kstreams::Action::AdvanceTime { ms: 1000 },
+        ],
     }
 }
 

@@ -1,6 +1,7 @@
 //! The app shell: header, tabs, notice line, and the active tab.
 
 use super::browser;
+use super::kstreams::KstreamsTab;
 use super::pulsar::PulsarTab;
 use super::store::{Msg, Notice, Store, StoreCtx};
 use crate::engine::System;
@@ -70,6 +71,7 @@ pub fn App() -> Html {
                 {
                     match store.tab {
                         System::Pulsar => html! { <PulsarTab /> },
+                        System::Kstreams => html! { <KstreamsTab /> },
                         other => html! { <section class="tab-body placeholder"><p>{ format!("The {} engine is coming in the next iteration.", other.title()) }</p></section> },
                     }
                 }

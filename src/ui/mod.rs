@@ -4,6 +4,7 @@
 
 mod app;
 mod browser;
+mod kstreams;
 mod pulsar;
 mod ring;
 mod store;
