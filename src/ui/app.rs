@@ -1,11 +1,32 @@
-//! The app shell: header, tabs, notice line, and the active tab.
+//! The app shell: header with tabs and toolbar, the notice line, the active tab,
+//! and the deck shared by every tab (event log, metrics, settings).
 
 use super::browser;
+use super::components::{
+    chart::MetricsChart, event_log::EventLog, help::HelpOverlay, settings::Settings, toolbar::Toolbar,
+};
 use super::kstreams::KstreamsTab;
 use super::pulsar::PulsarTab;
 use super::store::{Msg, Notice, Store, StoreCtx};
 use crate::engine::System;
 use yew::prelude::*;
+
+/// What a key press does (None: not a shortcut). Keys typed into fields are ignored by the caller.
+fn shortcut(key: &str, store: &Store) -> Option<Msg> {
+    Some(match key {
+        " " => Msg::Play(!store.playing),
+        "n" => Msg::StepActive,
+        "u" => Msg::Undo,
+        "r" => Msg::Redo,
+        "?" => Msg::Help(true),
+        "1" => Msg::Tab(System::Pulsar),
+        "2" => Msg::Tab(System::Flink),
+        "3" => Msg::Tab(System::Kstreams),
+        "Escape" if store.help => Msg::Help(false),
+        "Escape" => Msg::Highlight(None),
+        _ => return None,
+    })
+}
 
 /// Root component.
 #[component]
@@ -20,6 +41,51 @@ pub fn App() -> Html {
             browser::replace_fragment(&store.fragment());
             browser::autosave(&store.scenario().to_json());
         });
+    }
+
+    // Keyboard shortcuts (not while typing in a field).
+    {
+        let store = store.clone();
+        use_effect_with(store.revision, move |_| {
+            let doc = gloo::utils::document();
+            let opts = gloo::events::EventListenerOptions::enable_prevent_default();
+            let listener = gloo::events::EventListener::new_with_options(&doc, "keydown", opts, move |e| {
+                use wasm_bindgen::JsCast;
+                let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                    return;
+                };
+                if e.ctrl_key() || e.meta_key() || e.alt_key() {
+                    return;
+                }
+                let typing = e
+                    .target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
+                if typing {
+                    return;
+                }
+                if let Some(msg) = shortcut(&e.key(), &store) {
+                    e.prevent_default();
+                    store.dispatch(msg);
+                }
+            });
+            move || drop(listener)
+        });
+    }
+
+    // Play: one round every `speed_ms` while playing.
+    {
+        let store = store.clone();
+        use_effect_with(
+            (store.playing, store.speed_ms, store.tab),
+            move |&(playing, ms, _)| {
+                let timer = playing.then(|| {
+                    let store = store.clone();
+                    gloo::timers::callback::Interval::new(ms, move || store.dispatch(Msg::StepActive))
+                });
+                move || drop(timer)
+            },
+        );
     }
 
     let tabs = System::ALL.iter().map(|&t| {
@@ -45,37 +111,48 @@ pub fn App() -> Html {
         };
         html! { <div class={class} role="alert"><span>{text}</span><button onclick={dismiss} aria-label="Dismiss">{"×"}</button></div> }
     });
-    let undo = {
-        let store = store.clone();
-        Callback::from(move |_| store.dispatch(Msg::Undo))
-    };
-    let redo = {
-        let store = store.clone();
-        Callback::from(move |_| store.dispatch(Msg::Redo))
-    };
 
-    let (can_undo, can_redo, _, _) = store.history();
+    let (rows, hidden) = store.event_rows();
+    let on_pick = {
+        let store = store.clone();
+        Callback::from(move |s| store.dispatch(Msg::Highlight(s)))
+    };
+    let (current, defaults) = store.config_json();
+    let on_config = {
+        let store = store.clone();
+        Callback::from(move |(k, v)| store.dispatch(Msg::SetConfig(k, v)))
+    };
+    let empty = format!(
+        "Press {} (or n) to run a round; its metrics appear here.",
+        super::components::toolbar::step_label(store.tab)
+    );
 
     html! {
         <ContextProvider<StoreCtx> context={store.clone()}>
             <header class="top">
                 <h1>{"lbscope"}</h1>
                 <nav role="tablist" aria-label="Systems">{ for tabs }</nav>
-                <div class="history">
-                    <button onclick={undo} disabled={!can_undo} title="Undo">{"Undo"}</button>
-                    <button onclick={redo} disabled={!can_redo} title="Redo">{"Redo"}</button>
-                </div>
+                <Toolbar />
             </header>
             { for notice }
-            <main>
+            <main data-highlight-kind={store.highlight.as_ref().map(|h| h.kind.clone())}
+                  data-highlight-id={store.highlight.as_ref().map(|h| h.id.clone())}>
                 {
                     match store.tab {
                         System::Pulsar => html! { <PulsarTab /> },
                         System::Kstreams => html! { <KstreamsTab /> },
-                        other => html! { <section class="tab-body placeholder"><p>{ format!("The {} engine is coming in the next iteration.", other.title()) }</p></section> },
+                        other => html! { <section class="tab-body placeholder"><p>{ format!("The {} view is coming in the next iteration.", other.title()) }</p></section> },
                     }
                 }
+                <section class="deck">
+                    <EventLog {rows} {hidden} highlight={store.highlight.clone()} {on_pick} />
+                    <MetricsChart series={store.series()} empty={empty} />
+                    <Settings {current} {defaults} error={store.field_error.clone()} on_change={on_config} />
+                </section>
             </main>
+            if store.help {
+                <HelpOverlay />
+            }
         </ContextProvider<StoreCtx>>
     }
 }

@@ -72,3 +72,67 @@ pub fn show_crash_panel(msg: &str) {
     let _ = panel.append_child(&a);
     let _ = body.append_child(&panel);
 }
+
+/// This page's address with `fragment` (e.g. `#s=...`) in place of its own.
+pub fn page_url(fragment: &str) -> String {
+    let loc = gloo::utils::window().location();
+    let base = loc.href().unwrap_or_default();
+    let base = base.split('#').next().unwrap_or_default().to_string();
+    format!("{base}{fragment}")
+}
+
+/// Put `text` on the clipboard (async; `false` if the API is missing).
+pub fn copy_text(text: &str) -> bool {
+    let clipboard = gloo::utils::window().navigator().clipboard();
+    let _promise = clipboard.write_text(text);
+    true
+}
+
+/// Offer `text` as a file download named `name`.
+pub fn download(name: &str, text: &str) -> Result<(), String> {
+    use wasm_bindgen::JsCast;
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("application/json");
+    let blob =
+        web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts).map_err(|e| format!("{e:?}"))?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).map_err(|e| format!("{e:?}"))?;
+    let doc = gloo::utils::document();
+    let a = doc
+        .create_element("a")
+        .map_err(|e| format!("{e:?}"))?
+        .dyn_into::<web_sys::HtmlAnchorElement>()
+        .map_err(|_| "no anchor element".to_string())?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Ok(())
+}
+
+thread_local! {
+    /// The file read in progress (dropping it would cancel the read).
+    static READER: std::cell::RefCell<Option<gloo::file::callbacks::FileReader>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Largest scenario file accepted for import.
+pub const MAX_IMPORT_BYTES: u64 = 8 << 20;
+
+/// Read the first file chosen in `input` as text and hand it to `done`.
+pub fn read_file(input: &web_sys::HtmlInputElement, done: impl FnOnce(Result<String, String>) + 'static) {
+    let Some(file) = input.files().and_then(|f| f.get(0)) else {
+        return;
+    };
+    let file = gloo::file::File::from(file);
+    if file.size() > MAX_IMPORT_BYTES {
+        done(Err(format!(
+            "That file is {} bytes; the limit is {MAX_IMPORT_BYTES} bytes. Nothing was changed.",
+            file.size()
+        )));
+        return;
+    }
+    let reader = gloo::file::callbacks::read_as_text(&file, move |res| {
+        done(res.map_err(|e| format!("Could not read the file: {e}")));
+    });
+    READER.with(|r| *r.borrow_mut() = Some(reader));
+}

@@ -4,6 +4,7 @@
 
 mod app;
 mod browser;
+mod components;
 mod kstreams;
 mod pulsar;
 mod ring;

@@ -8,7 +8,6 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 /// A message to the user.
-#[allow(dead_code)] // TODO(issue 6): Info is shown by the tabs landing next
 #[derive(Clone, Debug, PartialEq)]
 pub enum Notice {
     /// Something was refused or could not be read.
@@ -32,6 +31,8 @@ pub struct Store {
     pub notice: Option<Notice>,
     /// The entity the user is pointing at (clicked in the event log, hovered in a view).
     pub highlight: Option<Subject>,
+    /// The last refused settings edit: (key, message), shown next to the field.
+    pub field_error: Option<(String, String)>,
     /// Whether rounds are playing automatically.
     pub playing: bool,
     /// Milliseconds between automatic rounds.
@@ -120,6 +121,8 @@ pub enum Msg {
     Speed(u32),
     /// Open or close the shortcut overlay.
     Help(bool),
+    /// Set one config value of the active tab, by its real name.
+    SetConfig(String, serde_json::Value),
     /// Point at an entity (or stop pointing).
     Highlight(Option<Subject>),
     /// Dismiss the notice.
@@ -190,6 +193,7 @@ impl Store {
             }),
             notice: None,
             highlight: None,
+            field_error: None,
             playing: false,
             speed_ms: 800,
             help: false,
@@ -390,6 +394,62 @@ impl Store {
         out
     }
 
+    /// The active tab's config and its defaults, as JSON objects (for the settings panel).
+    pub fn config_json(&self) -> (serde_json::Value, serde_json::Value) {
+        use crate::engine::Engine;
+        fn pair<C: serde::Serialize + Default>(c: &C) -> (serde_json::Value, serde_json::Value) {
+            (
+                serde_json::to_value(c).unwrap_or_default(),
+                serde_json::to_value(C::default()).unwrap_or_default(),
+            )
+        }
+        match self.tab {
+            System::Pulsar => pair(self.pulsar.state().config()),
+            System::Flink => pair(self.flink.state().config()),
+            System::Kstreams => pair(self.kstreams.state().config()),
+        }
+    }
+
+    /// Apply one config edit to the active tab through the engine's own action.
+    fn set_config(&mut self, key: &str, value: serde_json::Value) -> Result<(), String> {
+        fn with_key<C: serde::Serialize + serde::de::DeserializeOwned>(
+            c: &C,
+            key: &str,
+            value: serde_json::Value,
+        ) -> Result<C, String> {
+            let mut v = serde_json::to_value(c).map_err(|e| e.to_string())?;
+            v[key] = value;
+            serde_json::from_value(v).map_err(|e| format!("not accepted: {e}"))
+        }
+        use crate::engine::Engine;
+        match self.tab {
+            System::Pulsar => {
+                let config = with_key(self.pulsar.state().config(), key, value)?;
+                self.pulsar
+                    .apply(pulsar::Action::SetConfig {
+                        config: Box::new(config),
+                    })
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            }
+            System::Flink => {
+                let config = with_key(self.flink.state().config(), key, value)?;
+                self.flink
+                    .apply(flink::Action::SetConfig { config })
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            }
+            System::Kstreams => self
+                .kstreams
+                .apply(kstreams::Action::SetConfig {
+                    key: key.to_string(),
+                    value,
+                })
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+        }
+    }
+
     fn fail(&mut self, e: impl std::fmt::Display) {
         self.notice = Some(Notice::Error(e.to_string()));
     }
@@ -406,6 +466,12 @@ impl Reducible for Store {
             Msg::Dismiss => {}
             Msg::Highlight(h) => s.highlight = h,
             Msg::Play(p) => s.playing = p,
+            Msg::SetConfig(key, value) => {
+                s.field_error = None;
+                if let Err(e) = s.set_config(&key, value) {
+                    s.field_error = Some((key, e));
+                }
+            }
             Msg::Speed(ms) => s.speed_ms = ms.clamp(50, 10_000),
             Msg::Help(h) => s.help = h,
             Msg::StepActive => {

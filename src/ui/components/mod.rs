@@ -1,0 +1,8 @@
+//! Presentational pieces shared by every tab: the event log, the metrics chart,
+//! the settings panel, the toolbar and the shortcut overlay.
+
+pub mod chart;
+pub mod event_log;
+pub mod help;
+pub mod settings;
+pub mod toolbar;

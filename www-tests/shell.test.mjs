@@ -1,0 +1,106 @@
+// The shell shared by every tab: toolbar, keyboard shortcuts, settings, event log, import.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, openApp, screenshot } from './harness.mjs';
+
+let server;
+let context;
+
+before(async () => {
+  server = await serveDist();
+  context = await launch();
+});
+
+after(async () => {
+  await context?.close();
+  await server?.close();
+});
+
+async function fresh() {
+  const { page, errors } = await openApp(context, server.url);
+  await page.evaluate(() => localStorage.clear());
+  await page.goto(server.url + '?shell');
+  await page.waitForSelector('svg.ring');
+  return { page, errors };
+}
+
+const cursor = (page) => page.textContent('.scrubber .cursor');
+
+test('keyboard shortcuts step, undo, redo and open the help', async () => {
+  const { page, errors } = await fresh();
+  const start = await cursor(page);
+  const [n0] = start.split('/').map(Number);
+  await page.keyboard.press('n');
+  await page.keyboard.press('n');
+  await page.waitForFunction((n) => document.querySelector('.scrubber .cursor').textContent.startsWith(`${n + 2}/`), n0);
+  await page.keyboard.press('u');
+  await page.waitForFunction((n) => document.querySelector('.scrubber .cursor').textContent === `${n + 1}/${n + 2}`, n0);
+  await page.keyboard.press('r');
+  await page.waitForFunction((n) => document.querySelector('.scrubber .cursor').textContent === `${n + 2}/${n + 2}`, n0);
+  // Rounds reach the metrics chart.
+  await page.waitForSelector('.chart svg.metrics polyline.series', { state: 'attached' });
+  assert.ok((await page.locator('.chart polyline.series').count()) >= 4);
+  await page.keyboard.press('?');
+  await page.waitForSelector('.overlay[role="dialog"]');
+  assert.match(await page.textContent('.overlay'), /play \/ pause/);
+  await screenshot(page, 'shell-help');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('.overlay', { state: 'detached' });
+  // Tabs by number.
+  await page.keyboard.press('2');
+  await page.waitForSelector('button[role="tab"][aria-selected="true"]:has-text("Flink")');
+  await page.keyboard.press('1');
+  assert.deepEqual(errors, []);
+});
+
+test('a refused setting shows its message next to the field and keeps the value', async () => {
+  const { page, errors } = await fresh();
+  await page.click('.settings summary');
+  const field = '#cfg-loadBalancerBrokerOverloadedThresholdPercentage';
+  await page.fill(field, '-5');
+  await page.press(field, 'Enter');
+  const err = page.locator('.setting.invalid .field-error');
+  await err.waitFor();
+  assert.ok((await err.textContent()).length > 5);
+  assert.equal(await page.inputValue(field), '85.0');
+  // A valid edit is applied and marked as changed.
+  await page.fill(field, '70');
+  await page.press(field, 'Enter');
+  await page.waitForSelector('.setting.changed ' + field);
+  assert.match(await page.textContent('.settings summary'), /1 changed/);
+  assert.deepEqual(errors, []);
+});
+
+test('clicking an event highlights its subject', async () => {
+  const { page, errors } = await fresh();
+  await page.fill('#topic-name', 'persistent://public/default/my-topic');
+  await page.click('form.add-topic button');
+  const row = page.locator('.event.has-subject .event-row').first();
+  await row.waitFor();
+  await row.click();
+  const kind = await page.getAttribute('main', 'data-highlight-kind');
+  assert.ok(kind, 'main carries the highlighted kind');
+  await page.waitForSelector('.event.active');
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.querySelector('main').hasAttribute('data-highlight-kind'));
+  assert.deepEqual(errors, []);
+});
+
+test('importing a bad file changes nothing and says why', async () => {
+  const { page, errors } = await fresh();
+  const before = await page.evaluate(() => JSON.stringify(window.lbscope.scenario));
+  await page.setInputFiles('.toolbar input[type="file"]', {
+    name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"format": 99}'),
+  });
+  await page.waitForSelector('.notice.error');
+  assert.match(await page.textContent('.notice.error'), /not imported.*format version 99/s);
+  assert.equal(await page.evaluate(() => JSON.stringify(window.lbscope.scenario)), before);
+  // A good file opens.
+  const good = JSON.parse(before);
+  good.actions = [{ op: 'create_topic', topic: 'imported-topic' }];
+  await page.setInputFiles('.toolbar input[type="file"]', {
+    name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(good)),
+  });
+  await page.locator('line.tick[data-topic="persistent://public/default/imported-topic"]').waitFor();
+  assert.deepEqual(errors, []);
+});
