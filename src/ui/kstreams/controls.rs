@@ -77,31 +77,47 @@ fn set_config(store: &StoreCtx, key: &str, value: serde_json::Value) {
     );
 }
 
-/// A number field bound to one config key.
-fn number_knob(
-    store: &StoreCtx,
-    id: &str,
-    key: &'static str,
-    label: &str,
+/// Props of [`NumberKnob`].
+#[derive(Properties, PartialEq)]
+struct KnobProps {
+    id: AttrValue,
+    key_name: &'static str,
+    label: AttrValue,
     value: u64,
     min: u64,
-    hint: &str,
-) -> Html {
-    let onchange = {
-        let store = store.clone();
-        Callback::from(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            match input.value().trim().parse::<u64>() {
-                Ok(v) => set_config(&store, key, serde_json::json!(v)),
-                Err(_) => input.set_value(&value.to_string()),
+    #[prop_or_default]
+    hint: AttrValue,
+}
+
+/// A number field bound to one config key. Uncontrolled: the engine's value is
+/// written into the field only when it changes, so a re-render (a hover, a
+/// playing timer) never wipes what the user is typing.
+#[component]
+fn NumberKnob(props: &KnobProps) -> Html {
+    let store = use_context::<StoreCtx>().expect("store context");
+    let node = use_node_ref();
+    {
+        let node = node.clone();
+        use_effect_with(props.value, move |v| {
+            if let Some(i) = node.cast::<HtmlInputElement>() {
+                i.set_value(&v.to_string());
             }
-        })
-    };
+        });
+    }
+    let key = props.key_name;
+    let value = props.value;
+    let onchange = Callback::from(move |e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        match input.value().trim().parse::<u64>() {
+            Ok(v) => set_config(&store, key, serde_json::json!(v)),
+            Err(_) => input.set_value(&value.to_string()),
+        }
+    });
     html! {
         <div class="ks-knob">
-            <label for={id.to_string()}>{label}<code class="ks-key">{key}</code></label>
-            <input id={id.to_string()} type="number" min={min.to_string()} value={value.to_string()} {onchange} />
-            if !hint.is_empty() { <p class="hint">{hint}</p> }
+            <label for={props.id.clone()}>{props.label.clone()}<code class="ks-key">{key}</code></label>
+            <input id={props.id.clone()} ref={node} type="number" min={props.min.to_string()} {onchange} />
+            if !props.hint.is_empty() { <p class="hint">{props.hint.clone()}</p> }
         </div>
     }
 }
@@ -184,7 +200,10 @@ pub fn Controls(props: &ControlsProps) -> Html {
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let topic = select_value(&topic_ref);
-            let records = input_value(&records_ref).trim().parse::<u64>().unwrap_or(1);
+            let records = match input_value(&records_ref).trim() {
+                "" => 1000,
+                r => r.parse::<u64>().unwrap_or(0),
+            };
             let k = input_value(&key_ref);
             let (key, partition) = match mode.as_str() {
                 "key" => (Some(k), None),
@@ -433,7 +452,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                         }
                         <div>
                             <label for="ks-records">{"Records"}</label>
-                            <input id="ks-records" ref={records_ref} type="number" min="1" value="1000" />
+                            <input id="ks-records" ref={records_ref} type="number" min="1" placeholder="1000" />
                         </div>
                     </div>
                     <button type="submit" class="ks-primary">{"Produce"}</button>
@@ -448,13 +467,15 @@ pub fn Controls(props: &ControlsProps) -> Html {
 
             <section class="ks-ctl" aria-labelledby="ks-cfg">
                 <h2 id="ks-cfg">{"Config"}</h2>
-                { number_knob(&store, "ks-standbys", "num.standby.replicas", "Standby replicas", u64::from(cfg.num_standby_replicas), 0,
-                    "hot copies of each store on other instances") }
-                { number_knob(&store, "ks-lag", "acceptable.recovery.lag", "Acceptable recovery lag", cfg.acceptable_recovery_lag, 0,
-                    "within this many records a copy counts as caught up") }
-                { number_knob(&store, "ks-warmups", "max.warmup.replicas", "Max warm-up replicas", u64::from(cfg.max_warmup_replicas), 1, "") }
-                { number_knob(&store, "ks-rate", "lbscope.restore.records.per.second", "Restore speed (records/s)", cfg.restore_records_per_second, 1,
-                    &format!("{} records restore in 1 s", num(cfg.restore_records_per_second))) }
+                <NumberKnob id="ks-standbys" key_name="num.standby.replicas" label="Standby replicas"
+                    value={u64::from(cfg.num_standby_replicas)} min={0} hint="hot copies of each store on other instances" />
+                <NumberKnob id="ks-lag" key_name="acceptable.recovery.lag" label="Acceptable recovery lag"
+                    value={cfg.acceptable_recovery_lag} min={0} hint="within this many records a copy counts as caught up" />
+                <NumberKnob id="ks-warmups" key_name="max.warmup.replicas" label="Max warm-up replicas"
+                    value={u64::from(cfg.max_warmup_replicas)} min={1} />
+                <NumberKnob id="ks-rate" key_name="lbscope.restore.records.per.second" label="Restore speed (records/s)"
+                    value={cfg.restore_records_per_second} min={1}
+                    hint={format!("{} records restore in 1 s", num(cfg.restore_records_per_second))} />
                 <div class="ks-knob">
                     <label for="ks-assignor">{"Assignor"}<code class="ks-key">{"task.assignor.class"}</code></label>
                     <select id="ks-assignor" onchange={on_assignor}>

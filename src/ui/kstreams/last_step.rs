@@ -1,6 +1,6 @@
 //! What the last step did: the action, the tasks that moved with the reason the
-//! assignor gave, restores with their time, idle instances; and a plain list of
-//! every event (the shared event log panel replaces it later).
+//! assignor gave, restores with their time, idle instances (the full log is the
+//! shared event log under the tab).
 
 use super::common::{duration, hl, hover, num, reason_name, reason_short};
 use crate::engine::kstreams::{Action, Event, Reason, Role, TaskId};
@@ -143,21 +143,5 @@ pub fn last_step(store: &StoreCtx) -> Html {
                 <ul class="ks-evs">{ for rows }</ul>
             }
         </section>
-    }
-}
-
-/// The plain event list, newest first.
-pub fn event_list(store: &StoreCtx) -> Html {
-    let events = store.narrated();
-    let n = events.len();
-    html! {
-        <details class="ks-all">
-            <summary>{format!("All events ({n})")}</summary>
-            <ol class="events" reversed=true>
-                { for events.iter().rev().take(300).map(|(step, e)| html!{
-                    <li>{ match step { Some(i) => format!("#{i} "), None => String::new() } }{e}</li>
-                }) }
-            </ol>
-        </details>
     }
 }

@@ -1,10 +1,10 @@
 //! The Kafka Streams tab: controls on the left; in the middle the parallelism
-//! summary, partitions → tasks and instances × threads by rack; on the right
-//! what the last step did and the event list.
+//! summary, partitions → tasks, what the last step did and instances × threads
+//! by rack. The shared deck (event log, metrics, settings) sits under the tab.
 
 use super::controls::Controls;
 use super::instances_grid::instances_grid;
-use super::last_step::{event_list, last_step, placements};
+use super::last_step::{last_step, placements};
 use super::topology_view::topology_view;
 use crate::engine::kstreams::{InstanceStatus, View};
 use crate::ui::store::StoreCtx;
@@ -27,17 +27,6 @@ fn summary(view: &View) -> Html {
         .sum();
     let restoring = view.tasks.iter().filter(|t| t.restoring).count();
     let unassigned = view.tasks.iter().filter(|t| t.active.is_none()).count();
-    let partitions = view
-        .topology
-        .as_ref()
-        .map(|t| {
-            t.subtopologies
-                .iter()
-                .map(|s| s.tasks as usize)
-                .max()
-                .unwrap_or(0)
-        })
-        .unwrap_or(0);
     let lesson = if tasks == 0 {
         "Define a topic and a topology to get tasks.".to_string()
     } else if running.is_empty() {
@@ -63,7 +52,7 @@ fn summary(view: &View) -> Html {
                 <div class={classes!((restoring > 0).then_some("warn"))}><dt>{"restoring"}</dt><dd data-count="restoring">{restoring}</dd></div>
                 if unassigned > 0 { <div class="warn"><dt>{"unassigned"}</dt><dd data-count="unassigned">{unassigned}</dd></div> }
             </dl>
-            <p class="ks-lesson">{lesson}{ if partitions > 0 && tasks > 0 { String::new() } else { String::new() } }</p>
+            <p class="ks-lesson">{lesson}</p>
         </section>
     }
 }
@@ -96,18 +85,17 @@ pub fn KstreamsTab() -> Html {
                     <h2 id="ks-h-topo">{"Partitions → tasks"}</h2>
                     { topology_view(&store, &view) }
                 </section>
-                <section class="panel ks-instances" aria-labelledby="ks-h-inst">
-                    <div class="ks-head">
-                        <h2 id="ks-h-inst">{"Instances × threads"}</h2>
-                        { legend() }
-                    </div>
-                    { instances_grid(&store, &view, &placed) }
-                </section>
+                <div class="ks-lower">
+                    <section class="panel ks-instances" aria-labelledby="ks-h-inst">
+                        <div class="ks-head">
+                            <h2 id="ks-h-inst">{"Instances × threads"}</h2>
+                            { legend() }
+                        </div>
+                        { instances_grid(&store, &view, &placed) }
+                    </section>
+                    <aside class="panel ks-side">{ last_step(&store) }</aside>
+                </div>
             </div>
-            <aside class="panel log ks-log">
-                { last_step(&store) }
-                { event_list(&store) }
-            </aside>
         </section>
     }
 }
