@@ -95,6 +95,8 @@ test('crashing a busy instance moves its tasks and a caught-up standby takes ove
         tookOver += 1;
         assert.ok(['caught_up', 'standby_promoted'].includes(reason), `${t} on its standby ${owner}: ${reason}`);
         assert.equal(await chip.getAttribute('data-lag'), '0', 'a caught-up standby has nothing to restore');
+        assert.equal(await chip.getAttribute('data-was-standby'), 'true', `${t}: the view says its standby took over`);
+        assert.match(await page.textContent(`.ks-side li[data-task="${t}"]`), /standby takes over/);
       }
     }
     assert.ok(tookOver >= 1, 'at least one lost task went to the instance holding its standby');

@@ -185,7 +185,12 @@ fn chip(
                 .filter(|x| x.as_str() != inst)
                 .map(|x| format!(" from {x}"))
                 .unwrap_or_default();
-            format!("{}{from}", reason_short(p.reason))
+            let s = if p.was_standby {
+                ", its standby took over"
+            } else {
+                ""
+            };
+            format!("{}{from}{s}", reason_short(p.reason))
         })
         .unwrap_or_default();
     let label = format!(
@@ -206,6 +211,7 @@ fn chip(
         <span class={classes!("ks-chip", role_name(role), task_color(task), restoring.then_some("restoring"), moved.then_some("moved"), hl(store, "task", &id))}
               data-task={id.clone()} data-role={role_name(role)} data-instance={inst.to_string()}
               data-reason={p.map(|p| reason_name(p.reason))} data-lag={lag.to_string()}
+              data-was-standby={p.filter(|p| p.was_standby).map(|_| "true")}
               tabindex="0" role="img" aria-label={label.clone()} title={label}
               onmouseenter={h.enter} onmouseleave={h.leave} onfocus={h.focus} onblur={h.blur}>
             <span class="ks-face">

@@ -20,11 +20,39 @@ pub struct Placed {
     pub restore_records: u64,
     /// Estimated restore time.
     pub restore_ms: u64,
+    /// An active placed where the task had a standby (or warm-up) until this step.
+    pub was_standby: bool,
+}
+
+/// The standby (and warm-up) tasks `instance` held before the last step: its
+/// newest `ThreadsAssigned` event before that step.
+fn standbys_before(store: &StoreCtx, instance: &str) -> Vec<TaskId> {
+    let steps = store.kstreams.steps();
+    let earlier = steps[..steps.len().saturating_sub(1)]
+        .iter()
+        .rev()
+        .flat_map(|evs| evs.iter().rev());
+    let setup = store.kstreams.setup_events().iter().rev();
+    earlier
+        .chain(setup)
+        .find_map(|e| match e {
+            Event::ThreadsAssigned { instance: i, threads } if i == instance => {
+                Some(threads.iter().flat_map(|t| t.standby.iter().copied()).collect())
+            }
+            Event::InstanceCrashed { instance: i, .. } | Event::InstanceRemoved { instance: i, .. }
+                if i == instance =>
+            {
+                Some(Vec::new())
+            }
+            _ => None,
+        })
+        .unwrap_or_default()
 }
 
 /// Placements made by the last applied step, by (task, instance, role).
 pub fn placements(store: &StoreCtx) -> BTreeMap<(TaskId, String, Role), Placed> {
     let mut out = BTreeMap::new();
+    let mut before: BTreeMap<String, Vec<TaskId>> = BTreeMap::new();
     if let Some(evs) = store.kstreams.steps().last() {
         for e in evs {
             if let Event::TaskAssigned {
@@ -38,6 +66,12 @@ pub fn placements(store: &StoreCtx) -> BTreeMap<(TaskId, String, Role), Placed> 
                 ..
             } = e
             {
+                let was_standby = *role == Role::Active
+                    && previous.as_deref() != Some(instance.as_str())
+                    && before
+                        .entry(instance.clone())
+                        .or_insert_with(|| standbys_before(store, instance))
+                        .contains(task);
                 out.insert(
                     (*task, instance.clone(), *role),
                     Placed {
@@ -45,6 +79,7 @@ pub fn placements(store: &StoreCtx) -> BTreeMap<(TaskId, String, Role), Placed> 
                         previous: previous.clone(),
                         restore_records: *restore_records,
                         restore_ms: *restore_ms,
+                        was_standby,
                     },
                 );
             }
@@ -73,7 +108,7 @@ fn action_text(a: &Action) -> String {
 }
 
 /// The "last step" panel.
-pub fn last_step(store: &StoreCtx) -> Html {
+pub fn last_step(store: &StoreCtx, placed: &BTreeMap<(TaskId, String, Role), Placed>) -> Html {
     let cursor = store.kstreams.cursor();
     let Some(evs) = store.kstreams.steps().last() else {
         return html! {
@@ -102,16 +137,20 @@ pub fn last_step(store: &StoreCtx) -> Html {
                 let id = task.to_string();
                 let h = hover(store, "task", id.clone());
                 let from = previous.as_ref().map(|p| format!(" from {p}")).unwrap_or_default();
-                let restore = if *restore_records > 0 {
-                    format!("restores {} records in ~{}", num(*restore_records), duration(*restore_ms))
-                } else {
-                    "no restore needed".to_string()
+                let was_standby = placed.get(&(*task, instance.clone(), Role::Active)).is_some_and(|p| p.was_standby);
+                let restore = match (*restore_records > 0, was_standby) {
+                    (true, true) => format!("its standby takes over; restores the last {} records in ~{}", num(*restore_records), duration(*restore_ms)),
+                    (true, false) => format!("restores {} records from the changelog in ~{}", num(*restore_records), duration(*restore_ms)),
+                    (false, true) => "its caught-up standby takes over: no restore".to_string(),
+                    (false, false) => "no restore needed".to_string(),
                 };
                 rows.push(html! {
-                    <li class={classes!("ks-ev", "move", hl(store, "task", &id))} data-task={id.clone()} data-reason={reason_name(*reason)}
+                    <li class={classes!("ks-ev", "move", was_standby.then_some("from-standby"), hl(store, "task", &id))} data-task={id.clone()} data-reason={reason_name(*reason)}
+                        data-was-standby={was_standby.to_string()}
                         tabindex="0" onmouseenter={h.enter} onmouseleave={h.leave} onfocus={h.focus} onblur={h.blur}>
                         <strong>{id.clone()}</strong>{format!("{from} → {instance}")}
                         <span class={classes!("ks-reason", reason_name(*reason))} title={reason.words()}>{reason_short(*reason)}</span>
+                        if was_standby { <span class="ks-reason standby_promoted" title="this instance held a standby of the task">{"S → A"}</span> }
                         <span class="ks-sub">{restore}</span>
                     </li>
                 });

@@ -93,7 +93,7 @@ pub fn KstreamsTab() -> Html {
                         </div>
                         { instances_grid(&store, &view, &placed) }
                     </section>
-                    <aside class="panel ks-side">{ last_step(&store) }</aside>
+                    <aside class="panel ks-side">{ last_step(&store, &placed) }</aside>
                 </div>
             </div>
         </section>
