@@ -142,6 +142,30 @@ test('6 instances for 5 partitions: exactly one idles', async () => {
   });
 });
 
+test('big state: new instances get warm-ups first; the probing rebalance moves tasks once they catch up', async () => {
+  await withTab(async (page) => {
+    await page.click('button:has-text("Produce 100,000 records")');
+    await page.click('button[aria-label="Advance time by 10 seconds"]');
+    await page.click('button:has-text("Scale out to 6 instances")');
+    await page.waitForFunction(() => document.querySelectorAll('article.ks-instance').length === 6);
+    assert.ok((await page.locator('.ks-instances .ks-chip[data-role="warm_up"]').count()) >= 1, 'warm-ups restore on the new instances');
+    assert.ok(Number(await page.textContent('[data-count="idle-instances"]')) > 1);
+    assert.match(await page.textContent('.ks-lesson'), /warm-up replica\(s\) restore; the probing rebalance at t = 10 min 11 s/);
+    assert.match(await page.textContent('.ks-instances .ks-chip[data-role="warm_up"] .ks-lagtxt'), /lag 21,000 · ~2.1 s/);
+    await screenshot(page, 'kstreams-warmups-1280');
+    // Each probing rebalance (every 10 min while warm-ups exist) moves some tasks; it converges.
+    let rounds = 0;
+    while ((await page.textContent('[data-count="idle-instances"]')) !== '1') {
+      assert.ok(++rounds <= 6, 'converges to one idle instance within six probing rebalances');
+      const now = await page.textContent('.ks-now');
+      await page.click('button[aria-label="Advance time by 10 minutes"]');
+      await page.waitForFunction((t) => document.querySelector('.ks-now').textContent !== t, now);
+    }
+    assert.ok(rounds >= 1);
+    assert.match(await page.evaluate(() => window.lbscope.events.join('\n')), /probing rebalance/);
+  });
+});
+
 test('adding a thread spreads the instance\'s tasks over its threads', async () => {
   await withTab(async (page) => {
     const before = await snapshot(page);

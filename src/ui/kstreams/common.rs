@@ -81,21 +81,23 @@ pub fn num(n: u64) -> String {
     out
 }
 
-/// `350 ms`, `4.2 s`, `10 min`.
+/// `350 ms`, `4.2 s`, `10 min`, `10 min 11 s`.
 pub fn duration(ms: u64) -> String {
     if ms < 1000 {
         format!("{ms} ms")
     } else if ms < 60_000 {
-        let s = ms as f64 / 1000.0;
         if ms % 1000 == 0 {
             format!("{} s", ms / 1000)
         } else {
-            format!("{s:.1} s")
+            format!("{:.1} s", ms as f64 / 1000.0)
         }
-    } else if ms % 60_000 == 0 {
-        format!("{} min", ms / 60_000)
     } else {
-        format!("{:.1} min", ms as f64 / 60_000.0)
+        let (m, s) = (ms / 60_000, (ms % 60_000) / 1000);
+        if s == 0 {
+            format!("{m} min")
+        } else {
+            format!("{m} min {s} s")
+        }
     }
 }
 

@@ -41,6 +41,19 @@ fn summary(view: &View) -> Html {
     } else {
         format!("{threads} threads share {tasks} tasks; you can add up to {} more thread(s) or instance(s) before one idles.", tasks - threads)
     };
+    let warmups: usize = view.tasks.iter().map(|t| t.warmups.len()).sum();
+    let extra_idle = idle_threads.saturating_sub(threads.saturating_sub(tasks));
+    let waiting = if warmups > 0 && extra_idle > 0 {
+        format!(
+            " {extra_idle} more idle for now: the high-availability assignor leaves tasks on caught-up instances while {warmups} warm-up replica(s) restore; {}",
+            match view.probing_rebalance_at_ms {
+                Some(at) => format!("the probing rebalance at t = {} moves them once caught up (press +10 min).", super::common::duration(at)),
+                None => "a later rebalance moves them once caught up.".to_string(),
+            }
+        )
+    } else {
+        String::new()
+    };
     html! {
         <section class="panel ks-summary" aria-label="Parallelism">
             <dl>
@@ -52,7 +65,7 @@ fn summary(view: &View) -> Html {
                 <div class={classes!((restoring > 0).then_some("warn"))}><dt>{"restoring"}</dt><dd data-count="restoring">{restoring}</dd></div>
                 if unassigned > 0 { <div class="warn"><dt>{"unassigned"}</dt><dd data-count="unassigned">{unassigned}</dd></div> }
             </dl>
-            <p class="ks-lesson">{lesson}</p>
+            <p class="ks-lesson">{lesson}{waiting}</p>
         </section>
     }
 }
