@@ -29,6 +29,12 @@ const SUBJECT_KEYS: [&str; 10] = [
 /// as the views label it. `None` for events about the whole cluster.
 pub fn subject_of(event: &serde_json::Value) -> Option<(String, String)> {
     let obj = event.as_object()?;
+    // A Kafka Streams thread is named within its instance: `app-1/T2`.
+    if let (Some(inst), Some(t)) = (obj.get("instance").and_then(|v| v.as_str()), obj.get("thread")) {
+        if let Some(n) = t.as_u64() {
+            return Some(("thread".to_string(), format!("{inst}/T{n}")));
+        }
+    }
     SUBJECT_KEYS.iter().find_map(|&k| {
         let v = obj.get(k)?;
         let id = match v {
@@ -131,6 +137,10 @@ mod tests {
             Some(("broker".into(), "b1".into()))
         );
         assert_eq!(subject_of(&json!({"kind": "round_done"})), None);
+        assert_eq!(
+            subject_of(&json!({"kind": "thread_added", "instance": "app-1", "thread": 2})),
+            Some(("thread".into(), "app-1/T2".into()))
+        );
         assert_eq!(subject_of(&json!([1, 2])), None);
     }
 }

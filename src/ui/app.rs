@@ -4,6 +4,7 @@
 use super::browser;
 use super::components::settings::{compare_keys, Settings, CHOICES};
 use super::components::{chart::MetricsChart, event_log::EventLog, help::HelpOverlay, toolbar::Toolbar};
+use super::kstreams::KstreamsTab;
 use super::pulsar::PulsarTab;
 use super::store::{Msg, Notice, Store, StoreCtx};
 use crate::engine::System;
@@ -194,7 +195,7 @@ pub fn App() -> Html {
                     match store.tab {
                         System::Pulsar => html! { <PulsarTab /> },
                         System::Flink => html! { <super::flink::FlinkTab /> },
-                        other => html! { <section class="tab-body placeholder"><p>{ format!("The {} view is coming in the next iteration.", other.title()) }</p></section> },
+                        System::Kstreams => html! { <KstreamsTab /> },
                     }
                 }
                 <section class="deck">

@@ -6,6 +6,7 @@ mod app;
 mod browser;
 mod components;
 mod flink;
+mod kstreams;
 mod pulsar;
 mod store;
 

@@ -87,7 +87,6 @@ pub struct Subject {
 pub const NAMESPACE: &str = PULSAR_NAMESPACE;
 
 /// Messages the components send.
-#[allow(dead_code)] // TODO(issue 6): the Flink/Kafka tabs and the toolbar send the rest
 pub enum Msg {
     /// Switch tab.
     Tab(System),
@@ -99,13 +98,6 @@ pub enum Msg {
     Flink(flink::Action),
     /// Apply a Kafka Streams action.
     Kstreams(kstreams::Action),
-    /// Add `count` random topics drawn from `seed` (the seed comes from the browser's RNG).
-    RandomTopics {
-        /// RNG seed for the names.
-        seed: u64,
-        /// How many.
-        count: usize,
-    },
     /// Open a scenario (a link, a file); on failure the current work stays.
     Open(Box<Scenario>),
     /// Start the active tab over from its default scenario.
@@ -518,15 +510,6 @@ impl Reducible for Store {
             Msg::Kstreams(a) => {
                 if let Err(e) = s.kstreams.apply(a) {
                     s.fail(e);
-                }
-            }
-            Msg::RandomTopics { seed, count } => {
-                for name in presets::random_topic_names(seed, count) {
-                    let topic = format!("persistent://{NAMESPACE}/{name}");
-                    if let Err(e) = s.pulsar.apply(pulsar::Action::CreateTopic { topic }) {
-                        s.fail(e);
-                        break;
-                    }
                 }
             }
             Msg::Open(sc) => s.open(*sc),

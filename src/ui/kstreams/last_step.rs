@@ -1,0 +1,186 @@
+//! What the last step did: the action, the tasks that moved with the reason the
+//! assignor gave, restores with their time, idle instances (the full log is the
+//! shared event log under the tab).
+
+use super::common::{duration, hl, hover, num, reason_name, reason_short};
+use crate::engine::kstreams::{Action, Event, Reason, Role, TaskId};
+use crate::engine::Narrate;
+use crate::ui::store::StoreCtx;
+use std::collections::BTreeMap;
+use yew::prelude::*;
+
+/// One placement of the last step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placed {
+    /// Why.
+    pub reason: Reason,
+    /// Previous active owner.
+    pub previous: Option<String>,
+    /// Records to replay.
+    pub restore_records: u64,
+    /// Estimated restore time.
+    pub restore_ms: u64,
+    /// An active placed where the task had a standby (or warm-up) until this step.
+    pub was_standby: bool,
+}
+
+/// The standby (and warm-up) tasks `instance` held before the last step: its
+/// newest `ThreadsAssigned` event before that step.
+fn standbys_before(store: &StoreCtx, instance: &str) -> Vec<TaskId> {
+    let steps = store.kstreams.steps();
+    let earlier = steps[..steps.len().saturating_sub(1)]
+        .iter()
+        .rev()
+        .flat_map(|evs| evs.iter().rev());
+    let setup = store.kstreams.setup_events().iter().rev();
+    earlier
+        .chain(setup)
+        .find_map(|e| match e {
+            Event::ThreadsAssigned { instance: i, threads } if i == instance => {
+                Some(threads.iter().flat_map(|t| t.standby.iter().copied()).collect())
+            }
+            Event::InstanceCrashed { instance: i, .. } | Event::InstanceRemoved { instance: i, .. }
+                if i == instance =>
+            {
+                Some(Vec::new())
+            }
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// Placements made by the last applied step, by (task, instance, role).
+pub fn placements(store: &StoreCtx) -> BTreeMap<(TaskId, String, Role), Placed> {
+    let mut out = BTreeMap::new();
+    let mut before: BTreeMap<String, Vec<TaskId>> = BTreeMap::new();
+    if let Some(evs) = store.kstreams.steps().last() {
+        for e in evs {
+            if let Event::TaskAssigned {
+                task,
+                instance,
+                role,
+                reason,
+                previous,
+                restore_records,
+                restore_ms,
+                ..
+            } = e
+            {
+                let was_standby = *role == Role::Active
+                    && previous.as_deref() != Some(instance.as_str())
+                    && before
+                        .entry(instance.clone())
+                        .or_insert_with(|| standbys_before(store, instance))
+                        .contains(task);
+                out.insert(
+                    (*task, instance.clone(), *role),
+                    Placed {
+                        reason: *reason,
+                        previous: previous.clone(),
+                        restore_records: *restore_records,
+                        restore_ms: *restore_ms,
+                        was_standby,
+                    },
+                );
+            }
+        }
+    }
+    out
+}
+
+fn action_text(a: &Action) -> String {
+    match a {
+        Action::DefineTopic {
+            topic, partitions, ..
+        } => format!("Created topic {topic} ({partitions} partitions)"),
+        Action::DefineTopology { .. } => "Defined the topology".into(),
+        Action::AddInstance { name, .. } => format!("Started instance {name}"),
+        Action::RemoveInstance { name } => format!("Shut down {name}"),
+        Action::CrashInstance { name } => format!("Crashed {name}"),
+        Action::RestartInstance { name } => format!("Restarted {name}"),
+        Action::AddThread { instance } => format!("Added a thread to {instance}"),
+        Action::RemoveThread { instance, .. } => format!("Removed a thread from {instance}"),
+        Action::Produce { topic, records, .. } => format!("Produced {} records to {topic}", num(*records)),
+        Action::AdvanceTime { ms } => format!("Let {} pass", duration(*ms)),
+        Action::Rebalance => "Rebalanced".into(),
+        Action::SetConfig { key, value } => format!("Set {key} = {value}"),
+    }
+}
+
+/// The "last step" panel.
+pub fn last_step(store: &StoreCtx, placed: &BTreeMap<(TaskId, String, Role), Placed>) -> Html {
+    let cursor = store.kstreams.cursor();
+    let Some(evs) = store.kstreams.steps().last() else {
+        return html! {
+            <section class="ks-last" aria-label="Last step">
+                <h2>{"Last step"}</h2>
+                <p class="hint">{"Nothing yet: crash an instance, add one, or produce records."}</p>
+            </section>
+        };
+    };
+    let action = store
+        .kstreams
+        .log()
+        .actions
+        .get(cursor - 1)
+        .map(action_text)
+        .unwrap_or_default();
+    let mut rows: Vec<Html> = Vec::new();
+    for e in evs {
+        match e {
+            Event::InstanceCrashed { instance, active_lost, standby_lost } => rows.push(html! {
+                <li class="ks-ev crash">{format!("{instance} crashed: {} active and {standby_lost} standby lost their owner", active_lost.len())}</li>
+            }),
+            Event::TaskAssigned { task, instance, role: Role::Active, reason, previous, restore_records, restore_ms, .. }
+                if previous.as_deref() != Some(instance.as_str()) =>
+            {
+                let id = task.to_string();
+                let h = hover(store, "task", id.clone());
+                let from = previous.as_ref().map(|p| format!(" from {p}")).unwrap_or_default();
+                let was_standby = placed.get(&(*task, instance.clone(), Role::Active)).is_some_and(|p| p.was_standby);
+                let restore = match (*restore_records > 0, was_standby) {
+                    (true, true) => format!("its standby takes over; restores the last {} records in ~{}", num(*restore_records), duration(*restore_ms)),
+                    (true, false) => format!("restores {} records from the changelog in ~{}", num(*restore_records), duration(*restore_ms)),
+                    (false, true) => "its caught-up standby takes over: no restore".to_string(),
+                    (false, false) => "no restore needed".to_string(),
+                };
+                rows.push(html! {
+                    <li class={classes!("ks-ev", "move", was_standby.then_some("from-standby"), hl(store, "task", &id))} data-task={id.clone()} data-reason={reason_name(*reason)}
+                        data-was-standby={was_standby.to_string()}
+                        tabindex="0" onmouseenter={h.enter} onmouseleave={h.leave} onfocus={h.focus} onblur={h.blur}>
+                        <strong>{id.clone()}</strong>{format!("{from} → {instance}")}
+                        <span class={classes!("ks-reason", reason_name(*reason))} title={reason.words()}>{reason_short(*reason)}</span>
+                        if was_standby { <span class="ks-reason standby_promoted" title="this instance held a standby of the task">{"S → A"}</span> }
+                        <span class="ks-sub">{restore}</span>
+                    </li>
+                });
+            }
+            Event::TaskRestored { task, instance, records, restore_ms } => rows.push(html! {
+                <li class="ks-ev restored" data-task={task.to_string()}>{format!("{task} on {instance} restored {} records in {} and is running", num(*records), duration(*restore_ms))}</li>
+            }),
+            Event::WarmupCaughtUp { task, instance, lag } => rows.push(html! {
+                <li class="ks-ev">{format!("warm-up {task} on {instance} caught up (lag {})", num(*lag))}</li>
+            }),
+            Event::InstanceIdle { instance, threads, standbys } => rows.push(html! {
+                <li class="ks-ev idle" data-instance={instance.clone()}>{format!("{instance} idles: {threads} thread(s), no active task ({standbys} standbys)")}</li>
+            }),
+            Event::Produced { .. } | Event::Warning { .. } | Event::ProbingRebalanceScheduled { .. } => rows.push(html! {
+                <li class="ks-ev">{e.narrate()}</li>
+            }),
+            Event::RebalanceCompleted { moved, sticky, busy_instances, idle_instances, max_restore_ms, .. } => rows.push(html! {
+                <li class="ks-ev done">{format!("{sticky} sticky, {moved} moved; {busy_instances} busy, {idle_instances} idle; longest restore ~{}", duration(*max_restore_ms))}</li>
+            }),
+            _ => {}
+        }
+    }
+    html! {
+        <section class="ks-last" aria-label="Last step" aria-live="polite">
+            <h2>{format!("Step {cursor}: {action}")}</h2>
+            if rows.is_empty() {
+                <p class="hint">{"No task moved."}</p>
+            } else {
+                <ul class="ks-evs">{ for rows }</ul>
+            }
+        </section>
+    }
+}

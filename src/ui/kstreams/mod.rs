@@ -1,0 +1,16 @@
+//! The Kafka Streams tab: partitions → tasks, instances × threads (racks as
+//! columns, actives solid, standbys hatched, lag bars while restoring), the
+//! controls that turn into engine actions, and what the last step did.
+//!
+//! Every entity element carries `data-task` (`0_3`), `data-instance` (`app-1`) or
+//! `data-thread` (`app-1/T1`) and gets class `highlight` when the store's
+//! highlight names it.
+
+mod common;
+mod controls;
+mod instances_grid;
+mod last_step;
+mod tab;
+mod topology_view;
+
+pub use tab::KstreamsTab;
