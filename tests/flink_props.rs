@@ -110,8 +110,17 @@ fn check_invariants(s: &Sim) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// Sequences per property: 48 in the default `cargo test`; the full run sets
+/// `PROPTEST_CASES=10000` (see the README's Reliability section).
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(48)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
 
     /// Both phases, all three modes: every subtask in exactly one slot, no slot with two
     /// subtasks of one vertex, co-location respected, every request in its own slot.

@@ -182,8 +182,17 @@ fn run(manager: LoadManager, ops: &[Op]) {
     }
 }
 
+/// Sequences per property: 48 in the default `cargo test`; the full run sets
+/// `PROPTEST_CASES=10000` (see the README's Reliability section).
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(48)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
 
     #[test]
     fn modular_invariants(ops in proptest::collection::vec(op(), 1..60)) {
