@@ -71,32 +71,68 @@ fn check(sim: &Sim, topics: usize) {
     assert_eq!(seen, topics);
 }
 
+/// Apply, and check that every ownership change follows the service-unit state
+/// table (`ServiceUnitState.isValidTransition`) unless the channel forced it.
+fn checked(
+    sim: &mut Sim,
+    a: &Action,
+) -> Result<Vec<lbscope::engine::pulsar::Event>, lbscope::engine::pulsar::Error> {
+    let r = sim.apply(a);
+    if let Ok(evs) = &r {
+        for e in evs {
+            if let lbscope::engine::pulsar::Event::StateChanged {
+                bundle,
+                from,
+                to,
+                forced,
+                ..
+            } = e
+            {
+                assert!(
+                    *forced || from.can_transition(*to),
+                    "{bundle}: {from:?} -> {to:?} is not allowed"
+                );
+            }
+        }
+    }
+    r
+}
+
 fn run(manager: LoadManager, ops: &[Op]) {
     let mut c = Config::default();
     c.load_manager_class_name = manager;
     c.load_balancer_namespace_bundle_max_msg_rate = 20_000.0;
     let mut sim = Sim::new(c, 3).unwrap();
     for b in ["b0", "b1", "b2"] {
-        sim.apply(&Action::AddBroker {
-            broker: b.into(),
-            capacity: Default::default(),
-        })
+        checked(
+            &mut sim,
+            &Action::AddBroker {
+                broker: b.into(),
+                capacity: Default::default(),
+            },
+        )
         .unwrap();
     }
-    sim.apply(&Action::CreateNamespace {
-        namespace: "t/n".into(),
-        bundles: Some(4),
-    })
+    checked(
+        &mut sim,
+        &Action::CreateNamespace {
+            namespace: "t/n".into(),
+            bundles: Some(4),
+        },
+    )
     .unwrap();
     let mut names: Vec<String> = Vec::new();
     for o in ops {
         match o {
             Op::Topic(h) => {
                 let name = format!("t/n/p{}", names.len());
-                sim.apply(&Action::CreateTopicWithHash {
-                    topic: name.clone(),
-                    hash: *h,
-                })
+                checked(
+                    &mut sim,
+                    &Action::CreateTopicWithHash {
+                        topic: name.clone(),
+                        hash: *h,
+                    },
+                )
                 .unwrap();
                 names.push(name);
             }
@@ -109,10 +145,13 @@ fn run(manager: LoadManager, ops: &[Op]) {
                     producers: 1,
                     consumers: 2,
                 };
-                sim.apply(&Action::SetTopicTraffic {
-                    topic: names[i % names.len()].clone(),
-                    traffic: t,
-                })
+                checked(
+                    &mut sim,
+                    &Action::SetTopicTraffic {
+                        topic: names[i % names.len()].clone(),
+                        traffic: t,
+                    },
+                )
                 .unwrap();
             }
             Op::Split(i, a) => {
@@ -125,17 +164,20 @@ fn run(manager: LoadManager, ops: &[Op]) {
                     SplitAlgorithm::SpecifiedPositionsDivide,
                 ][*a as usize];
                 let before = format!("{sim:?}");
-                let res = sim.apply(&Action::SplitBundle {
-                    namespace: "t/n".into(),
-                    bundle: r.name(),
-                    algorithm: Some(alg),
-                    boundaries: if alg == SplitAlgorithm::SpecifiedPositionsDivide {
-                        vec![r.lower.wrapping_add(r.upper / 2 - r.lower / 2)]
-                    } else {
-                        vec![]
+                let res = checked(
+                    &mut sim,
+                    &Action::SplitBundle {
+                        namespace: "t/n".into(),
+                        bundle: r.name(),
+                        algorithm: Some(alg),
+                        boundaries: if alg == SplitAlgorithm::SpecifiedPositionsDivide {
+                            vec![r.lower.wrapping_add(r.upper / 2 - r.lower / 2)]
+                        } else {
+                            vec![]
+                        },
+                        unload: *i % 2 == 0,
                     },
-                    unload: *i % 2 == 0,
-                });
+                );
                 if res.is_err() {
                     assert_eq!(before, format!("{sim:?}"));
                 }
@@ -143,31 +185,40 @@ fn run(manager: LoadManager, ops: &[Op]) {
             Op::Unload(i) => {
                 let ns = &sim.namespaces()["t/n"];
                 let r = ns.bundles[i % ns.bundles.len()];
-                sim.apply(&Action::Unload {
-                    namespace: "t/n".into(),
-                    bundle: Some(r.name()),
-                    destination: None,
-                })
+                checked(
+                    &mut sim,
+                    &Action::Unload {
+                        namespace: "t/n".into(),
+                        bundle: Some(r.name()),
+                        destination: None,
+                    },
+                )
                 .unwrap();
             }
             Op::Crash(i) => {
-                let _ = sim.apply(&Action::CrashBroker {
-                    broker: format!("b{i}"),
-                });
+                let _ = checked(
+                    &mut sim,
+                    &Action::CrashBroker {
+                        broker: format!("b{i}"),
+                    },
+                );
             }
             Op::Restore(i) => {
-                let _ = sim.apply(&Action::RestoreBroker {
-                    broker: format!("b{i}"),
-                });
+                let _ = checked(
+                    &mut sim,
+                    &Action::RestoreBroker {
+                        broker: format!("b{i}"),
+                    },
+                );
             }
             Op::Step => {
-                sim.apply(&Action::Step).unwrap();
+                checked(&mut sim, &Action::Step).unwrap();
             }
             _ => {}
         }
         check(&sim, names.len());
     }
-    sim.apply(&Action::Assign).unwrap();
+    checked(&mut sim, &Action::Assign).unwrap();
     if sim.brokers().values().any(|b| b.alive) {
         for s in sim.bundles().values().filter(|s| s.topics > 0) {
             let o = s.owner().expect("owned after assign");
