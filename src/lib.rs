@@ -14,5 +14,9 @@ pub mod scenario;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 
+/// Shared by the fuzz targets and their regression test.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod fuzzing;
+
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
