@@ -575,7 +575,6 @@ pub(crate) fn setting_from<C: Serialize + Default>(key: &str) -> Setting {
 }
 
 /// A setting lbscope does not model, with the real default.
-#[allow(dead_code)]
 pub(crate) fn setting_lit(key: &str, default: &str) -> Setting {
     Setting {
         key: key.to_string(),
