@@ -6,9 +6,10 @@ use super::{
     Said, StepDef,
 };
 use crate::engine::pulsar::broker::{Capacity, DirectUsage};
+use crate::engine::pulsar::bundle::BundleRange;
 use crate::engine::pulsar::config::{LoadManager, Profile, SheddingStrategy, SplitAlgorithm};
 use crate::engine::pulsar::shed::{Metric, ShedEvent};
-use crate::engine::pulsar::split::SplitPlan;
+use crate::engine::pulsar::split::{range_equally_divide, SplitPlan};
 use crate::engine::pulsar::traffic::{Traffic, MIB};
 use crate::engine::pulsar::{Action as A, Config, Event as E, Sim};
 use crate::engine::{Engine, System};
@@ -749,9 +750,18 @@ fn specified_positions() -> Lesson {
                     .values()
                     .map(|t| format!("{} at {}", t.name.local(), hex(t.hash)))
                     .collect();
+                let by_range = range_equally_divide(BundleRange {
+                    lower: 0,
+                    upper: 0x4000_0000,
+                })
+                .boundaries
+                .first()
+                .copied()
+                .unwrap_or_default();
                 Said::new(format!(
-                    "{} sit in bundle 0x00000000_0x40000000. Splitting by range would put the boundary at 0x20000000 and leave them together, so the operator names the position.",
-                    and_list(&ts)
+                    "{} sit in bundle 0x00000000_0x40000000. range_equally_divide would cut at {} and leave them together, so the operator names the position.",
+                    and_list(&ts),
+                    hex(by_range)
                 ))
                 .focus(F::Bundle, format!("{NS}/0x00000000_0x40000000"))
             }))
