@@ -17,6 +17,15 @@ fn lesson(id: &str) -> &'static Lesson {
     lessons::lesson(id).unwrap_or_else(|| panic!("no lesson {id}"))
 }
 
+/// The index of the step titled `title`.
+fn at(id: &str, title: &str) -> usize {
+    lesson(id)
+        .steps
+        .iter()
+        .position(|s| s.title == title)
+        .unwrap_or_else(|| panic!("{id} has no step {title:?}"))
+}
+
 fn narration(id: &str, k: usize) -> String {
     lesson(id).render(k).unwrap().narration
 }
@@ -356,7 +365,12 @@ fn split_boundaries(c: &Ctx<pulsar::Sim>) -> Vec<u32> {
 #[test]
 fn flow_or_qps_quotes_exactly_the_engine_boundaries() {
     let id = "pulsar-flow-or-qps-equally-divide";
-    for (k, expect) in [(1, 4), (3, 2), (4, 1)] {
+    let case1 = at(id, "Case 1: four cuts in one split");
+    for (k, expect) in [
+        (case1, 4),
+        (at(id, "Case 2: throughput decides"), 2),
+        (at(id, "Case 3: both limits agree"), 1),
+    ] {
         let c = pulsar_ctx(id, k);
         let b = split_boundaries(&c);
         assert_eq!(b.len(), expect);
@@ -380,10 +394,10 @@ fn flow_or_qps_quotes_exactly_the_engine_boundaries() {
     }
     // Pulsar's values, not the doc's.
     assert_eq!(
-        split_boundaries(&pulsar_ctx(id, 1)),
+        split_boundaries(&pulsar_ctx(id, case1)),
         vec![0x1C80_0001, 0x2E80_0001, 0x4880_0001, 0x6700_0001]
     );
-    let doc_step = narration(id, 2);
+    let doc_step = narration(id, at(id, "Where the doc's numbers differ"));
     assert!(
         doc_step.contains("0x19500000") && doc_step.contains("0x1c800001"),
         "{doc_step}"
@@ -530,44 +544,50 @@ fn pulsar_basics_quote_the_hash_the_lookup_and_the_blip() {
 
 #[test]
 fn flink_quotes_4_3_2_against_3_3_3_and_the_slot_ranges() {
-    let b = flink_ctx("flink-unequal-parallelism", 1);
+    let fx = |id: &str, title: &str| flink_ctx(id, at(id, title));
+    let nx = |id: &str, title: &str| narration(id, at(id, title));
+    let b = fx("flink-unequal-parallelism", "Figure (b)");
     assert_eq!(b.state.tasks_per_tm(), [4, 3, 2]);
-    assert!(narration("flink-unequal-parallelism", 1).contains("tm-0 4, tm-1 3 and tm-2 2"));
-    let h = flink_ctx("flink-phase-2-slots-to-taskmanagers", 1);
-    let i = flink_ctx("flink-phase-2-slots-to-taskmanagers", 2);
+    assert!(nx("flink-unequal-parallelism", "Figure (b)").contains("tm-0 4, tm-1 3 and tm-2 2"));
+    let p2 = "flink-phase-2-slots-to-taskmanagers";
+    let h = fx(p2, "Figures (g) and (h)");
+    let i = fx(p2, "Figure (i)");
     assert_eq!(
         (h.state.tasks_per_tm(), i.state.tasks_per_tm()),
         (vec![4, 3, 2], vec![3, 3, 3])
     );
-    assert!(narration("flink-phase-2-slots-to-taskmanagers", 2)
-        .contains("tm-0 3, tm-1 3 and tm-2 3, a range of 0"));
-    let d = flink_ctx("flink-phase-1-tasks-to-slots", 1);
-    let e = flink_ctx("flink-phase-1-tasks-to-slots", 3);
+    assert!(nx(p2, "Figure (i)").contains("tm-0 3, tm-1 3 and tm-2 3, a range of 0"));
+    let p1 = "flink-phase-1-tasks-to-slots";
+    let d = fx(p1, "Figure (d): the default");
+    let e = fx(p1, "Figure (e): balanced");
     assert_eq!(
         (d.state.tasks_per_slot(), e.state.tasks_per_slot()),
         (vec![5, 4, 3, 2], vec![4, 4, 3, 3])
     );
-    assert!(narration("flink-phase-1-tasks-to-slots", 1).contains(&text::bracket(&d.state.tasks_per_slot())));
-    assert!(narration("flink-phase-1-tasks-to-slots", 3).contains(&text::bracket(&e.state.tasks_per_slot())));
-    let s = flink_ctx("flink-slots-mode-is-not-tasks-mode", 1);
+    assert!(nx(p1, "Figure (d): the default").contains(&text::bracket(&d.state.tasks_per_slot())));
+    assert!(nx(p1, "Figure (e): balanced").contains(&text::bracket(&e.state.tasks_per_slot())));
+    let s = fx("flink-slots-mode-is-not-tasks-mode", "Still skewed");
     assert_eq!(s.state.config().effective_mode(), LoadBalanceMode::Slots);
     assert_eq!(s.state.tasks_per_tm(), [4, 3, 2]);
-    let w = flink_ctx("flink-when-not-to-use-tasks-mode", 1);
-    let t = flink_ctx("flink-when-not-to-use-tasks-mode", 2);
+    let wn = "flink-when-not-to-use-tasks-mode";
+    let w = fx(wn, "The default is even here");
+    let t = fx(wn, "Tasks mode does worse");
     assert_eq!(
         (w.state.tasks_per_tm(), t.state.tasks_per_tm()),
         (vec![4, 4], vec![3, 5])
     );
-    let f1 = flink_ctx("flink-failover-max-interval", 1);
-    let f3 = flink_ctx("flink-failover-max-interval", 3);
+    assert!(nx(wn, "Tasks mode does worse").contains("tm-0 3 and tm-1 5, a range of 2"));
+    let fo = "flink-failover-max-interval";
+    let f1 = fx(fo, "A stale view");
+    let f3 = fx(fo, "Balanced again, later");
     assert_eq!(f1.state.tasks_per_tm(), [4, 3, 2]);
     assert_eq!(f3.state.tasks_per_tm(), [3, 3, 3]);
     let (t1, t3) = (
         f1.state.metrics().unwrap().scheduling_time_ms,
         f3.state.metrics().unwrap().scheduling_time_ms,
     );
-    assert!(narration("flink-failover-max-interval", 1).contains(&format!("in {t1} ms")));
-    assert!(narration("flink-failover-max-interval", 3).contains(&format!("in {t3} ms")));
+    assert!(nx(fo, "A stale view").contains(&format!("in {t1} ms")));
+    assert!(nx(fo, "Balanced again, later").contains(&format!("in {t3} ms")));
     assert!(t3 > t1);
 }
 

@@ -243,7 +243,7 @@ fn phase_one() -> Lesson {
                 ))
             }))
             .ask("Schedule with the default mode"),
-            step("Figure (d): the default", 1, &[C::Schedule], n(|c| {
+            step("Figure (d): the default", 1, &[C::Config], n(|c| {
                 Said::new(format!(
                     "The default fills the slots as {} tasks: a range of {} between the fullest and the emptiest slot. Low-parallelism vertices all start at the first slot.",
                     bracket(&c.state.tasks_per_slot()),
@@ -297,7 +297,7 @@ fn phase_two() -> Lesson {
                 Said::new(format!("{}. Schedule it once with the default mode.", job_line(c)))
             }))
             .ask("Schedule with the default mode"),
-            step("Figures (g) and (h)", 1, &[C::Schedule], n(|c| {
+            step("Figures (g) and (h)", 1, &[C::Config], n(|c| {
                 Said::new(format!(
                     "Phase 1 gives {} tasks per slot (figure g). The default phase 2 then yields {}, a range of {} (figure h).",
                     bracket(&c.state.tasks_per_slot()),
@@ -306,7 +306,14 @@ fn phase_two() -> Lesson {
                 ))
                 .focus(F::Tm, busiest(c))
             }))
-            .ask("Set taskmanager.load-balance.mode to tasks and schedule"),
+            .ask("Set taskmanager.load-balance.mode to tasks"),
+            step("Tasks mode", 2, &[C::Schedule], n(|c| {
+                Said::new(format!(
+                    "taskmanager.load-balance.mode is now {}: phase 1 uses the task-balanced slot sharing and phase 2 the tasks-balanced request matching. Schedule again.",
+                    mode_name(c)
+                ))
+            }))
+            .ask("Schedule again"),
             step("Figure (i)", 3, &[C::Schedule], n(|c| {
                 let moves: Vec<String> = c.pick_all(|e| match e {
                     E::SlotRequestMatched { request, tasks, tm, .. } => Some(format!("request {request} ({tasks}) → {tm}")),
@@ -357,7 +364,7 @@ fn slots_mode() -> Lesson {
                 ))
             }))
             .ask("Schedule"),
-            step("Still skewed", 1, &[C::Schedule], n(|c| {
+            step("Still skewed", 1, &[C::Members], n(|c| {
                 Said::new(format!(
                     "The result is {}, a range of {}: every TaskManager already got its 2 slots, so spreading slots changes nothing. slots mode balances slot counts, never tasks.",
                     per_tm(c),
@@ -365,7 +372,19 @@ fn slots_mode() -> Lesson {
                 ))
                 .focus(F::Tm, busiest(c))
             }))
-            .ask("Add a fourth TaskManager and schedule again"),
+            .ask("Add a fourth TaskManager"),
+            step("A spare TaskManager", 2, &[C::Schedule], n(|c| {
+                let (tm, slots) = c.pick(|e| match e {
+                    E::TaskManagerAdded { tm, slots } => Some((tm.clone(), *slots)),
+                    _ => None,
+                }).unwrap_or_default();
+                Said::new(format!(
+                    "{tm} joined with {slots} slots, so the cluster now has more slots than the job's {} slot requests. Schedule again.",
+                    c.state.tasks_per_slot().len()
+                ))
+                .focus(F::Tm, tm)
+            }))
+            .ask("Schedule again"),
             step("Spare slots are spread", 3, &[C::Schedule], n(|c| {
                 let used: Vec<String> = c
                     .state
@@ -425,19 +444,31 @@ fn tasks_mode_can_lose() -> Lesson {
                 ))
             }))
             .ask("Schedule with the default mode"),
-            step("The default is even here", 1, &[C::Schedule], n(|c| {
+            step("The default is even here", 1, &[C::Config], n(|c| {
                 Said::new(format!(
                     "The default gives {}, a range of {}. Keep this number in mind and switch to tasks mode.",
                     per_tm(c),
                     tm_range(c)
                 ))
             }))
-            .ask("Switch to tasks mode and schedule"),
-            step("Tasks mode does worse", 3, &[C::Schedule], n(|c| {
+            .ask("Switch to tasks mode"),
+            step("Tasks mode", 2, &[C::Schedule], n(|c| {
                 Said::new(format!(
-                    "Tasks mode gives {}, a range of {}: it hands the heavy requests to the emptiest TaskManager one by one, and the bigger TaskManager ends up with the light ones too. The doc's advice holds: without a real bottleneck, do not use this mode.",
+                    "taskmanager.load-balance.mode is now {}. Schedule again and compare.",
+                    mode_name(c)
+                ))
+            }))
+            .ask("Schedule again"),
+            step("Tasks mode does worse", 3, &[C::Schedule], n(|c| {
+                let moves: Vec<String> = c.pick_all(|e| match e {
+                    E::SlotRequestMatched { request, tasks, tm, .. } => Some(format!("request {request} ({tasks}) → {tm}")),
+                    _ => None,
+                });
+                Said::new(format!(
+                    "Tasks mode gives {}, a range of {}: taking the requests heaviest first, each to the TaskManager with the fewest tasks, it placed {}. Once the small TaskManager is full the rest pile up on the big one, so without a real bottleneck the doc's advice holds: do not use this mode.",
                     per_tm(c),
-                    tm_range(c)
+                    tm_range(c),
+                    and_list(&moves)
                 ))
                 .focus(F::Tm, busiest(c))
             })),
@@ -518,8 +549,8 @@ fn failover() -> Lesson {
                 ))
             }))
             .ask("Lose tm-2 (it restarts after 50 ms)"),
-            step("A stale view", 1, &[C::Members], n(failover_text)).ask("Raise slot.request.max-interval to 70 ms"),
-            step("Wait longer", 2, &[C::Config], n(|c| {
+            step("A stale view", 1, &[C::Config], n(failover_text)).ask("Raise slot.request.max-interval to 70 ms"),
+            step("Wait longer", 2, &[C::Members], n(|c| {
                 Said::new(format!(
                     "slot.request.max-interval is now {} ms, the doc's suggestion of raising it in steps of 50 ms. Lose tm-2 again.",
                     c.state.config().slot_request_max_interval.0

@@ -181,7 +181,7 @@ fn partitions_to_tasks() -> Lesson {
     let first = vec![topology(&["counts"])];
     let victim = owner_of_0_0(&config, &setup, &first);
     let mut actions = first;
-    actions.push(A::CrashInstance { name: victim });
+    actions.push(A::CrashInstance { name: victim.clone() });
     lesson(
         "kstreams-partitions-to-tasks",
         Concept::KstreamsPartitionsToTasks,
@@ -213,7 +213,7 @@ fn partitions_to_tasks() -> Lesson {
                 }
                 s
             }))
-            .ask("Crash the instance that runs task 0_0"),
+            .ask(format!("Crash {victim}, which runs task 0_0")),
             step("The idle instance takes over", 2, &[C::Members], n(|c| {
                 let lost = c.pick(|e| match e {
                     E::InstanceCrashed { instance, active_lost, .. } => Some((instance.clone(), active_lost.iter().map(|t| t.to_string()).collect::<Vec<_>>())),
@@ -362,7 +362,7 @@ fn state_restore() -> Lesson {
     }];
     let victim = owner_of_0_0(&config, &setup, &produce);
     let mut actions = produce;
-    actions.push(A::CrashInstance { name: victim });
+    actions.push(A::CrashInstance { name: victim.clone() });
     actions.push(A::AdvanceTime { ms: 10_000 });
     lesson(
         "kstreams-state-restore",
@@ -391,7 +391,7 @@ fn state_restore() -> Lesson {
                     and_list(&offs)
                 ))
             }))
-            .ask("Crash the instance that runs 0_0"),
+            .ask(format!("Crash {victim}, which runs task 0_0")),
             step("Restore before processing", 2, &[C::Time], n(|c| {
                 let a = assigned(c, Role::Active);
                 let Some((t, i, _, recs, ms)) = a.into_iter().find(|x| x.0 == TaskId::new(0, 0)) else {
@@ -454,6 +454,7 @@ fn standbys() -> Lesson {
         A::AdvanceTime { ms: 60_000 },
     ];
     let victim = owner_of_0_0(&config, &setup, &[]);
+    let ask = format!("Crash {victim}, which runs task 0_0");
     lesson(
         "kstreams-standby-failover",
         Concept::KstreamsStandbys,
@@ -479,7 +480,7 @@ fn standbys() -> Lesson {
                 }
                 s
             }))
-            .ask("Crash the instance that runs 0_0"),
+            .ask(ask),
             step("Failover to the caught-up copy", 1, &[C::Members], n(|c| {
                 let a = assigned(c, Role::Active);
                 let Some((t, i, reason, recs, ms)) = a.into_iter().find(|x| x.0 == TaskId::new(0, 0)) else {

@@ -329,8 +329,8 @@ pub struct StepDef {
     /// How many log actions the step shows applied.
     pub cursor: usize,
     /// Tells the learner to act; the action that satisfies it is log action `cursor`
-    /// (the next step shows it applied).
-    pub ask: Option<&'static str>,
+    /// (the next step shows it applied, at `cursor + 1`).
+    pub ask: Option<String>,
     /// Controls the step needs.
     pub controls: &'static [Controls],
     /// Computes the narration.
@@ -354,6 +354,25 @@ pub struct Lesson {
     pub scenario: Scenario,
     /// Steps (the last one is free play).
     pub steps: Vec<StepDef>,
+    /// The "in the real system" box.
+    pub real: RealSystem,
+}
+
+/// A lesson as the menu lists it (serialisable).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LessonInfo {
+    /// Stable slug.
+    pub id: String,
+    /// System.
+    pub system: System,
+    /// Title.
+    pub title: String,
+    /// Concept.
+    pub concept: Concept,
+    /// One sentence: the idea.
+    pub idea: String,
+    /// Number of steps.
+    pub steps: usize,
     /// The "in the real system" box.
     pub real: RealSystem,
 }
@@ -414,6 +433,24 @@ pub enum LessonError {
 }
 
 impl Lesson {
+    /// The menu entry.
+    pub fn info(&self) -> LessonInfo {
+        LessonInfo {
+            id: self.id.into(),
+            system: self.system,
+            title: self.title.into(),
+            concept: self.concept,
+            idea: self.idea.into(),
+            steps: self.steps.len(),
+            real: self.real.clone(),
+        }
+    }
+
+    /// The deep link of step `index` (0-based): `#lesson=<id>&step=<index + 1>`.
+    pub fn link(&self, index: usize) -> String {
+        deep_link(self.id, index)
+    }
+
     /// The number of log actions.
     pub fn log_len(&self) -> usize {
         match &self.scenario.body {
@@ -443,7 +480,7 @@ impl Lesson {
     /// The action that satisfies step `index`'s ask, if it has one.
     pub fn ask_action(&self, index: usize) -> Option<AnyAction> {
         let st = self.steps.get(index)?;
-        st.ask?;
+        st.ask.as_ref()?;
         self.action(st.cursor)
     }
 
@@ -472,9 +509,9 @@ impl Lesson {
     pub fn render(&self, index: usize) -> Result<StepView, LessonError> {
         let said = self.said(index)?;
         let st = &self.steps[index];
-        let ask = match (st.ask, self.ask_action(index)) {
+        let ask = match (&st.ask, self.ask_action(index)) {
             (Some(p), Some(action)) => Some(AskView {
-                prompt: p.to_string(),
+                prompt: p.clone(),
                 action,
             }),
             _ => None,
@@ -554,8 +591,8 @@ pub(crate) fn step(
 
 impl StepDef {
     /// Add an ask (satisfied by log action `cursor`).
-    pub(crate) fn ask(mut self, prompt: &'static str) -> StepDef {
-        self.ask = Some(prompt);
+    pub(crate) fn ask(mut self, prompt: impl Into<String>) -> StepDef {
+        self.ask = Some(prompt.into());
         self
     }
 }

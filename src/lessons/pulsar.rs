@@ -227,6 +227,14 @@ fn lookups(c: &PCtx) -> Vec<(String, String, String)> {
     })
 }
 
+/// `range_equally_divide` (the `-san` name).
+fn alg_name(a: SplitAlgorithm) -> String {
+    serde_json::to_value(a)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
 fn usage_line(c: &PCtx) -> String {
     let parts: Vec<String> = c
         .state
@@ -510,6 +518,10 @@ fn auto_split() -> Lesson {
                     E::SplitCandidate { bundle, reasons, .. } => Some(format!("{} ({})", bundle.range.name(), reasons.join(", "))),
                     _ => None,
                 });
+                let unloaded = c.pick(|e| match e {
+                    E::BundleSplit { unloaded, .. } => Some(*unloaded),
+                    _ => None,
+                }).unwrap_or_default();
                 let splits: Vec<String> = c.pick_all(|e| match e {
                     E::BundleSplit { bundle, plan, .. } => Some(format!(
                         "{} at {}",
@@ -519,11 +531,12 @@ fn auto_split() -> Lesson {
                     _ => None,
                 });
                 Said::new(format!(
-                    "The leader found {} candidate(s): {}. It split {} with the default algorithm {:?} and unloaded the children so they can land on other brokers; the namespace has {} bundles now.",
+                    "The leader found {} candidate(s): {}. It split {} with the default algorithm {}{}; the namespace has {} bundles now.",
                     reasons.len(),
                     and_list(&reasons),
                     and_list(&splits),
-                    c.state.config().default_namespace_bundle_split_algorithm,
+                    alg_name(c.state.config().default_namespace_bundle_split_algorithm),
+                    if unloaded { " and unloaded the children so they can land on other brokers" } else { " and kept the children on their owner" },
                     c.state.namespaces()[NS].bundles.len()
                 ))
             })),
@@ -901,8 +914,18 @@ fn flow_or_qps() -> Lesson {
                     hex(first)
                 ))
             }))
-            .ask("Case 2: set 1900 msg/s and 90 MB/s"),
-            step("Case 2: throughput decides", 3, &[C::Split], n(|c| {
+            .ask("Case 2: set the limits to 1900 msg/s and 90 MB/s"),
+            step("Case 2 limits", 2, &[C::Split], n(|c| {
+                let k = c.state.config();
+                Said::new(format!(
+                    "The limits are now {} msg/s and {} MB/s. Split flow/case2, which holds the same six topics.",
+                    num(k.load_balancer_namespace_bundle_max_msg_rate),
+                    num(k.load_balancer_namespace_bundle_max_bandwidth_mbytes)
+                ))
+                .focus(F::Bundle, "flow/case2/0x00000000_0x80000000")
+            }))
+            .ask("Split flow/case2's first bundle with flow_or_qps_equally_divide"),
+            step("Case 2: throughput decides", 3, &[C::Config], n(|c| {
                 let (_, bs, _) = flow_boundaries(c);
                 let k = c.state.config();
                 Said::new(format!(
@@ -911,7 +934,18 @@ fn flow_or_qps() -> Lesson {
                     num(k.load_balancer_namespace_bundle_max_bandwidth_mbytes),
                     and_list(&bs)
                 ))
-            })),
+            }))
+            .ask("Case 3: set the limits to 1100 msg/s and 110 MB/s"),
+            step("Case 3 limits", 4, &[C::Split], n(|c| {
+                let k = c.state.config();
+                Said::new(format!(
+                    "The limits are now {} msg/s and {} MB/s. Split flow/case3.",
+                    num(k.load_balancer_namespace_bundle_max_msg_rate),
+                    num(k.load_balancer_namespace_bundle_max_bandwidth_mbytes)
+                ))
+                .focus(F::Bundle, "flow/case3/0x00000000_0x80000000")
+            }))
+            .ask("Split flow/case3's first bundle with flow_or_qps_equally_divide"),
             step("Case 3: both limits agree", 5, &[C::Split], n(|c| {
                 let (_, bs, _) = flow_boundaries(c);
                 let k = c.state.config();
@@ -1441,10 +1475,16 @@ fn avg_text(c: &PCtx) -> Said {
         return Said::new(format!("{head} The pair fired, but there was nothing to move."));
     };
     let ch = chosen(c);
+    let placed: Vec<String> = lookups(c)
+        .into_iter()
+        .filter(|(b, _, _)| ch.iter().any(|x| &x.0 == b))
+        .map(|(_, k, _)| k)
+        .collect();
     Said::new(format!(
-        "{head} It moves ({} − {}) × {mup} = {} msg/s from {from} to {to}, so both end near ({} + {}) / 2 = {} msg/s. It unloaded {} with {to} planned as the destination, and the AvgShedder placement honoured the plan.",
+        "{head} It moves ({} − {}) × {mup} = {} msg/s from {from} to {to}, so both end near ({} + {}) / 2 = {} msg/s. It unloaded {} with {to} planned as the destination, and the AvgShedder placement put it on {}.",
         num(fr), num(tr), num(req), num(fr), num(tr), num((fr + tr) / 2.0),
-        and_list(&ch.iter().map(|x| format!("{} ({})", x.0, metric_value(x.3, x.4))).collect::<Vec<_>>())
+        and_list(&ch.iter().map(|x| format!("{} ({})", x.0, metric_value(x.3, x.4))).collect::<Vec<_>>()),
+        and_list(&placed)
     ))
     .focus(F::Broker, from)
     .focus(F::Broker, to)
