@@ -285,7 +285,8 @@ fn threads() -> Lesson {
         vec![
             step("One instance, one thread", 0, &[C::Threads], n(|c| {
                 Said::new(format!(
-                    "Instance a runs one thread for the {} tasks of input: {}. Since Kafka 2.8 a thread can be added without restarting the client.",
+                    "Instance a runs {} thread(s) for the {} tasks of input: {}. Since Kafka 2.8 a thread can be added without restarting the client.",
+                    c.state.instance("a").map_or(0, |i| i.threads.len()),
                     c.state.tasks().len(),
                     threads_line(c, "a")
                 ))

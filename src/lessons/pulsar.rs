@@ -227,6 +227,14 @@ fn lookups(c: &PCtx) -> Vec<(String, String, String)> {
     })
 }
 
+/// `ModularLoadManagerImpl` / `ExtensibleLoadManagerImpl`.
+fn manager_name(m: LoadManager) -> String {
+    serde_json::to_value(m)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
 /// `range_equally_divide` (the `-san` name).
 fn alg_name(a: SplitAlgorithm) -> String {
     serde_json::to_value(a)
@@ -1535,8 +1543,8 @@ fn modular_vs_extensible() -> Lesson {
             step("The modular load manager", 0, &[C::Unload], n(|c| {
                 let o = owners(c, NS);
                 Said::new(format!(
-                    "The cluster runs {:?}; bundle {} is owned by {}. Unload it with -d broker-3 and watch who owns it right after.",
-                    c.state.config().load_manager_class_name,
+                    "The cluster runs {}; bundle {} is owned by {}. Unload it with -d broker-3 and watch who owns it right after.",
+                    manager_name(c.state.config().load_manager_class_name),
                     o[0].0,
                     o[0].1.clone().unwrap_or_default()
                 ))
@@ -1563,8 +1571,8 @@ fn modular_vs_extensible() -> Lesson {
             .ask("Switch to the extensible load manager"),
             step("The extensible load manager", 3, &[C::Unload], n(|c| {
                 Said::new(format!(
-                    "loadManagerClassName is now {:?}, and its shedder is {:?}. Unload bundle 0x40000000_0x80000000 to broker-3 the same way and compare.",
-                    c.state.config().load_manager_class_name,
+                    "loadManagerClassName is now {}, and its shedder is {:?}. Unload bundle 0x40000000_0x80000000 to broker-3 the same way and compare.",
+                    manager_name(c.state.config().load_manager_class_name),
                     c.state.effective_config().load_balancer_load_shedding_strategy
                 ))
                 .focus(F::Bundle, format!("{NS}/0x40000000_0x80000000"))
@@ -1690,16 +1698,28 @@ fn crash_and_join() -> Lesson {
             }))
             .ask("Press Step"),
             step("After a round", 4, &[C::Step], n(|c| {
-                let idle = sheds(c).into_iter().find_map(|s| match s {
-                    ShedEvent::Idle { reason, .. } => Some(reason),
+                let avgs = sheds(c).into_iter().find_map(|s| match s {
+                    ShedEvent::ThresholdAverages { samples, cluster_average, .. } => Some((
+                        samples.iter().map(|x| format!("{} {}", x.broker, pct(x.average))).collect::<Vec<_>>(),
+                        cluster_average,
+                    )),
                     _ => None,
                 });
                 let moved = chosen(c).len();
-                Said::new(format!(
-                    "The round's shedding unloaded {moved} bundle(s){}. Now {}.",
-                    idle.map(|r| format!(" ({r})")).unwrap_or_default(),
-                    ownership_summary(c)
-                ))
+                let threshold = c.state.config().load_balancer_broker_threshold_shedder_percentage;
+                match avgs {
+                    Some((parts, avg)) => Said::new(format!(
+                        "ThresholdShedder saw {} against an average of {}, and unloaded {moved} bundle(s): a broker must be {} % above the average to shed. So {}; broker-4 gets bundles only when load grows, or from new topics.",
+                        and_list(&parts),
+                        pct(avg),
+                        num(threshold),
+                        ownership_summary(c)
+                    )),
+                    None => Said::new(format!(
+                        "The round's shedding unloaded {moved} bundle(s). Now {}.",
+                        ownership_summary(c)
+                    )),
+                }
             })),
             step("Play freely", 4, FREE, n(|c| {
                 Said::new(format!(
