@@ -1309,11 +1309,19 @@ fn transfer_text(c: &PCtx) -> Said {
     let ch = chosen(c);
     let round = c.state.round();
     match (stats, pair) {
-        (Some((avg, std, target, hits, need)), Some((from, to, max, min, off))) if !ch.is_empty() => Said::new(format!(
-            "Round {round}: average load {}, std {std:.3} above {target:.3}, and the condition has now held {hits} times, more than {need}. TransferShedder pairs {from} ({}) with {to} ({}) and offloads ({} − {}) / 2 = {} of {from}'s load. Each unload names its destination in advance: {}.",
-            pct(avg), pct(max), pct(min), pct(max), pct(min), pct(off),
-            and_list(&ch.iter().map(|x| format!("{} from {} to {}", x.0, x.1, x.2.clone().unwrap_or_default())).collect::<Vec<_>>())
-        ))
+        (Some((avg, std, target, hits, need)), Some((from, to, max, min, off))) if !ch.is_empty() => {
+            let swapped: Vec<String> = ch.iter().filter(|x| x.1 == to).map(|x| x.0.clone()).collect();
+            Said::new(format!(
+                "Round {round}: average load {}, std {std:.3} above {target:.3}, and the condition has now held {hits} times, more than {need}. TransferShedder pairs {from} ({}) with {to} ({}) and offloads ({} − {}) / 2 = {} of {from}'s load. Each unload names its destination in advance: {}.{}",
+                pct(avg), pct(max), pct(min), pct(max), pct(min), pct(off),
+                and_list(&ch.iter().map(|x| format!("{} from {} to {}", x.0, x.1, x.2.clone().unwrap_or_default())).collect::<Vec<_>>()),
+                if swapped.is_empty() {
+                    String::new()
+                } else {
+                    format!(" Moving {} back is a swap: the second big bundle overshoots the target, and swapping balances better than stopping.", and_list(&swapped))
+                }
+            ))
+        }
         .focus(F::Broker, from)
         .focus(F::Broker, to),
         (Some((avg, std, target, hits, need)), _) => Said::new(format!(
