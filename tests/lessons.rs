@@ -216,6 +216,63 @@ fn every_step_replays_with_2_to_4_sentences_and_engine_numbers() {
 }
 
 #[test]
+fn every_focus_names_an_element_of_the_state() {
+    use lessons::FocusKind as K;
+    let mut total = 0;
+    for l in lessons::all() {
+        for k in 0..l.steps.len() {
+            let v = l.render(k).unwrap();
+            let seed = l.scenario.seed;
+            for f in &v.focus {
+                total += 1;
+                let ok = match &l.scenario.body {
+                    Body::Pulsar(log) => {
+                        let c = Ctx::<pulsar::Sim>::replay(seed, log, v.cursor).unwrap();
+                        match f.kind {
+                            K::Bundle => c.state.bundles().keys().any(|b| b.to_string() == f.id),
+                            K::Broker => c.state.brokers().keys().any(|b| b.0 == f.id),
+                            _ => false,
+                        }
+                    }
+                    Body::Flink(log) => {
+                        let c = Ctx::<flink::Sim>::replay(seed, log, v.cursor).unwrap();
+                        f.kind == K::Tm && c.state.task_managers().iter().any(|t| t.name == f.id)
+                    }
+                    Body::Kstreams(log) => {
+                        let c = Ctx::<kstreams::Sim>::replay(seed, log, v.cursor).unwrap();
+                        match f.kind {
+                            K::Instance => c.state.instance(&f.id).is_some(),
+                            K::Task => c.state.tasks().iter().any(|t| t.id.to_string() == f.id),
+                            _ => false,
+                        }
+                    }
+                };
+                assert!(
+                    ok,
+                    "{} step {k}: focus {:?} {:?} is not in the state",
+                    l.id, f.kind, f.id
+                );
+            }
+        }
+    }
+    assert!(total >= 30, "only {total} focus subjects");
+}
+
+#[test]
+fn menu_entries_and_links() {
+    for (i, l) in lessons::all().iter().enumerate() {
+        let info = l.info();
+        assert_eq!((info.id.as_str(), info.steps), (l.id, l.steps.len()));
+        assert!(serde_json::to_string(&info).unwrap().contains(l.id));
+        assert_eq!(l.link(0), format!("#lesson={}&step=1", l.id));
+        let v = l.render(0).unwrap();
+        assert_eq!((v.index, v.of, v.lesson.as_str()), (0, l.steps.len(), l.id));
+        assert!(serde_json::to_string(&v).is_ok());
+        assert!(!l.idea.is_empty() && !l.title.is_empty(), "lesson {i}");
+    }
+}
+
+#[test]
 fn ids_are_unique_and_deep_link_safe() {
     let mut ids: Vec<&str> = lessons::all().iter().map(|l| l.id).collect();
     for id in &ids {

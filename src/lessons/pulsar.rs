@@ -1763,6 +1763,8 @@ fn manual_commands() -> Lesson {
         },
     ];
     let actions = vec![
+        unload_to(ns, "0x00000000_0xffffffff", "broker-1"),
+        A::Assign,
         split(
             ns,
             "LARGEST",
@@ -1786,18 +1788,33 @@ fn manual_commands() -> Lesson {
         15,
         body(Config::default(), setup, actions),
         vec![
-            step("One bundle, six topics", 0, &[C::Split], n(|c| {
+            step("One bundle, six topics", 0, &[C::Unload], n(|c| {
                 let o = owners(c, "my-tenant/my-namespace");
                 Said::new(format!(
-                    "my-tenant/my-namespace has {} bundle, {}, owned by {}, with {} topics. Run the doc's command: split the largest bundle by topic count and unload the children (-u).",
+                    "my-tenant/my-namespace has {} bundle, {}, owned by {}, with {} topics. Run the doc's command that unloads it to a chosen broker.",
                     o.len(),
                     o[0].0,
                     o[0].1.clone().unwrap_or_default(),
                     c.state.namespaces()["my-tenant/my-namespace"].topics.len()
                 ))
             }))
+            .ask("pulsar-admin namespaces unload my-tenant/my-namespace -b 0x00000000_0xffffffff -d broker-1"),
+            step("Unloaded towards broker-1", 1, &[C::Unload], n(|c| {
+                let (from, sessions, topics) = unload_facts(c);
+                Said::new(format!(
+                    "{from} released the bundle, closing {topics} topics and {sessions} sessions. The modular load manager keeps broker-1 as the destination for the next lookup."
+                ))
+            }))
+            .ask("Let the clients look up"),
+            step("Owned by the chosen broker", 2, &[C::Split], n(|c| {
+                let l: Vec<String> = lookups(c).into_iter().map(|(b, k, how)| format!("{b} went to {k} ({how})")).collect();
+                Said::new(format!(
+                    "The lookups assigned it: {}. Next, the doc's split: the largest bundle, by topic count, with its children unloaded (-u).",
+                    and_list(&l)
+                ))
+            }))
             .ask("pulsar-admin namespaces split-bundle -b LARGEST -san topic_count_equally_divide -u my-tenant/my-namespace"),
-            step("Split and unloaded", 1, &[C::Split], n(|c| {
+            step("Split and unloaded", 3, &[C::Split], n(|c| {
                 let Some((parent, children, plan, unloaded)) = last_split(c) else {
                     return Said::new("The split did not happen.");
                 };
@@ -1809,14 +1826,14 @@ fn manual_commands() -> Lesson {
                 ))
             }))
             .ask("Let the clients look up"),
-            step("New owners", 2, &[C::Unload], n(|c| {
+            step("New owners", 4, &[C::Unload], n(|c| {
                 Said::new(format!(
                     "The lookups placed the children: {}. Next, unload the whole namespace.",
                     ownership_summary(c)
                 ))
             }))
             .ask("pulsar-admin namespaces unload my-tenant/my-namespace"),
-            step("Unload everything", 3, &[C::Unload], n(|c| {
+            step("Unload everything", 5, &[C::Unload], n(|c| {
                 let n = c.pick_all(|e| match e {
                     E::Unloaded { .. } => Some(()),
                     _ => None,
@@ -1827,9 +1844,9 @@ fn manual_commands() -> Lesson {
                 ))
             }))
             .ask("Let the clients look up"),
-            step("Play freely", 4, FREE, n(|c| {
+            step("Play freely", 6, FREE, n(|c| {
                 Said::new(format!(
-                    "Now {}. Try unload -b with -d to send one bundle to a chosen broker.",
+                    "Now {}. Split with other algorithms, or unload single bundles with and without -d.",
                     ownership_summary(c)
                 ))
             })),
