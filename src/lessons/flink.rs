@@ -168,9 +168,18 @@ fn unequal_parallelism() -> Lesson {
         body(Config::default(), vec![figure_a(), tms(3, 2)], vec![A::Schedule]),
         vec![
             step("Figure (a)", 0, &[C::Schedule], n(|c| {
+                let p = |name: &str| {
+                    c.state
+                        .job()
+                        .and_then(|j| j.vertices.iter().find(|v| v.name == name).map(|v| v.parallelism))
+                        .unwrap_or_default()
+                };
+                let (a, b) = (p("JV-A"), p("JV-B"));
                 Said::new(format!(
-                    "{}. Slot sharing puts one task of each vertex in a slot, so 6 slots are needed but only 3 of them get a JV-B task. Schedule it with the default mode ({}).",
+                    "{}. Slot sharing puts at most one task of each vertex in a slot, so {} slots are needed but only {} of them get a JV-B task. Schedule it with the default mode ({}).",
                     job_line(c),
+                    a.max(b),
+                    a.min(b),
                     mode_name(c)
                 ))
             }))

@@ -8,6 +8,7 @@ use super::{
 use crate::engine::pulsar::broker::{Capacity, DirectUsage};
 use crate::engine::pulsar::bundle::BundleRange;
 use crate::engine::pulsar::config::{LoadManager, Profile, SheddingStrategy, SplitAlgorithm};
+use crate::engine::pulsar::load::BrokerId;
 use crate::engine::pulsar::shed::{Metric, ShedEvent};
 use crate::engine::pulsar::split::{range_equally_divide, SplitPlan};
 use crate::engine::pulsar::traffic::{Traffic, MIB};
@@ -916,10 +917,17 @@ fn flow_or_qps() -> Lesson {
                 let plan = last_split(c).map(|s| s.2);
                 let remark = plan.as_ref().and_then(|p| p.remark.clone()).unwrap_or_default();
                 let first = plan.as_ref().and_then(|p| p.boundaries.first().copied()).unwrap_or_default();
+                // The two topics around the first cut.
+                let hashes: Vec<u32> = c.state.namespaces()["flow/case1"].topics.values().map(|t| t.hash).collect();
+                let before = hashes.iter().copied().filter(|h| *h < first).max().unwrap_or_default();
+                let after = hashes.iter().copied().filter(|h| *h >= first).min().unwrap_or_default();
+                let mid = ((u64::from(before) + u64::from(after)) / 2) as u32;
                 Said::new(format!(
-                    "{remark}. For the first cut, (0x15000000 + 0x24000000) / 2 is {} and Pulsar's code adds 1, giving {}.",
-                    hex(first.wrapping_sub(1)),
-                    hex(first)
+                    "{remark}. For the first cut, ({} + {}) / 2 is {} and Pulsar's code adds 1, giving {}.",
+                    hex(before),
+                    hex(after),
+                    hex(mid),
+                    hex(mid.wrapping_add(1))
                 ))
             }))
             .ask("Case 2: set the limits to 1900 msg/s and 90 MB/s"),
@@ -1385,10 +1393,20 @@ fn avg_shedder() -> Lesson {
         vec![
             step("The doc's five brokers", 0, &[C::Step], n(|c| {
                 let k = c.state.config();
+                let rate = |b: &str| -> f64 {
+                    c.state.brokers().get(&BrokerId(b.into())).map_or(0.0, |br| {
+                        br.bundles.iter().filter_map(|id| c.state.bundles().get(id)).map(|st| st.load().msg_rate()).sum()
+                    })
+                };
+                let doc_move = (rate("broker-5") - rate("broker-1")) * k.max_unload_percentage;
                 Said::new(format!(
-                    "The brokers' scores are {}, with the Pulsar 5.0 defaults (maxUnloadPercentage = {}). The doc's move of 250 msg/s is below the default minUnloadMessage of {} msg/s, which would block it, so this lesson lowers it to {}.",
+                    "The brokers' scores are {}, with the Pulsar 5.0 defaults (maxUnloadPercentage = {}). The doc's move, ({} − {}) × {} = {} msg/s, is below the default minUnloadMessage of {} msg/s, which would block it, so this lesson lowers it to {}.",
                     usage_line(c).replace(" %", ""),
                     k.max_unload_percentage,
+                    num(rate("broker-5")),
+                    num(rate("broker-1")),
+                    k.max_unload_percentage,
+                    num(doc_move),
                     num(Config::default().min_unload_message),
                     num(k.min_unload_message)
                 ))
