@@ -246,8 +246,9 @@ fn phase_one() -> Lesson {
         ),
         vec![
             step("Figure (c)", 0, &[C::Schedule], n(|c| {
+                let max = c.state.job().map_or(0, |j| j.vertices.iter().map(|v| v.parallelism).max().unwrap_or(0));
                 Said::new(format!(
-                    "{}. The highest parallelism is 4, so the group needs 4 slots.",
+                    "{}. The highest parallelism is {max}, so the group needs {max} slots.",
                     job_line(c)
                 ))
             }))
@@ -374,10 +375,16 @@ fn slots_mode() -> Lesson {
             }))
             .ask("Schedule"),
             step("Still skewed", 1, &[C::Members], n(|c| {
+                let used: Vec<String> = c
+                    .state
+                    .metrics()
+                    .map(|m| m.slots_used_per_tm.iter().map(|t| t.n.to_string()).collect())
+                    .unwrap_or_default();
                 Said::new(format!(
-                    "The result is {}, a range of {}: every TaskManager already got its 2 slots, so spreading slots changes nothing. slots mode balances slot counts, never tasks.",
+                    "The result is {}, a range of {}: the TaskManagers use {} slots, all they have, so spreading slots changes nothing. slots mode balances slot counts, never tasks.",
                     per_tm(c),
-                    tm_range(c)
+                    tm_range(c),
+                    and_list(&used)
                 ))
                 .focus(F::Tm, busiest(c))
             }))

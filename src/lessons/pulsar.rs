@@ -9,7 +9,7 @@ use crate::engine::pulsar::broker::{Capacity, DirectUsage};
 use crate::engine::pulsar::bundle::BundleRange;
 use crate::engine::pulsar::config::{LoadManager, Profile, SheddingStrategy, SplitAlgorithm};
 use crate::engine::pulsar::load::BrokerId;
-use crate::engine::pulsar::shed::{Metric, ShedEvent};
+use crate::engine::pulsar::shed::{overload, threshold, Metric, ShedEvent};
 use crate::engine::pulsar::split::{range_equally_divide, SplitPlan};
 use crate::engine::pulsar::traffic::{Traffic, MIB};
 use crate::engine::pulsar::{Action as A, Config, Event as E, Sim};
@@ -446,14 +446,14 @@ fn lookup() -> Lesson {
             .ask("Create 8 more topics t-0 … t-7"),
             step("Each bundle is assigned once", 3, &[C::Topics], n(|c| {
                 let new: Vec<String> = lookups(c).into_iter().map(|(b, k, _)| format!("{b} to {k}")).collect();
-                let touched = c
+                let (count, touched) = c
                     .pick(|e| match e {
-                        E::TopicsCreated { bundles_touched, .. } => Some(*bundles_touched),
+                        E::TopicsCreated { count, bundles_touched, .. } => Some((*count, *bundles_touched)),
                         _ => None,
                     })
                     .unwrap_or_default();
                 Said::new(format!(
-                    "The 8 topics touched {touched} bundles; only the unowned ones needed a decision: {}. Now {}.",
+                    "The {count} topics touched {touched} bundles; only the unowned ones needed a decision: {}. Now {}.",
                     if new.is_empty() { "none".to_string() } else { and_list(&new) },
                     ownership_summary(c)
                 ))
@@ -621,10 +621,12 @@ fn range_divide() -> Lesson {
         vec![
             step("The doc's bundle", 0, &[C::Split], n(|c| {
                 let o = owners(c, NS);
+                let width = c.state.namespaces()[NS].bundles.first().map_or(0, |b| b.width());
                 Said::new(format!(
-                    "The namespace has {} bundles: {}. The doc splits the first one, a range of 0x80000000 hashes, with the default algorithm range_equally_divide.",
+                    "The namespace has {} bundles: {}. The doc splits the first one, a range of 0x{width:08x} hashes, with the default algorithm {}.",
                     o.len(),
-                    and_list(&o.iter().map(|x| x.0.clone()).collect::<Vec<_>>())
+                    and_list(&o.iter().map(|x| x.0.clone()).collect::<Vec<_>>()),
+                    alg_name(c.state.config().default_namespace_bundle_split_algorithm)
                 ))
                 .focus(F::Bundle, format!("{NS}/0x00000000_0x80000000"))
             }))
@@ -1055,9 +1057,13 @@ fn overload_shedder() -> Lesson {
                 .focus(F::Broker, "broker-1")
             }))
             .ask("Set broker-1's CPU to 100 %"),
-            step("Over the line", 1, &[C::Step], n(|_| {
-                Said::new("broker-1's CPU is now set directly to 100 % of its cores. The leader only sees it in the next load report, so press Step.")
-                    .focus(F::Broker, "broker-1")
+            step("Over the line", 1, &[C::Step], n(|c| {
+                let cpu = c.state.brokers().get(&BrokerId("broker-1".into())).and_then(|b| b.direct.cpu).unwrap_or_default();
+                Said::new(format!(
+                    "broker-1's CPU is now set directly to {} % of its cores. The leader only sees it in the next load report, so press Step.",
+                    num(cpu)
+                ))
+                .focus(F::Broker, "broker-1")
             }))
             .ask("Press Step"),
             step("Shed until the target is met", 2, &[C::Step], n(|c| {
@@ -1071,8 +1077,8 @@ fn overload_shedder() -> Lesson {
                 let ch = chosen(c);
                 let (u, t, p, tp, m) = ov.unwrap_or_default();
                 Said::new(format!(
-                    "broker-1's max usage {} reached the {} line, so it must offload at least {} − {} + 5 % = {} of its {} MB/s, that is {} MB/s. Biggest first, it unloaded {} bundle(s): {}. Pulsar's class comment speaks of one bundle, but its code keeps adding bundles until the target is met.",
-                    pct(u), pct(t), pct(u), pct(t), pct(p), num(tp / MIB), num(m / MIB),
+                    "broker-1's max usage {} reached the {} line, so it must offload at least {} − {} + {} = {} of its {} MB/s, that is {} MB/s. Biggest first, it unloaded {} bundle(s): {}. Pulsar's class comment speaks of one bundle, but its code keeps adding bundles until the target is met.",
+                    pct(u), pct(t), pct(u), pct(t), pct(overload::MARGIN), pct(p), num(tp / MIB), num(m / MIB),
                     ch.len(),
                     and_list(&ch.iter().map(|x| format!("{} ({})", x.0, metric_value(x.3, x.4))).collect::<Vec<_>>())
                 ))
@@ -1128,9 +1134,10 @@ fn threshold_shedder() -> Lesson {
                     _ => None,
                 }).unwrap_or_default();
                 Said::new(format!(
-                    "The cluster average is {}, and {} at {} is above {} + {} = {}. Pulsar's code offloads {} − {} − {} + 5 % = {} of its traffic: it aims 5 % below average + threshold.",
+                    "The cluster average is {}, and {} at {} is above {} + {} = {}. Pulsar's code offloads {} − {} − {} + {m} = {} of its traffic: it aims {m} below average + threshold.",
                     pct(avg), above.0, pct(above.1), pct(avg), pct(above.2), pct(avg + above.2),
-                    pct(above.1), pct(avg), pct(above.2), pct(above.3)
+                    pct(above.1), pct(avg), pct(above.2), pct(above.3),
+                    m = pct(threshold::MARGIN)
                 ))
                 .focus(F::Broker, above.0)
             })),
@@ -1143,12 +1150,13 @@ fn threshold_shedder() -> Lesson {
                 }).unwrap_or_default();
                 let moved: Vec<String> = lookups(c).into_iter().map(|(b, k, _)| format!("{b} went to {k}")).collect();
                 Said::new(format!(
-                    "broker-1 unloaded {} ({}), and at the next lookup {}. The doc says the broker is brought 5 % below the cluster average, which would mean offloading {} − {} = {} percentage points; the code's target is only {}.",
+                    "broker-1 unloaded {} ({}), and at the next lookup {}. The doc says the broker is brought {} below the cluster average, which would mean offloading {} − {} = {} percentage points; the code's target is only {}.",
                     and_list(&ch.iter().map(|x| x.0.clone()).collect::<Vec<_>>()),
                     and_list(&ch.iter().map(|x| metric_value(x.3, x.4)).collect::<Vec<_>>()),
                     and_list(&moved),
-                    pct(usage), pct(avg - 0.05), num((usage - (avg - 0.05)) * 100.0),
-                    pct(usage - avg - c.state.config().load_balancer_broker_threshold_shedder_percentage / 100.0 + 0.05)
+                    pct(threshold::MARGIN),
+                    pct(usage), pct(avg - threshold::MARGIN), num((usage - (avg - threshold::MARGIN)) * 100.0),
+                    pct(usage - avg - c.state.config().load_balancer_broker_threshold_shedder_percentage / 100.0 + threshold::MARGIN)
                 ))
             })),
             step("Play freely", 1, FREE, n(|c| {
