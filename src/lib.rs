@@ -9,6 +9,7 @@
 //! * `ui` (wasm32 only) is a thin Yew viewer over the engine.
 
 pub mod engine;
+pub mod lessons;
 pub mod scenario;
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -1,0 +1,589 @@
+//! The Flink lessons (seed `002`: balanced tasks scheduling).
+
+use super::text::{and_list, bracket};
+use super::{
+    scenario, setting_from, step, Concept, Controls as C, Ctx, FocusKind as F, Lesson, Narrator, RealSystem,
+    Said, StepDef,
+};
+use crate::engine::flink::job_graph::{DistributionPattern as P, EdgeSpec, JobSpec, VertexSpec};
+use crate::engine::flink::{Action as A, Config, DurationMs, Event as E, LoadBalanceMode as M, Sim};
+use crate::engine::{Engine, System};
+use crate::scenario::{Body, Log};
+
+type FCtx = Ctx<Sim>;
+const FREE: &[C] = &[C::All];
+
+fn n(f: fn(&FCtx) -> Said) -> Narrator {
+    Narrator::Flink(f)
+}
+
+fn job(vs: &[(&str, u32)], es: &[(&str, &str, P)]) -> A {
+    A::DefineJob {
+        job: JobSpec {
+            vertices: vs.iter().map(|(n, p)| VertexSpec::new(n, *p)).collect(),
+            edges: es.iter().map(|(a, b, p)| EdgeSpec::new(a, b, *p)).collect(),
+        },
+    }
+}
+
+fn figure_a() -> A {
+    job(&[("JV-A", 6), ("JV-B", 3)], &[("JV-A", "JV-B", P::Hash)])
+}
+
+fn figure_c() -> A {
+    job(
+        &[("JV-A", 1), ("JV-B", 4), ("JV-C", 4), ("JV-D", 2), ("JV-E", 3)],
+        &[
+            ("JV-A", "JV-B", P::Hash),
+            ("JV-B", "JV-C", P::Hash),
+            ("JV-C", "JV-D", P::Hash),
+            ("JV-D", "JV-E", P::Hash),
+        ],
+    )
+}
+
+fn tms(count: u32, slots: u32) -> A {
+    A::AddTaskManagers {
+        count,
+        slots: Some(slots),
+    }
+}
+
+fn mode(m: M) -> A {
+    A::SetConfig {
+        config: Config::with_mode(m),
+    }
+}
+
+fn body(config: Config, setup: Vec<A>, actions: Vec<A>) -> Body {
+    Body::Flink(Log {
+        config,
+        setup,
+        actions,
+    })
+}
+
+fn real(keys: &[&str], classes: &[&str]) -> RealSystem {
+    RealSystem {
+        settings: keys.iter().map(|k| setting_from::<Config>(k)).collect(),
+        commands: vec!["flink run -Dtaskmanager.load-balance.mode=tasks my-job.jar".into()],
+        classes: classes
+            .iter()
+            .map(|c| format!("org.apache.flink.runtime.{c}"))
+            .collect(),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn lesson(
+    id: &'static str,
+    concept: Concept,
+    title: &'static str,
+    idea: &'static str,
+    b: Body,
+    steps: Vec<StepDef>,
+    real: RealSystem,
+) -> Lesson {
+    Lesson {
+        id,
+        system: System::Flink,
+        title,
+        concept,
+        idea,
+        scenario: scenario(2, b),
+        steps,
+        real,
+    }
+}
+
+/// `tm-0: 4, tm-1: 3 and tm-2: 2`.
+fn per_tm(c: &FCtx) -> String {
+    let v: Vec<String> = c
+        .state
+        .metrics()
+        .map(|m| {
+            m.tasks_per_tm
+                .iter()
+                .map(|t| format!("{} {}", t.tm, t.n))
+                .collect()
+        })
+        .unwrap_or_default();
+    and_list(&v)
+}
+
+fn tm_range(c: &FCtx) -> u32 {
+    c.state.metrics().map_or(0, |m| m.tm.range)
+}
+
+fn slot_range(c: &FCtx) -> u32 {
+    c.state.metrics().map_or(0, |m| m.slot.range)
+}
+
+fn busiest(c: &FCtx) -> String {
+    c.state
+        .metrics()
+        .and_then(|m| m.tasks_per_tm.iter().max_by_key(|t| t.n).map(|t| t.tm.clone()))
+        .unwrap_or_default()
+}
+
+fn job_line(c: &FCtx) -> String {
+    let Some(j) = c.state.job() else {
+        return String::new();
+    };
+    let vs: Vec<String> = j
+        .vertices
+        .iter()
+        .map(|v| format!("{} ({})", v.name, v.parallelism))
+        .collect();
+    let tasks: u32 = j.vertices.iter().map(|v| v.parallelism).sum();
+    let slots: u32 = c.state.task_managers().iter().map(|t| t.slots.len() as u32).sum();
+    format!(
+        "The job has vertices {}, {tasks} tasks in one slot sharing group, on {} TaskManagers with {slots} slots",
+        and_list(&vs),
+        c.state.task_managers().len()
+    )
+}
+
+fn mode_name(c: &FCtx) -> &'static str {
+    c.state.config().effective_mode().name()
+}
+
+pub(super) fn lessons() -> Vec<Lesson> {
+    vec![
+        unequal_parallelism(),
+        phase_one(),
+        phase_two(),
+        slots_mode(),
+        tasks_mode_can_lose(),
+        failover(),
+    ]
+}
+
+fn unequal_parallelism() -> Lesson {
+    lesson(
+        "flink-unequal-parallelism",
+        Concept::FlinkUnequalParallelism,
+        "Why unequal parallelism skews TaskManagers",
+        "When vertices have different parallelism, some slots hold more tasks than others, and the default placement can stack them on one TaskManager.",
+        body(Config::default(), vec![figure_a(), tms(3, 2)], vec![A::Schedule]),
+        vec![
+            step("Figure (a)", 0, &[C::Schedule], n(|c| {
+                let p = |name: &str| {
+                    c.state
+                        .job()
+                        .and_then(|j| j.vertices.iter().find(|v| v.name == name).map(|v| v.parallelism))
+                        .unwrap_or_default()
+                };
+                let (a, b) = (p("JV-A"), p("JV-B"));
+                Said::new(format!(
+                    "{}. Slot sharing puts at most one task of each vertex in a slot, so {} slots are needed but only {} of them get a JV-B task. Schedule it with the default mode ({}).",
+                    job_line(c),
+                    a.max(b),
+                    a.min(b),
+                    mode_name(c)
+                ))
+            }))
+            .ask("Schedule the job"),
+            step("Figure (b)", 1, &[C::Schedule], n(|c| {
+                Said::new(format!(
+                    "The default placement gives {}: the busiest TaskManager runs {} tasks and the idlest {}, a range of {}. {} is likely to become the job's bottleneck.",
+                    per_tm(c),
+                    c.state.metrics().map_or(0, |m| m.tm.max),
+                    c.state.metrics().map_or(0, |m| m.tm.min),
+                    tm_range(c),
+                    busiest(c)
+                ))
+                .focus(F::Tm, busiest(c))
+            })),
+            step("Where the skew comes from", 1, &[C::Schedule], n(|c| {
+                Said::new(format!(
+                    "Tasks per slot are {}: the two-task slots come first. The default phase 2 offers slots TaskManager by TaskManager to the oldest request, so the first TaskManager takes two of the heavy slots.",
+                    bracket(&c.state.tasks_per_slot())
+                ))
+            })),
+            step("Play freely", 1, FREE, n(|c| {
+                Said::new(format!(
+                    "The job runs {} tasks per TaskManager now. Change the parallelism, the slots or taskmanager.load-balance.mode, and schedule again.",
+                    bracket(&c.state.tasks_per_tm())
+                ))
+            })),
+        ],
+        real(
+            &["taskmanager.load-balance.mode", "taskmanager.numberOfTaskSlots"],
+            &["scheduler.SlotSharingExecutionSlotAllocator", "jobmaster.slotpool.SimpleRequestSlotMatchingStrategy"],
+        ),
+    )
+}
+
+fn slot_assignments(c: &FCtx, vertex: &str) -> String {
+    c.pick(|e| match e {
+        E::SubtasksAssigned {
+            vertex: v,
+            assignments,
+            ..
+        } if v == vertex => Some(
+            assignments
+                .iter()
+                .map(|a| format!("#{} → slot {}", a.subtask, a.request))
+                .collect::<Vec<_>>(),
+        ),
+        _ => None,
+    })
+    .map(|v| and_list(&v))
+    .unwrap_or_default()
+}
+
+fn phase_one() -> Lesson {
+    lesson(
+        "flink-phase-1-tasks-to-slots",
+        Concept::FlinkTwoPhases,
+        "Phase 1: tasks to slots (figures c–e)",
+        "The balanced strategy first spreads tasks evenly over the slots of a slot sharing group.",
+        body(
+            Config::default(),
+            vec![figure_c(), tms(2, 2)],
+            vec![A::Schedule, mode(M::Tasks), A::Schedule],
+        ),
+        vec![
+            step("Figure (c)", 0, &[C::Schedule], n(|c| {
+                let max = c.state.job().map_or(0, |j| j.vertices.iter().map(|v| v.parallelism).max().unwrap_or(0));
+                Said::new(format!(
+                    "{}. The highest parallelism is {max}, so the group needs {max} slots.",
+                    job_line(c)
+                ))
+            }))
+            .ask("Schedule with the default mode"),
+            step("Figure (d): the default", 1, &[C::Config], n(|c| {
+                Said::new(format!(
+                    "The default fills the slots as {} tasks: a range of {} between the fullest and the emptiest slot. Low-parallelism vertices all start at the first slot.",
+                    bracket(&c.state.tasks_per_slot()),
+                    slot_range(c)
+                ))
+            }))
+            .ask("Set taskmanager.load-balance.mode to tasks"),
+            step("Switch to tasks mode", 2, &[C::Schedule], n(|c| {
+                Said::new(format!(
+                    "taskmanager.load-balance.mode is now {}. The running deployment is untouched until the job is scheduled again.",
+                    mode_name(c)
+                ))
+            }))
+            .ask("Schedule again"),
+            step("Figure (e): balanced", 3, &[C::Schedule], n(|c| {
+                Said::new(format!(
+                    "Now the slots hold {} tasks, a range of {}. JV-B goes straight to slot i ({}), and the other vertices continue round-robin where the previous one stopped; JV-E: {}.",
+                    bracket(&c.state.tasks_per_slot()),
+                    slot_range(c),
+                    slot_assignments(c, "JV-B"),
+                    slot_assignments(c, "JV-E")
+                ))
+            })),
+            step("Play freely", 3, FREE, n(|c| {
+                Said::new(format!(
+                    "Tasks per TaskManager are {}. Change parallelisms and compare both modes.",
+                    bracket(&c.state.tasks_per_tm())
+                ))
+            })),
+        ],
+        real(
+            &["taskmanager.load-balance.mode"],
+            &["scheduler.TaskBalancedPreferredSlotSharingStrategy", "scheduler.LocalInputPreferredSlotSharingStrategy"],
+        ),
+    )
+}
+
+fn phase_two() -> Lesson {
+    lesson(
+        "flink-phase-2-slots-to-taskmanagers",
+        Concept::FlinkTwoPhases,
+        "Phase 2: slots to TaskManagers (figures f–i)",
+        "With all slots in view, the balanced strategy gives the heaviest slot request to the TaskManager with the fewest tasks.",
+        body(
+            Config::default(),
+            vec![figure_a(), tms(3, 2)],
+            vec![A::Schedule, mode(M::Tasks), A::Schedule],
+        ),
+        vec![
+            step("Figure (f)", 0, &[C::Schedule], n(|c| {
+                Said::new(format!("{}. Schedule it once with the default mode.", job_line(c)))
+            }))
+            .ask("Schedule with the default mode"),
+            step("Figures (g) and (h)", 1, &[C::Config], n(|c| {
+                Said::new(format!(
+                    "Phase 1 gives {} tasks per slot (figure g). The default phase 2 then yields {}, a range of {} (figure h).",
+                    bracket(&c.state.tasks_per_slot()),
+                    per_tm(c),
+                    tm_range(c)
+                ))
+                .focus(F::Tm, busiest(c))
+            }))
+            .ask("Set taskmanager.load-balance.mode to tasks"),
+            step("Tasks mode", 2, &[C::Schedule], n(|c| {
+                Said::new(format!(
+                    "taskmanager.load-balance.mode is now {}: phase 1 uses the task-balanced slot sharing and phase 2 the tasks-balanced request matching. Schedule again.",
+                    mode_name(c)
+                ))
+            }))
+            .ask("Schedule again"),
+            step("Figure (i)", 3, &[C::Schedule], n(|c| {
+                let moves: Vec<String> = c.pick_all(|e| match e {
+                    E::SlotRequestMatched { request, tasks, tm, .. } => Some(format!("request {request} ({tasks}) → {tm}")),
+                    _ => None,
+                });
+                Said::new(format!(
+                    "Phase 1 is unchanged ({}), but phase 2 waits for all slots, sorts the requests by task count and gives each to the TaskManager with the fewest tasks: {}. The result is {}, a range of {}.",
+                    bracket(&c.state.tasks_per_slot()),
+                    and_list(&moves),
+                    per_tm(c),
+                    tm_range(c)
+                ))
+            })),
+            step("Play freely", 3, FREE, n(|c| {
+                Said::new(format!(
+                    "Scheduling took {} ms of simulated time. Lose a TaskManager or change the slots and schedule again.",
+                    c.state.metrics().map_or(0, |m| m.scheduling_time_ms)
+                ))
+            })),
+        ],
+        real(
+            &["taskmanager.load-balance.mode", "slot.request.max-interval"],
+            &[
+                "jobmaster.slotpool.TasksBalancedRequestSlotMatchingStrategy",
+                "resourcemanager.slotmanager.DefaultResourceAllocationStrategy",
+            ],
+        ),
+    )
+}
+
+fn slots_mode() -> Lesson {
+    lesson(
+        "flink-slots-mode-is-not-tasks-mode",
+        Concept::FlinkWhenNotToUse,
+        "slots mode spreads slots, not tasks",
+        "taskmanager.load-balance.mode: slots (the old cluster.evenly-spread-out-slots) only evens out slot counts, which does not help when slots carry different numbers of tasks.",
+        body(
+            Config::with_mode(M::Slots),
+            vec![figure_a(), tms(3, 2)],
+            vec![A::Schedule, A::AddTaskManager { name: None, slots: Some(2) }, A::Schedule],
+        ),
+        vec![
+            step("slots mode", 0, &[C::Schedule], n(|c| {
+                Said::new(format!(
+                    "The mode is {}. {}. Schedule and compare with figure (h).",
+                    mode_name(c),
+                    job_line(c)
+                ))
+            }))
+            .ask("Schedule"),
+            step("Still skewed", 1, &[C::Members], n(|c| {
+                let used: Vec<String> = c
+                    .state
+                    .metrics()
+                    .map(|m| m.slots_used_per_tm.iter().map(|t| t.n.to_string()).collect())
+                    .unwrap_or_default();
+                Said::new(format!(
+                    "The result is {}, a range of {}: the TaskManagers use {} slots, all they have, so spreading slots changes nothing. slots mode balances slot counts, never tasks.",
+                    per_tm(c),
+                    tm_range(c),
+                    and_list(&used)
+                ))
+                .focus(F::Tm, busiest(c))
+            }))
+            .ask("Add a fourth TaskManager"),
+            step("A spare TaskManager", 2, &[C::Schedule], n(|c| {
+                let (tm, slots) = c.pick(|e| match e {
+                    E::TaskManagerAdded { tm, slots } => Some((tm.clone(), *slots)),
+                    _ => None,
+                }).unwrap_or_default();
+                Said::new(format!(
+                    "{tm} joined with {slots} slots, so the cluster now has more slots than the job's {} slot requests. Schedule again.",
+                    c.state.tasks_per_slot().len()
+                ))
+                .focus(F::Tm, tm)
+            }))
+            .ask("Schedule again"),
+            step("Spare slots are spread", 3, &[C::Schedule], n(|c| {
+                let used: Vec<String> = c
+                    .state
+                    .metrics()
+                    .map(|m| m.slots_used_per_tm.iter().map(|t| format!("{} {}", t.tm, t.n)).collect())
+                    .unwrap_or_default();
+                Said::new(format!(
+                    "With spare slots, slots mode picks the least used TaskManager each time: slots used {}. Tasks per TaskManager are {}.",
+                    and_list(&used),
+                    per_tm(c)
+                ))
+            })),
+            step("Play freely", 3, FREE, n(|c| {
+                Said::new(format!(
+                    "The job runs {} tasks per TaskManager. Switch to tasks mode and schedule to compare.",
+                    bracket(&c.state.tasks_per_tm())
+                ))
+            })),
+        ],
+        real(
+            &["taskmanager.load-balance.mode", "cluster.evenly-spread-out-slots"],
+            &["resourcemanager.slotmanager.DefaultResourceAllocationStrategy"],
+        ),
+    )
+}
+
+fn tasks_mode_can_lose() -> Lesson {
+    let setup = vec![
+        job(&[("JV-A", 6), ("JV-B", 2)], &[("JV-A", "JV-B", P::Hash)]),
+        A::AddTaskManager {
+            name: None,
+            slots: Some(2),
+        },
+        A::AddTaskManager {
+            name: None,
+            slots: Some(4),
+        },
+    ];
+    lesson(
+        "flink-when-not-to-use-tasks-mode",
+        Concept::FlinkWhenNotToUse,
+        "When not to use tasks mode",
+        "Balanced scheduling only counts tasks; with uneven TaskManagers or no bottleneck it can do worse than the default, so use it only when skew hurts.",
+        body(Config::default(), setup, vec![A::Schedule, mode(M::Tasks), A::Schedule]),
+        vec![
+            step("Uneven TaskManagers", 0, &[C::Schedule], n(|c| {
+                let tms: Vec<String> = c
+                    .state
+                    .task_managers()
+                    .iter()
+                    .map(|t| format!("{} has {} slots", t.name, t.slots.len()))
+                    .collect();
+                Said::new(format!(
+                    "{}; {}. Schedule with the default mode first.",
+                    job_line(c),
+                    and_list(&tms)
+                ))
+            }))
+            .ask("Schedule with the default mode"),
+            step("The default is even here", 1, &[C::Config], n(|c| {
+                Said::new(format!(
+                    "The default gives {}, a range of {}. Keep this number in mind and switch to tasks mode.",
+                    per_tm(c),
+                    tm_range(c)
+                ))
+            }))
+            .ask("Switch to tasks mode"),
+            step("Tasks mode", 2, &[C::Schedule], n(|c| {
+                Said::new(format!(
+                    "taskmanager.load-balance.mode is now {}. Schedule again and compare.",
+                    mode_name(c)
+                ))
+            }))
+            .ask("Schedule again"),
+            step("Tasks mode does worse", 3, &[C::Schedule], n(|c| {
+                let moves: Vec<String> = c.pick_all(|e| match e {
+                    E::SlotRequestMatched { request, tasks, tm, .. } => Some(format!("request {request} ({tasks}) → {tm}")),
+                    _ => None,
+                });
+                Said::new(format!(
+                    "Tasks mode gives {}, a range of {}: taking the requests heaviest first, each to the TaskManager with the fewest tasks, it placed {}. Once the small TaskManager is full the rest pile up on the big one, so without a real bottleneck the doc's advice holds: do not use this mode.",
+                    per_tm(c),
+                    tm_range(c),
+                    and_list(&moves)
+                ))
+                .focus(F::Tm, busiest(c))
+            })),
+            step("Play freely", 3, FREE, n(|c| {
+                Said::new(format!(
+                    "The mode is {}. Add TaskManagers of other sizes and compare both modes.",
+                    mode_name(c)
+                ))
+            })),
+        ],
+        real(
+            &["taskmanager.load-balance.mode"],
+            &["jobmaster.slotpool.TasksBalancedRequestSlotMatchingStrategy"],
+        ),
+    )
+}
+
+fn lose_tm2() -> A {
+    A::LoseTaskManager {
+        tm: "tm-2".into(),
+        restart_after_ms: Some(50),
+    }
+}
+
+fn failover_text(c: &FCtx) -> Said {
+    let settled = c.pick(|e| match e {
+        E::ResourceViewSettled {
+            waited_ms,
+            pending,
+            free_slots,
+            full_view,
+            ..
+        } => Some((*waited_ms, *pending, *free_slots, *full_view)),
+        _ => None,
+    });
+    let back = c.pick(|e| match e {
+        E::TaskManagerLost {
+            restarts_at_ms,
+            at_ms,
+            ..
+        } => restarts_at_ms.map(|r| r - at_ms),
+        _ => None,
+    });
+    let (w, p, f, full) = settled.unwrap_or_default();
+    Said::new(format!(
+        "tm-2 comes back {} ms after the loss; the slot pool matched the first batch after {w} ms without news: {p} pending requests against {f} free slots ({}). The job restarted as {} in {} ms, a range of {}.",
+        back.unwrap_or_default(),
+        if full { "a full view" } else { "a partial view" },
+        per_tm(c),
+        c.state.metrics().map_or(0, |m| m.scheduling_time_ms),
+        tm_range(c)
+    ))
+    .focus(F::Tm, "tm-2")
+}
+
+fn failover() -> Lesson {
+    let setup = vec![figure_a(), tms(3, 2), A::Schedule];
+    let slower = Config {
+        slot_request_max_interval: DurationMs(70),
+        ..Config::with_mode(M::Tasks)
+    };
+    lesson(
+        "flink-failover-max-interval",
+        Concept::FlinkFailover,
+        "The failover caveat and slot.request.max-interval",
+        "After a failure the resource view updates late; a longer slot.request.max-interval waits for it and keeps the balance, at the cost of a longer scheduling phase.",
+        body(
+            Config::with_mode(M::Tasks),
+            setup,
+            vec![lose_tm2(), A::SetConfig { config: slower }, lose_tm2()],
+        ),
+        vec![
+            step("Balanced", 0, &[C::Members], n(|c| {
+                Said::new(format!(
+                    "In tasks mode the job runs as {} with slot.request.max-interval = {} ms. Lose tm-2; its process restarts soon after.",
+                    per_tm(c),
+                    c.state.config().slot_request_max_interval.0
+                ))
+            }))
+            .ask("Lose tm-2 (it restarts after 50 ms)"),
+            step("A stale view", 1, &[C::Config], n(failover_text)).ask("Raise slot.request.max-interval to 70 ms"),
+            step("Wait longer", 2, &[C::Members], n(|c| {
+                Said::new(format!(
+                    "slot.request.max-interval is now {} ms, the doc's suggestion of raising it in steps of 50 ms. Lose tm-2 again.",
+                    c.state.config().slot_request_max_interval.0
+                ))
+            }))
+            .ask("Lose tm-2 again"),
+            step("Balanced again, later", 3, &[C::Members], n(failover_text)),
+            step("Play freely", 3, FREE, n(|c| {
+                Said::new(format!(
+                    "A longer wait also brings the requests closer to slot.request.timeout = {} ms. Try other intervals and restart delays.",
+                    c.state.config().slot_request_timeout.0
+                ))
+            })),
+        ],
+        real(
+            &["taskmanager.load-balance.mode", "slot.request.max-interval", "slot.request.timeout"],
+            &["jobmaster.slotpool.DeclarativeSlotPoolBridge", "jobmaster.slotpool.TasksBalancedRequestSlotMatchingStrategy"],
+        ),
+    )
+}
