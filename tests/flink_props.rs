@@ -1,5 +1,7 @@
 //! Property tests of both phases (modest case counts to keep `cargo test` fast).
 
+mod support;
+
 use lbscope::engine::flink::job_graph::{DistributionPattern as P, EdgeSpec, JobSpec, VertexSpec};
 use lbscope::engine::flink::{Action, Config, JobStatus, LoadBalanceMode, Sim};
 use lbscope::engine::Engine;
@@ -110,17 +112,8 @@ fn check_invariants(s: &Sim) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// Sequences per property: 48 in the default `cargo test`; the full run sets
-/// `PROPTEST_CASES=10000` (see the README's Reliability section).
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(48)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #![proptest_config(ProptestConfig::with_cases(support::proptest_cases()))]
 
     /// Both phases, all three modes: every subtask in exactly one slot, no slot with two
     /// subtasks of one vertex, co-location respected, every request in its own slot.

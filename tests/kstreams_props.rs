@@ -1,5 +1,7 @@
 //! Property tests over random clusters and action sequences.
 
+mod support;
+
 use lbscope::engine::kstreams::{Action, AssignorKind, Config, RackStrategy, Sim, SubtopologySpec};
 use lbscope::engine::Engine;
 use proptest::prelude::*;
@@ -158,17 +160,8 @@ fn check(sim: &Sim) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// Sequences per property: 48 in the default `cargo test`; the full run sets
-/// `PROPTEST_CASES=10000` (see the README's Reliability section).
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(48)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #![proptest_config(ProptestConfig::with_cases(support::proptest_cases()))]
 
     #[test]
     fn invariants_hold_through_random_actions(s in setup()) {

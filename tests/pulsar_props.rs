@@ -5,6 +5,8 @@
 #[path = "pulsar_util/mod.rs"]
 mod util;
 
+mod support;
+
 use lbscope::engine::pulsar::bundle::LAST_BOUNDARY;
 use lbscope::engine::pulsar::config::{LoadManager, SplitAlgorithm};
 use lbscope::engine::pulsar::traffic::Traffic;
@@ -233,17 +235,8 @@ fn run(manager: LoadManager, ops: &[Op]) {
     }
 }
 
-/// Sequences per property: 48 in the default `cargo test`; the full run sets
-/// `PROPTEST_CASES=10000` (see the README's Reliability section).
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(48)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #![proptest_config(ProptestConfig::with_cases(support::proptest_cases()))]
 
     #[test]
     fn modular_invariants(ops in proptest::collection::vec(op(), 1..60)) {

@@ -2,18 +2,12 @@
 //! identical event logs, and a session moved anywhere by seek / undo / redo is in
 //! the same state as a fresh replay to that point (snapshots never drift).
 
+mod support;
+
 use lbscope::engine::{flink, kstreams, pulsar, Engine};
 use lbscope::scenario::session::Session;
 use lbscope::scenario::{run, Body, Log, Scenario};
 use proptest::prelude::*;
-
-/// Sequences per property: 48 by default; `PROPTEST_CASES=10000` for the full run.
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(48)
-}
 
 fn pulsar_action(k: u8, n: u8) -> pulsar::Action {
     let b = format!("broker-{}", n % 4);
@@ -137,7 +131,7 @@ fn ops() -> impl Strategy<Value = Vec<(u8, u8)>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #![proptest_config(ProptestConfig::with_cases(support::proptest_cases()))]
 
     #[test]
     fn pulsar_replays_and_seeks_consistently(seed in any::<u64>(), ops in ops(), seeks in prop::collection::vec(any::<usize>(), 1..6)) {

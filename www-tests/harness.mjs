@@ -6,6 +6,7 @@ import { extname, join, normalize, dirname } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const DIST = process.env.LBSCOPE_DIST ?? join(here, '..', 'dist');
@@ -71,4 +72,22 @@ export async function openApp(context, url) {
 export async function screenshot(page, name) {
   await mkdir(OUTPUT, { recursive: true });
   await page.screenshot({ path: join(OUTPUT, `${name}.png`), fullPage: true });
+}
+
+/**
+ * Register before/after hooks that start a server for dist/ and one browser
+ * profile for the calling test file. Returns an object whose `server` and
+ * `context` are set once the hooks ran.
+ */
+export function suite() {
+  const env = { server: undefined, context: undefined };
+  before(async () => {
+    env.server = await serveDist();
+    env.context = await launch();
+  });
+  after(async () => {
+    await env.context?.close();
+    await env.server?.close();
+  });
+  return env;
 }

@@ -1,27 +1,17 @@
 // The Pulsar tab in a real browser: a 3-broker cluster with topics, a hot topic,
 // rounds until a split and an unload, the proposal view, and the layout.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openApp, screenshot } from './harness.mjs';
+import { openApp, screenshot, suite } from './harness.mjs';
 
-let server;
-let context;
-
-before(async () => {
-  server = await serveDist();
-  context = await launch();
-});
-
-after(async () => {
-  await context?.close();
-  await server?.close();
-});
+// A server for dist/ and one browser profile shared by this file's tests.
+const env = suite();
 
 /** A fresh app at the default scenario (no autosave, no link). */
 async function fresh() {
-  const { page, errors } = await openApp(context, server.url);
+  const { page, errors } = await openApp(env.context, env.server.url);
   await page.evaluate(() => localStorage.clear());
-  await page.goto(server.url + '?fresh#');
+  await page.goto(env.server.url + '?fresh#');
   await page.waitForSelector('svg.ring path.arc');
   return { page, errors };
 }

@@ -1,23 +1,13 @@
 // The first slice: the Pulsar hash ring in a real browser.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openApp, screenshot } from './harness.mjs';
+import { launch, openApp, screenshot, suite } from './harness.mjs';
 
-let server;
-let context;
-
-before(async () => {
-  server = await serveDist();
-  context = await launch();
-});
-
-after(async () => {
-  await context?.close();
-  await server?.close();
-});
+// A server for dist/ and one browser profile shared by this file's tests.
+const env = suite();
 
 test('ring has one arc per bundle and follows the bundle count', async () => {
-  const { page, errors } = await openApp(context, server.url);
+  const { page, errors } = await openApp(env.context, env.server.url);
   assert.equal(await page.locator('svg.ring path.arc').count(), 4);
   await page.fill('#bundle-count', '16');
   await page.press('#bundle-count', 'Enter');
@@ -35,9 +25,9 @@ test('ring has one arc per bundle and follows the bundle count', async () => {
 });
 
 test('my-topic lands in the first of 4 bundles', async () => {
-  const { page, errors } = await openApp(context, server.url + '#fresh');
+  const { page, errors } = await openApp(env.context, env.server.url + '#fresh');
   await page.evaluate(() => localStorage.clear());
-  await page.goto(server.url + '?fresh#');
+  await page.goto(env.server.url + '?fresh#');
   await page.waitForSelector('svg.ring');
   assert.equal(await page.locator('svg.ring path.arc').count(), 4);
   await page.fill('#topic-name', 'persistent://public/default/my-topic');
@@ -57,7 +47,7 @@ test('my-topic lands in the first of 4 bundles', async () => {
 });
 
 test('the share link restores the scenario in a fresh context', async () => {
-  const { page } = await openApp(context, server.url);
+  const { page } = await openApp(env.context, env.server.url);
   await page.fill('#topic-name', 'shared-topic');
   await page.click('form.add-topic button');
   await page.locator('line.tick[data-topic="persistent://public/default/shared-topic"]').waitFor();
@@ -69,7 +59,7 @@ test('the share link restores the scenario in a fresh context', async () => {
     await p2.locator('line.tick[data-topic="persistent://public/default/shared-topic"]').waitFor();
     assert.deepEqual(errors, []);
     // A tampered link shows a message and keeps a working app.
-    await p2.goto(server.url + '#s=1.AAAA');
+    await p2.goto(env.server.url + '#s=1.AAAA');
     await p2.reload();
     await p2.waitForSelector('.notice.error');
     assert.match(await p2.textContent('.notice.error'), /could not be opened/);

@@ -1,33 +1,23 @@
 // One scenario, two runtimes: the native CLI and the wasm app must tell the same story.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serveDist, launch, openApp } from './harness.mjs';
+import { launch, openApp, suite } from './harness.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const cli = (...args) => execFileSync('cargo', ['run', '-q', '--bin', 'lbscope', '--', ...args], { cwd: root, encoding: 'utf8' });
 
-let server;
-let context;
-
-before(async () => {
-  server = await serveDist();
-  context = await launch();
-});
-
-after(async () => {
-  await context?.close();
-  await server?.close();
-});
+// A server for dist/ and one browser profile shared by this file's tests.
+const env = suite();
 
 for (const name of ['pulsar-doc6-threshold-shedder', 'flink-figure-a-tasks', 'kstreams-doc-five-partitions-six-instances']) {
   test(`the browser's event log equals the CLI's for ${name}`, async () => {
     const file = join(root, 'tests', 'scenarios', `${name}.json`);
     const native = JSON.parse(cli('run', file, '--format', 'json')).events.map((e) => e.text);
-    const link = cli('url', file, '--base', server.url).trim();
-    const { page, errors } = await openApp(context, link);
+    const link = cli('url', file, '--base', env.server.url).trim();
+    const { page, errors } = await openApp(env.context, link);
     const wasm = await page.evaluate(() => window.lbscope.events);
     assert.ok(native.length > 5);
     assert.deepEqual(wasm, native);
@@ -37,7 +27,7 @@ for (const name of ['pulsar-doc6-threshold-shedder', 'flink-figure-a-tasks', 'ks
 
 test('a link restores the exact cursor (undone actions stay redoable)', async () => {
   const file = join(root, 'tests', 'scenarios', 'flink-figure-a-tasks.json');
-  const { page } = await openApp(context, cli('url', file, '--base', server.url).trim());
+  const { page } = await openApp(env.context, cli('url', file, '--base', env.server.url).trim());
   await page.keyboard.press('n');
   await page.keyboard.press('n');
   await page.keyboard.press('u');

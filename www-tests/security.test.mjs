@@ -1,23 +1,13 @@
 // Hostile input, the page's own security, and the crash panel.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openApp, screenshot } from './harness.mjs';
+import { openApp, screenshot, suite } from './harness.mjs';
 
-let server;
-let context;
-
-before(async () => {
-  server = await serveDist();
-  context = await launch();
-});
-
-after(async () => {
-  await context?.close();
-  await server?.close();
-});
+// A server for dist/ and one browser profile shared by this file's tests.
+const env = suite();
 
 test('the page ships a strict CSP and no inline script', async () => {
-  const { page, errors } = await openApp(context, server.url);
+  const { page, errors } = await openApp(env.context, env.server.url);
   const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
   assert.match(csp, /default-src 'none'/);
   assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
@@ -28,14 +18,14 @@ test('the page ships a strict CSP and no inline script', async () => {
 });
 
 test('no request ever leaves the page origin', async () => {
-  const page = await context.newPage();
+  const page = await env.context.newPage();
   const foreign = [];
   page.on('request', (r) => {
     const u = new URL(r.url());
     if (!['http:', 'https:'].includes(u.protocol)) return; // data:, blob:
-    if (u.origin !== new URL(server.url).origin) foreign.push(r.url());
+    if (u.origin !== new URL(env.server.url).origin) foreign.push(r.url());
   });
-  await page.goto(server.url);
+  await page.goto(env.server.url);
   await page.waitForSelector('main section.tab-body');
   for (const tab of ['Flink', 'Kafka Streams', 'Pulsar']) {
     await page.click(`button[role="tab"]:has-text("${tab}")`);
@@ -54,9 +44,9 @@ const HOSTILE = [
 ];
 
 test('hostile names are shown inertly and the layout holds', async () => {
-  const { page, errors } = await openApp(context, server.url);
+  const { page, errors } = await openApp(env.context, env.server.url);
   await page.evaluate(() => localStorage.clear());
-  await page.goto(server.url + '?fresh');
+  await page.goto(env.server.url + '?fresh');
   await page.waitForSelector('svg.ring');
   for (const name of HOSTILE) {
     await page.fill('#topic-name', name);
@@ -78,10 +68,10 @@ test('hostile names are shown inertly and the layout holds', async () => {
 });
 
 test('a panic shows the crash panel with a way back', async () => {
-  const page = await context.newPage();
+  const page = await env.context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(server.url + '?lbscope-test-panic');
+  await page.goto(env.server.url + '?lbscope-test-panic');
   await page.waitForSelector('#crash[role="alert"]');
   assert.match(await page.textContent('#crash'), /deliberate test panic/);
   const restore = page.locator('#crash a', { hasText: 'Restore last good state' });

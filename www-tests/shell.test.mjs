@@ -1,25 +1,15 @@
 // The shell shared by every tab: toolbar, keyboard shortcuts, settings, event log, import.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openApp, screenshot } from './harness.mjs';
+import { openApp, screenshot, suite } from './harness.mjs';
 
-let server;
-let context;
-
-before(async () => {
-  server = await serveDist();
-  context = await launch();
-});
-
-after(async () => {
-  await context?.close();
-  await server?.close();
-});
+// A server for dist/ and one browser profile shared by this file's tests.
+const env = suite();
 
 async function fresh() {
-  const { page, errors } = await openApp(context, server.url);
+  const { page, errors } = await openApp(env.context, env.server.url);
   await page.evaluate(() => localStorage.clear());
-  await page.goto(server.url + '?shell');
+  await page.goto(env.server.url + '?shell');
   await page.waitForSelector('svg.ring');
   return { page, errors };
 }
@@ -126,7 +116,7 @@ test('an autosaved scenario is offered back after a reload', async () => {
   await page.fill('#topic-name', 'kept-topic');
   await page.click('form.add-topic button');
   await page.locator('line.tick[data-topic="persistent://public/default/kept-topic"]').waitFor();
-  await page.goto(server.url + '?again');
+  await page.goto(env.server.url + '?again');
   await page.waitForSelector('.notice.info');
   await page.waitForSelector('svg.ring');
   assert.match(await page.textContent('.notice.info'), /restored/);

@@ -1,0 +1,10 @@
+//! Helpers shared by the integration tests.
+
+/// Sequences per property test: 48 in the default `cargo test`; the full run sets
+/// `PROPTEST_CASES=10000` (see the README's Reliability section).
+pub fn proptest_cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(48)
+}
