@@ -123,3 +123,21 @@ test('an autosaved scenario is offered back after a reload', async () => {
   await page.locator('line.tick[data-topic="persistent://public/default/kept-topic"]').waitFor();
   assert.deepEqual(errors, []);
 });
+
+test('the scrubber moves through time and acting in the past forks it', async () => {
+  const { page, errors } = await fresh();
+  for (let i = 0; i < 4; i++) await page.keyboard.press('n');
+  await page.waitForFunction(() => /^(\d+)\/\1$/.test(document.querySelector('.scrubber .cursor').textContent));
+  const [, total] = (await page.textContent('.scrubber .cursor')).split('/').map(Number);
+  // Scrub back to the middle.
+  const mid = Math.floor(total / 2);
+  await page.locator('.scrubber input[type="range"]').fill(String(mid));
+  await page.waitForFunction((m) => document.querySelector('.scrubber .cursor').textContent.startsWith(`${m}/`), mid);
+  assert.equal(await page.isEnabled('button[title="Redo (r)"]'), true);
+  // Acting here drops the future: the timeline now ends one past the middle.
+  // (Keys typed while the scrubber has focus are not shortcuts, so click Step.)
+  await page.click('.toolbar button.primary');
+  await page.waitForFunction((m) => document.querySelector('.scrubber .cursor').textContent === `${m + 1}/${m + 1}`, mid);
+  assert.equal(await page.isEnabled('button[title="Redo (r)"]'), false);
+  assert.deepEqual(errors, []);
+});
