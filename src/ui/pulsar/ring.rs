@@ -36,8 +36,42 @@ pub struct RingProps {
     /// A small, non-interactive ring (proposal before/after).
     #[prop_or_default]
     pub compact: bool,
+    /// Topics aggregated per angular bin (for namespaces too large to draw one
+    /// tick per topic; then `ring` carries no topic list). See [`topic_bins`].
+    #[prop_or_default]
+    pub bins: Option<Rc<Vec<TickBin>>>,
     /// Accessible title.
     pub title: AttrValue,
+}
+
+/// Above this many bundles, arcs are drawn per angular bin (coloured by the owner
+/// at the bin's middle) instead of one path per bundle.
+pub const ARC_LIMIT: usize = 720;
+/// Above this many topics, ticks are drawn per angular bin.
+pub const TICK_LIMIT: usize = 1500;
+/// Angular bins of the aggregated ring (half a degree each).
+pub const BINS: usize = 720;
+
+/// Topics falling into one angular bin of the ring.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TickBin {
+    /// How many topics.
+    pub topics: u32,
+    /// Their summed message rate (in + out), msg/s.
+    pub rate: f64,
+}
+
+/// Bin `(hash, msg rate)` pairs into [`BINS`] angular bins (a drawing aid: one
+/// tick per bin instead of one per topic).
+pub fn topic_bins(topics: impl Iterator<Item = (u32, f64)>) -> Vec<TickBin> {
+    let mut bins = vec![TickBin::default(); BINS];
+    for (hash, rate) in topics {
+        let i = (u64::from(hash) * BINS as u64 / FULL_SPACE) as usize;
+        let b = &mut bins[i.min(BINS - 1)];
+        b.topics += 1;
+        b.rate += rate;
+    }
+    bins
 }
 
 const C: f64 = 160.0;
@@ -116,7 +150,8 @@ pub fn Ring(p: &RingProps) -> Html {
         .filter(|s| s.kind == "broker")
         .map(|s| s.id.clone());
 
-    let arcs = p.ring.bundles.iter().map(|b| {
+    let many_bundles = p.ring.bundles.len() > ARC_LIMIT;
+    let arcs = p.ring.bundles.iter().filter(|_| !many_bundles).map(|b| {
         let id = format!("{ns}/{}", b.name);
         let hi = u64::from(b.range.upper) + u64::from(b.range.is_closed());
         let owner = b.owner.as_ref().map(|o| o.0.clone());
@@ -175,7 +210,7 @@ pub fn Ring(p: &RingProps) -> Html {
     });
 
     // Boundaries: keyed by position, so only a split's new boundary mounts (and animates).
-    let boundaries = p.ring.bundles.iter().map(|b| {
+    let boundaries = p.ring.bundles.iter().filter(|_| !many_bundles).map(|b| {
         let a = angle(u64::from(b.range.lower));
         let (x0, y0) = point(R_IN - 2.0, a);
         let (x1, y1) = point(R_OUT + 2.0, a);
@@ -266,6 +301,74 @@ pub fn Ring(p: &RingProps) -> Html {
                 .collect::<Html>()
         });
 
+    // Aggregated arcs: each bin takes the owner of the bundle at its middle;
+    // consecutive bins with one owner become one path.
+    let binned_arcs = many_bundles.then(|| {
+        let bundles = &p.ring.bundles;
+        let owner_at = |pos: u64| {
+            let i = bundles.partition_point(|b| u64::from(b.range.upper) <= pos).min(bundles.len() - 1);
+            (i, bundles[i].owner.as_ref().map(|o| o.0.clone()))
+        };
+        let step = FULL_SPACE / BINS as u64;
+        let mut runs: Vec<(u64, u64, Option<String>, usize, usize)> = Vec::new();
+        for k in 0..BINS as u64 {
+            let (i, owner) = owner_at(k * step + step / 2);
+            match runs.last_mut() {
+                Some(r) if r.2 == owner => {
+                    r.1 = (k + 1) * step;
+                    r.4 = i;
+                }
+                _ => runs.push((k * step, (k + 1) * step, owner, i, i)),
+            }
+        }
+        if let Some(r) = runs.last_mut() {
+            r.1 = FULL_SPACE;
+        }
+        runs.into_iter()
+            .map(|(lo, hi, owner, first, last)| {
+                let fill = match &owner {
+                    Some(o) => format!("fill:{}", p.colors.color(o)),
+                    None => "fill:url(#unowned-hatch)".to_string(),
+                };
+                let label = format!(
+                    "bundles {} to {} ({} bundles) · {}",
+                    bundles[first].name,
+                    bundles[last].name,
+                    last + 1 - first,
+                    owner.as_deref().map_or("no owner".to_string(), |o| format!("owner {o}"))
+                );
+                let unowned = owner.is_none();
+                html! {
+                    <path key={lo} class={classes!("arc", "binned", unowned.then_some("unowned"))} d={arc_path(lo, hi)}
+                          style={fill} data-owner={owner.unwrap_or_default()} role="img" aria-label={label.clone()}>
+                        <title>{label}</title>
+                    </path>
+                }
+            })
+            .collect::<Html>()
+    });
+    let binned_ticks = p.bins.as_ref().map(|bins| {
+        let max = bins.iter().map(|b| b.rate).fold(0.0_f64, f64::max);
+        let step = FULL_SPACE / BINS as u64;
+        bins.iter()
+            .enumerate()
+            .filter(|(_, b)| b.topics > 0)
+            .map(|(k, b)| {
+                let frac = if max > 0.0 { (b.rate / max).sqrt() } else { 0.0 };
+                let a = angle(k as u64 * step + step / 2);
+                let (x0, y0) = point(R_IN - 6.0, a);
+                let (x1, y1) = point(R_OUT + 4.0 + 18.0 * frac, a);
+                let label = format!("{} topics · {}", b.topics, rate(b.rate));
+                html! {
+                    <line key={k} class="tick binned" x1={format!("{x0:.2}")} y1={format!("{y0:.2}")} x2={format!("{x1:.2}")} y2={format!("{y1:.2}")}
+                          data-topics={b.topics.to_string()} role="img" aria-label={label.clone()}>
+                        <title>{label}</title>
+                    </line>
+                }
+            })
+            .collect::<Html>()
+    });
+
     let topics: usize = p.ring.bundles.iter().map(|b| b.topics as usize).sum();
     html! {
         <svg class={classes!("ring", p.compact.then_some("compact"))} viewBox="-52 -12 424 344" role="group" aria-label={p.title.clone()}>
@@ -275,9 +378,9 @@ pub fn Ring(p: &RingProps) -> Html {
                     <line x1="0" y1="0" x2="0" y2="6" class="hatch-line" />
                 </pattern>
             </defs>
-            <g class="arcs">{ for arcs }</g>
+            <g class="arcs">{ for arcs }{ for binned_arcs }</g>
             <g class="boundaries">{ for boundaries }</g>
-            <g class="ticks">{ for ticks }</g>
+            <g class="ticks">{ for ticks }{ for binned_ticks }</g>
             <g class="labels">{ for labels }</g>
             <text x="160" y="156" class="ring-label" text-anchor="middle">{ format!("{} bundles", p.ring.bundles.len()) }</text>
             <text x="160" y="176" class="ring-sub" text-anchor="middle">{ format!("{topics} topics") }</text>

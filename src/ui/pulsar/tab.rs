@@ -4,7 +4,7 @@
 use super::broker_bars::BrokerBars;
 use super::controls::{Controls, RoundBar};
 use super::proposal::{Proposal, ProposalView};
-use super::ring::{mib, rate, Legend, Ring};
+use super::ring::{mib, rate, topic_bins, Legend, Ring, TICK_LIMIT};
 use super::Colors;
 use crate::engine::pulsar::{self, view::RingView, Action};
 use crate::engine::{Engine, Narrate};
@@ -64,10 +64,19 @@ pub fn PulsarTab() -> Html {
             .cloned()
             .unwrap_or_else(|| NAMESPACE.to_string())
     };
-    let ring = Rc::new(sim.ring_view(&ns, true).unwrap_or(RingView {
+    // A namespace with very many topics is drawn with one tick per angular bin.
+    let many_topics = sim
+        .namespaces()
+        .get(&ns)
+        .is_some_and(|n| n.topics.len() > TICK_LIMIT);
+    let ring = Rc::new(sim.ring_view(&ns, !many_topics).unwrap_or(RingView {
         namespace: ns.clone(),
         bundles: Vec::new(),
     }));
+    let bins = many_topics.then(|| {
+        let topics = sim.namespaces()[&ns].topics.values();
+        Rc::new(topic_bins(topics.map(|t| (t.hash, t.traffic.msg_rate()))))
+    });
     let brokers = Rc::new(sim.broker_views());
     let colors = Colors::new(brokers.iter().map(|b| (b.id.0.clone(), b.alive)));
     let config = Rc::new(sim.config().clone());
@@ -192,7 +201,7 @@ pub fn PulsarTab() -> Html {
                         } else {
                             <h2 class="ns-title">{"Namespace "}<code>{ ns.clone() }</code></h2>
                         }
-                        <Ring ring={ring.clone()} colors={colors.clone()} highlight={store.highlight.clone()}
+                        <Ring ring={ring.clone()} {bins} colors={colors.clone()} highlight={store.highlight.clone()}
                               on_point={on_point.clone()} title={format!("Hash ring of {ns}")} />
                         <p class="ring-detail" aria-live="polite">
                             { detail.unwrap_or_else(|| "Hover or focus a bundle to see its hash range; tick length follows a topic's traffic.".into()) }
