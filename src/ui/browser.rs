@@ -32,6 +32,49 @@ pub fn autosaved() -> Option<String> {
     gloo::storage::LocalStorage::get::<String>(AUTOSAVE_KEY).ok()
 }
 
+/// localStorage key of the lesson progress.
+pub const PROGRESS_KEY: &str = "lbscope.lessons";
+
+/// The lesson progress saved in this browser (empty when none or unreadable).
+pub fn load_progress() -> super::store::Progress {
+    gloo::storage::LocalStorage::get(PROGRESS_KEY).unwrap_or_default()
+}
+
+/// Save the lesson progress.
+pub fn save_progress(p: &super::store::Progress) {
+    let _ = gloo::storage::LocalStorage::set(PROGRESS_KEY, p);
+}
+
+/// Mark every element whose `attr` equals one of `subjects`' ids with
+/// `data-lesson-focus` (and unmark the rest): a lesson step's several focus subjects.
+pub fn mark_focus(subjects: &[(&str, &str)]) {
+    let doc = gloo::utils::document();
+    if let Ok(old) = doc.query_selector_all("[data-lesson-focus]") {
+        for i in 0..old.length() {
+            if let Some(el) = old
+                .item(i)
+                .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+            {
+                let _ = el.remove_attribute("data-lesson-focus");
+            }
+        }
+    }
+    for (attr, id) in subjects {
+        let escaped = id.replace('\\', "\\\\").replace('"', "\\\"");
+        let Ok(found) = doc.query_selector_all(&format!("[{attr}=\"{escaped}\"]")) else {
+            continue;
+        };
+        for i in 0..found.length() {
+            if let Some(el) = found
+                .item(i)
+                .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+            {
+                let _ = el.set_attribute("data-lesson-focus", "");
+            }
+        }
+    }
+}
+
 /// A fresh seed from the browser's crypto RNG (only when the user asks for randomness).
 pub fn fresh_seed() -> u64 {
     let mut b = [0u8; 8];

@@ -128,6 +128,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
 
     html! {
         <div class="flink-controls">
+            <div data-controls="config">
             <label for="flink-mode">{"taskmanager.load-balance.mode"}</label>
             <select id="flink-mode" onchange={on_mode}>
                 { for [LoadBalanceMode::None, LoadBalanceMode::Slots, LoadBalanceMode::Tasks].into_iter().map(|m| html! {
@@ -150,9 +151,11 @@ pub fn Controls(p: &ControlsProps) -> Html {
                 </div>
             </div>
             <p class="hint">{"Both take effect at the next scheduling or failover."}</p>
-            <button class="primary schedule" onclick={on_schedule} disabled={!has_job}
+            </div>
+            <button class="primary schedule" data-controls="schedule" onclick={on_schedule} disabled={!has_job}
                 title="Deploy the job: phase 1 (tasks to slots), then phase 2 (slots to TaskManagers)">{"Schedule"}</button>
 
+            <div data-controls="members">
             <h3>{"TaskManagers"}</h3>
             <form class="add-tm" onsubmit={on_add} novalidate=true>
                 <label for="flink-slots">{"Slots of a new TaskManager"}</label>
@@ -165,6 +168,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
             <input id="flink-restart" type="number" min="0" step="10" inputmode="numeric" placeholder="never"
                 value={(*p.restart).clone()} oninput={on_restart} />
             <p class="hint">{"Use Lose / Restore / Remove on a TaskManager's row. Empty: it stays lost until you restore it."}</p>
+            </div>
         </div>
     }
 }
