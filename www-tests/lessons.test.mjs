@@ -263,3 +263,18 @@ test('the fidelity page lists every note by system, with lesson links', async ()
   await page.setViewportSize({ width: 1280, height: 800 });
   assert.deepEqual(errors, []);
 });
+
+test('a split step unfolds pulsar-admin and shows only its split form', async () => {
+  const { page, errors } = await fresh();
+  await page.goto(server.url + '?split#lesson=pulsar-range-equally-divide&step=1');
+  await atStep(page, 'pulsar-range-equally-divide', 1);
+  await page.waitForSelector('details.admin[open]');
+  assert.ok(await visible(page, 'form.split-bundle'));
+  assert.equal(await visible(page, 'form.unload'), false);
+  assert.equal(await visible(page, 'details.traffic'), false);
+  // The ask is satisfied by "Do it for me" (a split), and the ring shows the halves.
+  await page.click('.ask .do-it');
+  await atStep(page, 'pulsar-range-equally-divide', 2);
+  await screenshot(page, 'lesson-split');
+  assert.deepEqual(errors, []);
+});

@@ -71,6 +71,22 @@ pub fn App() -> Html {
         });
     }
 
+    // A new lesson step unfolds the control groups it needs (once: the learner may fold them again).
+    {
+        let key = store.lesson_on_screen().map(|r| {
+            (
+                r.lesson.id,
+                r.step,
+                control_words(r.lesson.system, &r.view.controls),
+            )
+        });
+        use_effect_with(key, |key| {
+            if let Some((_, _, Some(words))) = key {
+                browser::open_groups(words);
+            }
+        });
+    }
+
     // A lesson link followed inside the page (`#lesson=…` typed or clicked) opens it.
     {
         let store = store.clone();
