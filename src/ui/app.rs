@@ -5,14 +5,21 @@ use super::browser;
 use super::components::settings::{compare_keys, Settings, CHOICES};
 use super::components::{chart::MetricsChart, event_log::EventLog, help::HelpOverlay, toolbar::Toolbar};
 use super::kstreams::KstreamsTab;
+use super::lesson::{aside_empty, control_words, FidelityPage, LessonPanel, LessonsPage};
 use super::pulsar::PulsarTab;
-use super::store::{Msg, Notice, Store, StoreCtx};
+use super::store::{LessonMsg, Msg, Notice, Page, Store, StoreCtx};
 use crate::engine::System;
 use yew::prelude::*;
 
 /// What a key press does (None: not a shortcut). Keys typed into fields are ignored by the caller.
 fn shortcut(key: &str, store: &Store) -> Option<Msg> {
+    let lesson = store.lesson_on_screen().is_some();
     Some(match key {
+        "[" | "ArrowLeft" if lesson => Msg::Lesson(LessonMsg::Prev),
+        "]" | "ArrowRight" if lesson => Msg::Lesson(LessonMsg::Next),
+        "l" if store.page == Page::Lessons => Msg::Page(Page::Playground),
+        "l" => Msg::Page(Page::Lessons),
+        "Escape" if store.page != Page::Playground && !store.help => Msg::Page(Page::Playground),
         " " => Msg::Play(!store.playing),
         "n" => Msg::StepActive,
         "u" => Msg::Undo,
@@ -39,6 +46,58 @@ pub fn App() -> Html {
             browser::expose(&store.inspect());
             browser::replace_fragment(&store.fragment());
             browser::autosave(&store.scenario().to_json());
+        });
+    }
+
+    // Lesson progress follows the store into localStorage.
+    use_effect_with(store.progress.clone(), browser::save_progress);
+
+    // A lesson step's focus subjects (several): marked after every render.
+    {
+        let store = store.clone();
+        use_effect_with(store.revision, move |_| {
+            let subjects: Vec<(&str, &str)> = store
+                .lesson_on_screen()
+                .filter(|r| !r.off_track)
+                .map(|r| {
+                    r.view
+                        .focus
+                        .iter()
+                        .map(|f| (f.kind.attribute(), f.id.as_str()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            browser::mark_focus(&subjects);
+        });
+    }
+
+    // A new lesson step unfolds the control groups it needs (once: the learner may fold them again).
+    {
+        let key = store.lesson_on_screen().map(|r| {
+            (
+                r.lesson.id,
+                r.step,
+                control_words(r.lesson.system, &r.view.controls),
+            )
+        });
+        use_effect_with(key, |key| {
+            if let Some((_, _, Some(words))) = key {
+                browser::open_groups(words);
+            }
+        });
+    }
+
+    // A lesson link followed inside the page (`#lesson=…` typed or clicked) opens it.
+    {
+        let store = store.clone();
+        use_effect_with((), move |_| {
+            let listener =
+                gloo::events::EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
+                    if let Some(f) = browser::fragment().filter(|f| f.contains("lesson=")) {
+                        store.dispatch(Msg::Lesson(LessonMsg::Link(f)));
+                    }
+                });
+            move || drop(listener)
         });
     }
 
@@ -181,16 +240,45 @@ pub fn App() -> Html {
         super::components::toolbar::step_label(store.tab)
     );
 
+    // The controls the lesson step needs (CSS hides the other groups).
+    let lesson_controls = store
+        .lesson_on_screen()
+        .and_then(|r| control_words(r.lesson.system, &r.view.controls));
+    let no_aside = lesson_controls
+        .as_deref()
+        .is_some_and(|w| aside_empty(store.tab, w))
+        .then_some("empty");
+    let on_lessons = {
+        let store = store.clone();
+        let open = store.page == Page::Lessons;
+        Callback::from(move |_: MouseEvent| {
+            store.dispatch(Msg::Page(if open { Page::Playground } else { Page::Lessons }))
+        })
+    };
+    let page = match store.page {
+        Page::Playground => None,
+        Page::Lessons => Some(html! { <LessonsPage /> }),
+        Page::Fidelity => Some(html! { <FidelityPage /> }),
+    };
+
     html! {
         <ContextProvider<StoreCtx> context={store.clone()}>
-            <header class="top">
+            <header class="top" data-lesson-controls={lesson_controls.clone()}>
                 <h1>{"lbscope"}</h1>
                 <nav role="tablist" aria-label="Systems">{ for tabs }</nav>
+                <button class={classes!("lessons-button", (store.page == Page::Lessons).then_some("active"))}
+                        aria-expanded={(store.page == Page::Lessons).to_string()} onclick={on_lessons}
+                        title="Guided lessons (l)">{"Lessons"}</button>
                 <Toolbar />
             </header>
             { for notice }
+            if let Some(page) = page {
+                <main class="page-main">{ page }</main>
+            } else {
             <main data-highlight-kind={store.highlight.as_ref().map(|h| h.kind.clone())}
-                  data-highlight-id={store.highlight.as_ref().map(|h| h.id.clone())}>
+                  data-highlight-id={store.highlight.as_ref().map(|h| h.id.clone())}
+                  data-lesson-controls={lesson_controls} data-lesson-aside={no_aside}>
+                <LessonPanel />
                 {
                     match store.tab {
                         System::Pulsar => html! { <PulsarTab /> },
@@ -218,6 +306,7 @@ pub fn App() -> Html {
                     <Settings {current} {defaults} error={store.field_error.clone()} on_change={on_config} />
                 </section>
             </main>
+            }
             if store.help {
                 <HelpOverlay />
             }

@@ -32,6 +32,79 @@ pub fn autosaved() -> Option<String> {
     gloo::storage::LocalStorage::get::<String>(AUTOSAVE_KEY).ok()
 }
 
+/// localStorage key of the lesson progress.
+pub const PROGRESS_KEY: &str = "lbscope.lessons";
+
+/// The lesson progress saved in this browser (empty when none or unreadable).
+pub fn load_progress() -> super::store::Progress {
+    gloo::storage::LocalStorage::get(PROGRESS_KEY).unwrap_or_default()
+}
+
+/// Save the lesson progress.
+pub fn save_progress(p: &super::store::Progress) {
+    let _ = gloo::storage::LocalStorage::set(PROGRESS_KEY, p);
+}
+
+/// Mark every element whose `attr` equals one of `subjects`' ids with
+/// `data-lesson-focus` (and unmark the rest): a lesson step's several focus
+/// subjects. Elements inside a marked element of the same subject are left alone.
+pub fn mark_focus(subjects: &[(&str, &str)]) {
+    let doc = gloo::utils::document();
+    if let Ok(old) = doc.query_selector_all("[data-lesson-focus]") {
+        for i in 0..old.length() {
+            if let Some(el) = old
+                .item(i)
+                .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+            {
+                let _ = el.remove_attribute("data-lesson-focus");
+            }
+        }
+    }
+    for (attr, id) in subjects {
+        let escaped = id.replace('\\', "\\\\").replace('"', "\\\"");
+        let selector = format!("[{attr}=\"{escaped}\"]");
+        let Ok(found) = doc.query_selector_all(&selector) else {
+            continue;
+        };
+        for i in 0..found.length() {
+            if let Some(el) = found
+                .item(i)
+                .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+            {
+                // Only the outermost: an instance's task chips also carry `data-instance`.
+                let inner = el
+                    .parent_element()
+                    .and_then(|p| p.closest(&selector).ok().flatten())
+                    .is_some();
+                if inner {
+                    continue;
+                }
+                let _ = el.set_attribute("data-lesson-focus", "");
+            }
+        }
+    }
+}
+
+/// Open every folded `<details>` control group named by `words` (space-separated
+/// `data-controls` words), so a lesson step's controls are in view.
+pub fn open_groups(words: &str) {
+    let doc = gloo::utils::document();
+    for w in words.split(' ').filter(|w| !w.is_empty()) {
+        let Ok(found) = doc.query_selector_all(&format!("details[data-controls~=\"{w}\"]:not([open])"))
+        else {
+            continue;
+        };
+        for i in 0..found.length() {
+            if let Some(el) = found
+                .item(i)
+                .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+            {
+                let _ = el.set_attribute("open", "");
+            }
+        }
+    }
+}
+
 /// A fresh seed from the browser's crypto RNG (only when the user asks for randomness).
 pub fn fresh_seed() -> u64 {
     let mut b = [0u8; 8];

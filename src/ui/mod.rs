@@ -7,6 +7,7 @@ mod browser;
 mod components;
 mod flink;
 mod kstreams;
+mod lesson;
 mod pulsar;
 mod store;
 

@@ -1,9 +1,11 @@
 //! The app store (`use_reducer` + context): one session per system, the active
 //! tab, and a notice line. Messages become engine actions; the engine decides.
 
-use crate::engine::{flink, kstreams, pulsar, Narrate, System};
+use crate::engine::{flink, kstreams, pulsar, Engine, Narrate, System};
+use crate::lessons::{self, AnyAction, Lesson, StepView};
 use crate::scenario::presets::{self, PULSAR_NAMESPACE};
-use crate::scenario::{session::Session, url, Body, Scenario};
+use crate::scenario::{session::Session, url, Body, Log, Scenario};
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -46,6 +48,88 @@ pub struct Store {
     /// Bumped only when a scenario (or the active tab) may have changed: the link,
     /// the autosave and `window.lbscope` follow this one, not hovers.
     pub data_revision: u64,
+    /// The lesson being followed, if any.
+    pub lesson: Option<LessonRun>,
+    /// Which page is shown over the playground.
+    pub page: Page,
+    /// Lesson steps seen and lessons finished (kept in localStorage).
+    pub progress: Progress,
+}
+
+/// The pages besides the playground.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Page {
+    /// The tabs.
+    Playground,
+    /// The lesson menu.
+    Lessons,
+    /// The fidelity notes.
+    Fidelity,
+}
+
+/// A lesson in progress: which step is shown and whether the playground still
+/// shows that step's state.
+#[derive(Clone, Debug)]
+pub struct LessonRun {
+    /// The lesson.
+    pub lesson: &'static Lesson,
+    /// 0-based step.
+    pub step: usize,
+    /// The rendered step (narration computed by the engine).
+    pub view: Rc<StepView>,
+    /// The learner changed the scenario away from the lesson's path.
+    pub off_track: bool,
+}
+
+impl LessonRun {
+    /// Whether the step waits for the learner's action.
+    pub fn waiting(&self) -> bool {
+        self.view.ask.is_some()
+    }
+}
+
+/// Lesson progress: the steps seen of each lesson, and the lessons finished
+/// (their last step reached).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Progress {
+    /// Lesson id → 0-based steps seen.
+    #[serde(default)]
+    pub visited: BTreeMap<String, BTreeSet<usize>>,
+    /// Lesson ids finished.
+    #[serde(default)]
+    pub completed: BTreeSet<String>,
+}
+
+impl Progress {
+    fn visit(&mut self, id: &str, step: usize, last: bool) {
+        self.visited.entry(id.to_string()).or_default().insert(step);
+        if last {
+            self.completed.insert(id.to_string());
+        }
+    }
+
+    /// Steps seen of lesson `id`.
+    pub fn seen(&self, id: &str) -> usize {
+        self.visited.get(id).map_or(0, BTreeSet::len)
+    }
+}
+
+/// Lesson navigation.
+pub enum LessonMsg {
+    /// Open lesson `id` at 0-based step.
+    Open(String, usize),
+    /// Open a `#lesson=<id>&step=<n>` link (a bad one is reported).
+    Link(String),
+    /// Next step (refused with a hint while the step waits for the learner).
+    Next,
+    /// Previous step.
+    Prev,
+    /// Apply the ask's action for the learner.
+    DoIt,
+    /// Put the playground back at the current step.
+    Back,
+    /// Leave lesson mode, keeping the state ("play freely from here").
+    Leave,
 }
 
 /// One row of the event log.
@@ -126,6 +210,10 @@ pub enum Msg {
     Highlight(Option<Subject>),
     /// Dismiss the notice.
     Dismiss,
+    /// Lesson navigation.
+    Lesson(LessonMsg),
+    /// Show a page (lesson menu, fidelity notes) or the playground.
+    Page(Page),
 }
 
 /// Run `$body` with `$s` bound to the active session (whatever its engine type).
@@ -199,21 +287,174 @@ impl Store {
             help: false,
             revision: 0,
             data_revision: 0,
+            lesson: None,
+            page: Page::Playground,
+            progress: Progress::default(),
         }
     }
 
     /// Open a scenario into its tab; on failure keep everything and say why.
     pub fn open(&mut self, sc: Scenario) {
+        if let Err(e) = self.try_open(sc) {
+            self.notice = Some(Notice::Error(format!("Could not open the scenario: {e}")));
+        }
+    }
+
+    fn try_open(&mut self, sc: Scenario) -> Result<(), String> {
         let sys = sc.system();
         let result = match sc.body {
             Body::Pulsar(log) => Session::new(sc.seed, log, sc.cursor).map(|s| self.pulsar = s),
             Body::Flink(log) => Session::new(sc.seed, log, sc.cursor).map(|s| self.flink = s),
             Body::Kstreams(log) => Session::new(sc.seed, log, sc.cursor).map(|s| self.kstreams = s),
         };
-        match result {
-            Ok(()) => self.tab = sys,
-            Err(e) => self.notice = Some(Notice::Error(format!("Could not open the scenario: {e}"))),
+        result.map_err(|e| e.to_string())?;
+        self.tab = sys;
+        Ok(())
+    }
+
+    /// Open step `k` of `lesson`: its scenario into its tab (replayed to the
+    /// step's cursor), the narration, the focus as the highlight.
+    pub fn open_lesson(&mut self, lesson: &'static Lesson, k: usize) -> Result<(), String> {
+        let view = lesson.render(k).map_err(|e| e.to_string())?;
+        let sc = lesson
+            .scenario_at(k)
+            .ok_or_else(|| format!("lesson {} has no step {}", lesson.id, k + 1))?;
+        self.try_open(sc)
+            .map_err(|e| format!("lesson {} step {} did not replay: {e}", lesson.id, k + 1))?;
+        self.highlight = view.focus.first().map(|f| Subject {
+            kind: f.kind.attribute().trim_start_matches("data-").to_string(),
+            id: f.id.clone(),
+        });
+        self.progress.visit(lesson.id, k, view.free_play);
+        self.lesson = Some(LessonRun {
+            lesson,
+            step: k,
+            view: Rc::new(view),
+            off_track: false,
+        });
+        self.page = Page::Playground;
+        self.playing = false;
+        self.compare = None;
+        self.field_error = None;
+        Ok(())
+    }
+
+    /// Open a `#lesson=<id>&step=<n>` link; a bad one is reported and changes nothing.
+    pub fn open_link(&mut self, fragment: &str) {
+        let r = match lessons::parse_deep_link(fragment) {
+            None => Err(format!(
+                "This lesson link could not be read ({}): it should look like #lesson=<id>&step=<n>, with n from 1.",
+                fragment.trim_start_matches('#')
+            )),
+            Some((id, k)) => match lessons::lesson(&id) {
+                None => Err(format!(
+                    "There is no lesson called “{id}”. Open the Lessons menu to pick one."
+                )),
+                Some(l) if k >= l.steps.len() => Err(format!(
+                    "The lesson “{}” has {} steps; there is no step {}. Open the Lessons menu or start at step 1.",
+                    l.title,
+                    l.steps.len(),
+                    k + 1
+                )),
+                Some(l) => self.open_lesson(l, k),
+            },
+        };
+        if let Err(e) = r {
+            self.notice = Some(Notice::Error(e));
         }
+    }
+
+    /// After the learner changed the lesson's tab: advance when the step's ask is
+    /// satisfied, or note that the playground left the lesson's path.
+    fn follow_lesson(&mut self) {
+        let Some(run) = self.lesson.clone() else {
+            return;
+        };
+        let l = run.lesson;
+        let seed = l.scenario.seed;
+        let on_path = match &l.scenario.body {
+            Body::Pulsar(log) => on_path(&self.pulsar, seed, log).map(|(c, a)| (c, a.map(AnyAction::Pulsar))),
+            Body::Flink(log) => on_path(&self.flink, seed, log).map(|(c, a)| (c, a.map(AnyAction::Flink))),
+            Body::Kstreams(log) => {
+                on_path(&self.kstreams, seed, log).map(|(c, a)| (c, a.map(AnyAction::Kstreams)))
+            }
+        };
+        let cursor = run.view.cursor;
+        let off_track = match on_path {
+            Some((c, _)) if c == cursor => false,
+            Some((c, Some(last))) if c == cursor + 1 && l.satisfies(run.step, &last) => {
+                match self.open_lesson(l, run.step + 1) {
+                    Ok(()) => return,
+                    Err(e) => {
+                        self.notice = Some(Notice::Error(e));
+                        true
+                    }
+                }
+            }
+            _ => true,
+        };
+        if let Some(r) = self.lesson.as_mut() {
+            r.off_track = off_track;
+        }
+    }
+
+    fn lesson_msg(&mut self, m: LessonMsg) {
+        match m {
+            LessonMsg::Open(id, k) => self.open_link(&lessons::deep_link(&id, k)),
+            LessonMsg::Link(f) => self.open_link(&f),
+            LessonMsg::Leave => {
+                self.lesson = None;
+                self.highlight = None;
+            }
+            _ => {
+                let Some(run) = self.lesson.clone() else {
+                    return;
+                };
+                let (l, k) = (run.lesson, run.step);
+                let r = match m {
+                    LessonMsg::Prev if k > 0 => self.open_lesson(l, k - 1),
+                    LessonMsg::Next if run.waiting() => {
+                        self.notice = Some(Notice::Info(format!(
+                            "This step waits for you: {}. Or press “Do it for me”.",
+                            run.view.ask.as_ref().map_or("", |a| a.prompt.as_str())
+                        )));
+                        Ok(())
+                    }
+                    LessonMsg::Next if k + 1 < l.steps.len() => self.open_lesson(l, k + 1),
+                    LessonMsg::Back => self.open_lesson(l, k),
+                    LessonMsg::DoIt => self.do_it(l, k),
+                    _ => Ok(()),
+                };
+                if let Err(e) = r {
+                    self.notice = Some(Notice::Error(e));
+                }
+            }
+        }
+    }
+
+    /// Apply the ask's action as if the learner had (from the step's own state).
+    fn do_it(&mut self, l: &'static Lesson, k: usize) -> Result<(), String> {
+        let Some(action) = l.ask_action(k) else {
+            return Ok(());
+        };
+        if self.lesson.as_ref().is_some_and(|r| r.off_track) || self.tab != l.system {
+            self.open_lesson(l, k)?;
+        }
+        let r = match action {
+            AnyAction::Pulsar(a) => self.pulsar.apply(a).map(|_| ()).map_err(|e| e.to_string()),
+            AnyAction::Flink(a) => self.flink.apply(a).map(|_| ()).map_err(|e| e.to_string()),
+            AnyAction::Kstreams(a) => self.kstreams.apply(a).map(|_| ()).map_err(|e| e.to_string()),
+        };
+        r?;
+        self.follow_lesson();
+        Ok(())
+    }
+
+    /// The lesson run whose tab is active and whose state the playground shows.
+    pub fn lesson_on_screen(&self) -> Option<&LessonRun> {
+        self.lesson
+            .as_ref()
+            .filter(|r| r.lesson.system == self.tab && self.page == Page::Playground)
     }
 
     /// The initial store: the link in the URL if any (a bad one is reported and
@@ -226,7 +467,14 @@ impl Store {
         } else {
             super::browser::autosaved().and_then(|j| Scenario::from_json(&j).ok())
         };
+        store.progress = super::browser::load_progress();
         match super::browser::fragment() {
+            Some(f) if f.contains("lesson=") => {
+                if let Some(sc) = saved {
+                    store.open(sc);
+                }
+                store.open_link(&f);
+            }
             Some(f) if f.contains("s=") => match url::decode(&f) {
                 Ok(sc) => store.open(sc),
                 Err(e) => {
@@ -268,9 +516,13 @@ impl Store {
         sc
     }
 
-    /// The share fragment of the active tab's scenario.
+    /// The share fragment: the lesson link while the active tab shows a lesson
+    /// step unchanged (it re-derives the scenario), else the active tab's scenario.
     pub fn fragment(&self) -> String {
-        url::to_fragment(&self.scenario())
+        match &self.lesson {
+            Some(r) if !r.off_track && r.lesson.system == self.tab => r.lesson.link(r.step),
+            _ => url::to_fragment(&self.scenario()),
+        }
     }
 
     /// Whether the active tab can undo / redo, and its cursor and log length.
@@ -369,7 +621,6 @@ impl Store {
 
     /// The active tab's config and its defaults, as JSON objects (for the settings panel).
     pub fn config_json(&self) -> (serde_json::Value, serde_json::Value) {
-        use crate::engine::Engine;
         fn pair<C: serde::Serialize + Default>(c: &C) -> (serde_json::Value, serde_json::Value) {
             (
                 serde_json::to_value(c).unwrap_or_default(),
@@ -394,7 +645,6 @@ impl Store {
             v[key] = value;
             serde_json::from_value(v).map_err(|e| format!("not accepted: {e}"))
         }
-        use crate::engine::Engine;
         match self.tab {
             System::Pulsar => {
                 let config = with_key(self.pulsar.state().config(), key, value)?;
@@ -442,6 +692,21 @@ impl Reducible for Store {
                 | Msg::Speed(_)
                 | Msg::Notify(_)
                 | Msg::Compare(_)
+                | Msg::Page(_)
+        );
+        // Messages that may change the lesson tab's scenario: the lesson follows them.
+        let follow = matches!(
+            msg,
+            Msg::Pulsar(_)
+                | Msg::Flink(_)
+                | Msg::Kstreams(_)
+                | Msg::StepActive
+                | Msg::Undo
+                | Msg::Redo
+                | Msg::Seek(_)
+                | Msg::SetConfig(..)
+                | Msg::SetBundles(_)
+                | Msg::Reset
         );
         if !view_only {
             s.notice = None;
@@ -512,7 +777,15 @@ impl Reducible for Store {
                     s.fail(e);
                 }
             }
-            Msg::Open(sc) => s.open(*sc),
+            Msg::Open(sc) => {
+                // A link or a file of the lesson's system replaces the lesson.
+                if s.lesson.as_ref().is_some_and(|r| r.lesson.system == sc.system()) {
+                    s.lesson = None;
+                }
+                s.open(*sc);
+            }
+            Msg::Lesson(m) => s.lesson_msg(m),
+            Msg::Page(p) => s.page = p,
             Msg::Reset => {
                 let fresh = Store::fresh();
                 match s.tab {
@@ -535,6 +808,14 @@ impl Reducible for Store {
                 if let Err(e) = with_active!(mut s, x => x.seek(n)) {
                     s.fail(e);
                 }
+            }
+        }
+        if follow {
+            let before = s.lesson.as_ref().map(|r| r.step);
+            s.follow_lesson();
+            if s.lesson.as_ref().map(|r| r.step) != before {
+                // Advanced by the learner's own action: stop automatic rounds there.
+                s.playing = false;
             }
         }
         s.revision += 1;
@@ -565,6 +846,8 @@ pub struct Inspect {
     pub flink: flink::view::SlotGrid,
     /// Narrated events of the active tab, oldest first.
     pub events: Vec<String>,
+    /// The lesson being followed: (id, 0-based step, off its path).
+    pub lesson: Option<(String, usize, bool)>,
 }
 
 impl Store {
@@ -576,8 +859,28 @@ impl Store {
             namespaces: self.pulsar.state().namespaces().values().cloned().collect(),
             flink: self.flink.state().slot_grid(),
             events: self.narrated().into_iter().map(|(_, t)| t).collect(),
+            lesson: self
+                .lesson
+                .as_ref()
+                .map(|r| (r.lesson.id.to_string(), r.step, r.off_track)),
         }
     }
+}
+
+/// Whether `sess` is on the lesson log's path (same seed, config, setup, and the
+/// lesson's actions up to its cursor): its cursor and last applied action.
+fn on_path<S: Engine>(
+    sess: &Session<S>,
+    seed: u64,
+    log: &Log<S::Config, S::Action>,
+) -> Option<(usize, Option<S::Action>)> {
+    let (l, c) = (sess.log(), sess.cursor());
+    let same = sess.seed() == seed
+        && l.config == log.config
+        && l.setup == log.setup
+        && c <= log.actions.len()
+        && l.actions[..c] == log.actions[..c];
+    same.then(|| (c, c.checked_sub(1).map(|i| l.actions[i].clone())))
 }
 
 fn line<M>(name: &str, unit: &'static str, ms: &[(f64, M)], f: impl Fn(&M) -> f64) -> Series {

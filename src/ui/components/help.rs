@@ -1,6 +1,6 @@
 //! The keyboard-shortcut overlay.
 
-use crate::ui::store::{Msg, StoreCtx};
+use crate::ui::store::{Msg, Page, StoreCtx};
 use yew::prelude::*;
 
 /// Every shortcut: (keys, what it does). The app's key handler uses the same table.
@@ -10,8 +10,10 @@ pub const SHORTCUTS: &[(&str, &str)] = &[
     ("u", "undo"),
     ("r", "redo"),
     ("1 2 3", "Pulsar, Flink, Kafka Streams tab"),
+    ("[ ] or ← →", "previous / next lesson step"),
+    ("l", "the lessons menu"),
     ("?", "show this help"),
-    ("Esc", "close this help, clear the highlight"),
+    ("Esc", "close this help or page, clear the highlight"),
 ];
 
 /// The overlay.
@@ -22,6 +24,13 @@ pub fn HelpOverlay() -> Html {
         let store = store.clone();
         Callback::from(move |_: MouseEvent| store.dispatch(Msg::Help(false)))
     };
+    let fidelity = {
+        let store = store.clone();
+        Callback::from(move |_: MouseEvent| {
+            store.dispatch(Msg::Help(false));
+            store.dispatch(Msg::Page(Page::Fidelity));
+        })
+    };
     html! {
         <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="help-title">
             <div class="overlay-card">
@@ -30,6 +39,8 @@ pub fn HelpOverlay() -> Html {
                     { for SHORTCUTS.iter().map(|(k, what)| html!{ <><dt><kbd>{*k}</kbd></dt><dd>{*what}</dd></> }) }
                 </dl>
                 <p class="hint">{"Click an event in the log to highlight the bundle, slot or task it talks about."}</p>
+                <p class="hint">{"Where lbscope simplifies, and where the documents and the real code disagree: "}
+                    <button class="link" onclick={fidelity}>{"Fidelity notes"}</button></p>
                 <button onclick={close} autofocus=true>{"Close"}</button>
             </div>
         </div>

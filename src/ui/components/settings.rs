@@ -198,7 +198,7 @@ pub fn Settings(p: &SettingsProps) -> Html {
             }
         });
     html! {
-        <details class="panel settings">
+        <details class="panel settings" data-controls="config">
             <summary><h2>{ format!("Settings ({} knobs, {modified} changed)", obj.len()) }</h2></summary>
             <input class="filter" type="search" placeholder="filter by name…" aria-label="Filter settings"
                    value={(*filter).clone()} oninput={on_filter} />

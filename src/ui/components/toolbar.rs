@@ -90,11 +90,11 @@ pub fn Toolbar() -> Html {
     let speeds = [(1600, "slow"), (800, "normal"), (300, "fast"), (80, "fastest")];
     html! {
         <div class="toolbar" role="toolbar" aria-label="Rounds and history">
-            <button class="primary" onclick={send(|| Msg::StepActive)} title="One round (n)">{ step_label(store.tab) }</button>
-            <button onclick={on_play} aria-pressed={store.playing.to_string()} title="Play / pause (space)">
+            <button class="primary" data-controls="step" onclick={send(|| Msg::StepActive)} title="One round (n)">{ step_label(store.tab) }</button>
+            <button data-controls="step" onclick={on_play} aria-pressed={store.playing.to_string()} title="Play / pause (space)">
                 { if store.playing { "Pause" } else { "Play" } }
             </button>
-            <select aria-label="Speed" onchange={on_speed}>
+            <select data-controls="step" aria-label="Speed" onchange={on_speed}>
                 { for speeds.iter().map(|(ms, label)| html!{ <option value={ms.to_string()} selected={store.speed_ms == *ms}>{*label}</option> }) }
             </select>
             <label class="scrubber">

@@ -128,43 +128,47 @@ pub fn Controls(p: &ControlsProps) -> Html {
 
     html! {
         <div class="flink-controls">
-            <label for="flink-mode">{"taskmanager.load-balance.mode"}</label>
-            <select id="flink-mode" onchange={on_mode}>
-                { for [LoadBalanceMode::None, LoadBalanceMode::Slots, LoadBalanceMode::Tasks].into_iter().map(|m| html! {
-                    <option value={m.name()} selected={m == mode}>{super::mode_title(m)}</option>
-                }) }
-            </select>
-            if effective != mode {
-                <p class="hint">{format!("cluster.evenly-spread-out-slots is true, so the effective mode is {}.", effective.name())}</p>
-            }
-            <div class="two">
-                <div>
-                    <label for="flink-max-interval">{"slot.request.max-interval (ms)"}</label>
-                    <input id="flink-max-interval" type="number" min="0" step="10" inputmode="numeric"
-                        value={config.slot_request_max_interval.0.to_string()} onchange={on_interval} />
+            <div data-controls="config">
+                <label for="flink-mode">{"taskmanager.load-balance.mode"}</label>
+                <select id="flink-mode" onchange={on_mode}>
+                    { for [LoadBalanceMode::None, LoadBalanceMode::Slots, LoadBalanceMode::Tasks].into_iter().map(|m| html! {
+                        <option value={m.name()} selected={m == mode}>{super::mode_title(m)}</option>
+                    }) }
+                </select>
+                if effective != mode {
+                    <p class="hint">{format!("cluster.evenly-spread-out-slots is true, so the effective mode is {}.", effective.name())}</p>
+                }
+                <div class="two">
+                    <div>
+                        <label for="flink-max-interval">{"slot.request.max-interval (ms)"}</label>
+                        <input id="flink-max-interval" type="number" min="0" step="10" inputmode="numeric"
+                            value={config.slot_request_max_interval.0.to_string()} onchange={on_interval} />
+                    </div>
+                    <div>
+                        <label for="flink-timeout">{"slot.request.timeout (ms)"}</label>
+                        <input id="flink-timeout" type="number" min="0" step="1000" inputmode="numeric"
+                            value={config.slot_request_timeout.0.to_string()} onchange={on_timeout} />
+                    </div>
                 </div>
-                <div>
-                    <label for="flink-timeout">{"slot.request.timeout (ms)"}</label>
-                    <input id="flink-timeout" type="number" min="0" step="1000" inputmode="numeric"
-                        value={config.slot_request_timeout.0.to_string()} onchange={on_timeout} />
-                </div>
+                <p class="hint">{"Both take effect at the next scheduling or failover."}</p>
             </div>
-            <p class="hint">{"Both take effect at the next scheduling or failover."}</p>
-            <button class="primary schedule" onclick={on_schedule} disabled={!has_job}
+            <button class="primary schedule" data-controls="schedule" onclick={on_schedule} disabled={!has_job}
                 title="Deploy the job: phase 1 (tasks to slots), then phase 2 (slots to TaskManagers)">{"Schedule"}</button>
 
-            <h3>{"TaskManagers"}</h3>
-            <form class="add-tm" onsubmit={on_add} novalidate=true>
-                <label for="flink-slots">{"Slots of a new TaskManager"}</label>
-                <div class="inline">
-                    <input id="flink-slots" ref={slots_ref} type="number" min="1" value="2" inputmode="numeric" />
-                    <button type="submit">{"Add TaskManager"}</button>
-                </div>
-            </form>
-            <label for="flink-restart">{"A lost TaskManager restarts after (ms)"}</label>
-            <input id="flink-restart" type="number" min="0" step="10" inputmode="numeric" placeholder="never"
-                value={(*p.restart).clone()} oninput={on_restart} />
-            <p class="hint">{"Use Lose / Restore / Remove on a TaskManager's row. Empty: it stays lost until you restore it."}</p>
+            <div data-controls="members">
+                <h3>{"TaskManagers"}</h3>
+                <form class="add-tm" onsubmit={on_add} novalidate=true>
+                    <label for="flink-slots">{"Slots of a new TaskManager"}</label>
+                    <div class="inline">
+                        <input id="flink-slots" ref={slots_ref} type="number" min="1" value="2" inputmode="numeric" />
+                        <button type="submit">{"Add TaskManager"}</button>
+                    </div>
+                </form>
+                <label for="flink-restart">{"A lost TaskManager restarts after (ms)"}</label>
+                <input id="flink-restart" type="number" min="0" step="10" inputmode="numeric" placeholder="never"
+                    value={(*p.restart).clone()} oninput={on_restart} />
+                <p class="hint">{"Use Lose / Restore / Remove on a TaskManager's row. Empty: it stays lost until you restore it."}</p>
+            </div>
         </div>
     }
 }

@@ -302,8 +302,10 @@ pub fn FlinkTab() -> Html {
     html! {
         <section class="tab-body flink-tab" aria-label="Flink">
             <aside class="panel controls">
-                <h2>{"Job graph"}</h2>
-                <JobEditor {spec} {on_define} {on_preset} {on_error} />
+                <div data-controls="job">
+                    <h2>{"Job graph"}</h2>
+                    <JobEditor {spec} {on_define} {on_preset} {on_error} />
+                </div>
                 <h2 class="spaced">{"Scheduling"}</h2>
                 <Controls restart={restart.clone()} />
             </aside>

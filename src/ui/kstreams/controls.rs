@@ -367,7 +367,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
 
     html! {
         <>
-            <section class="ks-ctl" aria-labelledby="ks-try">
+            <section class="ks-ctl" aria-labelledby="ks-try" data-controls="presets">
                 <h2 id="ks-try">{"Try this"}</h2>
                 <div class="ks-buttons">
                     <button class="ks-try" onclick={crash_busiest} disabled={busiest.is_none()}
@@ -386,7 +386,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 </div>
             </section>
 
-            <section class="ks-ctl" aria-labelledby="ks-round">
+            <section class="ks-ctl" aria-labelledby="ks-round" data-controls="time">
                 <h2 id="ks-round">{"Time and rebalance"}</h2>
                 <p class="ks-now">
                     {format!("t = {}", duration(view.now_ms))}
@@ -401,7 +401,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 <button class="ks-primary" onclick={rebalance}>{"Rebalance"}</button>
             </section>
 
-            <section class="ks-ctl" aria-labelledby="ks-add">
+            <section class="ks-ctl" aria-labelledby="ks-add" data-controls="members">
                 <h2 id="ks-add">{"Add an instance"}</h2>
                 <form class="ks-form" onsubmit={on_add}>
                     <label for="ks-name">{"Name"}</label>
@@ -423,7 +423,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 </form>
             </section>
 
-            <section class="ks-ctl" aria-labelledby="ks-produce">
+            <section class="ks-ctl" aria-labelledby="ks-produce" data-controls="produce">
                 <h2 id="ks-produce">{"Produce records"}</h2>
                 <form class="ks-form" onsubmit={on_produce}>
                     <div class="ks-row">
@@ -465,7 +465,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 }
             </section>
 
-            <section class="ks-ctl" aria-labelledby="ks-cfg">
+            <section class="ks-ctl" aria-labelledby="ks-cfg" data-controls="config">
                 <h2 id="ks-cfg">{"Config"}</h2>
                 <NumberKnob id="ks-standbys" key_name="num.standby.replicas" label="Standby replicas"
                     value={u64::from(cfg.num_standby_replicas)} min={0} hint="hot copies of each store on other instances" />

@@ -165,7 +165,7 @@ fn ClusterControls(p: &ControlsProps) -> Html {
     };
     let lm = p.config.load_manager_class_name;
     html! {
-        <details class="panel controls cluster" open=true>
+        <details class="panel controls cluster" open=true data-controls="members">
             <summary><h2>{"Cluster"}</h2></summary>
             <ul class="broker-list">{ for rows }</ul>
             <button id="add-broker" onclick={add}>{"Add broker"}</button>
@@ -264,7 +264,7 @@ fn TopicControls(p: &ControlsProps) -> Html {
         _ => None,
     };
     html! {
-        <details class="panel controls topics" open=true>
+        <details class="panel controls topics" open=true data-controls="topics">
             <summary><h2>{"Namespaces & topics"}</h2></summary>
             <label for="bundle-count">{ format!("Bundles of {}", presets::PULSAR_NAMESPACE) }</label>
             <input id="bundle-count" type="number" min="1" max={crate::engine::pulsar::MAX_BUNDLES.to_string()}
@@ -446,7 +446,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
         })
     };
     html! {
-        <details class="panel controls traffic" open=true>
+        <details class="panel controls traffic" open=true data-controls="load">
             <summary><h2>{"Traffic"}</h2></summary>
             <p class="hint">{ format!("Published msg/s per topic ({} KiB messages, {} subscriptions).", presets::PULSAR_MSG_BYTES / 1024.0, presets::PULSAR_FANOUT) }</p>
             <ul class="topic-sliders">{ for sliders }</ul>
@@ -577,9 +577,9 @@ fn AdminControls(p: &ControlsProps) -> Html {
             .collect::<Html>()
     };
     html! {
-        <details class="panel controls admin">
+        <details class="panel controls admin" data-controls="admin">
             <summary><h2>{"pulsar-admin"}</h2></summary>
-            <form class="split-bundle" onsubmit={on_split}>
+            <form class="split-bundle" onsubmit={on_split} data-controls="split">
                 <p class="cmd"><code>{ format!("namespaces split-bundle {ns}") }</code></p>
                 <label for="split-bundle">{"--bundle"}</label>
                 <select id="split-bundle" ref={split_bundle}>
@@ -600,7 +600,7 @@ fn AdminControls(p: &ControlsProps) -> Html {
                 <label class="check"><input id="split-u" ref={split_u} type="checkbox" />{" -u (unload the children)"}</label>
                 <button type="submit">{"Split bundle"}</button>
             </form>
-            <form class="unload" onsubmit={on_unload}>
+            <form class="unload" onsubmit={on_unload} data-controls="unload">
                 <p class="cmd"><code>{ format!("namespaces unload {ns}") }</code></p>
                 <label for="unload-bundle">{"-b (bundle)"}</label>
                 <select id="unload-bundle" ref={unload_bundle}>
@@ -642,7 +642,7 @@ pub fn RoundBar(p: &RoundBarProps) -> Html {
     };
     let propose = p.on_propose.reform(|_: MouseEvent| ());
     html! {
-        <div class="round-bar" role="toolbar" aria-label="Rounds">
+        <div class="round-bar" role="toolbar" aria-label="Rounds" data-controls="step">
             <button id="step" class="primary" onclick={act(Action::Step)} title="One full round: report, split, shed, assign">{"Step"}</button>
             <button id="phase-report" onclick={act(Action::Report)} title="Brokers report their load now">{"Report"}</button>
             <button id="phase-split" onclick={act(Action::Split)} title="Automatic split check now">{"Split"}</button>

@@ -1,0 +1,67 @@
+//! The fidelity notes page: where lbscope simplifies, and where the documents
+//! and the real code disagree, with a link to the lesson that shows it.
+
+use crate::engine::System;
+use crate::lessons::{self, fidelity};
+use crate::ui::store::{LessonMsg, Msg, Page, StoreCtx};
+use yew::prelude::*;
+
+/// The fidelity notes page.
+#[component]
+pub fn FidelityPage() -> Html {
+    let store = use_context::<StoreCtx>().expect("store context");
+    let page = |p: Page| {
+        let store = store.clone();
+        Callback::from(move |_: MouseEvent| store.dispatch(Msg::Page(p)))
+    };
+    let notes = fidelity::notes();
+    let groups = System::ALL.iter().map(|&sys| {
+        let rows = notes.iter().filter(|n| n.system == sys).map(|n| {
+            let lesson = n.lesson.and_then(lessons::lesson).map(|l| {
+                let store = store.clone();
+                let open = Callback::from(move |e: MouseEvent| {
+                    e.prevent_default();
+                    store.dispatch(Msg::Lesson(LessonMsg::Open(l.id.to_string(), 0)));
+                });
+                html! { <a href={l.link(0)} onclick={open} data-lesson={l.id}>{ l.title }</a> }
+            });
+            html! {
+                <tr class="note">
+                    <th scope="row">{ n.topic }</th>
+                    <td data-label="The doc says">{ n.doc }</td>
+                    <td data-label="The code does">{ n.code }</td>
+                    <td data-label="lbscope">{ n.lbscope }</td>
+                    <td data-label="Lesson">{ lesson.unwrap_or_else(|| html!{ <span class="hint">{"—"}</span> }) }</td>
+                </tr>
+            }
+        });
+        let id = format!("fidelity-{}", sys.title().replace(' ', "-").to_lowercase());
+        html! {
+            <section class="fidelity-group" aria-labelledby={id.clone()}>
+                <h3 {id}>{ sys.title() }</h3>
+                <table class="fidelity">
+                    <thead><tr>
+                        <th scope="col">{"Topic"}</th><th scope="col">{"The doc says"}</th>
+                        <th scope="col">{"The code does"}</th><th scope="col">{"lbscope"}</th><th scope="col">{"Lesson"}</th>
+                    </tr></thead>
+                    <tbody>{ for rows }</tbody>
+                </table>
+            </section>
+        }
+    });
+    html! {
+        <section class="page fidelity-page" aria-labelledby="fidelity-title">
+            <div class="page-head">
+                <div>
+                    <h2 id="fidelity-title">{"Fidelity notes"}</h2>
+                    <p class="hint">{ format!("{} places where lbscope simplifies, or where a document and the real code disagree.", notes.len()) }</p>
+                </div>
+                <div class="page-actions">
+                    <button onclick={page(Page::Lessons)}>{"Lessons"}</button>
+                    <button class="primary" onclick={page(Page::Playground)} autofocus=true>{"Back to the playground"}</button>
+                </div>
+            </div>
+            { for groups }
+        </section>
+    }
+}

@@ -1,0 +1,99 @@
+//! The guided lessons in the browser: the lesson menu, the panel above the
+//! active tab while a lesson runs, and the fidelity notes page. The lessons
+//! themselves (scenarios, narration computed from the engine) live in
+//! `crate::lessons`; this module only shows them and sends `LessonMsg`s.
+
+mod fidelity;
+mod menu;
+mod panel;
+
+pub use fidelity::FidelityPage;
+pub use menu::LessonsPage;
+pub use panel::LessonPanel;
+
+use crate::engine::System;
+use crate::lessons::{Concept, Controls};
+
+/// The `data-controls` words a step's control groups show, space-separated, for
+/// the `data-lesson-controls` attribute (CSS hides every other group); `None`
+/// when the step shows everything (free play).
+#[must_use]
+pub fn control_words(sys: System, controls: &[Controls]) -> Option<String> {
+    if controls.contains(&Controls::All) {
+        return None;
+    }
+    let mut words: Vec<&str> = Vec::new();
+    for c in controls {
+        words.extend_from_slice(match (c, sys) {
+            (Controls::Step, System::Kstreams) => &["step", "time"],
+            (Controls::Step, _) => &["step"],
+            (Controls::Topics, _) => &["topics"],
+            (Controls::Load, _) => &["load"],
+            (Controls::Members, _) => &["members"],
+            (Controls::Split, _) => &["admin", "split"],
+            (Controls::Unload, _) => &["admin", "unload"],
+            // Pulsar's load-manager choice sits in the Cluster panel.
+            (Controls::Config, System::Pulsar) => &["config", "members"],
+            (Controls::Config, _) => &["config"],
+            (Controls::Schedule, _) => &["schedule", "step"],
+            (Controls::Threads, _) => &["threads"],
+            (Controls::Produce, _) => &["produce"],
+            (Controls::Time, _) => &["time"],
+            (Controls::All, _) => &[],
+        });
+    }
+    words.sort_unstable();
+    words.dedup();
+    Some(words.join(" "))
+}
+
+/// Whether none of the tab's side-panel control groups is among `words` (the
+/// side panel is then hidden and the view takes the whole width).
+pub fn aside_empty(sys: System, words: &str) -> bool {
+    let aside: &[&str] = match sys {
+        System::Pulsar => &["members", "topics", "load", "admin"],
+        System::Flink => &["job", "config", "schedule", "members"],
+        System::Kstreams => &["presets", "time", "members", "produce", "config"],
+    };
+    !words.split(' ').any(|w| aside.contains(&w))
+}
+
+/// The concept, as the course names it.
+pub fn concept_label(c: Concept) -> &'static str {
+    use Concept::*;
+    match c {
+        PulsarBundlesOnTheRing => "Topics, namespaces and bundles on the hash ring",
+        PulsarLookup => "Bundle assignment and lookup",
+        PulsarAutoSplit => "Automatic split thresholds",
+        PulsarRangeEquallyDivide => "range_equally_divide",
+        PulsarTopicCountEquallyDivide => "topic_count_equally_divide",
+        PulsarSpecifiedPositionsDivide => "specified_positions_divide",
+        PulsarFlowOrQpsEquallyDivide => "flow_or_qps_equally_divide",
+        PulsarOverloadShedder => "OverloadShedder",
+        PulsarThresholdShedder => "ThresholdShedder",
+        PulsarUniformLoadShedder => "UniformLoadShedder",
+        PulsarTransferShedder => "TransferShedder",
+        PulsarAvgShedder => "AvgShedder",
+        PulsarModularVsExtensible => "Modular vs extensible load manager",
+        PulsarCrashAndJoin => "A broker crash and a broker join",
+        PulsarManualCommands => "Manual split and unload",
+        FlinkUnequalParallelism => "Unequal parallelism skews TaskManagers",
+        FlinkTwoPhases => "The two phases of balanced scheduling",
+        FlinkWhenNotToUse => "When not to use tasks mode",
+        FlinkFailover => "Failover and slot.request.max-interval",
+        KstreamsPartitionsToTasks => "Partitions → tasks",
+        KstreamsThreads => "Threads, and scaling them at runtime",
+        KstreamsStateRestore => "State stores, changelogs and restore cost",
+        KstreamsStandbys => "Standby replicas and caught-up failover",
+        KstreamsRackAwareStandbys => "Rack-aware standbys",
+        KstreamsRackAwareActives => "Rack-aware active tasks",
+    }
+}
+
+/// 1-based position of a lesson in the whole course.
+pub fn course_number(id: &str) -> usize {
+    crate::lessons::all()
+        .iter()
+        .position(|l| l.id == id)
+        .map_or(0, |i| i + 1)
+}

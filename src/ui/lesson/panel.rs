@@ -1,0 +1,142 @@
+//! The lesson panel above the active tab: the step's title and narration (the
+//! engine's text), step k of n, previous / next, the ask with "Do it for me",
+//! "Play freely from here", and the "In the real system" box.
+
+use super::course_number;
+use crate::lessons::{self, RealSystem};
+use crate::ui::store::{LessonMsg, Msg, Page, StoreCtx};
+use yew::prelude::*;
+
+fn send(store: &StoreCtx, m: impl Fn() -> Msg + 'static) -> Callback<MouseEvent> {
+    let store = store.clone();
+    Callback::from(move |_: MouseEvent| store.dispatch(m()))
+}
+
+/// The panel (nothing when no lesson runs).
+#[component]
+pub fn LessonPanel() -> Html {
+    let store = use_context::<StoreCtx>().expect("store context");
+    let Some(run) = store.lesson.clone() else {
+        return html! {};
+    };
+    let l = run.lesson;
+    let v = run.view.clone();
+    let leave = send(&store, || Msg::Lesson(LessonMsg::Leave));
+    let menu = send(&store, || Msg::Page(Page::Lessons));
+    if l.system != store.tab {
+        let back = send(&store, move || Msg::Tab(l.system));
+        return html! {
+            <section class="lesson-panel paused" aria-label="Lesson">
+                <p>{ format!("Lesson paused: “{}”, step {} of {}, runs in the {} tab.", l.title, v.index + 1, v.of, l.system.title()) }</p>
+                <div class="lesson-nav">
+                    <button class="primary" onclick={back}>{ format!("Back to the lesson ({})", l.system.title()) }</button>
+                    <button onclick={leave}>{"Leave the lesson"}</button>
+                </div>
+            </section>
+        };
+    }
+    let last = v.index + 1 == v.of;
+    let next_lesson = lessons::all()
+        .iter()
+        .skip_while(|x| x.id != l.id)
+        .nth(1)
+        .map(|x| (x.id, x.title));
+    let prev = send(&store, || Msg::Lesson(LessonMsg::Prev));
+    let next = send(&store, || Msg::Lesson(LessonMsg::Next));
+    let do_it = send(&store, || Msg::Lesson(LessonMsg::DoIt));
+    let back = send(&store, || Msg::Lesson(LessonMsg::Back));
+    let dots = (0..v.of).map(|j| {
+        let go = send(&store, move || Msg::Lesson(LessonMsg::Open(l.id.to_string(), j)));
+        let seen = store.progress.visited.get(l.id).is_some_and(|s| s.contains(&j));
+        let title = l.steps.get(j).map_or("", |s| s.title);
+        html! {
+            <li>
+                <button class={classes!("dot", (j == v.index).then_some("current"), seen.then_some("seen"))}
+                        aria-current={(j == v.index).then_some("step")}
+                        aria-label={format!("Step {}: {title}", j + 1)} title={format!("{}. {title}", j + 1)}
+                        onclick={go}>{ j + 1 }</button>
+            </li>
+        }
+    });
+    html! {
+        <section class="lesson-panel" aria-labelledby="lesson-step-title" data-lesson={l.id} data-step={(v.index + 1).to_string()}>
+            <div class="lesson-main">
+                <p class="lesson-crumb">
+                    <button class="link" onclick={menu}>{"Lessons"}</button>
+                    { format!(" › {} › {}. {}", l.system.title(), course_number(l.id), l.title) }
+                </p>
+                <div class="lesson-head">
+                    <h2 id="lesson-step-title">{ v.title.clone() }</h2>
+                    <span class="lesson-count">{ format!("Step {} of {}", v.index + 1, v.of) }</span>
+                </div>
+                <ol class="lesson-dots" aria-label="Steps">{ for dots }</ol>
+                <p class="narration" aria-live="polite">{ v.narration.clone() }</p>
+                if let Some(ask) = v.ask.as_ref() {
+                    <div class="ask" role="note">
+                        <p><strong>{"Your turn: "}</strong><span class="ask-prompt">{ ask.prompt.clone() }</span>
+                           <span class="hint">{" — use the controls below; the lesson moves on when you do."}</span></p>
+                        <button class="do-it" onclick={do_it}>{"Do it for me"}</button>
+                    </div>
+                }
+                if run.off_track {
+                    <div class="off-track" role="status">
+                        <p>{"You have moved away from this step: the text above describes the lesson's state, not what you see now."}</p>
+                        <button onclick={back}>{"Back to the step"}</button>
+                    </div>
+                }
+                <div class="lesson-nav">
+                    <button class="prev" onclick={prev} disabled={v.index == 0} title="Previous step ([ or ←)">{"← Previous"}</button>
+                    if !last {
+                        <button class="next primary" onclick={next} aria-disabled={run.waiting().then_some("true")}
+                                title={if run.waiting() { "Do what the step asks (or press Do it for me) to go on" } else { "Next step (] or →)" }}>
+                            {"Next →"}
+                        </button>
+                    } else if let Some((id, title)) = next_lesson {
+                        <button class="next-lesson primary" onclick={send(&store, move || Msg::Lesson(LessonMsg::Open(id.to_string(), 0)))}>
+                            { format!("Next lesson: {title} →") }
+                        </button>
+                    }
+                    <button class="free-play" onclick={leave} title="Leave the lesson and keep this state to experiment with">{"Play freely from here"}</button>
+                </div>
+            </div>
+            { real_box(&l.real) }
+        </section>
+    }
+}
+
+fn real_box(r: &RealSystem) -> Html {
+    if r.settings.is_empty() && r.commands.is_empty() && r.classes.is_empty() {
+        return html! {};
+    }
+    // Open beside the narration on wide screens; folded on phones, where it would
+    // push the simulation far down.
+    let wide = gloo::utils::window()
+        .inner_width()
+        .ok()
+        .and_then(|w| w.as_f64())
+        .is_none_or(|w| w >= 900.0);
+    html! {
+        <details class="real-system" open={wide}>
+            <summary><h3>{"In the real system"}</h3></summary>
+            if !r.settings.is_empty() {
+                <h4>{"Configuration (default)"}</h4>
+                <dl class="real-settings">
+                    { for r.settings.iter().map(|s| html!{
+                        <>
+                            <dt><code>{ s.key.clone() }</code></dt>
+                            <dd><code>{ s.default.clone() }</code></dd>
+                        </>
+                    }) }
+                </dl>
+            }
+            if !r.commands.is_empty() {
+                <h4>{"Commands"}</h4>
+                <ul class="real-commands">{ for r.commands.iter().map(|c| html!{ <li><code>{ c.clone() }</code></li> }) }</ul>
+            }
+            if !r.classes.is_empty() {
+                <h4>{"Source"}</h4>
+                <ul class="real-classes">{ for r.classes.iter().map(|c| html!{ <li><code>{ c.clone() }</code></li> }) }</ul>
+            }
+        </details>
+    }
+}
