@@ -24,6 +24,11 @@ pub struct BrokerBarsProps {
     pub on_point: Callback<Option<Subject>>,
 }
 
+/// Above this many brokers the bars become a strip plus the busiest brokers' cards.
+pub const CARD_LIMIT: usize = 12;
+/// Cards shown for a large cluster.
+pub const CARDS_WHEN_MANY: usize = 6;
+
 fn plural(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
@@ -45,7 +50,46 @@ fn bar(kind: &'static str, label: &'static str, value: f64) -> Html {
 pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
     let first = p.brokers.iter().find(|b| b.alive);
     let (overload, avg) = first.map_or((85.0, 0.0), |b| (b.overload_line, b.cluster_avg));
-    let rows = p.brokers.iter().map(|b| {
+    // Large clusters: a strip with one bar per broker, and cards for the busiest
+    // (and any highlighted or crashed) brokers only.
+    let many = p.brokers.len() > CARD_LIMIT;
+    let mut shown: Vec<&BrokerView> = p.brokers.iter().collect();
+    if many {
+        let lit = |b: &BrokerView| {
+            p.highlight
+                .as_ref()
+                .is_some_and(|s| s.kind == "broker" && s.id == b.id.0)
+        };
+        shown.sort_by(|a, b| {
+            lit(b)
+                .cmp(&lit(a))
+                .then(b.load.partial_cmp(&a.load).unwrap_or(std::cmp::Ordering::Equal))
+                .then_with(|| a.id.cmp(&b.id))
+        });
+        shown.truncate(CARDS_WHEN_MANY);
+    }
+    let strip = many.then(|| {
+        let n = p.brokers.len() as f64;
+        let w = 300.0 / n;
+        let bars = p.brokers.iter().enumerate().map(|(i, b)| {
+            let h = (b.load.clamp(0.0, 100.0) / 100.0) * 60.0;
+            html! {
+                <rect x={format!("{:.2}", i as f64 * w)} y={format!("{:.2}", 60.0 - h)} width={format!("{:.2}", w.max(0.3))}
+                      height={format!("{h:.2}")} class={classes!("strip-bar", (!b.alive).then_some("crashed"),
+                      (b.alive && b.load > b.overload_line).then_some("overloaded"))} />
+            }
+        });
+        let y = |v: f64| format!("{:.2}", 60.0 - v.clamp(0.0, 100.0) / 100.0 * 60.0);
+        html! {
+            <svg class="broker-strip" viewBox="0 0 300 62" preserveAspectRatio="none" role="img"
+                 aria-label={format!("load of all {} brokers, in name order", p.brokers.len())}>
+                { for bars }
+                <line x1="0" x2="300" y1={y(overload)} y2={y(overload)} class="strip-overload" />
+                <line x1="0" x2="300" y1={y(avg)} y2={y(avg)} class="strip-avg" />
+            </svg>
+        }
+    });
+    let rows = shown.into_iter().map(|b| {
         let id = b.id.0.clone();
         let color = p.colors.color(&id);
         let lit = p
@@ -115,6 +159,10 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
                 <span class="key overload"></span>{ format!("overload line {overload:.0} %") }
                 <span class="key avg"></span>{ format!("cluster average load {avg:.1} %") }
             </p>
+            { for strip }
+            if many {
+                <p class="bars-key">{ format!("{} brokers: the strip shows every broker's load; the cards show the {CARDS_WHEN_MANY} busiest (a highlighted broker first).", p.brokers.len()) }</p>
+            }
             <ul>{ for rows }</ul>
         </section>
     }
