@@ -12,6 +12,8 @@ pub mod engine;
 pub mod scenario;
 
 #[cfg(not(target_arch = "wasm32"))]
+pub mod bench;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 
 #[cfg(target_arch = "wasm32")]
