@@ -287,9 +287,20 @@ pub fn optimize_active(ctx: &mut Ctx, tasks: &[usize], traffic: i64, non_overlap
     if tasks.is_empty() {
         return;
     }
+    // The first client (lowest index) holding each task as active, from one pass
+    // over the clients instead of a scan of every client per task.
+    let n = tasks.iter().copied().max().map_or(0, |m| m + 1);
+    let mut first: Vec<Option<usize>> = vec![None; n];
+    for (c, cl) in ctx.clients.iter().enumerate() {
+        for &t in &cl.active {
+            if let Some(slot @ None) = first.get_mut(t) {
+                *slot = Some(c);
+            }
+        }
+    }
     let mut owner = Vec::with_capacity(tasks.len());
     for &t in tasks {
-        match (0..ctx.clients.len()).find(|&c| ctx.clients[c].active.contains(&t)) {
+        match first[t] {
             Some(c) => owner.push(c),
             None => return,
         }
