@@ -13,6 +13,8 @@ pub mod lessons;
 pub mod scenario;
 
 #[cfg(not(target_arch = "wasm32"))]
+pub mod bench;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 
 /// Shared by the fuzz targets and their regression test.

@@ -58,6 +58,15 @@ enum Command {
         /// The link.
         link: String,
     },
+    /// Run the engine benchmarks of issue 9 and print the figures with their targets.
+    Bench {
+        /// Fewer iterations (a rough figure in a fraction of the time).
+        #[arg(long)]
+        quick: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
 }
 
 /// A system name on the command line.
@@ -71,12 +80,12 @@ enum SystemArg {
     Kstreams,
 }
 
-/// Output format of `run`.
+/// Output format of `run` and `bench`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Format {
     /// One narrated line per event.
     Text,
-    /// A JSON array of `{step, text, event}`.
+    /// JSON (`run`: an array of `{step, text, event}`).
     Json,
 }
 
@@ -139,6 +148,13 @@ fn run(cmd: Command) -> Result<String, String> {
         Command::Decode { link } => {
             let sc = url::decode(&link).map_err(|e| e.to_string())?;
             Ok(sc.to_json() + "\n")
+        }
+        Command::Bench { quick, format } => {
+            let report = crate::bench::run(quick, |what| eprintln!("bench: {what}"));
+            Ok(match format {
+                Format::Text => crate::bench::to_text(&report),
+                Format::Json => crate::bench::to_json(&report),
+            })
         }
     }
 }

@@ -287,9 +287,20 @@ pub fn optimize_active(ctx: &mut Ctx, tasks: &[usize], traffic: i64, non_overlap
     if tasks.is_empty() {
         return;
     }
+    // The first client (lowest index) holding each task as active, from one pass
+    // over the clients instead of a scan of every client per task.
+    let n = tasks.iter().copied().max().map_or(0, |m| m + 1);
+    let mut first: Vec<Option<usize>> = vec![None; n];
+    for (c, cl) in ctx.clients.iter().enumerate() {
+        for &t in &cl.active {
+            if let Some(slot @ None) = first.get_mut(t) {
+                *slot = Some(c);
+            }
+        }
+    }
     let mut owner = Vec::with_capacity(tasks.len());
     for &t in tasks {
-        match (0..ctx.clients.len()).find(|&c| ctx.clients[c].active.contains(&t)) {
+        match first[t] {
             Some(c) => owner.push(c),
             None => return,
         }
@@ -362,9 +373,21 @@ pub type MovePredicate<'a> = dyn Fn(&[usize], usize, usize) -> bool + 'a;
 /// Kafka's `STANDBY_OPTIMIZER_MAX_ITERATION`.
 pub const STANDBY_OPTIMIZER_MAX_ITERATION: usize = 4;
 
-/// Optimise standbys pairwise (Kafka's `optimizeStandbyTasks`). `allowed(clients,
-/// source, destination, task)` is the standby assignor's movement predicate.
-pub fn optimize_standby(ctx: &mut Ctx, traffic: i64, non_overlap: i64, allowed: &MovePredicate) {
+/// Optimise standbys pairwise (Kafka's `optimizeStandbyTasks`). `allowed(holders,
+/// source, destination)` is the standby assignor's movement predicate, and
+/// `classes[k]` a class of client `k` such that, for a destination not among the
+/// holders, the predicate depends on the destination only through its class (the
+/// tag-aware assignor: the client's tags; otherwise one class). Answers are
+/// remembered per (client, standby, destination class) until the client's
+/// standbys or the task's holders change, so each pair of clients costs a walk
+/// over their standbys instead of a predicate call per standby.
+pub fn optimize_standby(
+    ctx: &mut Ctx,
+    traffic: i64,
+    non_overlap: i64,
+    allowed: &MovePredicate,
+    classes: &[usize],
+) {
     let Some(rm) = ctx.rack.clone() else { return };
     let nc = ctx.clients.len();
     let total_cost = |ctx: &Ctx| -> i64 {
@@ -407,6 +430,39 @@ pub fn optimize_standby(ctx: &mut Ctx, traffic: i64, non_overlap: i64, allowed: 
             .collect()
     };
     let mut best: Vec<Vec<i64>> = (0..nc).map(|k| bound(ctx, k)).collect();
+    let ncls = classes.iter().max().map_or(1, |m| m + 1);
+    let class = |k: usize| classes.get(k).copied();
+    // memo[a][p * ncls + c]: 0 unknown, 1 not allowed, 2 allowed, for the p-th
+    // standby of client a moving to a client of class c.
+    let mut memo: Vec<Vec<u8>> = vec![Vec::new(); nc];
+    let movable = |memo: &mut Vec<u8>, ctx: &Ctx, holders: &[Vec<usize>], a: usize, b: usize| -> Vec<usize> {
+        let standby = &ctx.clients[a].standby;
+        let Some(cb) = class(b) else {
+            return standby
+                .iter()
+                .copied()
+                .filter(|&t| !holders[t].contains(&b) && allowed(&holders[t], a, b))
+                .collect();
+        };
+        if memo.len() != standby.len() * ncls {
+            memo.clear();
+            memo.resize(standby.len() * ncls, 0);
+        }
+        standby
+            .iter()
+            .enumerate()
+            .filter_map(|(p, &t)| {
+                if holders[t].contains(&b) {
+                    return None;
+                }
+                let m = &mut memo[p * ncls + cb];
+                if *m == 0 {
+                    *m = if allowed(&holders[t], a, b) { 2 } else { 1 };
+                }
+                (*m == 2).then_some(t)
+            })
+            .collect()
+    };
     while moved && round < STANDBY_OPTIMIZER_MAX_ITERATION {
         moved = false;
         round += 1;
@@ -416,16 +472,8 @@ pub fn optimize_standby(ctx: &mut Ctx, traffic: i64, non_overlap: i64, allowed: 
                 if ri == rj || best[i][rj].saturating_add(best[j][ri]) <= 0 {
                     continue;
                 }
-                let movable = |a: usize, b: usize| -> Vec<usize> {
-                    ctx.clients[a]
-                        .standby
-                        .iter()
-                        .copied()
-                        .filter(|&t| !holders[t].contains(&b) && allowed(&holders[t], a, b))
-                        .collect()
-                };
-                let m1 = movable(i, j);
-                let m2 = movable(j, i);
+                let m1 = movable(&mut memo[i], ctx, &holders, i, j);
+                let m2 = movable(&mut memo[j], ctx, &holders, j, i);
                 if m1.is_empty() || m2.is_empty() {
                     continue;
                 }
@@ -462,12 +510,17 @@ pub fn optimize_standby(ctx: &mut Ctx, traffic: i64, non_overlap: i64, allowed: 
                         }
                         ctx.remove_standby(who[o], t);
                         ctx.add_standby(who[new_owner[x]], t, Reason::Rack);
+                        for &h in &holders[t] {
+                            memo[h].clear();
+                        }
                         moved = true;
                         pair_moved = true;
                         moved_total += 1;
                     }
                 }
                 if pair_moved {
+                    memo[i].clear();
+                    memo[j].clear();
                     best[i] = bound(ctx, i);
                     best[j] = bound(ctx, j);
                 }

@@ -111,6 +111,27 @@ impl StandbyAssignor {
         }
     }
 
+    /// A class per client (`0..n`) such that [`Self::allowed_move_of`] depends on a
+    /// destination that holds no copy of the task only through its class: clients
+    /// with the same tags share a class (one class for the default assignor).
+    pub fn move_classes(&self, n: usize) -> Vec<usize> {
+        match self.kind {
+            StandbyKind::Default => vec![0; n],
+            StandbyKind::TagAware { .. } => {
+                let mut seen: Vec<&[Tag]> = Vec::new();
+                (0..n)
+                    .map(|i| {
+                        let t = self.tags_of(i);
+                        seen.iter().position(|s| *s == t).unwrap_or_else(|| {
+                            seen.push(t);
+                            seen.len() - 1
+                        })
+                    })
+                    .collect()
+            }
+        }
+    }
+
     /// Kafka's four-argument `isAllowedTaskMovement` (used by the rack optimizer):
     /// the move must not reduce the number of distinct tag entries among the task's
     /// copies. `holders` are the clients that have the task (active or standby).

@@ -22,54 +22,80 @@
 //! broker is alive, and, when the placement strategy is AvgShedder, the
 //! destination AvgShedder planned at shedding time if it survived the filters.
 
-use super::config::{LoadManager, PlacementStrategy};
-use super::load::{BrokerId, BundleData, BundleId};
+use super::broker::Broker;
+use super::bundle::BundleRange;
+use super::config::{Config, LoadManager, PlacementStrategy};
+use super::load::{BrokerData, BrokerId, BundleData, BundleId, LoadData};
 use super::ownership::ServiceUnitState;
+use super::place::join_sorted;
 use super::{Event, Sim};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// How many bundles of namespace `ns` the set holds (sorted by namespace first:
+/// O(1) when all its bundles share one namespace, a range walk otherwise).
+fn bundles_in_namespace(set: &BTreeSet<BundleId>, ns: &str) -> usize {
+    match (set.first(), set.last()) {
+        (Some(f), Some(l)) if f.namespace == l.namespace => usize::from(f.namespace == ns) * set.len(),
+        (Some(_), Some(_)) => {
+            let from = BundleId {
+                namespace: ns.to_string(),
+                range: BundleRange { lower: 0, upper: 0 },
+            };
+            set.range(from..).take_while(|b| b.namespace == ns).count()
+        }
+        _ => 0,
+    }
+}
+
+/// Candidate filtering as the configured load manager does it, borrowing the
+/// brokers' ids (ascending, distinct). Returns (filtered, all alive).
+fn candidates<'a>(
+    brokers: &'a BTreeMap<BrokerId, Broker>,
+    load: &LoadData,
+    config: &Config,
+    bid: &BundleId,
+) -> (Vec<&'a BrokerId>, Vec<&'a BrokerId>) {
+    let alive: Vec<&Broker> = brokers.values().filter(|b| b.alive).collect();
+    let all: Vec<&BrokerId> = alive.iter().map(|b| &b.id).collect();
+    let max_topics = u64::from(config.load_balancer_broker_max_topics);
+    let data = join_sorted(&all, &load.brokers);
+    let topics_of = |d: Option<&BrokerData>| -> u64 {
+        d.map_or(0, |d| {
+            u64::from(d.local.num_topics)
+                + d.preallocated
+                    .values()
+                    .map(|x| u64::from(x.last.topics))
+                    .sum::<u64>()
+        })
+    };
+    let mut c: Vec<usize> = (0..all.len())
+        .filter(|&i| topics_of(data[i]) <= max_topics)
+        .collect();
+    if c.is_empty() {
+        c = (0..all.len()).collect();
+    }
+    if config.load_manager_class_name == LoadManager::Modular
+        && config.load_balancer_distribute_bundles_evenly_enabled
+    {
+        let counts: Vec<usize> = c
+            .iter()
+            .map(|&i| bundles_in_namespace(&alive[i].bundles, &bid.namespace))
+            .collect();
+        let least = counts.iter().copied().min().unwrap_or(0);
+        c = c
+            .iter()
+            .zip(&counts)
+            .filter(|&(_, &n)| n <= least)
+            .map(|(&i, _)| i)
+            .collect();
+    }
+    if c.is_empty() {
+        c = (0..all.len()).collect();
+    }
+    (c.into_iter().map(|i| all[i]).collect(), all)
+}
 
 impl Sim {
-    /// Candidate filtering as the configured load manager does it.
-    /// Returns (filtered, all alive).
-    fn candidates(&self, bid: &BundleId) -> (Vec<BrokerId>, Vec<BrokerId>) {
-        let all: Vec<BrokerId> = self.alive().map(|b| b.id.clone()).collect();
-        let max_topics = u64::from(self.config.load_balancer_broker_max_topics);
-        let topics_of = |b: &BrokerId| -> u64 {
-            self.load.brokers.get(b).map_or(0, |d| {
-                u64::from(d.local.num_topics)
-                    + d.preallocated
-                        .values()
-                        .map(|x| u64::from(x.last.topics))
-                        .sum::<u64>()
-            })
-        };
-        let mut c: Vec<BrokerId> = all
-            .iter()
-            .filter(|b| topics_of(b) <= max_topics)
-            .cloned()
-            .collect();
-        if c.is_empty() {
-            c = all.clone();
-        }
-        if self.config.load_manager_class_name == LoadManager::Modular
-            && self.config.load_balancer_distribute_bundles_evenly_enabled
-        {
-            let count = |b: &BrokerId| {
-                self.brokers.get(b).map_or(0, |x| {
-                    x.bundles
-                        .iter()
-                        .filter(|id| id.namespace == bid.namespace)
-                        .count()
-                })
-            };
-            let least = c.iter().map(count).min().unwrap_or(0);
-            c.retain(|b| count(b) <= least);
-        }
-        if c.is_empty() {
-            c = all.clone();
-        }
-        (c, all)
-    }
-
     /// A client lookup of `bid`: if it has no owner, choose one and assign it.
     pub(crate) fn lookup_bundle(&mut self, bid: &BundleId, ev: &mut Vec<Event>) {
         let Some(st) = self.bundles.get(bid) else {
@@ -78,16 +104,16 @@ impl Sim {
         if st.owner().is_some() || st.ownership.state.is_in_flight() {
             return;
         }
-        let (cands, all) = self.candidates(bid);
+        let (cands, all) = candidates(&self.brokers, &self.load, &self.config, bid);
         if all.is_empty() {
             ev.push(Event::NoBrokerAvailable { bundle: bid.clone() });
             return;
         }
         let had_plan = st.planned.clone();
-        let affinity = st.affinity.clone().filter(|b| all.contains(b));
+        let affinity = st.affinity.clone().filter(|b| all.contains(&b));
         let planned = st.planned.clone().filter(|b| {
             self.effective.load_balancer_load_placement_strategy == PlacementStrategy::AvgShedder
-                && cands.contains(b)
+                && cands.contains(&b)
         });
         let discarded_plan = had_plan.is_some() && planned.is_none();
         let (chosen, how) = if let Some(a) = affinity {
@@ -105,7 +131,7 @@ impl Sim {
             }
             let (pick, pev) =
                 self.placer
-                    .select_broker(&cands, bid, &self.load, &self.effective, &mut self.rng);
+                    .select_among(&cands, bid, &self.load, &self.effective, &mut self.rng);
             ev.extend(pev.into_iter().map(Event::Place));
             let mut how = format!("{:?}", self.effective.load_balancer_load_placement_strategy);
             let mut pick = pick;
@@ -120,7 +146,7 @@ impl Sim {
                     if usage > threshold {
                         let (again, pev) =
                             self.placer
-                                .select_broker(&all, bid, &self.load, &self.effective, &mut self.rng);
+                                .select_among(&all, bid, &self.load, &self.effective, &mut self.rng);
                         ev.extend(pev.into_iter().map(Event::Place));
                         how = format!(
                             "{how}; first pick {p} was overloaded ({:.1}% > {:.1}%), re-picked among all brokers",
@@ -133,6 +159,7 @@ impl Sim {
             }
             (pick, how)
         };
+        let n_cands = (cands.len(), all.len());
         let Some(owner) = chosen else {
             ev.push(Event::NoBrokerAvailable { bundle: bid.clone() });
             return;
@@ -145,7 +172,7 @@ impl Sim {
         ev.push(Event::Lookup {
             bundle: bid.clone(),
             broker: owner,
-            candidates: (cands.len(), all.len()),
+            candidates: n_cands,
             how,
         });
     }

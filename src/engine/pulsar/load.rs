@@ -21,12 +21,55 @@ impl std::fmt::Display for BrokerId {
 }
 
 /// A bundle's full name: `tenant/namespace/0xLLLLLLLL_0xUUUUUUUU`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+///
+/// Ordered by namespace (bytewise), then range, exactly as a derived `Ord` would
+/// order it; the comparison is written out because it runs in every lookup of
+/// the bundle maps (a libc `memcmp` call per tree node dominated a round at
+/// 16 384 bundles).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct BundleId {
     /// `tenant/namespace`.
     pub namespace: String,
     /// The hash range.
     pub range: BundleRange,
+}
+
+/// Bytewise lexicographic order of two strings (the order of `str::cmp`), eight
+/// bytes at a time.
+#[inline]
+fn cmp_bytes(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+    let n = a.len().min(b.len());
+    let (mut x, mut y) = (a[..n].chunks_exact(8), b[..n].chunks_exact(8));
+    for (p, q) in (&mut x).zip(&mut y) {
+        let (p, q) = (
+            u64::from_be_bytes(p.try_into().unwrap_or([0; 8])),
+            u64::from_be_bytes(q.try_into().unwrap_or([0; 8])),
+        );
+        if p != q {
+            return p.cmp(&q);
+        }
+    }
+    for (p, q) in x.remainder().iter().zip(y.remainder()) {
+        if p != q {
+            return p.cmp(q);
+        }
+    }
+    a.len().cmp(&b.len())
+}
+
+impl Ord for BundleId {
+    #[inline]
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        cmp_bytes(self.namespace.as_bytes(), other.namespace.as_bytes())
+            .then_with(|| self.range.cmp(&other.range))
+    }
+}
+
+impl PartialOrd for BundleId {
+    #[inline]
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 impl std::fmt::Display for BundleId {
@@ -289,6 +332,44 @@ pub struct LoadData {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bundle_id_order_is_the_derived_order() {
+        let names = [
+            "",
+            "a",
+            "a/b",
+            "a/bc",
+            "ab",
+            "public/default",
+            "public/defaulu",
+            "public/default-1",
+            "pulsar/system",
+            "zzzzzzzzzzzzzzzzz",
+            "zzzzzzzzzzzzzzzzy",
+        ];
+        let ranges = [
+            BundleRange { lower: 0, upper: 5 },
+            BundleRange { lower: 0, upper: 9 },
+            BundleRange { lower: 7, upper: 8 },
+        ];
+        let ids: Vec<BundleId> = names
+            .iter()
+            .flat_map(|n| {
+                ranges.iter().map(move |r| BundleId {
+                    namespace: n.to_string(),
+                    range: *r,
+                })
+            })
+            .collect();
+        for a in &ids {
+            for b in &ids {
+                let derived = (a.namespace.as_str(), a.range).cmp(&(b.namespace.as_str(), b.range));
+                assert_eq!(a.cmp(b), derived, "{a} vs {b}");
+                assert_eq!(a == b, derived.is_eq());
+            }
+        }
+    }
 
     #[test]
     fn percent_usage_in_f32() {

@@ -19,11 +19,11 @@
 use super::broker::SystemResourceUsage;
 use super::config::Config;
 use super::load::{
-    BrokerId, BundleData, BundleId, BundleStats, LocalBrokerData, MessageStats, TimeAverageBrokerData,
-    Weights,
+    BrokerId, BundleData, BundleStats, LocalBrokerData, MessageStats, TimeAverageBrokerData, Weights,
 };
 use super::traffic::Traffic;
 use super::{Event, Sim};
+use crate::engine::fx::FxHashMap;
 use std::collections::BTreeMap;
 
 /// The resource weights of a config.
@@ -82,6 +82,11 @@ pub(crate) struct Snapshot {
     pub bundles: usize,
 }
 
+/// Every broker's snapshot, computed together (see [`Sim::snapshots`]).
+pub(crate) struct Snapshots<'a> {
+    served: FxHashMap<&'a str, (Traffic, u32)>,
+}
+
 impl Sim {
     /// What `broker` serves right now, and its resource usage.
     pub(crate) fn snapshot(&self, broker: &BrokerId) -> Option<Snapshot> {
@@ -100,6 +105,46 @@ impl Sim {
             topics,
             bundles: b.bundles.len(),
         })
+    }
+
+    /// Every broker's served traffic from one walk over the bundles, instead of
+    /// a bundle-map lookup per owned bundle per broker. A broker's `bundles` set
+    /// is kept equal to the bundles whose owner it is (`transition`), and the
+    /// walk adds them in the same (bundle-name) order, so each sum is bit-for-bit
+    /// what [`Sim::snapshot`] computes (checked in debug builds).
+    pub(crate) fn snapshots(&self) -> Snapshots<'_> {
+        let mut served: FxHashMap<&str, (Traffic, u32)> = FxHashMap::default();
+        served.reserve(self.brokers.len());
+        for st in self.bundles.values() {
+            if let Some(o) = st.owner() {
+                let e = served.entry(o.0.as_str()).or_default();
+                e.0 = e.0.plus(&st.load());
+                e.1 = e.1.saturating_add(st.topics);
+            }
+        }
+        Snapshots { served }
+    }
+
+    /// `broker`'s snapshot out of [`Sim::snapshots`].
+    pub(crate) fn snapshot_of(&self, all: &Snapshots<'_>, broker: &BrokerId) -> Option<Snapshot> {
+        let b = self.brokers.get(broker)?;
+        let (served, topics) = all.served.get(broker.0.as_str()).copied().unwrap_or_default();
+        let snap = Snapshot {
+            usage: b.usage(&served, topics),
+            served,
+            topics,
+            bundles: b.bundles.len(),
+        };
+        #[cfg(debug_assertions)]
+        {
+            let one = self.snapshot(broker);
+            debug_assert_eq!(
+                one.as_ref().map(|s| (s.served, s.topics)),
+                Some((snap.served, snap.topics)),
+                "broker {broker}: bundle set out of step with the bundles' owners"
+            );
+        }
+        Some(snap)
     }
 
     /// The `LocalBrokerData` `broker` would publish now.
@@ -146,8 +191,12 @@ impl Sim {
         let w = weights(&self.config);
         let mut published = Vec::new();
         let mut skipped = 0;
-        for id in &ids {
-            let Some(snap) = self.snapshot(id) else { continue };
+        let served: Vec<Option<Snapshot>> = {
+            let all = self.snapshots();
+            ids.iter().map(|id| self.snapshot_of(&all, id)).collect()
+        };
+        for (id, snap) in ids.iter().zip(served) {
+            let Some(snap) = snap else { continue };
             let last = self.brokers.get(id).and_then(|b| b.last_report_ms);
             let prev = self.load.brokers.get(id).map(|d| &d.local);
             let why = match (last, prev) {
@@ -218,10 +267,14 @@ impl Sim {
         let load = &mut self.load;
         for (_, bd) in load.brokers.iter_mut() {
             for (bid, stats) in &bd.local.bundles {
-                load.bundles
-                    .entry(bid.clone())
-                    .or_insert_with(BundleData::default_for_new_bundle)
-                    .update(*stats);
+                match load.bundles.get_mut(bid) {
+                    Some(d) => d.update(*stats),
+                    None => {
+                        let mut d = BundleData::default_for_new_bundle();
+                        d.update(*stats);
+                        load.bundles.insert(bid.clone(), d);
+                    }
+                }
             }
             let reported = &bd.local.bundles;
             bd.preallocated.retain(|b, _| !reported.contains_key(b));
@@ -239,11 +292,6 @@ impl Sim {
             }
             bd.time_average = ta;
         }
-    }
-
-    /// Whether a bundle id is still part of the tiling.
-    pub(crate) fn bundle_exists(&self, bid: &BundleId) -> bool {
-        self.bundles.contains_key(bid)
     }
 }
 

@@ -73,9 +73,10 @@ impl Sim {
     /// Every alive broker's current load: max weighted resource usage in percent.
     pub fn broker_loads(&self) -> Vec<(BrokerId, f64)> {
         let w = weights(&self.config);
+        let all = self.snapshots();
         self.alive()
             .filter_map(|b| {
-                let snap = self.snapshot(&b.id)?;
+                let snap = self.snapshot_of(&all, &b.id)?;
                 let l = super::load::LocalBrokerData {
                     cpu: snap.usage.cpu,
                     memory: snap.usage.memory,

@@ -29,6 +29,7 @@ use super::ownership::ServiceUnitState;
 use super::split::{self, FlowLimits, SplitPlan, SplitTopic};
 use super::traffic::MIB;
 use super::{BundleState, Event, Sim};
+use crate::engine::fx::FxHashMap;
 use std::collections::BTreeMap;
 
 /// Pulsar's `canSplitBundle`: the range must hold more than one hash.
@@ -128,14 +129,30 @@ impl Sim {
         let max_bundles = self.config.load_balancer_namespace_maximum_bundles as usize;
         let mut pending: BTreeMap<String, usize> = BTreeMap::new();
         let mut chosen: BTreeMap<BundleId, ()> = BTreeMap::new();
+        // Every live bundle with its long-term rate and throughput (0 without
+        // data), from one merge walk over the two sorted bundle maps: a hash
+        // probe per reported bundle instead of two tree lookups.
+        let mut live: FxHashMap<&BundleId, (f64, f64)> = FxHashMap::default();
+        live.reserve(self.bundles.len());
+        let mut data = self.load.bundles.iter().peekable();
+        for bid in self.bundles.keys() {
+            while data.next_if(|(k, _)| *k < bid).is_some() {}
+            let v = data.next_if(|(k, _)| *k == bid).map_or((0.0, 0.0), |(_, d)| {
+                (d.long_term.msg.total_rate(), d.long_term.msg.total_throughput())
+            });
+            live.insert(bid, v);
+        }
         for bd in self.load.brokers.values() {
             for (bid, stats) in &bd.local.bundles {
-                if stats.topics < 2 || !self.bundle_exists(bid) || chosen.contains_key(bid) {
+                if stats.topics < 2 {
                     continue;
                 }
-                let (rate, bytes) = self.load.bundles.get(bid).map_or((0.0, 0.0), |d| {
-                    (d.long_term.msg.total_rate(), d.long_term.msg.total_throughput())
-                });
+                let Some(&(rate, bytes)) = live.get(bid) else {
+                    continue;
+                };
+                if chosen.contains_key(bid) {
+                    continue;
+                }
                 let reasons = self.split_reasons(stats.topics, stats.sessions(), rate, bytes);
                 if reasons.is_empty() {
                     continue;

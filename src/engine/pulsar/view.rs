@@ -187,10 +187,15 @@ impl Sim {
         } else {
             loads.iter().map(|(_, l)| l).sum::<f64>() / loads.len() as f64
         };
+        let all = self.snapshots();
         self.brokers
             .values()
             .map(|b| {
-                let snap = if b.alive { self.snapshot(&b.id) } else { None };
+                let snap = if b.alive {
+                    self.snapshot_of(&all, &b.id)
+                } else {
+                    None
+                };
                 let (u, served, topics) = snap.map(|s| (s.usage, s.served, s.topics)).unwrap_or_default();
                 let l = super::load::LocalBrokerData {
                     cpu: u.cpu,

@@ -55,7 +55,14 @@ pub fn assign(ctx: &mut Ctx) -> bool {
         let allowed = |s: usize, d: usize| sa.allowed_move(s, d);
         balance_over_clients(ctx, true, &allowed);
         if ctx.rack.is_some() {
-            rack_aware::optimize_standby(ctx, traffic, non_overlap, &|h, s, d| sa.allowed_move_of(h, s, d));
+            let classes = sa.move_classes(ctx.clients.len());
+            rack_aware::optimize_standby(
+                ctx,
+                traffic,
+                non_overlap,
+                &|h, s, d| sa.allowed_move_of(h, s, d),
+                &classes,
+            );
         }
     }
 

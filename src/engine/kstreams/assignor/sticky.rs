@@ -208,7 +208,8 @@ pub fn assign(ctx: &mut Ctx) -> bool {
         }
     }
     if want > 0 && ctx.rack.is_some() {
-        rack_aware::optimize_standby(ctx, traffic, non_overlap, &|_, _, _| true);
+        let classes = vec![0; ctx.clients.len()];
+        rack_aware::optimize_standby(ctx, traffic, non_overlap, &|_, _, _| true, &classes);
     }
     false
 }

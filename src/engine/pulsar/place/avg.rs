@@ -13,13 +13,13 @@ use std::collections::BTreeMap;
 /// Pick a broker (`cands` sorted and non-empty).
 pub fn select(
     plan: &mut BTreeMap<BundleId, BrokerId>,
-    cands: &[BrokerId],
+    cands: &[&BrokerId],
     bundle: &BundleId,
     rng: &mut SimRng,
     events: &mut Vec<PlaceEvent>,
 ) -> Option<BrokerId> {
     let note = match plan.get(bundle) {
-        Some(b) if cands.contains(b) => {
+        Some(b) if cands.contains(&b) => {
             events.push(PlaceEvent::AvgDestination {
                 bundle: bundle.clone(),
                 broker: b.clone(),

@@ -28,31 +28,32 @@ pub fn score(data: Option<&BrokerData>, conf: &Config) -> Option<f64> {
 
 /// Pick a broker.
 pub fn select(
-    cands: &[BrokerId],
+    cands: &[&BrokerId],
     bundle: &BundleId,
     load: &LoadData,
     conf: &Config,
     rng: &mut SimRng,
     events: &mut Vec<PlaceEvent>,
 ) -> Option<BrokerId> {
-    let mut best: Vec<BrokerId> = Vec::new();
+    let mut best: Vec<&BrokerId> = Vec::new();
     let mut min = f64::INFINITY;
-    let mut scores = Vec::new();
-    for b in cands {
-        let s = score(load.brokers.get(b), conf);
-        scores.push((b.clone(), s));
+    let mut scores = Vec::with_capacity(cands.len());
+    for (b, data) in cands.iter().zip(super::join_sorted(cands, &load.brokers)) {
+        let s = score(data, conf);
+        scores.push(((*b).clone(), s));
         let v = s.unwrap_or(f64::INFINITY);
         if v < min {
             best.clear();
-            best.push(b.clone());
+            best.push(b);
             min = v;
         } else if v == min {
-            best.push(b.clone());
+            best.push(b);
         }
     }
     if best.is_empty() {
         best = cands.to_vec();
     }
+    let best: Vec<BrokerId> = best.into_iter().cloned().collect();
     events.push(PlaceEvent::LongTermRates {
         bundle: bundle.clone(),
         scores,

@@ -25,7 +25,7 @@ use crate::engine::SimRng;
 use std::collections::BTreeMap;
 
 fn finish(
-    cands: &[BrokerId],
+    cands: &[&BrokerId],
     bundle: &BundleId,
     extensible: bool,
     usages: Vec<(BrokerId, Option<f64>)>,
@@ -51,7 +51,7 @@ fn finish(
     };
     let all = best.is_empty();
     if all {
-        best = cands.to_vec();
+        best = cands.iter().map(|b| (*b).clone()).collect();
     }
     events.push(PlaceEvent::ResourceUsages {
         bundle: bundle.clone(),
@@ -68,7 +68,7 @@ fn finish(
 /// Modular flavour: fold and read the strategy's own moving averages.
 pub fn select_modular(
     history: &mut BTreeMap<BrokerId, f64>,
-    cands: &[BrokerId],
+    cands: &[&BrokerId],
     bundle: &BundleId,
     load: &LoadData,
     conf: &Config,
@@ -79,7 +79,7 @@ pub fn select_modular(
     let h = conf.load_balancer_history_resource_percentage;
     let w = weights(conf);
     let mut usages = Vec::new();
-    for b in cands {
+    for &b in cands {
         let Some(d) = load.brokers.get(b) else {
             // Pulsar would read missing data as an error; lbscope treats it as
             // "no data" and leaves the broker out of the mean.
@@ -102,7 +102,7 @@ pub fn select_modular(
 /// Extensible flavour: read the brokers' `weightedMaxEMA`.
 pub fn select_extensible(
     ema: &BrokerLoadEma,
-    cands: &[BrokerId],
+    cands: &[&BrokerId],
     bundle: &BundleId,
     load: &LoadData,
     conf: &Config,
@@ -111,7 +111,7 @@ pub fn select_extensible(
 ) -> Option<BrokerId> {
     let usages = cands
         .iter()
-        .map(|b| {
+        .map(|&b| {
             let u = load
                 .brokers
                 .get(b)

@@ -187,12 +187,30 @@ pub struct Placer {
     pub ema: BrokerLoadEma,
 }
 
-/// Sorted, de-duplicated candidates.
-pub(crate) fn ordered(candidates: &[BrokerId]) -> Vec<BrokerId> {
-    let mut v = candidates.to_vec();
-    v.sort();
-    v.dedup();
+/// Sorted, de-duplicated candidates (borrowed; already-sorted input is only checked).
+pub(crate) fn ordered<'a>(candidates: impl IntoIterator<Item = &'a BrokerId>) -> Vec<&'a BrokerId> {
+    let mut v: Vec<&BrokerId> = candidates.into_iter().collect();
+    if !v.windows(2).all(|w| w[0] < w[1]) {
+        v.sort();
+        v.dedup();
+    }
     v
+}
+
+/// Each of `sorted` (ascending, distinct) looked up in `map`: a merge walk over
+/// both when there are many candidates, point lookups when there are few.
+pub(crate) fn join_sorted<'a, V>(sorted: &[&BrokerId], map: &'a BTreeMap<BrokerId, V>) -> Vec<Option<&'a V>> {
+    if sorted.len().saturating_mul(8) < map.len() {
+        return sorted.iter().map(|b| map.get(*b)).collect();
+    }
+    let mut it = map.iter().peekable();
+    sorted
+        .iter()
+        .map(|&b| {
+            while it.next_if(|(k, _)| *k < b).is_some() {}
+            it.next_if(|(k, _)| *k == b).map(|(_, v)| v)
+        })
+        .collect()
 }
 
 impl Placer {
@@ -224,6 +242,20 @@ impl Placer {
         conf: &Config,
         rng: &mut SimRng,
     ) -> (Option<BrokerId>, Vec<PlaceEvent>) {
+        self.select_among(&ordered(candidates), bundle, load, conf, rng)
+    }
+
+    /// [`Placer::select_broker`] over candidates already sorted and de-duplicated
+    /// (what the simulation's candidate filter yields), without copying them.
+    pub(crate) fn select_among(
+        &mut self,
+        cands: &[&BrokerId],
+        bundle: &BundleId,
+        load: &LoadData,
+        conf: &Config,
+        rng: &mut SimRng,
+    ) -> (Option<BrokerId>, Vec<PlaceEvent>) {
+        debug_assert!(cands.windows(2).all(|w| w[0] < w[1]));
         let mut events = Vec::new();
         let mut strategy = conf.load_balancer_load_placement_strategy;
         if strategy == PlacementStrategy::AvgShedder
@@ -239,7 +271,6 @@ impl Placer {
             });
             strategy = PlacementStrategy::LeastLongTermMessageRate;
         }
-        let cands = ordered(candidates);
         if cands.is_empty() {
             events.push(PlaceEvent::NoCandidate {
                 strategy,
@@ -249,12 +280,12 @@ impl Placer {
         }
         let chosen = match strategy {
             PlacementStrategy::LeastLongTermMessageRate => {
-                least_long_term_message_rate::select(&cands, bundle, load, conf, rng, &mut events)
+                least_long_term_message_rate::select(cands, bundle, load, conf, rng, &mut events)
             }
             PlacementStrategy::LeastResourceUsageWithWeight => match conf.load_manager_class_name {
                 LoadManager::Modular => least_resource_usage_with_weight::select_modular(
                     &mut self.lruw_history,
-                    &cands,
+                    cands,
                     bundle,
                     load,
                     conf,
@@ -263,7 +294,7 @@ impl Placer {
                 ),
                 LoadManager::Extensible => least_resource_usage_with_weight::select_extensible(
                     &self.ema,
-                    &cands,
+                    cands,
                     bundle,
                     load,
                     conf,
@@ -271,9 +302,7 @@ impl Placer {
                     &mut events,
                 ),
             },
-            PlacementStrategy::AvgShedder => {
-                avg::select(&mut self.avg_plan, &cands, bundle, rng, &mut events)
-            }
+            PlacementStrategy::AvgShedder => avg::select(&mut self.avg_plan, cands, bundle, rng, &mut events),
         };
         if let Some(b) = &chosen {
             events.push(PlaceEvent::Chosen {

@@ -79,10 +79,12 @@ pub fn is_system_service_namespace(ns: &str) -> bool {
     if ns == "pulsar/system" {
         return true;
     }
-    let parts: Vec<&str> = ns.split('/').collect();
-    match parts.as_slice() {
-        ["pulsar", hp] => host_port(hp),
-        ["pulsar", cluster, hp] | ["sla-monitor", cluster, hp] => !cluster.is_empty() && host_port(hp),
+    let mut parts = ns.split('/');
+    match (parts.next(), parts.next(), parts.next(), parts.next()) {
+        (Some("pulsar"), Some(hp), None, None) => host_port(hp),
+        (Some("pulsar" | "sla-monitor"), Some(cluster), Some(hp), None) => {
+            !cluster.is_empty() && host_port(hp)
+        }
         _ => false,
     }
 }
@@ -123,8 +125,22 @@ pub fn sheddable_bundles(
 ) -> (Ranked, Vec<(BundleId, u64)>) {
     let mut eligible = Vec::new();
     let mut skipped = Vec::new();
-    for (b, d) in bundle_data_for_load_shedding(load) {
-        if !local.bundles.contains_key(b) {
+    // The broker's own bundles (ascending name, as `load.bundles` iterates), each
+    // looked up, instead of a walk over every bundle of the cluster.
+    let mut system: Option<(&str, bool)> = None;
+    for b in local.bundles.keys() {
+        let Some(d) = load.bundles.get(b) else {
+            continue;
+        };
+        let is_system = match system {
+            Some((ns, v)) if ns == b.namespace => v,
+            _ => {
+                let v = is_system_service_namespace(&b.namespace);
+                system = Some((&b.namespace, v));
+                v
+            }
+        };
+        if is_system {
             continue;
         }
         match recent.get(b) {
