@@ -1,11 +1,10 @@
 //! Scale (issue 9): 100 TaskManagers × 16 slots, a 20-vertex job up to parallelism
-//! 1,600. Checks correctness and prints the time of both phases; the 10 ms budget is
-//! for optimised native builds, so this debug-build test only guards against blowups.
+//! 1,600, checked for correctness. Its speed is a benchmark figure (`lbscope bench`),
+//! never asserted here.
 
 use lbscope::engine::flink::job_graph::{DistributionPattern as P, EdgeSpec, JobSpec, VertexSpec};
 use lbscope::engine::flink::{Action, Config, JobStatus, LoadBalanceMode, Sim};
 use lbscope::engine::Engine;
-use std::time::Instant;
 
 fn big_job() -> JobSpec {
     let ps = [
@@ -46,24 +45,15 @@ fn hundred_task_managers_sixteen_slots_parallelism_1600() {
             slots: Some(16),
         })
         .unwrap();
-        let t = Instant::now();
         let ev = s.apply(&Action::Schedule).unwrap();
-        let took = t.elapsed();
-        eprintln!(
-            "{mode:?}: schedule {took:?}, {} events, TM range {}",
-            ev.len(),
-            s.metrics().unwrap().tm.range
-        );
+        assert!(!ev.is_empty());
         assert_eq!(s.status(), JobStatus::Running);
         assert_eq!(s.placement().len(), 1600);
-        assert!(took.as_secs() < 5, "{took:?}");
-        let t = Instant::now();
         s.apply(&Action::LoseTaskManager {
             tm: "tm-7".into(),
             restart_after_ms: Some(50),
         })
         .unwrap();
-        eprintln!("{mode:?}: failover {:?}", t.elapsed());
         assert_eq!(s.status(), JobStatus::Running);
     }
 }
