@@ -141,3 +141,30 @@ test('the scrubber moves through time and acting in the past forks it', async ()
   assert.equal(await page.isEnabled('button[title="Redo (r)"]'), false);
   assert.deepEqual(errors, []);
 });
+
+test('Propose shows what the next round would do; Apply does exactly that', async () => {
+  const { page, errors } = await fresh();
+  await page.click('button[role="tab"]:has-text("Kafka Streams")');
+  await page.click('.toolbar button:has-text("Propose")');
+  await page.waitForSelector('.round-proposal');
+  const proposed = await page.locator('.round-proposal .events li').allTextContents();
+  assert.ok(proposed.length > 0);
+  assert.ok((await page.locator('.round-proposal .changes li').count()) > 0);
+  const before = await page.textContent('.scrubber .cursor');
+  await page.click('.round-proposal button:has-text("Apply")');
+  await page.waitForFunction((b) => document.querySelector('.scrubber .cursor').textContent !== b, before);
+  assert.equal(await page.locator('.round-proposal').count(), 0);
+  // The applied round logged the same events the proposal showed.
+  const logged = await page.evaluate(() => window.lbscope.events);
+  assert.deepEqual(logged.slice(-proposed.length), proposed);
+  // Flink: the proposal names the per-TaskManager counts; Discard leaves the state alone.
+  await page.click('button[role="tab"]:has-text("Flink")');
+  await page.click('.toolbar button:has-text("Propose")');
+  await page.waitForSelector('.round-proposal');
+  assert.match(await page.textContent('.round-proposal .changes'), /tasks per TaskManager/);
+  const c = await page.textContent('.scrubber .cursor');
+  await page.click('.round-proposal button:has-text("Discard")');
+  await page.waitForSelector('.round-proposal', { state: 'detached' });
+  assert.equal(await page.textContent('.scrubber .cursor'), c);
+  assert.deepEqual(errors, []);
+});

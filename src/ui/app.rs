@@ -3,7 +3,12 @@
 
 use super::browser;
 use super::components::settings::{compare_keys, Settings, CHOICES};
-use super::components::{chart::MetricsChart, event_log::EventLog, help::HelpOverlay, toolbar::Toolbar};
+use super::components::{
+    chart::MetricsChart,
+    event_log::EventLog,
+    help::HelpOverlay,
+    toolbar::{ProposalPanel, Toolbar},
+};
 use super::kstreams::KstreamsTab;
 use super::lesson::{aside_empty, control_words, FidelityPage, LessonPanel, LessonsPage};
 use super::pulsar::PulsarTab;
@@ -272,6 +277,7 @@ pub fn App() -> Html {
                 <Toolbar />
             </header>
             { for notice }
+            <ProposalPanel />
             if let Some(page) = page {
                 <main class="page-main">{ page }</main>
             } else {

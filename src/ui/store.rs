@@ -37,6 +37,8 @@ pub struct Store {
     pub field_error: Option<(String, String)>,
     /// The compare run: the same log with this config value changed.
     pub compare: Option<(String, serde_json::Value)>,
+    /// What the next round would do (Flink / Kafka Streams; the Pulsar tab has its own).
+    pub proposal: Option<RoundProposal>,
     /// Whether rounds are playing automatically.
     pub playing: bool,
     /// Milliseconds between automatic rounds.
@@ -154,6 +156,17 @@ pub struct Series {
     pub points: Vec<(f64, f64)>,
 }
 
+/// What the next round would do, computed on a copy of the state (nothing applied).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundProposal {
+    /// The tab it was computed for.
+    pub tab: System,
+    /// What would change, one line each (before → after).
+    pub changes: Vec<String>,
+    /// The round's narrated events.
+    pub events: Vec<String>,
+}
+
 /// Most event-log rows the page renders (the newest ones).
 pub const MAX_LOG_ROWS: usize = 400;
 
@@ -202,6 +215,8 @@ pub enum Msg {
     Speed(u32),
     /// Open or close the shortcut overlay.
     Help(bool),
+    /// Show (true) or drop (false) what the next round would do.
+    Propose(bool),
     /// Set one config value of the active tab, by its real name.
     SetConfig(String, serde_json::Value),
     /// Compare the active run with the same log under one changed config value.
@@ -282,6 +297,7 @@ impl Store {
             highlight: None,
             field_error: None,
             compare: None,
+            proposal: None,
             playing: false,
             speed_ms: 800,
             help: false,
@@ -673,6 +689,58 @@ impl Store {
         }
     }
 
+    /// Run the active tab's next round on a copy of its state and describe what
+    /// would move. The copy carries the RNG, so Apply gives exactly this result.
+    pub fn propose(&self) -> Result<RoundProposal, String> {
+        use crate::engine::Engine;
+        let (changes, events) = match self.tab {
+            System::Pulsar => {
+                let mut next = self.pulsar.state().clone();
+                let ev = next.apply(&pulsar::Action::Step).map_err(|e| e.to_string())?;
+                (Vec::new(), ev.iter().map(Narrate::narrate).collect::<Vec<_>>())
+            }
+            System::Flink => {
+                let now = self.flink.state();
+                let mut next = now.clone();
+                let ev = next.apply(&flink::Action::Schedule).map_err(|e| e.to_string())?;
+                let line = |s: &flink::Sim| format!("{:?}", s.tasks_per_tm());
+                let changes = vec![format!("tasks per TaskManager {} → {}", line(now), line(&next))];
+                (changes, ev.iter().map(Narrate::narrate).collect())
+            }
+            System::Kstreams => {
+                let now = self.kstreams.state();
+                let mut next = now.clone();
+                let ev = next
+                    .apply(&kstreams::Action::Rebalance)
+                    .map_err(|e| e.to_string())?;
+                let mut changes: Vec<String> = now
+                    .tasks()
+                    .iter()
+                    .filter_map(|t| {
+                        let (a, b) = (now.active_owner(t.id), next.active_owner(t.id));
+                        (a != b).then(|| {
+                            format!(
+                                "task {}: {} → {}",
+                                t.id,
+                                a.unwrap_or("nobody"),
+                                b.unwrap_or("nobody")
+                            )
+                        })
+                    })
+                    .collect();
+                if changes.is_empty() {
+                    changes.push("no active task would move".into());
+                }
+                (changes, ev.iter().map(Narrate::narrate).collect())
+            }
+        };
+        Ok(RoundProposal {
+            tab: self.tab,
+            changes,
+            events,
+        })
+    }
+
     fn fail(&mut self, e: impl std::fmt::Display) {
         self.notice = Some(Notice::Error(e.to_string()));
     }
@@ -711,6 +779,7 @@ impl Reducible for Store {
         if !view_only {
             s.notice = None;
             s.data_revision += 1;
+            s.proposal = None;
         }
         match msg {
             Msg::Tab(t) => {
@@ -731,6 +800,11 @@ impl Reducible for Store {
             }
             Msg::Speed(ms) => s.speed_ms = ms.clamp(50, 10_000),
             Msg::Help(h) => s.help = h,
+            Msg::Propose(false) => s.proposal = None,
+            Msg::Propose(true) => match s.propose() {
+                Ok(p) => s.proposal = Some(p),
+                Err(e) => s.fail(e),
+            },
             Msg::StepActive => {
                 let r = match s.tab {
                     System::Pulsar => s

@@ -91,6 +91,10 @@ pub fn Toolbar() -> Html {
     html! {
         <div class="toolbar" role="toolbar" aria-label="Rounds and history">
             <button class="primary" data-controls="step" onclick={send(|| Msg::StepActive)} title="One round (n)">{ step_label(store.tab) }</button>
+            if store.tab != System::Pulsar {
+                <button data-controls="step" onclick={send(|| Msg::Propose(true))}
+                        title="Show what the next round would do, then apply or discard it">{"Propose"}</button>
+            }
             <button data-controls="step" onclick={on_play} aria-pressed={store.playing.to_string()} title="Play / pause (space)">
                 { if store.playing { "Pause" } else { "Play" } }
             </button>
@@ -114,5 +118,37 @@ pub fn Toolbar() -> Html {
             <button onclick={send(|| Msg::Reset)} title="Start this tab over from its default scenario">{"Reset"}</button>
             <button onclick={send(|| Msg::Help(true))} title="Keyboard shortcuts (?)" aria-label="Help">{"?"}</button>
         </div>
+    }
+}
+
+/// What the next round would do, with Apply / Discard (Flink and Kafka Streams;
+/// the Pulsar tab draws its own before/after rings).
+#[component]
+pub fn ProposalPanel() -> Html {
+    let store = use_context::<StoreCtx>().expect("store context");
+    let Some(p) = store.proposal.clone().filter(|p| p.tab == store.tab) else {
+        return html! {};
+    };
+    let apply = {
+        let store = store.clone();
+        Callback::from(move |_: MouseEvent| store.dispatch(Msg::StepActive))
+    };
+    let discard = {
+        let store = store.clone();
+        Callback::from(move |_: MouseEvent| store.dispatch(Msg::Propose(false)))
+    };
+    html! {
+        <section class="panel round-proposal" aria-label="Proposal">
+            <h2>{ format!("If you press {} now", step_label(p.tab)) }</h2>
+            <ul class="changes">{ for p.changes.iter().map(|c| html!{ <li>{c}</li> }) }</ul>
+            <details>
+                <summary>{ format!("{} events the round would log", p.events.len()) }</summary>
+                <ol class="events">{ for p.events.iter().map(|e| html!{ <li>{e}</li> }) }</ol>
+            </details>
+            <div class="proposal-actions">
+                <button class="primary" onclick={apply}>{"Apply"}</button>
+                <button onclick={discard}>{"Discard"}</button>
+            </div>
+        </section>
     }
 }
