@@ -6,7 +6,6 @@
 //! leaves the state untouched.
 
 pub mod flink;
-pub(crate) mod fx;
 pub mod kstreams;
 pub mod pulsar;
 pub mod rng;

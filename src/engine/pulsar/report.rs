@@ -23,7 +23,7 @@ use super::load::{
 };
 use super::traffic::Traffic;
 use super::{Event, Sim};
-use crate::engine::fx::FxHashMap;
+use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
 /// The resource weights of a config.

@@ -29,7 +29,7 @@ use super::ownership::ServiceUnitState;
 use super::split::{self, FlowLimits, SplitPlan, SplitTopic};
 use super::traffic::MIB;
 use super::{BundleState, Event, Sim};
-use crate::engine::fx::FxHashMap;
+use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
 
 /// Pulsar's `canSplitBundle`: the range must hold more than one hash.
