@@ -2,34 +2,9 @@
 //! 1,600, checked for correctness. Its speed is a benchmark figure (`lbscope bench`),
 //! never asserted here.
 
-use lbscope::engine::flink::job_graph::{DistributionPattern as P, EdgeSpec, JobSpec, VertexSpec};
+use lbscope::bench::flink_job;
 use lbscope::engine::flink::{Action, Config, JobStatus, LoadBalanceMode, Sim};
 use lbscope::engine::Engine;
-
-fn big_job() -> JobSpec {
-    let ps = [
-        1600, 800, 1600, 400, 1600, 1200, 1600, 100, 1600, 1600, 320, 1600, 1600, 50, 1600, 1000, 1600, 1600,
-        8, 1600,
-    ];
-    let vertices: Vec<VertexSpec> = ps
-        .iter()
-        .enumerate()
-        .map(|(i, &p)| VertexSpec::new(&format!("V{i}"), p))
-        .collect();
-    let edges = (1..ps.len())
-        .map(|i| {
-            let pattern = if ps[i] == ps[i - 1] {
-                P::Forward
-            } else if i % 2 == 0 {
-                P::Rescale
-            } else {
-                P::Hash
-            };
-            EdgeSpec::new(&format!("V{}", i - 1), &format!("V{i}"), pattern)
-        })
-        .collect();
-    JobSpec { vertices, edges }
-}
 
 #[test]
 fn hundred_task_managers_sixteen_slots_parallelism_1600() {
@@ -39,7 +14,7 @@ fn hundred_task_managers_sixteen_slots_parallelism_1600() {
         LoadBalanceMode::Tasks,
     ] {
         let mut s = Sim::new(Config::with_mode(mode), 1).unwrap();
-        s.apply(&Action::DefineJob { job: big_job() }).unwrap();
+        s.apply(&Action::DefineJob { job: flink_job() }).unwrap();
         s.apply(&Action::AddTaskManagers {
             count: 100,
             slots: Some(16),
