@@ -132,6 +132,38 @@ pub fn mib(bytes: f64) -> String {
     format!("{:.1} MiB/s", bytes / crate::engine::pulsar::traffic::MIB)
 }
 
+/// Hover and focus handlers that point at one subject (none on a compact ring).
+struct Pointer {
+    enter: Option<Callback<MouseEvent>>,
+    leave: Option<Callback<MouseEvent>>,
+    focus: Option<Callback<FocusEvent>>,
+    blur: Option<Callback<FocusEvent>>,
+}
+
+impl Pointer {
+    fn new(interactive: bool, on_point: &Callback<Option<Subject>>, kind: &str, id: &str) -> Pointer {
+        if !interactive {
+            return Pointer {
+                enter: None,
+                leave: None,
+                focus: None,
+                blur: None,
+            };
+        }
+        let s = subject(kind, id);
+        let (on, s2) = (on_point.clone(), s.clone());
+        let enter = Callback::from(move |_: MouseEvent| on.emit(s2.clone()));
+        let on = on_point.clone();
+        let focus = Callback::from(move |_: FocusEvent| on.emit(s.clone()));
+        Pointer {
+            enter: Some(enter),
+            leave: Some(on_point.reform(|_: MouseEvent| None)),
+            focus: Some(focus),
+            blur: Some(on_point.reform(|_: FocusEvent| None)),
+        }
+    }
+}
+
 /// The hash ring.
 #[component]
 pub fn Ring(p: &RingProps) -> Html {
@@ -176,28 +208,8 @@ pub fn Ring(p: &RingProps) -> Html {
             is(&p.highlight, "bundle", &id).then_some("highlight"),
             (owner.is_some() && owner == hl_owner).then_some("owner-highlight"),
         );
-        let (enter, leave) = if interactive {
-            let on = p.on_point.clone();
-            let s = subject("bundle", &id);
-            let on2 = p.on_point.clone();
-            (
-                Some(Callback::from(move |_: FocusEvent| on.emit(s.clone()))),
-                Some(Callback::from(move |_: FocusEvent| on2.emit(None))),
-            )
-        } else {
-            (None, None)
-        };
-        let (menter, mleave) = if interactive {
-            let on = p.on_point.clone();
-            let s = subject("bundle", &id);
-            let on2 = p.on_point.clone();
-            (
-                Some(Callback::from(move |_: MouseEvent| on.emit(s.clone()))),
-                Some(Callback::from(move |_: MouseEvent| on2.emit(None))),
-            )
-        } else {
-            (None, None)
-        };
+        let Pointer { enter: menter, leave: mleave, focus: enter, blur: leave } =
+            Pointer::new(interactive, &p.on_point, "bundle", &id);
         html! {
             <path key={id.clone()} {class} d={arc_path(u64::from(b.range.lower), hi)} style={fill}
                   data-bundle={id.clone()} data-range={b.name.clone()} data-owner={owner.clone().unwrap_or_default()}
@@ -243,28 +255,7 @@ pub fn Ring(p: &RingProps) -> Html {
             mib(t.traffic.throughput())
         );
         let class = classes!("tick", is(&p.highlight, "topic", &name).then_some("highlight"));
-        let (focus, blur) = if interactive {
-            let on = p.on_point.clone();
-            let s = subject("topic", &name);
-            let on2 = p.on_point.clone();
-            (
-                Some(Callback::from(move |_: FocusEvent| on.emit(s.clone()))),
-                Some(Callback::from(move |_: FocusEvent| on2.emit(None))),
-            )
-        } else {
-            (None, None)
-        };
-        let (enter, leave) = if interactive {
-            let on = p.on_point.clone();
-            let s = subject("topic", &name);
-            let on2 = p.on_point.clone();
-            (
-                Some(Callback::from(move |_: MouseEvent| on.emit(s.clone()))),
-                Some(Callback::from(move |_: MouseEvent| on2.emit(None))),
-            )
-        } else {
-            (None, None)
-        };
+        let Pointer { enter, leave, focus, blur } = Pointer::new(interactive, &p.on_point, "topic", &name);
         html! {
             <line key={name.clone()} {class} x1={format!("{x0:.2}")} y1={format!("{y0:.2}")} x2={format!("{x1:.2}")} y2={format!("{y1:.2}")}
                   style={format!("stroke-width:{width:.2}")}
