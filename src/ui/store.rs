@@ -914,25 +914,55 @@ pub struct Inspect {
     pub tab: System,
     /// The active tab's scenario (JSON form).
     pub scenario: Scenario,
-    /// Pulsar namespaces (bundles and topics).
+    /// Pulsar namespaces (bundles and topics; topics left out above [`INSPECT_MAX_TOPICS`]).
     pub namespaces: Vec<pulsar::namespace::Namespace>,
+    /// Topics left out of `namespaces` (a very large cluster).
+    pub topics_omitted: usize,
     /// Flink slot grid.
     pub flink: flink::view::SlotGrid,
-    /// Narrated events of the active tab, oldest first.
+    /// Narrated events of the active tab, oldest first (the newest [`INSPECT_MAX_EVENTS`]).
     pub events: Vec<String>,
+    /// Older events left out of `events`.
+    pub events_omitted: usize,
     /// The lesson being followed: (id, 0-based step, off its path).
     pub lesson: Option<(String, usize, bool)>,
 }
 
+/// Above this many topics, `window.lbscope` leaves the topic lists out (publishing
+/// it after every change must stay cheap on very large clusters).
+pub const INSPECT_MAX_TOPICS: usize = 20_000;
+/// At most this many (newest) events are published in `window.lbscope`.
+pub const INSPECT_MAX_EVENTS: usize = 20_000;
+
 impl Store {
     /// What `window.lbscope` shows.
     pub fn inspect(&self) -> Inspect {
+        let all = self.pulsar.state().namespaces();
+        let topics: usize = all.values().map(|n| n.topics.len()).sum();
+        let namespaces = if topics > INSPECT_MAX_TOPICS {
+            all.values()
+                .map(|n| pulsar::namespace::Namespace {
+                    name: n.name.clone(),
+                    bundles: n.bundles.clone(),
+                    topics: Default::default(),
+                    ring: Default::default(),
+                    partitioned: Default::default(),
+                })
+                .collect()
+        } else {
+            all.values().cloned().collect()
+        };
+        let mut events: Vec<String> = self.narrated().into_iter().map(|(_, t)| t).collect();
+        let events_omitted = events.len().saturating_sub(INSPECT_MAX_EVENTS);
+        events.drain(..events_omitted);
         Inspect {
             tab: self.tab,
             scenario: self.scenario(),
-            namespaces: self.pulsar.state().namespaces().values().cloned().collect(),
+            namespaces,
+            topics_omitted: if topics > INSPECT_MAX_TOPICS { topics } else { 0 },
             flink: self.flink.state().slot_grid(),
-            events: self.narrated().into_iter().map(|(_, t)| t).collect(),
+            events,
+            events_omitted,
             lesson: self
                 .lesson
                 .as_ref()
