@@ -54,5 +54,14 @@ wasm-release:
 www-test:
 	cd www-tests && node --test --test-concurrency=1 --test-reporter=spec ./
 
+## bench: every figure of issue 9: the native table, then the in-browser run
+## (BENCH_TOPICS=20000 for a quicker browser run)
+BENCH_TOPICS ?= 200000
+bench: tools-web tools-browser
+	cargo build --release --bin lbscope
+	./target/release/lbscope bench
+	trunk build --release --offline
+	node www-tests/bench/browser-bench.mjs $(BENCH_TOPICS) 20
+
 fmt:
 	cargo fmt

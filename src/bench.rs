@@ -190,21 +190,43 @@ pub const PULSAR_NS: &str = "bench/ns";
 /// total traffic is the same at every size, so the cluster is equally loaded),
 /// and 50 hot topics at 50x. Built through public actions only.
 pub fn pulsar_cluster(brokers: u32, topics: u32, bundles: u32) -> pulsar::Sim {
+    let mut s = pulsar::Sim::new(pulsar::Config::default(), PULSAR_SEED).expect("default config");
+    for a in pulsar_setup(brokers, topics, bundles) {
+        s.apply(&a).expect("benchmark setup action refused");
+    }
+    s
+}
+
+/// Seed of the Pulsar benchmark cluster.
+pub const PULSAR_SEED: u64 = 42;
+
+/// The same cluster as a scenario (for the in-browser benchmark): replaying its
+/// setup gives exactly [`pulsar_cluster`]'s state.
+pub fn pulsar_scenario(brokers: u32, topics: u32, bundles: u32) -> crate::scenario::Scenario {
+    let mut sc = crate::scenario::Scenario::empty(crate::engine::System::Pulsar, PULSAR_SEED);
+    sc.body = crate::scenario::Body::Pulsar(crate::scenario::Log {
+        config: pulsar::Config::default(),
+        setup: pulsar_setup(brokers, topics, bundles),
+        actions: Vec::new(),
+    });
+    sc
+}
+
+/// The actions that build the Pulsar benchmark cluster.
+pub fn pulsar_setup(brokers: u32, topics: u32, bundles: u32) -> Vec<pulsar::Action> {
     use pulsar::Action as A;
-    let mut s = pulsar::Sim::new(pulsar::Config::default(), 42).expect("default config");
-    let ok = |r: Result<Vec<pulsar::Event>, pulsar::Error>| {
-        r.expect("benchmark setup action refused");
-    };
+    let mut out = Vec::new();
+    let mut ok = |a: A| out.push(a);
     for i in 0..brokers {
-        ok(s.apply(&A::AddBroker {
+        ok(A::AddBroker {
             broker: format!("broker-{i:04}"),
             capacity: Default::default(),
-        }));
+        });
     }
-    ok(s.apply(&A::CreateNamespace {
+    ok(A::CreateNamespace {
         namespace: PULSAR_NS.into(),
         bundles: Some(bundles),
-    }));
+    });
     // 200k topics at ~2 000 msg/s and ~0.5 MiB/s on average keep 1 000 default
     // brokers around half loaded; smaller or larger sizes scale per-topic traffic.
     let per = 200_000.0 / f64::from(topics.max(1));
@@ -225,19 +247,19 @@ pub fn pulsar_cluster(brokers: u32, topics: u32, bundles: u32) -> pulsar::Sim {
         let mut part = 0;
         while done < count {
             let n = (count - done).min(pulsar::MAX_BULK_TOPICS);
-            ok(s.apply(&A::CreateTopics {
+            ok(A::CreateTopics {
                 namespace: PULSAR_NS.into(),
                 prefix: format!("b{b}p{part}"),
                 count: n,
                 traffic,
-            }));
+            });
             done += n;
             part += 1;
         }
     }
     for i in 0..50u32.min(topics / batches) {
         let hot = 50.0 * 1000.0 * per;
-        ok(s.apply(&A::SetTopicTraffic {
+        ok(A::SetTopicTraffic {
             topic: format!("{PULSAR_NS}/b0p0-{i}"),
             traffic: Traffic {
                 msg_rate_in: hot,
@@ -247,9 +269,9 @@ pub fn pulsar_cluster(brokers: u32, topics: u32, bundles: u32) -> pulsar::Sim {
                 producers: 2,
                 consumers: 2,
             },
-        }));
+        });
     }
-    s
+    out
 }
 
 fn pulsar_rounds(topics: u32, warmup: usize, iters: usize) -> (Stats, f64, Option<f64>) {
@@ -524,9 +546,52 @@ pub fn to_json(r: &Report) -> String {
     serde_json::to_string_pretty(r).unwrap_or_default() + "\n"
 }
 
+/// Native figures for the in-browser comparison: build the Pulsar benchmark
+/// cluster from its scenario (as the browser does), then time `rounds` Steps after
+/// `warmup` ones. Returns (setup ms, stats).
+pub fn pulsar_scenario_rounds(
+    sc: &crate::scenario::Scenario,
+    warmup: usize,
+    rounds: usize,
+) -> Result<(f64, Stats), String> {
+    let crate::scenario::Body::Pulsar(log) = &sc.body else {
+        return Err("the browser benchmark scenario is a Pulsar one".into());
+    };
+    let t = Instant::now();
+    let mut s = crate::scenario::replay::<pulsar::Sim>(sc.seed, log, None)
+        .map_err(|e| e.to_string())?
+        .state;
+    let setup = ms(t);
+    let stats = sample(warmup, rounds, || {
+        let t = Instant::now();
+        let ev = s.apply(&pulsar::Action::Step).expect("Step is never refused");
+        let d = ms(t);
+        drop(ev);
+        d
+    });
+    Ok((setup, stats))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_browser_scenario_builds_the_benchmark_cluster() {
+        let sc = pulsar_scenario(7, 500, 64);
+        let crate::scenario::Body::Pulsar(log) = &sc.body else {
+            unreachable!()
+        };
+        let replayed = crate::scenario::replay::<pulsar::Sim>(sc.seed, log, None)
+            .unwrap()
+            .state;
+        assert_eq!(
+            format!("{replayed:?}"),
+            format!("{:?}", pulsar_cluster(7, 500, 64))
+        );
+        let (_, stats) = pulsar_scenario_rounds(&sc, 1, 3).unwrap();
+        assert_eq!(stats.iterations, 3);
+    }
 
     #[test]
     fn stats_median_p90_min() {

@@ -66,6 +66,17 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Instead of the table: write the Pulsar benchmark cluster (1,000 brokers,
+        /// 16,384 bundles, `--topics` topics) as a scenario to this file and print the
+        /// native Step figures for it as JSON (the in-browser benchmark compares to them).
+        #[arg(long)]
+        browser_scenario: Option<std::path::PathBuf>,
+        /// Topics of `--browser-scenario`.
+        #[arg(long, default_value_t = 200_000)]
+        topics: u32,
+        /// Rounds timed for `--browser-scenario`.
+        #[arg(long, default_value_t = 20)]
+        rounds: usize,
     },
 }
 
@@ -149,7 +160,29 @@ fn run(cmd: Command) -> Result<String, String> {
             let sc = url::decode(&link).map_err(|e| e.to_string())?;
             Ok(sc.to_json() + "\n")
         }
-        Command::Bench { quick, format } => {
+        Command::Bench {
+            browser_scenario: Some(path),
+            topics,
+            rounds,
+            ..
+        } => {
+            let sc = crate::bench::pulsar_scenario(1000, topics, 16_384);
+            std::fs::write(&path, serde_json::to_vec(&sc).map_err(|e| e.to_string())?)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            let (setup, s) = crate::bench::pulsar_scenario_rounds(&sc, 3, rounds.max(1))?;
+            Ok(serde_json::json!({
+                "scenario": path.display().to_string(),
+                "topics": topics,
+                "setup_ms": setup,
+                "median_ms": s.median_ms,
+                "p90_ms": s.p90_ms,
+                "min_ms": s.min_ms,
+                "rounds": s.iterations,
+            })
+            .to_string()
+                + "\n")
+        }
+        Command::Bench { quick, format, .. } => {
             let report = crate::bench::run(quick, |what| eprintln!("bench: {what}"));
             Ok(match format {
                 Format::Text => crate::bench::to_text(&report),

@@ -37,6 +37,9 @@ pub struct Store {
     pub field_error: Option<(String, String)>,
     /// The compare run: the same log with this config value changed.
     pub compare: Option<(String, serde_json::Value)>,
+    /// Wall-clock milliseconds the engine took for the last round (StepActive), as
+    /// the browser measured it (`performance.now()`; for the in-browser benchmark).
+    pub last_round_ms: Option<f64>,
     /// What the next round would do (Flink / Kafka Streams; the Pulsar tab has its own).
     pub proposal: Option<RoundProposal>,
     /// Whether rounds are playing automatically.
@@ -297,6 +300,7 @@ impl Store {
             highlight: None,
             field_error: None,
             compare: None,
+            last_round_ms: None,
             proposal: None,
             playing: false,
             speed_ms: 800,
@@ -555,16 +559,21 @@ impl Store {
             .map_or(0, |ns| ns.bundles.len() as u32)
     }
 
-    /// The narrated event log of the active tab: (step, text), setup first (step `None`).
-    pub fn narrated(&self) -> Vec<(Option<usize>, String)> {
+    /// The newest `limit` narrated events of the active tab as (step, text), oldest
+    /// first (setup events have step `None`), and how
+    /// many older ones were left out (they are not narrated at all).
+    pub fn narrated_newest(&self, limit: usize) -> (Vec<(Option<usize>, String)>, usize) {
         with_active!(self, s => {
-            let setup = s.setup_events().iter().map(|e| (None, e.narrate()));
+            let total = s.setup_events().len() + s.steps().iter().map(Vec::len).sum::<usize>();
+            let skip = total.saturating_sub(limit);
+            let setup = s.setup_events().iter().map(|e| (None, e));
             let steps = s
                 .steps()
                 .iter()
                 .enumerate()
-                .flat_map(|(i, evs)| evs.iter().map(move |e| (Some(i), e.narrate())));
-            setup.chain(steps).collect()
+                .flat_map(|(i, evs)| evs.iter().map(move |e| (Some(i), e)));
+            let out = setup.chain(steps).skip(skip).map(|(i, e)| (i, e.narrate())).collect();
+            (out, skip)
         })
     }
 
@@ -806,6 +815,12 @@ impl Reducible for Store {
                 Err(e) => s.fail(e),
             },
             Msg::StepActive => {
+                let now = || {
+                    web_sys::window()
+                        .and_then(|w| w.performance())
+                        .map_or(0.0, |p| p.now())
+                };
+                let t0 = now();
                 let r = match s.tab {
                     System::Pulsar => s
                         .pulsar
@@ -823,6 +838,7 @@ impl Reducible for Store {
                         .map(|_| ())
                         .map_err(|e| e.to_string()),
                 };
+                s.last_round_ms = Some(now() - t0);
                 if let Err(e) = r {
                     s.playing = false;
                     s.fail(e);
@@ -918,6 +934,8 @@ pub struct Inspect {
     pub namespaces: Vec<pulsar::namespace::Namespace>,
     /// Topics left out of `namespaces` (a very large cluster).
     pub topics_omitted: usize,
+    /// Milliseconds the engine took for the last round, measured in the browser.
+    pub last_round_ms: Option<f64>,
     /// Flink slot grid.
     pub flink: flink::view::SlotGrid,
     /// Narrated events of the active tab, oldest first (the newest [`INSPECT_MAX_EVENTS`]).
@@ -932,7 +950,7 @@ pub struct Inspect {
 /// it after every change must stay cheap on very large clusters).
 pub const INSPECT_MAX_TOPICS: usize = 20_000;
 /// At most this many (newest) events are published in `window.lbscope`.
-pub const INSPECT_MAX_EVENTS: usize = 20_000;
+pub const INSPECT_MAX_EVENTS: usize = 5_000;
 
 impl Store {
     /// What `window.lbscope` shows.
@@ -952,14 +970,14 @@ impl Store {
         } else {
             all.values().cloned().collect()
         };
-        let mut events: Vec<String> = self.narrated().into_iter().map(|(_, t)| t).collect();
-        let events_omitted = events.len().saturating_sub(INSPECT_MAX_EVENTS);
-        events.drain(..events_omitted);
+        let (events, events_omitted) = self.narrated_newest(INSPECT_MAX_EVENTS);
+        let events: Vec<String> = events.into_iter().map(|(_, t)| t).collect();
         Inspect {
             tab: self.tab,
             scenario: self.scenario(),
             namespaces,
             topics_omitted: if topics > INSPECT_MAX_TOPICS { topics } else { 0 },
+            last_round_ms: self.last_round_ms,
             flink: self.flink.state().slot_grid(),
             events,
             events_omitted,
