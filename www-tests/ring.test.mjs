@@ -18,8 +18,9 @@ test('ring has one arc per bundle and follows the bundle count', async () => {
   // Bad input keeps the current value and shows no crash.
   await page.fill('#bundle-count', '0');
   await page.press('#bundle-count', 'Enter');
-  await page.waitForSelector('.notice.error');
-  assert.match(await page.textContent('.notice.error'), /at least 1 bundle/);
+  // The refusal is shown next to the field.
+  await page.waitForSelector('.field-error[data-field="bundle-count"]');
+  assert.match(await page.textContent('.field-error[data-field="bundle-count"]'), /at least 1 bundle/);
   assert.equal(await page.locator('svg.ring path.arc').count(), 16);
   assert.deepEqual(errors, []);
 });

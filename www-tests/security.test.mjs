@@ -81,3 +81,22 @@ test('a panic shows the crash panel with a way back', async () => {
   await page.waitForSelector('main section.tab-body');
   assert.equal(await page.locator('#crash').count(), 0);
 });
+
+test('refused form input is explained next to its field', async () => {
+  const { page, errors } = await openApp(env.context, env.server.url + '?fresh');
+  await page.click('button[role="tab"]:has-text("Flink")');
+  await page.fill('#flink-slots', '0');
+  await page.click('form.add-tm button[type="submit"]');
+  const slots = page.locator('.field-error[data-field="flink-slots"]');
+  await slots.waitFor();
+  assert.match(await slots.textContent(), /between 1 and 1024 slots/);
+  assert.equal(await page.locator('.notice.error').count(), 0);
+  await page.click('button[role="tab"]:has-text("Kafka Streams")');
+  await page.fill('#ks-name', 'app-x');
+  await page.fill('#ks-tags', 'averyveryverylongtagkey=1');
+  await page.click('button:has-text("Add instance")');
+  const tags = page.locator('.field-error[data-field="ks-add"]');
+  await tags.waitFor();
+  assert.match(await tags.textContent(), /20/);
+  assert.deepEqual(errors, []);
+});

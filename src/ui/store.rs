@@ -218,6 +218,9 @@ pub enum Msg {
     Speed(u32),
     /// Open or close the shortcut overlay.
     Help(bool),
+    /// Run a message on behalf of a form field: if it is refused, the message goes
+    /// next to that field (`field_error`) instead of the notice bar.
+    AtField(&'static str, Box<Msg>),
     /// Show (true) or drop (false) what the next round would do.
     Propose(bool),
     /// Set one config value of the active tab, by its real name.
@@ -759,6 +762,14 @@ impl Reducible for Store {
     type Action = Msg;
 
     fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
+        if let Msg::AtField(field, inner) = msg {
+            let out = self.reduce(*inner);
+            let mut o = (*out).clone();
+            if let Some(Notice::Error(m)) = o.notice.take() {
+                o.field_error = Some((field.to_string(), m));
+            }
+            return Rc::new(o);
+        }
         let mut s = (*self).clone();
         // Pointing, help and playback controls keep the notice and the saved scenario as they are.
         let view_only = matches!(
@@ -787,6 +798,7 @@ impl Reducible for Store {
         );
         if !view_only {
             s.notice = None;
+            s.field_error = None;
             s.data_revision += 1;
             s.proposal = None;
         }
@@ -809,6 +821,7 @@ impl Reducible for Store {
             }
             Msg::Speed(ms) => s.speed_ms = ms.clamp(50, 10_000),
             Msg::Help(h) => s.help = h,
+            Msg::AtField(..) => {} // handled above
             Msg::Propose(false) => s.proposal = None,
             Msg::Propose(true) => match s.propose() {
                 Ok(p) => s.proposal = Some(p),

@@ -3,6 +3,7 @@
 
 pub mod chart;
 pub mod event_log;
+pub mod field_error;
 pub mod help;
 pub mod settings;
 pub mod toolbar;

@@ -3,6 +3,7 @@
 
 use crate::engine::flink::{self, Action, DurationMs, LoadBalanceMode};
 use crate::engine::Engine;
+use crate::ui::components::field_error::FieldError;
 use crate::ui::store::{Msg, Notice, StoreCtx};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -101,10 +102,13 @@ pub fn Controls(p: &ControlsProps) -> Html {
                 return;
             };
             match input.value().trim().parse::<u32>() {
-                Ok(n) => store.dispatch(Msg::Flink(Action::AddTaskManager {
-                    name: None,
-                    slots: Some(n),
-                })),
+                Ok(n) => store.dispatch(Msg::AtField(
+                    "flink-slots",
+                    Box::new(Msg::Flink(Action::AddTaskManager {
+                        name: None,
+                        slots: Some(n),
+                    })),
+                )),
                 Err(_) => store.dispatch(Msg::Notify(Notice::Error(format!(
                     "the slot count must be a whole number (got {:?})",
                     input.value()
@@ -163,6 +167,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
                         <input id="flink-slots" ref={slots_ref} type="number" min="1" value="2" inputmode="numeric" />
                         <button type="submit">{"Add TaskManager"}</button>
                     </div>
+                    <FieldError field="flink-slots" />
                 </form>
                 <label for="flink-restart">{"A lost TaskManager restarts after (ms)"}</label>
                 <input id="flink-restart" type="number" min="0" step="10" inputmode="numeric" placeholder="never"

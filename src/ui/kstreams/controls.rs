@@ -4,6 +4,7 @@
 
 use super::common::{duration, num};
 use crate::engine::kstreams::{Action, AssignorKind, Event as KsEvent, InstanceStatus, RackStrategy, View};
+use crate::ui::components::field_error::FieldError;
 use crate::ui::store::{Msg, StoreCtx};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -167,16 +168,16 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 _ => Some(rack),
             };
             let tags = parse_tags(&input_value(&tags_ref));
-            send(
-                &store,
-                Action::AddInstance {
+            store.dispatch(Msg::AtField(
+                "ks-add",
+                Box::new(Msg::Kstreams(Action::AddInstance {
                     name,
                     threads,
                     rack,
                     tags,
                     process_id: None,
-                },
-            );
+                })),
+            ));
             if let Some(i) = name_ref.cast::<HtmlInputElement>() {
                 i.set_value("");
             }
@@ -420,6 +421,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     <label for="ks-tags">{"client.tag.* (zone=z1, cluster=k1)"}</label>
                     <input id="ks-tags" ref={tags_ref} placeholder="zone=z1" autocomplete="off" />
                     <button type="submit" class="ks-primary">{"Add instance"}</button>
+                    <FieldError field="ks-add" />
                 </form>
             </section>
 

@@ -7,6 +7,7 @@ use crate::engine::pulsar::config::{LoadManager, Profile, SplitAlgorithm};
 use crate::engine::pulsar::view::{BrokerView, RingView};
 use crate::engine::pulsar::{Action, Config};
 use crate::scenario::presets;
+use crate::ui::components::field_error::FieldError;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -269,6 +270,7 @@ fn TopicControls(p: &ControlsProps) -> Html {
             <label for="bundle-count">{ format!("Bundles of {}", presets::PULSAR_NAMESPACE) }</label>
             <input id="bundle-count" type="number" min="1" max={crate::engine::pulsar::MAX_BUNDLES.to_string()}
                    value={p.bundles.to_string()} onchange={on_bundles} />
+            <FieldError field="bundle-count" />
             <p class="hint">{"Pulsar cuts the ring into equal segments: 2^32 / N, the last boundary forced to 0xffffffff."}</p>
             <form onsubmit={on_add} class="add-topic">
                 <label for="topic-name">{ format!("Add topic to {}", p.namespace) }</label>

@@ -108,7 +108,9 @@ pub fn PulsarTab() -> Html {
     };
     let on_bundles = {
         let store = store.clone();
-        Callback::from(move |n: u32| store.dispatch(Msg::SetBundles(n)))
+        Callback::from(move |n: u32| {
+            store.dispatch(Msg::AtField("bundle-count", Box::new(Msg::SetBundles(n))))
+        })
     };
     let on_error = {
         let store = store.clone();
