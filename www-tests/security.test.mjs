@@ -84,6 +84,12 @@ test('a panic shows the crash panel with a way back', async () => {
 
 test('refused form input is explained next to its field', async () => {
   const { page, errors } = await openApp(env.context, env.server.url + '?fresh');
+  // Pulsar: a topic name the engine refuses.
+  await page.fill('#topic-name', 'a/b');
+  await page.click('form.add-topic button');
+  const topic = page.locator('.field-error[data-field="pulsar-topics"]');
+  await topic.waitFor();
+  assert.match(await topic.textContent(), /tenant\/namespace\/topic/);
   await page.click('button[role="tab"]:has-text("Flink")');
   await page.fill('#flink-slots', '0');
   await page.click('form.add-tm button[type="submit"]');

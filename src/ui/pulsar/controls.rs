@@ -85,6 +85,8 @@ pub struct ControlsProps {
     pub bundles: u32,
     /// One engine action.
     pub on_action: Callback<Action>,
+    /// One engine action on behalf of a control section (a refusal is shown in it).
+    pub on_field: Callback<(&'static str, Action)>,
     /// Several engine actions, in order.
     pub on_actions: Callback<Vec<Action>>,
     /// Re-shard the initial namespace.
@@ -112,7 +114,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
 fn ClusterControls(p: &ControlsProps) -> Html {
     let names: Vec<String> = p.brokers.iter().map(|b| b.id.0.clone()).collect();
     let add = {
-        let on = p.on_action.clone();
+        let on = p.on_field.reform(|a| ("pulsar-cluster", a));
         let name = presets::next_broker_name(&names);
         Callback::from(move |_: MouseEvent| {
             on.emit(Action::AddBroker {
@@ -123,7 +125,7 @@ fn ClusterControls(p: &ControlsProps) -> Html {
     };
     let rows = p.brokers.iter().map(|b| {
         let id = b.id.0.clone();
-        let on = p.on_action.clone();
+        let on = p.on_field.reform(|a| ("pulsar-cluster", a));
         let (label, action) = if b.alive {
             ("Crash", Action::CrashBroker { broker: id.clone() })
         } else {
@@ -140,7 +142,7 @@ fn ClusterControls(p: &ControlsProps) -> Html {
     });
     let profile = profile_of(&p.config);
     let on_profile = {
-        let on = p.on_action.clone();
+        let on = p.on_field.reform(|a| ("pulsar-cluster", a));
         Callback::from(move |e: Event| {
             let s: HtmlSelectElement = e.target_unchecked_into();
             let profile = match s.value().as_str() {
@@ -151,7 +153,7 @@ fn ClusterControls(p: &ControlsProps) -> Html {
         })
     };
     let on_lm = {
-        let on = p.on_action.clone();
+        let on = p.on_field.reform(|a| ("pulsar-cluster", a));
         let config = p.config.clone();
         Callback::from(move |e: Event| {
             let s: HtmlSelectElement = e.target_unchecked_into();
@@ -182,6 +184,7 @@ fn ClusterControls(p: &ControlsProps) -> Html {
                 <option value="extensible" selected={lm == LoadManager::Extensible}>{"extensible (pre-assign, transfer)"}</option>
             </select>
             <p class="hint">{ format!("Shedding: {:?}; placement: {:?}.", p.config.load_balancer_load_shedding_strategy, p.config.load_balancer_load_placement_strategy) }</p>
+            <FieldError field="pulsar-cluster" />
         </details>
     }
 }
@@ -214,7 +217,7 @@ fn TopicControls(p: &ControlsProps) -> Html {
         })
     };
     let on_add = {
-        let on = p.on_action.clone();
+        let on = p.on_field.reform(|a| ("pulsar-topics", a));
         let err = p.on_error.clone();
         let ns = p.namespace.to_string();
         let (topic_ref, kind_ref, count_ref) = (topic_ref.clone(), kind_ref.clone(), count_ref.clone());
@@ -248,7 +251,7 @@ fn TopicControls(p: &ControlsProps) -> Html {
         })
     };
     let on_ns = {
-        let on = p.on_action.clone();
+        let on = p.on_field.reform(|a| ("pulsar-topics", a));
         let (name_ref, bundles_ref) = (ns_name_ref.clone(), ns_bundles_ref.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
@@ -295,6 +298,7 @@ fn TopicControls(p: &ControlsProps) -> Html {
                     <button type="submit">{"Create"}</button>
                 </div>
             </form>
+            <FieldError field="pulsar-topics" />
         </details>
     }
 }
@@ -327,7 +331,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
     const SHOWN: usize = 24;
     let hidden = topics.len().saturating_sub(SHOWN);
     let sliders = topics.iter().take(SHOWN).map(|(name, r)| {
-        let on = p.on_action.clone();
+        let on = p.on_field.reform(|a| ("pulsar-traffic", a));
         let topic = name.clone();
         let change = Callback::from(move |e: Event| {
             let i: HtmlInputElement = e.target_unchecked_into();
@@ -352,7 +356,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
     });
 
     let on_hot = {
-        let on = p.on_action.clone();
+        let on = p.on_field.reform(|a| ("pulsar-traffic", a));
         let r = hot_ref.clone();
         Callback::from(move |_: MouseEvent| {
             let t = val(&r);
@@ -407,7 +411,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
         Callback::from(move |_: MouseEvent| on.emit(presets::pulsar_doc_loads(&alive)))
     };
     let set_broker = |clear: bool| {
-        let on = p.on_action.clone();
+        let on = p.on_field.reform(|a| ("pulsar-traffic", a));
         let err = p.on_error.clone();
         let (b, c) = (broker_ref.clone(), cpu_ref.clone());
         Callback::from(move |_: MouseEvent| {
@@ -427,7 +431,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
     };
     let ns = p.namespace.to_string();
     let set_bundle = |clear: bool| {
-        let on = p.on_action.clone();
+        let on = p.on_field.reform(|a| ("pulsar-traffic", a));
         let err = p.on_error.clone();
         let (b, r) = (bundle_ref.clone(), bundle_rate_ref.clone());
         let ns = ns.clone();
@@ -499,6 +503,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
                 <button onclick={set_bundle(false)}>{"Set bundle msg/s"}</button>
                 <button onclick={set_bundle(true)} title="Back to its topics' sum">{"Clear"}</button>
             </div>
+            <FieldError field="pulsar-traffic" />
         </details>
     }
 }
@@ -514,7 +519,7 @@ fn AdminControls(p: &ControlsProps) -> Html {
     let ns = p.namespace.to_string();
 
     let on_split = {
-        let on = p.on_action.clone();
+        let on = p.on_field.reform(|a| ("pulsar-admin", a));
         let err = p.on_error.clone();
         let ns = ns.clone();
         let (b, a, bo, u) = (
@@ -557,7 +562,7 @@ fn AdminControls(p: &ControlsProps) -> Html {
         })
     };
     let on_unload = {
-        let on = p.on_action.clone();
+        let on = p.on_field.reform(|a| ("pulsar-admin", a));
         let ns = ns.clone();
         let (b, d) = (unload_bundle.clone(), unload_dst.clone());
         Callback::from(move |e: SubmitEvent| {
@@ -616,6 +621,7 @@ fn AdminControls(p: &ControlsProps) -> Html {
                 </select>
                 <button type="submit">{"Unload"}</button>
             </form>
+            <FieldError field="pulsar-admin" />
         </details>
     }
 }

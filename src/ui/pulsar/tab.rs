@@ -8,6 +8,7 @@ use super::ring::{mib, rate, topic_bins, Legend, Ring, TICK_LIMIT};
 use super::Colors;
 use crate::engine::pulsar::{self, view::RingView, Action};
 use crate::engine::{Engine, Narrate};
+use crate::ui::components::field_error::FieldError;
 use crate::ui::store::{Msg, Notice, StoreCtx, Subject, NAMESPACE};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -88,16 +89,19 @@ pub fn PulsarTab() -> Html {
         .filter(|(b, _)| *b == current)
         .map(|(_, p)| p.clone());
 
-    let on_action = {
+    // Every control action goes through here; a section's own actions carry the
+    // section's id so that a refusal is shown inside it.
+    let on_field = {
         let store = store.clone();
         let chosen = chosen.clone();
-        Callback::from(move |a: Action| {
+        Callback::from(move |(field, a): (&'static str, Action)| {
             if let Action::CreateNamespace { namespace, .. } = &a {
                 chosen.set(namespace.clone());
             }
-            store.dispatch(Msg::Pulsar(a));
+            store.dispatch(Msg::AtField(field, Box::new(Msg::Pulsar(a))))
         })
     };
+    let on_action = on_field.reform(|a: Action| ("pulsar-rounds", a));
     let on_actions = {
         let store = store.clone();
         Callback::from(move |v: Vec<Action>| {
@@ -185,10 +189,11 @@ pub fn PulsarTab() -> Html {
             <aside class="pulsar-controls">
                 <Controls brokers={brokers.clone()} namespaces={namespaces.clone()} namespace={ns.clone()}
                           ring={ring.clone()} config={config} bundles={store.bundles()}
-                          on_action={on_action.clone()} {on_actions} {on_bundles} {on_error} {fresh_seed} />
+                          on_action={on_action.clone()} {on_field} {on_actions} {on_bundles} {on_error} {fresh_seed} />
             </aside>
             <div class="panel main-view">
                 <RoundBar round={sim.round()} now_ms={sim.now_ms()} on_action={on_action} {on_propose} proposing={shown.is_some()} />
+                <FieldError field="pulsar-rounds" />
                 if let Some(p) = shown {
                     <ProposalView proposal={p} namespace={ns.clone()} colors={colors.clone()} {on_apply} {on_discard} />
                 }
