@@ -5,6 +5,7 @@ use crate::engine::{flink, kstreams, pulsar, Engine, Narrate, System};
 use crate::lessons::{self, AnyAction, Lesson, StepView};
 use crate::scenario::presets::{self, PULSAR_NAMESPACE};
 use crate::scenario::{session::Session, url, Body, Log, Scenario};
+use std::cell::{Ref, RefCell, RefMut};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -24,11 +25,11 @@ pub struct Store {
     /// Active tab.
     pub tab: System,
     /// The Pulsar session.
-    pub pulsar: Session<pulsar::Sim>,
+    pub pulsar: Live<pulsar::Sim>,
     /// The Flink session.
-    pub flink: Session<flink::Sim>,
+    pub flink: Live<flink::Sim>,
     /// The Kafka Streams session.
-    pub kstreams: Session<kstreams::Sim>,
+    pub kstreams: Live<kstreams::Sim>,
     /// Last message.
     pub notice: Option<Notice>,
     /// The entity the user is pointing at (clicked in the event log, hovered in a view).
@@ -183,6 +184,47 @@ pub struct Subject {
     pub id: String,
 }
 
+/// A session the store edits in place. Every copy of the store shares it (yew
+/// keeps the previous store while the reducer builds the next one), so a message
+/// never copies the engine state or its event history: with 200,000 topics a copy
+/// and its drop took most of a round's redraw. Views read it with [`Live::get`]
+/// during render; only the reducer calls [`Live::edit`].
+pub struct Live<S: Engine>(Rc<RefCell<Session<S>>>);
+
+impl<S: Engine> Live<S> {
+    /// Share a new session.
+    pub fn new(s: Session<S>) -> Self {
+        Live(Rc::new(RefCell::new(s)))
+    }
+
+    /// Read the session.
+    pub fn get(&self) -> Ref<'_, Session<S>> {
+        self.0.borrow()
+    }
+
+    /// Change the session (reducer only).
+    fn edit(&self) -> RefMut<'_, Session<S>> {
+        self.0.borrow_mut()
+    }
+
+    /// Apply one action; a refusal is returned as its message.
+    fn apply(&self, action: S::Action) -> Result<(), String> {
+        self.edit().apply(action).map(|_| ()).map_err(|e| e.to_string())
+    }
+}
+
+impl<S: Engine> Clone for Live<S> {
+    fn clone(&self) -> Self {
+        Live(Rc::clone(&self.0))
+    }
+}
+
+impl<S: Engine> std::fmt::Debug for Live<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Live(session)")
+    }
+}
+
 /// The namespace the Pulsar tab works in.
 pub const NAMESPACE: &str = PULSAR_NAMESPACE;
 
@@ -242,15 +284,18 @@ macro_rules! with_active {
     ($store:expr, $s:ident => $body:expr) => {
         match $store.tab {
             System::Pulsar => {
-                let $s = &$store.pulsar;
+                let guard = $store.pulsar.get();
+                let $s = &*guard;
                 $body
             }
             System::Flink => {
-                let $s = &$store.flink;
+                let guard = $store.flink.get();
+                let $s = &*guard;
                 $body
             }
             System::Kstreams => {
-                let $s = &$store.kstreams;
+                let guard = $store.kstreams.get();
+                let $s = &*guard;
                 $body
             }
         }
@@ -258,15 +303,18 @@ macro_rules! with_active {
     (mut $store:expr, $s:ident => $body:expr) => {
         match $store.tab {
             System::Pulsar => {
-                let $s = &mut $store.pulsar;
+                let mut guard = $store.pulsar.edit();
+                let $s = &mut *guard;
                 $body
             }
             System::Flink => {
-                let $s = &mut $store.flink;
+                let mut guard = $store.flink.edit();
+                let $s = &mut *guard;
                 $body
             }
             System::Kstreams => {
-                let $s = &mut $store.kstreams;
+                let mut guard = $store.kstreams.edit();
+                let $s = &mut *guard;
                 $body
             }
         }
@@ -287,18 +335,18 @@ impl Store {
     pub fn fresh() -> Store {
         Store {
             tab: System::Pulsar,
-            pulsar: default_session(System::Pulsar, |b| match b {
+            pulsar: Live::new(default_session(System::Pulsar, |b| match b {
                 Body::Pulsar(l) => Some(l),
                 _ => None,
-            }),
-            flink: default_session(System::Flink, |b| match b {
+            })),
+            flink: Live::new(default_session(System::Flink, |b| match b {
                 Body::Flink(l) => Some(l),
                 _ => None,
-            }),
-            kstreams: default_session(System::Kstreams, |b| match b {
+            })),
+            kstreams: Live::new(default_session(System::Kstreams, |b| match b {
                 Body::Kstreams(l) => Some(l),
                 _ => None,
-            }),
+            })),
             notice: None,
             highlight: None,
             field_error: None,
@@ -326,9 +374,11 @@ impl Store {
     fn try_open(&mut self, sc: Scenario) -> Result<(), String> {
         let sys = sc.system();
         let result = match sc.body {
-            Body::Pulsar(log) => Session::new(sc.seed, log, sc.cursor).map(|s| self.pulsar = s),
-            Body::Flink(log) => Session::new(sc.seed, log, sc.cursor).map(|s| self.flink = s),
-            Body::Kstreams(log) => Session::new(sc.seed, log, sc.cursor).map(|s| self.kstreams = s),
+            Body::Pulsar(log) => Session::new(sc.seed, log, sc.cursor).map(|s| self.pulsar = Live::new(s)),
+            Body::Flink(log) => Session::new(sc.seed, log, sc.cursor).map(|s| self.flink = Live::new(s)),
+            Body::Kstreams(log) => {
+                Session::new(sc.seed, log, sc.cursor).map(|s| self.kstreams = Live::new(s))
+            }
         };
         result.map_err(|e| e.to_string())?;
         self.tab = sys;
@@ -396,10 +446,14 @@ impl Store {
         let l = run.lesson;
         let seed = l.scenario.seed;
         let on_path = match &l.scenario.body {
-            Body::Pulsar(log) => on_path(&self.pulsar, seed, log).map(|(c, a)| (c, a.map(AnyAction::Pulsar))),
-            Body::Flink(log) => on_path(&self.flink, seed, log).map(|(c, a)| (c, a.map(AnyAction::Flink))),
+            Body::Pulsar(log) => {
+                on_path(&self.pulsar.get(), seed, log).map(|(c, a)| (c, a.map(AnyAction::Pulsar)))
+            }
+            Body::Flink(log) => {
+                on_path(&self.flink.get(), seed, log).map(|(c, a)| (c, a.map(AnyAction::Flink)))
+            }
             Body::Kstreams(log) => {
-                on_path(&self.kstreams, seed, log).map(|(c, a)| (c, a.map(AnyAction::Kstreams)))
+                on_path(&self.kstreams.get(), seed, log).map(|(c, a)| (c, a.map(AnyAction::Kstreams)))
             }
         };
         let cursor = run.view.cursor;
@@ -464,9 +518,14 @@ impl Store {
             self.open_lesson(l, k)?;
         }
         let r = match action {
-            AnyAction::Pulsar(a) => self.pulsar.apply(a).map(|_| ()).map_err(|e| e.to_string()),
-            AnyAction::Flink(a) => self.flink.apply(a).map(|_| ()).map_err(|e| e.to_string()),
-            AnyAction::Kstreams(a) => self.kstreams.apply(a).map(|_| ()).map_err(|e| e.to_string()),
+            AnyAction::Pulsar(a) => self.pulsar.edit().apply(a).map(|_| ()).map_err(|e| e.to_string()),
+            AnyAction::Flink(a) => self.flink.edit().apply(a).map(|_| ()).map_err(|e| e.to_string()),
+            AnyAction::Kstreams(a) => self
+                .kstreams
+                .edit()
+                .apply(a)
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
         };
         r?;
         self.follow_lesson();
@@ -532,9 +591,9 @@ impl Store {
             sc.cursor = s.can_redo().then_some(s.cursor());
         });
         sc.body = match self.tab {
-            System::Pulsar => Body::Pulsar(self.pulsar.log().clone()),
-            System::Flink => Body::Flink(self.flink.log().clone()),
-            System::Kstreams => Body::Kstreams(self.kstreams.log().clone()),
+            System::Pulsar => Body::Pulsar(self.pulsar.get().log().clone()),
+            System::Flink => Body::Flink(self.flink.get().log().clone()),
+            System::Kstreams => Body::Kstreams(self.kstreams.get().log().clone()),
         };
         sc
     }
@@ -556,6 +615,7 @@ impl Store {
     /// Bundle count of the Pulsar tab's namespace.
     pub fn bundles(&self) -> u32 {
         self.pulsar
+            .get()
             .state()
             .namespaces()
             .get(NAMESPACE)
@@ -619,9 +679,9 @@ impl Store {
     /// The metric lines of the active tab, read from the engine's round events.
     pub fn series(&self) -> Vec<Series> {
         match self.tab {
-            System::Pulsar => pulsar_series(&self.pulsar),
-            System::Flink => flink_series(&self.flink),
-            System::Kstreams => kstreams_series(&self.kstreams),
+            System::Pulsar => pulsar_series(&self.pulsar.get()),
+            System::Flink => flink_series(&self.flink.get()),
+            System::Kstreams => kstreams_series(&self.kstreams.get()),
         }
     }
 
@@ -641,9 +701,9 @@ impl Store {
             Session::new(s.seed(), log, Some(s.cursor())).map_err(|e| e.to_string())
         }
         Ok(match self.tab {
-            System::Pulsar => pulsar_series(&alt(&self.pulsar, key, value)?),
-            System::Flink => flink_series(&alt(&self.flink, key, value)?),
-            System::Kstreams => kstreams_series(&alt(&self.kstreams, key, value)?),
+            System::Pulsar => pulsar_series(&alt(&self.pulsar.get(), key, value)?),
+            System::Flink => flink_series(&alt(&self.flink.get(), key, value)?),
+            System::Kstreams => kstreams_series(&alt(&self.kstreams.get(), key, value)?),
         })
     }
 
@@ -656,9 +716,9 @@ impl Store {
             )
         }
         match self.tab {
-            System::Pulsar => pair(self.pulsar.state().config()),
-            System::Flink => pair(self.flink.state().config()),
-            System::Kstreams => pair(self.kstreams.state().config()),
+            System::Pulsar => pair(self.pulsar.get().state().config()),
+            System::Flink => pair(self.flink.get().state().config()),
+            System::Kstreams => pair(self.kstreams.get().state().config()),
         }
     }
 
@@ -675,8 +735,9 @@ impl Store {
         }
         match self.tab {
             System::Pulsar => {
-                let config = with_key(self.pulsar.state().config(), key, value)?;
+                let config = with_key(self.pulsar.get().state().config(), key, value)?;
                 self.pulsar
+                    .edit()
                     .apply(pulsar::Action::SetConfig {
                         config: Box::new(config),
                     })
@@ -684,14 +745,16 @@ impl Store {
                     .map_err(|e| e.to_string())
             }
             System::Flink => {
-                let config = with_key(self.flink.state().config(), key, value)?;
+                let config = with_key(self.flink.get().state().config(), key, value)?;
                 self.flink
+                    .edit()
                     .apply(flink::Action::SetConfig { config })
                     .map(|_| ())
                     .map_err(|e| e.to_string())
             }
             System::Kstreams => self
                 .kstreams
+                .edit()
                 .apply(kstreams::Action::SetConfig {
                     key: key.to_string(),
                     value,
@@ -707,12 +770,13 @@ impl Store {
         use crate::engine::Engine;
         let (changes, events) = match self.tab {
             System::Pulsar => {
-                let mut next = self.pulsar.state().clone();
+                let mut next = self.pulsar.get().state().clone();
                 let ev = next.apply(&pulsar::Action::Step).map_err(|e| e.to_string())?;
                 (Vec::new(), ev.iter().map(Narrate::narrate).collect::<Vec<_>>())
             }
             System::Flink => {
-                let now = self.flink.state();
+                let session = self.flink.get();
+                let now = session.state();
                 let mut next = now.clone();
                 let ev = next.apply(&flink::Action::Schedule).map_err(|e| e.to_string())?;
                 let line = |s: &flink::Sim| format!("{:?}", s.tasks_per_tm());
@@ -720,7 +784,8 @@ impl Store {
                 (changes, ev.iter().map(Narrate::narrate).collect())
             }
             System::Kstreams => {
-                let now = self.kstreams.state();
+                let session = self.kstreams.get();
+                let now = session.state();
                 let mut next = now.clone();
                 let ev = next
                     .apply(&kstreams::Action::Rebalance)
@@ -828,25 +893,24 @@ impl Reducible for Store {
                 Err(e) => s.fail(e),
             },
             Msg::StepActive => {
-                let now = || {
-                    web_sys::window()
-                        .and_then(|w| w.performance())
-                        .map_or(0.0, |p| p.now())
-                };
+                let now = super::browser::now_ms;
                 let t0 = now();
                 let r = match s.tab {
                     System::Pulsar => s
                         .pulsar
+                        .edit()
                         .apply(pulsar::Action::Step)
                         .map(|_| ())
                         .map_err(|e| e.to_string()),
                     System::Flink => s
                         .flink
+                        .edit()
                         .apply(flink::Action::Schedule)
                         .map(|_| ())
                         .map_err(|e| e.to_string()),
                     System::Kstreams => s
                         .kstreams
+                        .edit()
                         .apply(kstreams::Action::Rebalance)
                         .map(|_| ())
                         .map_err(|e| e.to_string()),
@@ -859,9 +923,10 @@ impl Reducible for Store {
             }
             Msg::Notify(n) => s.notice = Some(n),
             Msg::SetBundles(n) => {
-                let log = presets::with_pulsar_bundles(s.pulsar.log().clone(), n);
-                match Session::new(s.pulsar.seed(), log, Some(s.pulsar.cursor())) {
-                    Ok(p) => s.pulsar = p,
+                let log = presets::with_pulsar_bundles(s.pulsar.get().log().clone(), n);
+                let (seed, cursor) = (s.pulsar.get().seed(), s.pulsar.get().cursor());
+                match Session::new(seed, log, Some(cursor)) {
+                    Ok(p) => s.pulsar = Live::new(p),
                     Err(e) => s.fail(e),
                 }
             }
@@ -968,7 +1033,8 @@ pub const INSPECT_MAX_EVENTS: usize = 5_000;
 impl Store {
     /// What `window.lbscope` shows.
     pub fn inspect(&self) -> Inspect {
-        let all = self.pulsar.state().namespaces();
+        let pulsar = self.pulsar.get();
+        let all = pulsar.state().namespaces();
         let topics: usize = all.values().map(|n| n.topics.len()).sum();
         let namespaces = if topics > INSPECT_MAX_TOPICS {
             all.values()
@@ -991,7 +1057,7 @@ impl Store {
             namespaces,
             topics_omitted: if topics > INSPECT_MAX_TOPICS { topics } else { 0 },
             last_round_ms: self.last_round_ms,
-            flink: self.flink.state().slot_grid(),
+            flink: self.flink.get().state().slot_grid(),
             events,
             events_omitted,
             lesson: self

@@ -32,7 +32,8 @@ fn ms(store: &StoreCtx, what: &str, value: &str) -> Option<u64> {
 #[component]
 pub fn Controls(p: &ControlsProps) -> Html {
     let store = use_context::<StoreCtx>().expect("store context");
-    let sim = store.flink.state();
+    let session = store.flink.get();
+    let sim = session.state();
     let config = sim.config().clone();
     let has_job = sim.job().is_some();
     let slots_ref = use_node_ref();

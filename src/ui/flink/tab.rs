@@ -106,7 +106,7 @@ fn failover_view(f: &FailoverSummary, on_cure: Option<Callback<MouseEvent>>) -> 
 pub fn FlinkTab() -> Html {
     let store = use_context::<StoreCtx>().expect("store context");
     let restart = use_state(|| "50".to_string());
-    let session = &store.flink;
+    let session = &*store.flink.get();
     let sim = session.state();
     let mode = sim.config().effective_mode();
     let other = twin_mode(mode);
@@ -183,7 +183,7 @@ pub fn FlinkTab() -> Html {
         Callback::from(move |(job, tms, slots): (JobSpec, u32, u32)| {
             let mut actions = vec![Action::DefineJob { job }];
             let mut kept = 0;
-            for t in store.flink.state().task_managers() {
+            for t in store.flink.get().state().task_managers() {
                 if kept < tms && t.is_running() && t.slot_count() == slots {
                     kept += 1;
                 } else {

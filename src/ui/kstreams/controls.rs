@@ -234,6 +234,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
     // The newest keyed record: where murmur2 sent it.
     let last_keyed = store
         .kstreams
+        .get()
         .steps()
         .iter()
         .rev()

@@ -27,12 +27,13 @@ pub struct Placed {
 /// The standby (and warm-up) tasks `instance` held before the last step: its
 /// newest `ThreadsAssigned` event before that step.
 fn standbys_before(store: &StoreCtx, instance: &str) -> Vec<TaskId> {
-    let steps = store.kstreams.steps();
+    let session = store.kstreams.get();
+    let steps = session.steps();
     let earlier = steps[..steps.len().saturating_sub(1)]
         .iter()
         .rev()
         .flat_map(|evs| evs.iter().rev());
-    let setup = store.kstreams.setup_events().iter().rev();
+    let setup = session.setup_events().iter().rev();
     earlier
         .chain(setup)
         .find_map(|e| match e {
@@ -53,7 +54,8 @@ fn standbys_before(store: &StoreCtx, instance: &str) -> Vec<TaskId> {
 pub fn placements(store: &StoreCtx) -> BTreeMap<(TaskId, String, Role), Placed> {
     let mut out = BTreeMap::new();
     let mut before: BTreeMap<String, Vec<TaskId>> = BTreeMap::new();
-    if let Some(evs) = store.kstreams.steps().last() {
+    let session = store.kstreams.get();
+    if let Some(evs) = session.steps().last() {
         for e in evs {
             if let Event::TaskAssigned {
                 task,
@@ -109,8 +111,9 @@ fn action_text(a: &Action) -> String {
 
 /// The "last step" panel.
 pub fn last_step(store: &StoreCtx, placed: &BTreeMap<(TaskId, String, Role), Placed>) -> Html {
-    let cursor = store.kstreams.cursor();
-    let Some(evs) = store.kstreams.steps().last() else {
+    let session = store.kstreams.get();
+    let cursor = session.cursor();
+    let Some(evs) = session.steps().last() else {
         return html! {
             <section class="ks-last" aria-label="Last step">
                 <h2>{"Last step"}</h2>
@@ -118,8 +121,7 @@ pub fn last_step(store: &StoreCtx, placed: &BTreeMap<(TaskId, String, Role), Pla
             </section>
         };
     };
-    let action = store
-        .kstreams
+    let action = session
         .log()
         .actions
         .get(cursor - 1)
