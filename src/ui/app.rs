@@ -39,20 +39,91 @@ fn shortcut(key: &str, store: &Store) -> Option<Msg> {
     })
 }
 
+/// Publishing costs above this (ms) make later publications wait for the throttle.
+const PUBLISH_INLINE_MS: f64 = 4.0;
+/// Least time between two deferred publications (ms).
+const PUBLISH_EVERY_MS: u32 = 500;
+
+/// Publishes the store (window.lbscope, the share link, the autosave): inline
+/// while that is cheap, else throttled to one publication per
+/// [`PUBLISH_EVERY_MS`], always of the newest store.
+#[derive(Default)]
+struct Publisher {
+    /// The store of the newest render.
+    latest: Option<super::store::StoreCtx>,
+    /// What the last publication cost (ms).
+    cost_ms: f64,
+    /// A deferred publication is scheduled.
+    pending: bool,
+    /// A change happened since the last publication.
+    dirty: bool,
+}
+
+impl Publisher {
+    fn changed(this: &std::rc::Rc<std::cell::RefCell<Publisher>>) {
+        let (pending, cheap) = {
+            let mut p = this.borrow_mut();
+            p.dirty = true;
+            (p.pending, p.cost_ms < PUBLISH_INLINE_MS)
+        };
+        if pending {
+            return;
+        }
+        if cheap {
+            Self::flush(this);
+            return;
+        }
+        this.borrow_mut().pending = true;
+        let this = this.clone();
+        gloo::timers::callback::Timeout::new(PUBLISH_EVERY_MS, move || {
+            this.borrow_mut().pending = false;
+            Self::flush(&this);
+        })
+        .forget();
+    }
+
+    fn flush(this: &std::rc::Rc<std::cell::RefCell<Publisher>>) {
+        let Some(store) = this.borrow().latest.clone().filter(|_| this.borrow().dirty) else {
+            return;
+        };
+        let t0 = browser::now_ms();
+        browser::expose(&store.inspect());
+        browser::replace_fragment(&store.fragment());
+        browser::autosave(&store.scenario().to_json());
+        let mut p = this.borrow_mut();
+        p.cost_ms = browser::now_ms() - t0;
+        p.dirty = false;
+    }
+}
+
 /// Root component.
 #[component]
 pub fn App() -> Html {
     let store = use_reducer(Store::boot);
 
     // After every change: publish window.lbscope, update the share link, autosave.
+    // Cheap for small scenarios, so done at once; when it gets expensive (a big
+    // cluster) it runs at most every PUBLISH_EVERY_MS, off the round's frame, with
+    // the newest store (and once more when the page is hidden or closed).
+    let publisher = use_mut_ref(Publisher::default);
+    publisher.borrow_mut().latest = Some(store.clone());
     {
-        let store = store.clone();
-        use_effect_with(store.data_revision, move |_| {
-            browser::expose(&store.inspect());
-            browser::replace_fragment(&store.fragment());
-            browser::autosave(&store.scenario().to_json());
+        let publisher = publisher.clone();
+        use_effect_with(store.data_revision, move |_| Publisher::changed(&publisher));
+    }
+    {
+        let publisher = publisher.clone();
+        use_effect_with((), move |_| {
+            let listener = gloo::events::EventListener::new(&gloo::utils::window(), "pagehide", move |_| {
+                Publisher::flush(&publisher)
+            });
+            move || drop(listener)
         });
     }
+
+    // The engine time of the last round, always current (the in-browser
+    // benchmark reads it; window.lbscope may be published later).
+    use_effect_with(store.last_round_ms, |ms| browser::expose_round_ms(*ms));
 
     // Lesson progress follows the store into localStorage.
     use_effect_with(store.progress.clone(), browser::save_progress);
@@ -183,16 +254,25 @@ pub fn App() -> Html {
         html! { <div class={class} role="alert"><span>{text}</span><button onclick={dismiss} aria-label="Dismiss">{"×"}</button></div> }
     });
 
-    let (rows, hidden) = store.event_rows();
-    let on_pick = {
+    // What the deck shows is derived from the sessions: recomputed only when a
+    // scenario changed (not on a hover or a notice).
+    let data_key = (store.data_revision, store.tab);
+    let log = {
         let store = store.clone();
-        Callback::from(move |s| store.dispatch(Msg::Highlight(s)))
+        use_memo(data_key, move |_| store.event_rows())
     };
-    let (current, defaults) = store.config_json();
-    let on_config = {
+    let (rows, hidden) = (log.0.clone(), log.1);
+    let on_pick = use_callback(store.dispatcher(), |s, d| d.dispatch(Msg::Highlight(s)));
+    let config = {
         let store = store.clone();
-        Callback::from(move |(k, v)| store.dispatch(Msg::SetConfig(k, v)))
+        use_memo(data_key, move |_| store.config_json())
     };
+    let (current, defaults) = (*config).clone();
+    let series = {
+        let store = store.clone();
+        use_memo(data_key, move |_| store.series())
+    };
+    let on_config = use_callback(store.dispatcher(), |(k, v), d| d.dispatch(Msg::SetConfig(k, v)));
     let compare = {
         let store = store.clone();
         let key = (store.data_revision, store.tab, store.compare.clone());
@@ -294,7 +374,7 @@ pub fn App() -> Html {
                 }
                 <section class="deck">
                     <EventLog {rows} {hidden} highlight={store.highlight.clone()} {on_pick} />
-                    <MetricsChart series={store.series()} compare={compare_series} compare_label={compare_label} empty={empty}>
+                    <MetricsChart series={(*series).clone()} compare={compare_series} compare_label={compare_label} empty={empty}>
                         <label class="compare">
                             {"Compare with "}
                             <select aria-label="Compare with the same actions under" onchange={on_compare}>

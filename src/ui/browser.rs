@@ -22,6 +22,13 @@ pub fn replace_fragment(frag: &str) {
     }
 }
 
+/// Milliseconds since the page started (`performance.now()`; 0 without it).
+pub fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
 /// Save a JSON scenario for the next visit.
 pub fn autosave(json: &str) {
     let _ = gloo::storage::LocalStorage::set(AUTOSAVE_KEY, json);
@@ -122,6 +129,12 @@ pub fn expose<T: Serialize>(view: &T) {
     };
     let frozen = js_sys::Object::freeze(&value.into());
     let _ = js_sys::Reflect::set(&gloo::utils::window(), &JsValue::from_str("lbscope"), &frozen);
+}
+
+/// Publish the engine time of the last round as `window.lbscopeRoundMs`.
+pub fn expose_round_ms(ms: Option<f64>) {
+    let v = ms.map_or(JsValue::NULL, JsValue::from_f64);
+    let _ = js_sys::Reflect::set(&gloo::utils::window(), &JsValue::from_str("lbscopeRoundMs"), &v);
 }
 
 /// Whether the page's query string holds `flag` (e.g. `?fresh`).

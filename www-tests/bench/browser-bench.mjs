@@ -45,7 +45,7 @@ try {
   console.error(`wasm: opening the scenario (replaying its setup in the browser) ...`);
   const t0 = Date.now();
   await page.goto(link, { timeout: 600000 });
-  await page.waitForSelector('svg.ring', { timeout: 600000 });
+  await page.waitForSelector('svg.ring, canvas.ring', { timeout: 600000 });
   const openMs = Date.now() - t0;
   const engine = [];
   const frame = [];
@@ -56,7 +56,7 @@ try {
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       return performance.now() - start;
     });
-    const eng = await page.evaluate(() => window.lbscope.last_round_ms);
+    const eng = await page.evaluate(() => window.lbscopeRoundMs);
     if (i >= 3) { engine.push(eng); frame.push(total - eng); }
   }
   const wasm = readdirSync(DIST).find((f) => f.endsWith('.wasm'));

@@ -18,10 +18,16 @@ pub struct EventLogProps {
     pub on_pick: Callback<Option<Subject>>,
 }
 
+/// Rows drawn at first; "Show more" adds as many again (a big round logs
+/// thousands of events, and laying out hundreds of rows on every round would
+/// cost more than the round itself).
+pub const FIRST_ROWS: usize = 100;
+
 /// The event log panel.
 #[component]
 pub fn EventLog(p: &EventLogProps) -> Html {
     let filter = use_state(String::new);
+    let limit = use_state(|| FIRST_ROWS);
     let on_filter = {
         let filter = filter.clone();
         Callback::from(move |e: InputEvent| {
@@ -30,11 +36,17 @@ pub fn EventLog(p: &EventLogProps) -> Html {
         })
     };
     let needle = filter.to_lowercase();
-    let rows = p
+    let matching: Vec<&EventRow> = p
         .rows
         .iter()
         .filter(|r| needle.is_empty() || r.text.to_lowercase().contains(&needle))
-        .map(|r| {
+        .collect();
+    let more = matching.len().saturating_sub(*limit);
+    let on_more = {
+        let limit = limit.clone();
+        Callback::from(move |_: MouseEvent| limit.set(*limit + FIRST_ROWS))
+    };
+    let rows = matching.into_iter().take(*limit).map(|r| {
             let active = r.subject.is_some() && r.subject == p.highlight;
             let onclick = {
                 let pick = p.on_pick.clone();
@@ -67,6 +79,9 @@ pub fn EventLog(p: &EventLogProps) -> Html {
                        value={(*filter).clone()} oninput={on_filter} />
             </div>
             <ol class="events" aria-live="polite">{ for rows }</ol>
+            if more > 0 {
+                <button class="show-more" onclick={on_more}>{ format!("Show {} more of {more}", more.min(FIRST_ROWS)) }</button>
+            }
             if p.hidden > 0 {
                 <p class="hint">{ format!("{} older events not shown (the CLI prints them all: lbscope run)", p.hidden) }</p>
             }
