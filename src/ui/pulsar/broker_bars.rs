@@ -10,7 +10,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 /// Broker bars properties.
-#[derive(Properties, Clone, PartialEq)]
+#[derive(Properties, Clone)]
 pub struct BrokerBarsProps {
     /// Every broker.
     pub brokers: Rc<Vec<BrokerView>>,
@@ -22,6 +22,71 @@ pub struct BrokerBarsProps {
     /// Pointing at a broker (None when leaving).
     #[prop_or_default]
     pub on_point: Callback<Option<Subject>>,
+}
+
+/// The brokers are compared by pointer (the tab builds them once per scenario change).
+impl PartialEq for BrokerBarsProps {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.brokers, &o.brokers)
+            && self.colors == o.colors
+            && self.highlight == o.highlight
+            && self.on_point == o.on_point
+    }
+}
+
+/// Strip size in view units.
+const STRIP: (f64, f64) = (300.0, 62.0);
+
+/// Draw the load strip: one bar per broker in name order, the overload line and
+/// the cluster average (dashed).
+fn draw_strip(node: &NodeRef, brokers: &[BrokerView], lit: Option<&str>) {
+    let Some(s) = crate::ui::components::canvas::Surface::new(node, STRIP) else {
+        return;
+    };
+    let ctx = &s.ctx;
+    let (accent, muted, fg, hot) = (
+        s.css("--accent", "#0072B2"),
+        s.css("--muted", "#5f6368"),
+        s.css("--fg", "#1d1d1f"),
+        "#D55E00",
+    );
+    let first = brokers.iter().find(|b| b.alive);
+    let (overload, avg) = first.map_or((85.0, 0.0), |b| (b.overload_line, b.cluster_avg));
+    let w = STRIP.0 / brokers.len().max(1) as f64;
+    let y = |v: f64| 60.0 - v.clamp(0.0, 100.0) / 100.0 * 60.0;
+    for (i, b) in brokers.iter().enumerate() {
+        let h = b.load.clamp(0.0, 100.0) / 100.0 * 60.0;
+        let color = if !b.alive {
+            muted.as_str()
+        } else if b.load > b.overload_line {
+            hot
+        } else {
+            accent.as_str()
+        };
+        ctx.set_global_alpha(if b.alive { 1.0 } else { 0.4 });
+        ctx.set_fill_style_str(color);
+        ctx.fill_rect(i as f64 * w, 60.0 - h, w.max(0.3), h);
+        if lit == Some(b.id.0.as_str()) {
+            ctx.set_global_alpha(1.0);
+            ctx.set_fill_style_str(&fg);
+            ctx.fill_rect(i as f64 * w, 0.0, w.max(0.6), 60.0);
+        }
+    }
+    ctx.set_global_alpha(1.0);
+    ctx.set_line_width(0.8);
+    ctx.set_stroke_style_str(hot);
+    ctx.begin_path();
+    ctx.move_to(0.0, y(overload));
+    ctx.line_to(STRIP.0, y(overload));
+    ctx.stroke();
+    ctx.set_stroke_style_str(&fg);
+    let dash = js_sys::Array::of2(&3.0.into(), &2.0.into());
+    let _ = ctx.set_line_dash(&dash);
+    ctx.begin_path();
+    ctx.move_to(0.0, y(avg));
+    ctx.line_to(STRIP.0, y(avg));
+    ctx.stroke();
+    let _ = ctx.set_line_dash(&js_sys::Array::new());
 }
 
 /// Above this many brokers the bars become a strip plus the busiest brokers' cards.
@@ -48,6 +113,23 @@ fn bar(kind: &'static str, label: &'static str, value: f64) -> Html {
 /// The broker bars.
 #[component]
 pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
+    let strip_ref = use_node_ref();
+    {
+        let node = strip_ref.clone();
+        let lit = p
+            .highlight
+            .as_ref()
+            .filter(|s| s.kind == "broker")
+            .map(|s| s.id.clone());
+        use_effect_with(
+            (crate::ui::components::canvas::Same(p.brokers.clone()), lit),
+            move |(brokers, lit)| {
+                if brokers.0.len() > CARD_LIMIT {
+                    draw_strip(&node, &brokers.0, lit.as_deref());
+                }
+            },
+        );
+    }
     let first = p.brokers.iter().find(|b| b.alive);
     let (overload, avg) = first.map_or((85.0, 0.0), |b| (b.overload_line, b.cluster_avg));
     // Large clusters: a strip with one bar per broker, and cards for the busiest
@@ -69,24 +151,24 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
         shown.truncate(CARDS_WHEN_MANY);
     }
     let strip = many.then(|| {
-        let n = p.brokers.len() as f64;
-        let w = 300.0 / n;
-        let bars = p.brokers.iter().enumerate().map(|(i, b)| {
-            let h = (b.load.clamp(0.0, 100.0) / 100.0) * 60.0;
-            html! {
-                <rect x={format!("{:.2}", i as f64 * w)} y={format!("{:.2}", 60.0 - h)} width={format!("{:.2}", w.max(0.3))}
-                      height={format!("{h:.2}")} class={classes!("strip-bar", (!b.alive).then_some("crashed"),
-                      (b.alive && b.load > b.overload_line).then_some("overloaded"))} />
+        let (brokers, on) = (p.brokers.clone(), p.on_point.clone());
+        let current = p.highlight.clone();
+        let onmousemove = Callback::from(move |e: MouseEvent| {
+            let pointed = crate::ui::components::canvas::view_point(&e, STRIP.0)
+                .map(|(x, _)| (x / STRIP.0 * brokers.len() as f64) as usize)
+                .and_then(|i| brokers.get(i))
+                .map(|b| Subject {
+                    kind: "broker".into(),
+                    id: b.id.0.clone(),
+                });
+            if pointed != current {
+                on.emit(pointed);
             }
         });
-        let y = |v: f64| format!("{:.2}", 60.0 - v.clamp(0.0, 100.0) / 100.0 * 60.0);
+        let onmouseleave = p.on_point.reform(|_: MouseEvent| None);
         html! {
-            <svg class="broker-strip" viewBox="0 0 300 62" preserveAspectRatio="none" role="img"
-                 aria-label={format!("load of all {} brokers, in name order", p.brokers.len())}>
-                { for bars }
-                <line x1="0" x2="300" y1={y(overload)} y2={y(overload)} class="strip-overload" />
-                <line x1="0" x2="300" y1={y(avg)} y2={y(avg)} class="strip-avg" />
-            </svg>
+            <canvas ref={strip_ref.clone()} class="broker-strip" role="img" {onmousemove} {onmouseleave}
+                    aria-label={format!("load of all {} brokers, in name order, against the overload line ({overload:.0} %) and the cluster average ({avg:.1} %); point at a bar to pick its broker", p.brokers.len())}></canvas>
         }
     });
     let rows = shown.into_iter().map(|b| {

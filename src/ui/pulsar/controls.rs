@@ -4,7 +4,6 @@
 
 use crate::engine::pulsar::broker::DirectUsage;
 use crate::engine::pulsar::config::{LoadManager, Profile, SplitAlgorithm};
-use crate::engine::pulsar::view::{BrokerView, RingView};
 use crate::engine::pulsar::{Action, Config};
 use crate::scenario::presets;
 use crate::ui::components::field_error::FieldError;
@@ -71,14 +70,17 @@ fn profile_of(c: &Config) -> Option<Profile> {
 /// Controls properties.
 #[derive(Properties, Clone, PartialEq)]
 pub struct ControlsProps {
-    /// Every broker.
-    pub brokers: Rc<Vec<BrokerView>>,
+    /// Every broker (name, alive), in name order.
+    pub members: Rc<Vec<(String, bool)>>,
     /// Every namespace.
     pub namespaces: Rc<Vec<String>>,
     /// The namespace the ring shows (topics and bundle ops go there).
     pub namespace: AttrValue,
-    /// Its ring, with topics.
-    pub ring: Rc<RingView>,
+    /// Its bundles' names (`0x.._0x..`), in ring order.
+    pub bundle_names: Rc<Vec<String>>,
+    /// Its topics and their published msg/s (none when the namespace is too
+    /// large to list them).
+    pub topics: Rc<Vec<(String, f64)>>,
     /// The config in force.
     pub config: Rc<Config>,
     /// Bundle count of the initial namespace.
@@ -112,7 +114,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
 
 #[component]
 fn ClusterControls(p: &ControlsProps) -> Html {
-    let names: Vec<String> = p.brokers.iter().map(|b| b.id.0.clone()).collect();
+    let names: Vec<String> = p.members.iter().map(|(b, _)| b.clone()).collect();
     let add = {
         let on = p.on_field.reform(|a| ("pulsar-cluster", a));
         let name = presets::next_broker_name(&names);
@@ -123,10 +125,11 @@ fn ClusterControls(p: &ControlsProps) -> Html {
             })
         })
     };
-    let rows = p.brokers.iter().map(|b| {
-        let id = b.id.0.clone();
+    let many = p.members.len() > CHOICE_LIMIT;
+    let rows = p.members.iter().filter(|_| !many).map(|(id, alive)| {
+        let (id, alive) = (id.clone(), *alive);
         let on = p.on_field.reform(|a| ("pulsar-cluster", a));
-        let (label, action) = if b.alive {
+        let (label, action) = if alive {
             ("Crash", Action::CrashBroker { broker: id.clone() })
         } else {
             ("Restore", Action::RestoreBroker { broker: id.clone() })
@@ -135,7 +138,7 @@ fn ClusterControls(p: &ControlsProps) -> Html {
         html! {
             <li data-broker={id.clone()}>
                 <span>{ id.clone() }</span>
-                <button class={classes!("small", if b.alive { "crash" } else { "restore" })} onclick={click}
+                <button class={classes!("small", if alive { "crash" } else { "restore" })} onclick={click}
                         aria-label={format!("{label} {id}")}>{ label }</button>
             </li>
         }
@@ -170,7 +173,11 @@ fn ClusterControls(p: &ControlsProps) -> Html {
     html! {
         <details class="panel controls cluster" open=true data-controls="members">
             <summary><h2>{"Cluster"}</h2></summary>
-            <ul class="broker-list">{ for rows }</ul>
+            if many {
+                <BrokerPick members={p.members.clone()} on_field={p.on_field.clone()} />
+            } else {
+                <ul class="broker-list">{ for rows }</ul>
+            }
             <button id="add-broker" onclick={add}>{"Add broker"}</button>
             <label for="profile">{"Version profile"}</label>
             <select id="profile" onchange={on_profile}>
@@ -315,13 +322,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
     let bundle_rate_ref = use_node_ref();
     let seed = use_state(|| 42_u64);
 
-    let mut topics: Vec<(String, f64)> = p
-        .ring
-        .bundles
-        .iter()
-        .flat_map(|b| b.topic_list.iter())
-        .map(|t| (t.name.0.clone(), t.traffic.msg_rate_in))
-        .collect();
+    let mut topics: Vec<(String, f64)> = (*p.topics).clone();
     let mut names: Vec<String> = topics.iter().map(|(n, _)| n.clone()).collect();
     names.sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
     topics.sort_by(|a, b| {
@@ -400,10 +401,10 @@ fn TrafficControls(p: &ControlsProps) -> Html {
         Callback::from(move |_: MouseEvent| seed.set(fresh.emit(())))
     };
     let alive: Vec<String> = p
-        .brokers
+        .members
         .iter()
-        .filter(|b| b.alive)
-        .map(|b| b.id.0.clone())
+        .filter(|(_, alive)| *alive)
+        .map(|(b, _)| b.clone())
         .collect();
     let on_doc = {
         let on = p.on_actions.clone();
@@ -459,9 +460,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
             if hidden > 0 { <p class="hint">{ format!("… and {hidden} quieter topics.") }</p> }
             <label for="hot-topic">{"Hot topic burst"}</label>
             <div class="row">
-                <select id="hot-topic" ref={hot_ref}>
-                    { for names.iter().enumerate().map(|(i, n)| html!{ <option value={n.clone()} selected={i == 0}>{ n.rsplit('/').next().unwrap_or(n).to_string() }</option> }) }
-                </select>
+                <Choice id="hot-topic" node={hot_ref} label="Topic" options={Rc::new(names.clone())} short=true />
                 <button id="hot-burst" onclick={on_hot} disabled={names.is_empty()}>
                     { format!("Burst to {}", super::ring::rate(presets::PULSAR_HOT_RATE)) }
                 </button>
@@ -484,9 +483,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
             <label>{"Set load directly (as the doc's examples do)"}</label>
             <button id="doc-loads" onclick={on_doc} disabled={alive.is_empty()}>{"Doc example: 40 % / 10 % / 10 % CPU"}</button>
             <div class="row">
-                <select ref={broker_ref.clone()} aria-label="Broker">
-                    { for alive.iter().enumerate().map(|(i, b)| html!{ <option value={b.clone()} selected={i == 0}>{ b.clone() }</option> }) }
-                </select>
+                <Choice node={broker_ref.clone()} label="Broker" options={Rc::new(alive.clone())} />
                 <input ref={cpu_ref.clone()} type="number" min="0" max="1000" value="50" aria-label="CPU %" title="CPU %" />
             </div>
             <div class="row">
@@ -494,9 +491,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
                 <button onclick={set_broker(true)} title="Back to the traffic model">{"Clear"}</button>
             </div>
             <div class="row">
-                <select ref={bundle_ref.clone()} aria-label="Bundle">
-                    { for p.ring.bundles.iter().enumerate().map(|(i, b)| html!{ <option value={b.name.clone()} selected={i == 0}>{ b.name.clone() }</option> }) }
-                </select>
+                <Choice node={bundle_ref.clone()} label="Bundle" options={p.bundle_names.clone()} />
                 <input ref={bundle_rate_ref.clone()} type="number" min="0" value="20000" aria-label="Bundle msg/s in" title="msg/s in" />
             </div>
             <div class="row">
@@ -576,24 +571,21 @@ fn AdminControls(p: &ControlsProps) -> Html {
             });
         })
     };
-    let bundle_opts = || {
-        p.ring
-            .bundles
+    let alive: Rc<Vec<String>> = Rc::new(
+        p.members
             .iter()
-            .map(|b| html! { <option value={b.name.clone()}>{ b.name.clone() }</option> })
-            .collect::<Html>()
-    };
+            .filter(|(_, alive)| *alive)
+            .map(|(b, _)| b.clone())
+            .collect(),
+    );
     html! {
         <details class="panel controls admin" data-controls="admin">
             <summary><h2>{"pulsar-admin"}</h2></summary>
             <form class="split-bundle" onsubmit={on_split} data-controls="split">
                 <p class="cmd"><code>{ format!("namespaces split-bundle {ns}") }</code></p>
                 <label for="split-bundle">{"--bundle"}</label>
-                <select id="split-bundle" ref={split_bundle}>
-                    <option value="LARGEST" selected=true>{"LARGEST"}</option>
-                    <option value="HOT">{"HOT"}</option>
-                    { bundle_opts() }
-                </select>
+                <Choice id="split-bundle" node={split_bundle} label="--bundle" options={p.bundle_names.clone()}
+                        first={vec![("LARGEST".into(), "LARGEST".into()), ("HOT".into(), "HOT".into())]} />
                 <label for="split-algo">{"-san (algorithm)"}</label>
                 <select id="split-algo" ref={split_algo}>
                     <option value="" selected=true>{ format!("config default ({:?})", p.config.default_namespace_bundle_split_algorithm) }</option>
@@ -610,15 +602,11 @@ fn AdminControls(p: &ControlsProps) -> Html {
             <form class="unload" onsubmit={on_unload} data-controls="unload">
                 <p class="cmd"><code>{ format!("namespaces unload {ns}") }</code></p>
                 <label for="unload-bundle">{"-b (bundle)"}</label>
-                <select id="unload-bundle" ref={unload_bundle}>
-                    <option value="" selected=true>{"the whole namespace"}</option>
-                    { bundle_opts() }
-                </select>
+                <Choice id="unload-bundle" node={unload_bundle} label="-b (bundle)" options={p.bundle_names.clone()}
+                        first={vec![("".into(), "the whole namespace".into())]} />
                 <label for="unload-dst">{"-d (destination broker)"}</label>
-                <select id="unload-dst" ref={unload_dst}>
-                    <option value="" selected=true>{"none: the next lookup decides"}</option>
-                    { for p.brokers.iter().filter(|b| b.alive).map(|b| html!{ <option value={b.id.0.clone()}>{ b.id.0.clone() }</option> }) }
-                </select>
+                <Choice id="unload-dst" node={unload_dst} label="-d (destination broker)" options={alive}
+                        first={vec![("".into(), "none: the next lookup decides".into())]} />
                 <button type="submit">{"Unload"}</button>
             </form>
             <FieldError field="pulsar-admin" />
@@ -658,6 +646,139 @@ pub fn RoundBar(p: &RoundBarProps) -> Html {
             <button id="phase-assign" onclick={act(Action::Assign)} title="Clients look up every unowned bundle">{"Assign"}</button>
             <button id="propose" onclick={propose} aria-pressed={p.proposing.to_string()} title="Show what the next Step would move, then apply or discard it">{"Propose next round"}</button>
             <span class="clock">{ format!("round {} · t = {} s", p.round, p.now_ms / 1000) }</span>
+        </div>
+    }
+}
+
+/// Above this many options a choice is a text field with suggestions instead of
+/// a `<select>` (16,384 bundles or 1,000 brokers would be tens of thousands of
+/// `<option>` elements to build and restyle).
+pub const CHOICE_LIMIT: usize = 200;
+/// Suggestions offered while typing in a large choice.
+const SUGGESTIONS: usize = 40;
+
+/// Choice properties.
+#[derive(Properties, PartialEq)]
+pub struct ChoiceProps {
+    /// Element id (for its `<label for>`).
+    #[prop_or_default]
+    pub id: Option<AttrValue>,
+    /// Where the chosen value is read from (`val`).
+    pub node: NodeRef,
+    /// Accessible name.
+    pub label: AttrValue,
+    /// Fixed choices first, as (value, text); the first one is preselected.
+    #[prop_or_default]
+    pub first: Vec<(AttrValue, AttrValue)>,
+    /// The choices (values, also shown).
+    pub options: Rc<Vec<String>>,
+    /// Show only the part after the last `/` (topic names).
+    #[prop_or_default]
+    pub short: bool,
+}
+
+/// A `<select>` for a short list; for a long one a text field whose value is
+/// checked by the engine like any typed name, with a few matching suggestions.
+#[component]
+pub fn Choice(p: &ChoiceProps) -> Html {
+    let typed = use_state(String::new);
+    let text = |v: &str| {
+        if p.short {
+            v.rsplit('/').next().unwrap_or(v).to_string()
+        } else {
+            v.to_string()
+        }
+    };
+    if p.options.len() <= CHOICE_LIMIT {
+        let fixed = p.first.iter().enumerate().map(|(i, (v, t))| {
+            html! { <option value={v.clone()} selected={i == 0}>{ t.clone() }</option> }
+        });
+        let none_fixed = p.first.is_empty();
+        let opts = p.options.iter().enumerate().map(|(i, v)| {
+            html! { <option value={v.clone()} selected={none_fixed && i == 0}>{ text(v) }</option> }
+        });
+        return html! {
+            <select id={p.id.clone()} ref={p.node.clone()} aria-label={p.label.clone()}>
+                { for fixed }{ for opts }
+            </select>
+        };
+    }
+    let list_id = format!(
+        "{}-choices",
+        p.id.as_deref()
+            .unwrap_or(&p.label)
+            .replace(|c: char| !c.is_ascii_alphanumeric(), "-")
+    );
+    let needle = typed.to_lowercase();
+    let suggestions = p
+        .first
+        .iter()
+        .map(|(v, t)| (v.to_string(), t.to_string()))
+        .chain(p.options.iter().map(|v| (v.clone(), text(v))))
+        .filter(|(v, _)| needle.is_empty() || v.to_lowercase().contains(&needle))
+        .take(SUGGESTIONS)
+        .map(|(v, t)| html! { <option value={v}>{ t }</option> });
+    let oninput = {
+        let typed = typed.clone();
+        Callback::from(move |e: InputEvent| {
+            let i: HtmlInputElement = e.target_unchecked_into();
+            typed.set(i.value());
+        })
+    };
+    let initial = p
+        .first
+        .first()
+        .map(|(v, _)| v.to_string())
+        .or_else(|| p.options.first().cloned())
+        .unwrap_or_default();
+    let hint = p.first.iter().find(|(v, _)| v.is_empty()).map_or_else(
+        || format!("type one of {} names", p.options.len()),
+        |(_, t)| format!("{t}, or type one of {} names", p.options.len()),
+    );
+    html! {
+        <>
+            <input id={p.id.clone()} ref={p.node.clone()} class="choice" list={list_id.clone()} value={initial}
+                   placeholder={hint.clone()} title={hint} aria-label={p.label.clone()} autocomplete="off" {oninput} />
+            <datalist id={list_id}>{ for suggestions }</datalist>
+        </>
+    }
+}
+
+/// Broker pick properties.
+#[derive(Properties, PartialEq)]
+pub struct BrokerPickProps {
+    /// Every broker (name, alive).
+    pub members: Rc<Vec<(String, bool)>>,
+    /// One engine action for the cluster section.
+    pub on_field: Callback<(&'static str, Action)>,
+}
+
+/// A large cluster's crash / restore form: pick a broker by name.
+#[component]
+fn BrokerPick(p: &BrokerPickProps) -> Html {
+    let node = use_node_ref();
+    let names: Rc<Vec<String>> = Rc::new(p.members.iter().map(|(b, _)| b.clone()).collect());
+    let act = |crash: bool| {
+        let (node, on) = (node.clone(), p.on_field.clone());
+        Callback::from(move |_: MouseEvent| {
+            let broker = val(&node).trim().to_string();
+            let action = if crash {
+                Action::CrashBroker { broker }
+            } else {
+                Action::RestoreBroker { broker }
+            };
+            on.emit(("pulsar-cluster", action));
+        })
+    };
+    let down = p.members.iter().filter(|(_, alive)| !alive).count();
+    html! {
+        <div class="broker-pick">
+            <p class="hint">{ format!("{} brokers ({} alive, {down} crashed).", p.members.len(), p.members.len() - down) }</p>
+            <div class="row">
+                <Choice id="broker-pick" node={node.clone()} label="Broker" options={names} />
+                <button class="small crash" onclick={act(true)}>{"Crash"}</button>
+                <button class="small restore" onclick={act(false)}>{"Restore"}</button>
+            </div>
         </div>
     }
 }

@@ -30,10 +30,14 @@ impl Colors {
     }
 
     /// The colour of `broker` (grey when unknown).
+    /// Brokers come in name order, so this is a binary search (a large ring asks
+    /// once per drawn run); any other order falls back to a scan.
     pub fn color(&self, broker: &str) -> &'static str {
-        self.0
-            .iter()
-            .find(|(b, _, _)| b == broker)
-            .map_or(ring::PALETTE[ring::PALETTE.len() - 1], |(_, c, _)| c)
+        let v = &self.0;
+        let hit = match v.binary_search_by(|(b, _, _)| b.as_str().cmp(broker)) {
+            Ok(i) => Some(&v[i]),
+            Err(_) => v.iter().find(|(b, _, _)| b == broker),
+        };
+        hit.map_or(ring::PALETTE[ring::PALETTE.len() - 1], |(_, c, _)| c)
     }
 }

@@ -21,7 +21,7 @@ pub fn broker_color(i: usize) -> &'static str {
 }
 
 /// Ring properties.
-#[derive(Properties, Clone, PartialEq)]
+#[derive(Properties, Clone)]
 pub struct RingProps {
     /// The namespace's ring, with topics.
     pub ring: Rc<RingView>,
@@ -44,8 +44,27 @@ pub struct RingProps {
     pub title: AttrValue,
 }
 
-/// Above this many bundles, arcs are drawn per angular bin (coloured by the owner
-/// at the bin's middle) instead of one path per bundle.
+/// The ring and its bins are compared by pointer: the tab builds them once per
+/// scenario change, so an equal pointer means the same drawing (and comparing
+/// 16,384 bundles by value on every render would cost more than it saves).
+impl PartialEq for RingProps {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.ring, &o.ring)
+            && match (&self.bins, &o.bins) {
+                (Some(a), Some(b)) => Rc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
+            && self.colors == o.colors
+            && self.highlight == o.highlight
+            && self.on_point == o.on_point
+            && self.compact == o.compact
+            && self.title == o.title
+    }
+}
+
+/// Above this many bundles the ring is drawn on a canvas, per angular bin
+/// (coloured by the owner at the bin's middle), instead of one SVG path per bundle.
 pub const ARC_LIMIT: usize = 720;
 /// Above this many topics, ticks are drawn per angular bin.
 pub const TICK_LIMIT: usize = 1500;
@@ -167,6 +186,9 @@ impl Pointer {
 /// The hash ring.
 #[component]
 pub fn Ring(p: &RingProps) -> Html {
+    if p.ring.bundles.len() > ARC_LIMIT {
+        return html! { <RingCanvas ..p.clone() /> };
+    }
     let ns = &p.ring.namespace;
     let max_rate = p
         .ring
@@ -182,8 +204,7 @@ pub fn Ring(p: &RingProps) -> Html {
         .filter(|s| s.kind == "broker")
         .map(|s| s.id.clone());
 
-    let many_bundles = p.ring.bundles.len() > ARC_LIMIT;
-    let arcs = p.ring.bundles.iter().filter(|_| !many_bundles).map(|b| {
+    let arcs = p.ring.bundles.iter().map(|b| {
         let id = format!("{ns}/{}", b.name);
         let hi = u64::from(b.range.upper) + u64::from(b.range.is_closed());
         let owner = b.owner.as_ref().map(|o| o.0.clone());
@@ -222,7 +243,7 @@ pub fn Ring(p: &RingProps) -> Html {
     });
 
     // Boundaries: keyed by position, so only a split's new boundary mounts (and animates).
-    let boundaries = p.ring.bundles.iter().filter(|_| !many_bundles).map(|b| {
+    let boundaries = p.ring.bundles.iter().map(|b| {
         let a = angle(u64::from(b.range.lower));
         let (x0, y0) = point(R_IN - 2.0, a);
         let (x1, y1) = point(R_OUT + 2.0, a);
@@ -292,52 +313,6 @@ pub fn Ring(p: &RingProps) -> Html {
                 .collect::<Html>()
         });
 
-    // Aggregated arcs: each bin takes the owner of the bundle at its middle;
-    // consecutive bins with one owner become one path.
-    let binned_arcs = many_bundles.then(|| {
-        let bundles = &p.ring.bundles;
-        let owner_at = |pos: u64| {
-            let i = bundles.partition_point(|b| u64::from(b.range.upper) <= pos).min(bundles.len() - 1);
-            (i, bundles[i].owner.as_ref().map(|o| o.0.clone()))
-        };
-        let step = FULL_SPACE / BINS as u64;
-        let mut runs: Vec<(u64, u64, Option<String>, usize, usize)> = Vec::new();
-        for k in 0..BINS as u64 {
-            let (i, owner) = owner_at(k * step + step / 2);
-            match runs.last_mut() {
-                Some(r) if r.2 == owner => {
-                    r.1 = (k + 1) * step;
-                    r.4 = i;
-                }
-                _ => runs.push((k * step, (k + 1) * step, owner, i, i)),
-            }
-        }
-        if let Some(r) = runs.last_mut() {
-            r.1 = FULL_SPACE;
-        }
-        runs.into_iter()
-            .map(|(lo, hi, owner, first, last)| {
-                let fill = match &owner {
-                    Some(o) => format!("fill:{}", p.colors.color(o)),
-                    None => "fill:url(#unowned-hatch)".to_string(),
-                };
-                let label = format!(
-                    "bundles {} to {} ({} bundles) · {}",
-                    bundles[first].name,
-                    bundles[last].name,
-                    last + 1 - first,
-                    owner.as_deref().map_or("no owner".to_string(), |o| format!("owner {o}"))
-                );
-                let unowned = owner.is_none();
-                html! {
-                    <path key={lo} class={classes!("arc", "binned", unowned.then_some("unowned"))} d={arc_path(lo, hi)}
-                          style={fill} data-owner={owner.unwrap_or_default()} role="img" aria-label={label.clone()}>
-                        <title>{label}</title>
-                    </path>
-                }
-            })
-            .collect::<Html>()
-    });
     let binned_ticks = p.bins.as_ref().map(|bins| {
         let max = bins.iter().map(|b| b.rate).fold(0.0_f64, f64::max);
         let step = FULL_SPACE / BINS as u64;
@@ -369,7 +344,7 @@ pub fn Ring(p: &RingProps) -> Html {
                     <line x1="0" y1="0" x2="0" y2="6" class="hatch-line" />
                 </pattern>
             </defs>
-            <g class="arcs">{ for arcs }{ for binned_arcs }</g>
+            <g class="arcs">{ for arcs }</g>
             <g class="boundaries">{ for boundaries }</g>
             <g class="ticks">{ for ticks }{ for binned_ticks }</g>
             <g class="labels">{ for labels }</g>
@@ -381,6 +356,9 @@ pub fn Ring(p: &RingProps) -> Html {
         </svg>
     }
 }
+
+/// Above this many brokers the legend lists the palette, not every broker.
+pub const LEGEND_LIMIT: usize = 24;
 
 /// Legend properties.
 #[derive(Properties, Clone, PartialEq)]
@@ -395,6 +373,30 @@ pub struct LegendProps {
 /// The legend broker → colour (and the hatch of unowned bundles).
 #[component]
 pub fn Legend(p: &LegendProps) -> Html {
+    // A large cluster: one line per palette colour (brokers take them in name
+    // order), the pointed-at broker, and how many are crashed.
+    if p.colors.0.len() > LEGEND_LIMIT {
+        let period = PALETTE.len() - 1;
+        let lit = p
+            .highlight
+            .as_ref()
+            .filter(|s| s.kind == "broker")
+            .and_then(|s| p.colors.0.iter().find(|(b, _, _)| *b == s.id));
+        let down = p.colors.0.iter().filter(|(_, _, alive)| !alive).count();
+        return html! {
+            <ul class="legend compact" aria-label="Broker colours">
+                { for p.colors.0.iter().take(period).map(|(b, c, _)| html! {
+                    <li><span class="swatch" style={format!("background:{c}")}></span>{ format!("{b} and every {period}th broker after it") }</li>
+                }) }
+                if let Some((b, c, alive)) = lit {
+                    <li class="highlight" data-broker={b.clone()}><span class="swatch" style={format!("background:{c}")}></span>{ b.clone() }
+                        if !alive { <span class="badge">{"crashed"}</span> }</li>
+                }
+                if down > 0 { <li>{ format!("{down} crashed") }</li> }
+                <li><span class="swatch unowned"></span>{"no owner"}</li>
+            </ul>
+        };
+    }
     html! {
         <ul class="legend" aria-label="Broker colours">
             { for p.colors.0.iter().map(|(b, c, alive)| html! {
@@ -405,5 +407,226 @@ pub fn Legend(p: &LegendProps) -> Html {
             }) }
             <li><span class="swatch unowned"></span>{"no owner"}</li>
         </ul>
+    }
+}
+
+/// One run of the aggregated ring: consecutive angular bins whose middles fall
+/// in bundles of one owner.
+struct Run {
+    lo: u64,
+    hi: u64,
+    owner: Option<String>,
+}
+
+/// Each of the [`BINS`] bins takes the owner of the bundle at its middle;
+/// consecutive bins with one owner become one run.
+fn owner_runs(bundles: &[crate::engine::pulsar::view::BundleView]) -> Vec<Run> {
+    let step = FULL_SPACE / BINS as u64;
+    let mut runs: Vec<Run> = Vec::new();
+    if bundles.is_empty() {
+        return runs;
+    }
+    for k in 0..BINS as u64 {
+        let pos = k * step + step / 2;
+        let i = bundles
+            .partition_point(|b| u64::from(b.range.upper) <= pos)
+            .min(bundles.len() - 1);
+        let owner = bundles[i].owner.as_ref().map(|o| o.0.as_str());
+        match runs.last_mut() {
+            Some(r) if r.owner.as_deref() == owner => r.hi = (k + 1) * step,
+            _ => runs.push(Run {
+                lo: k * step,
+                hi: (k + 1) * step,
+                owner: owner.map(str::to_string),
+            }),
+        }
+    }
+    if let Some(r) = runs.last_mut() {
+        r.hi = FULL_SPACE;
+    }
+    runs
+}
+
+/// The drawing's size in view units (as the SVG ring's viewBox) and its origin.
+const VIEW: (f64, f64) = (424.0, 344.0);
+const ORIGIN: (f64, f64) = (52.0, 12.0);
+
+/// The bundle under a view point, if the point is on the donut.
+fn bundle_at(ring: &RingView, (x, y): (f64, f64)) -> Option<usize> {
+    let (dx, dy) = (x - ORIGIN.0 - C, y - ORIGIN.1 - C);
+    let r = dx.hypot(dy);
+    if !(R_IN - 6.0..=R_OUT + 6.0).contains(&r) || ring.bundles.is_empty() {
+        return None;
+    }
+    let turn = (dy.atan2(dx) + PI / 2.0).rem_euclid(2.0 * PI) / (2.0 * PI);
+    let pos = (turn * FULL_SPACE as f64) as u64;
+    Some(
+        ring.bundles
+            .partition_point(|b| u64::from(b.range.upper) <= pos)
+            .min(ring.bundles.len() - 1),
+    )
+}
+
+fn donut(ctx: &web_sys::CanvasRenderingContext2d, lo: u64, hi: u64) {
+    let (a0, a1) = (angle(lo), angle(hi));
+    let (cx, cy) = (ORIGIN.0 + C, ORIGIN.1 + C);
+    ctx.begin_path();
+    let _ = ctx.arc(cx, cy, R_OUT, a0, a1);
+    let _ = ctx.arc_with_anticlockwise(cx, cy, R_IN, a1, a0, true);
+    ctx.close_path();
+}
+
+fn line(ctx: &web_sys::CanvasRenderingContext2d, a: f64, r0: f64, r1: f64) {
+    let (x0, y0) = point(r0, a);
+    let (x1, y1) = point(r1, a);
+    ctx.move_to(ORIGIN.0 + x0, ORIGIN.1 + y0);
+    ctx.line_to(ORIGIN.0 + x1, ORIGIN.1 + y1);
+}
+
+/// Draw a large ring: owner runs, the highlighted broker's runs and bundle, the
+/// ticks (per bin, or per topic when the ring carries its topics), the labels.
+fn draw(node: &NodeRef, p: &RingProps) {
+    let Some(s) = super::super::components::canvas::Surface::new(node, VIEW) else {
+        return;
+    };
+    let ctx = &s.ctx;
+    let hatch = s.css("--pl-hatch", "#9a9a94");
+    let lit = s.css("--pl-highlight", "#1d1d1f");
+    let tick = s.css("--tick", "#1d1d1f");
+    let fg = s.css("--fg", "#1d1d1f");
+    let muted = s.css("--muted", "#5f6368");
+    let bundles = &p.ring.bundles;
+    let hl = |kind: &str| {
+        p.highlight
+            .as_ref()
+            .filter(|h| h.kind == kind)
+            .map(|h| h.id.as_str())
+    };
+    let runs = owner_runs(bundles);
+    for r in &runs {
+        donut(ctx, r.lo, r.hi);
+        let color = r.owner.as_deref().map_or(hatch.as_str(), |o| p.colors.color(o));
+        ctx.set_fill_style_str(color);
+        ctx.fill();
+    }
+    if let Some(b) = hl("broker") {
+        ctx.set_stroke_style_str(&lit);
+        ctx.set_line_width(2.0);
+        for r in runs.iter().filter(|r| r.owner.as_deref() == Some(b)) {
+            donut(ctx, r.lo, r.hi);
+            ctx.stroke();
+        }
+    }
+    // Ticks: per bin when the tab binned the topics, else one per topic.
+    ctx.set_stroke_style_str(&tick);
+    ctx.set_global_alpha(0.55);
+    ctx.set_line_width(0.8);
+    ctx.begin_path();
+    if let Some(bins) = &p.bins {
+        let max = bins.iter().map(|b| b.rate).fold(0.0_f64, f64::max);
+        let step = FULL_SPACE / BINS as u64;
+        for (k, b) in bins.iter().enumerate().filter(|(_, b)| b.topics > 0) {
+            let frac = if max > 0.0 { (b.rate / max).sqrt() } else { 0.0 };
+            line(
+                ctx,
+                angle(k as u64 * step + step / 2),
+                R_IN - 6.0,
+                R_OUT + 4.0 + 18.0 * frac,
+            );
+        }
+    } else {
+        let topics = bundles.iter().flat_map(|b| b.topic_list.iter());
+        let max = topics
+            .clone()
+            .map(|t| t.traffic.msg_rate())
+            .fold(0.0_f64, f64::max);
+        for t in topics {
+            let frac = if max > 0.0 {
+                (t.traffic.msg_rate() / max).sqrt()
+            } else {
+                0.0
+            };
+            line(
+                ctx,
+                angle(u64::from(t.hash)),
+                R_IN - 6.0,
+                R_OUT + 4.0 + 18.0 * frac,
+            );
+        }
+    }
+    ctx.stroke();
+    ctx.set_global_alpha(1.0);
+    // The pointed-at bundle: outlined, with its boundaries in hex.
+    let ns = &p.ring.namespace;
+    let pointed = hl("bundle").and_then(|id| bundles.iter().find(|b| format!("{ns}/{}", b.name) == id));
+    ctx.set_font("9px ui-monospace, monospace");
+    if let Some(b) = pointed {
+        let hi = u64::from(b.range.upper) + u64::from(b.range.is_closed());
+        donut(ctx, u64::from(b.range.lower), hi);
+        ctx.set_stroke_style_str(&lit);
+        ctx.set_line_width(2.5);
+        ctx.stroke();
+        ctx.set_fill_style_str(&fg);
+        for (pos, v) in [(u64::from(b.range.lower), b.range.lower), (hi, b.range.upper)] {
+            let (x, y) = point(R_OUT + 14.0, angle(pos));
+            ctx.set_text_align(if x < C - 4.0 {
+                "right"
+            } else if x > C + 4.0 {
+                "left"
+            } else {
+                "center"
+            });
+            let _ = ctx.fill_text(&format!("0x{v:08x}"), ORIGIN.0 + x, ORIGIN.1 + y + 3.0);
+        }
+    }
+    let topics: u64 = bundles.iter().map(|b| u64::from(b.topics)).sum();
+    ctx.set_text_align("center");
+    ctx.set_fill_style_str(&fg);
+    ctx.set_font("600 15px system-ui, sans-serif");
+    let _ = ctx.fill_text(
+        &format!("{} bundles", bundles.len()),
+        ORIGIN.0 + 160.0,
+        ORIGIN.1 + 156.0,
+    );
+    ctx.set_fill_style_str(&muted);
+    ctx.set_font("12px system-ui, sans-serif");
+    let _ = ctx.fill_text(&format!("{topics} topics"), ORIGIN.0 + 160.0, ORIGIN.1 + 176.0);
+    if !p.compact {
+        let _ = ctx.fill_text("0x00000000", ORIGIN.0 + 160.0, ORIGIN.1 + 2.0);
+    }
+}
+
+/// A ring too large for one SVG element per bundle, drawn on a canvas. Pointing
+/// at it highlights the bundle under the pointer (as hovering an SVG arc does).
+#[component]
+fn RingCanvas(p: &RingProps) -> Html {
+    let node = use_node_ref();
+    {
+        let node = node.clone();
+        use_effect_with(p.clone(), move |p| draw(&node, p));
+    }
+    let interactive = !p.compact;
+    let onmousemove = interactive.then(|| {
+        let (ring, on, current) = (p.ring.clone(), p.on_point.clone(), p.highlight.clone());
+        Callback::from(move |e: MouseEvent| {
+            let pointed = super::super::components::canvas::view_point(&e, VIEW.0)
+                .and_then(|pt| bundle_at(&ring, pt))
+                .and_then(|i| subject("bundle", &format!("{}/{}", ring.namespace, ring.bundles[i].name)));
+            if pointed != current {
+                on.emit(pointed);
+            }
+        })
+    });
+    let onmouseleave = interactive.then(|| p.on_point.reform(|_: MouseEvent| None));
+    let topics: u64 = p.ring.bundles.iter().map(|b| u64::from(b.topics)).sum();
+    let label = format!(
+        "{}: {} bundles and {topics} topics, drawn per half degree (each arc takes the owner of the bundle at its middle); point at the ring to see a bundle",
+        p.title,
+        p.ring.bundles.len()
+    );
+    html! {
+        <canvas ref={node} class={classes!("ring", "ring-canvas", p.compact.then_some("compact"))} role="img"
+                aria-label={label} data-bundles={p.ring.bundles.len().to_string()} data-topics={topics.to_string()}
+                {onmousemove} {onmouseleave}></canvas>
     }
 }

@@ -4,9 +4,13 @@
 use super::broker_bars::BrokerBars;
 use super::controls::{Controls, RoundBar};
 use super::proposal::{Proposal, ProposalView};
-use super::ring::{mib, rate, topic_bins, Legend, Ring, TICK_LIMIT};
+use super::ring::{mib, rate, topic_bins, Legend, Ring, TickBin, TICK_LIMIT};
 use super::Colors;
-use crate::engine::pulsar::{self, view::RingView, Action};
+use crate::engine::pulsar::{
+    self,
+    view::{BrokerView, RingView},
+    Action,
+};
 use crate::engine::{Engine, Narrate};
 use crate::ui::components::field_error::FieldError;
 use crate::ui::store::{Msg, Notice, StoreCtx, Subject, NAMESPACE};
@@ -21,10 +25,11 @@ struct Basis {
 }
 
 fn basis(store: &StoreCtx) -> Basis {
-    let log = store.pulsar.log();
+    let session = store.pulsar.get();
+    let log = session.log();
     Basis {
         setup: log.setup.clone(),
-        actions: log.actions[..store.pulsar.cursor()].to_vec(),
+        actions: log.actions[..session.cursor()].to_vec(),
     }
 }
 
@@ -48,87 +53,144 @@ fn propose(sim: &pulsar::Sim, revision: u64) -> Result<Proposal, String> {
     })
 }
 
+/// What the tab draws, derived from the session once per scenario change.
+#[derive(Clone)]
+struct Views {
+    namespaces: Rc<Vec<String>>,
+    ns: String,
+    ring: Rc<RingView>,
+    bins: Option<Rc<Vec<TickBin>>>,
+    brokers: Rc<Vec<BrokerView>>,
+    colors: Colors,
+    config: Rc<pulsar::Config>,
+    members: Rc<Vec<(String, bool)>>,
+    bundle_names: Rc<Vec<String>>,
+    topics: Rc<Vec<(String, f64)>>,
+    round: u64,
+    now_ms: u64,
+    bundles: u32,
+}
+
+impl Views {
+    fn of(sim: &pulsar::Sim, chosen: &str, bundles: u32) -> Views {
+        let namespaces: Rc<Vec<String>> = Rc::new(sim.namespaces().keys().cloned().collect());
+        let ns = if namespaces.iter().any(|n| n == chosen) {
+            chosen.to_string()
+        } else {
+            namespaces
+                .first()
+                .cloned()
+                .unwrap_or_else(|| NAMESPACE.to_string())
+        };
+        // A namespace with very many topics is drawn with one tick per angular bin.
+        let many_topics = sim
+            .namespaces()
+            .get(&ns)
+            .is_some_and(|n| n.topics.len() > TICK_LIMIT);
+        let ring = Rc::new(sim.ring_view(&ns, !many_topics).unwrap_or(RingView {
+            namespace: ns.clone(),
+            bundles: Vec::new(),
+        }));
+        let bins = many_topics.then(|| {
+            let topics = sim.namespaces()[&ns].topics.values();
+            Rc::new(topic_bins(topics.map(|t| (t.hash, t.traffic.msg_rate()))))
+        });
+        let brokers = Rc::new(sim.broker_views());
+        let members: Rc<Vec<(String, bool)>> =
+            Rc::new(brokers.iter().map(|b| (b.id.0.clone(), b.alive)).collect());
+        let colors = Colors::new(members.iter().cloned());
+        let bundle_names = Rc::new(ring.bundles.iter().map(|b| b.name.clone()).collect());
+        let topics = Rc::new(
+            ring.bundles
+                .iter()
+                .flat_map(|b| b.topic_list.iter())
+                .map(|t| (t.name.0.clone(), t.traffic.msg_rate_in))
+                .collect(),
+        );
+        Views {
+            namespaces,
+            ns,
+            ring,
+            bins,
+            brokers,
+            colors,
+            config: Rc::new(sim.config().clone()),
+            members,
+            bundle_names,
+            topics,
+            round: sim.round(),
+            now_ms: sim.now_ms(),
+            bundles,
+        }
+    }
+}
+
 /// Pulsar tab.
 #[component]
 pub fn PulsarTab() -> Html {
     let store = use_context::<StoreCtx>().expect("store context");
     let chosen = use_state(|| NAMESPACE.to_string());
     let proposal = use_state(|| None::<(Basis, Rc<Proposal>)>);
-    let sim = store.pulsar.state();
-
-    let namespaces: Rc<Vec<String>> = Rc::new(sim.namespaces().keys().cloned().collect());
-    let ns = if namespaces.contains(&*chosen) {
-        (*chosen).clone()
-    } else {
-        namespaces
-            .first()
-            .cloned()
-            .unwrap_or_else(|| NAMESPACE.to_string())
+    // Everything drawn is derived once per scenario change (not on a hover).
+    let views = {
+        let store = store.clone();
+        use_memo((store.data_revision, (*chosen).clone()), move |(_, chosen)| {
+            Views::of(store.pulsar.get().state(), chosen, store.bundles())
+        })
     };
-    // A namespace with very many topics is drawn with one tick per angular bin.
-    let many_topics = sim
-        .namespaces()
-        .get(&ns)
-        .is_some_and(|n| n.topics.len() > TICK_LIMIT);
-    let ring = Rc::new(sim.ring_view(&ns, !many_topics).unwrap_or(RingView {
-        namespace: ns.clone(),
-        bundles: Vec::new(),
-    }));
-    let bins = many_topics.then(|| {
-        let topics = sim.namespaces()[&ns].topics.values();
-        Rc::new(topic_bins(topics.map(|t| (t.hash, t.traffic.msg_rate()))))
-    });
-    let brokers = Rc::new(sim.broker_views());
-    let colors = Colors::new(brokers.iter().map(|b| (b.id.0.clone(), b.alive)));
-    let config = Rc::new(sim.config().clone());
+    let Views {
+        namespaces,
+        ns,
+        ring,
+        bins,
+        brokers,
+        colors,
+        config,
+        members,
+        bundle_names,
+        topics,
+        round,
+        now_ms,
+        bundles,
+    } = (*views).clone();
 
     // A proposal computed from another state is stale: drop it from view.
-    let current = basis(&store);
     let shown = proposal
         .as_ref()
-        .filter(|(b, _)| *b == current)
+        .filter(|(b, _)| *b == basis(&store))
         .map(|(_, p)| p.clone());
 
     // Every control action goes through here; a section's own actions carry the
-    // section's id so that a refusal is shown inside it.
-    let on_field = {
-        let store = store.clone();
-        let chosen = chosen.clone();
-        Callback::from(move |(field, a): (&'static str, Action)| {
+    // section's id so that a refusal is shown inside it. The callbacks are made
+    // once (they only dispatch), so the controls skip renders their data allows.
+    let dispatch = store.dispatcher();
+    let on_field = use_callback(
+        (dispatch.clone(), chosen.clone()),
+        |(field, a): (&'static str, Action), (dispatch, chosen)| {
             if let Action::CreateNamespace { namespace, .. } = &a {
                 chosen.set(namespace.clone());
             }
-            store.dispatch(Msg::AtField(field, Box::new(Msg::Pulsar(a))))
-        })
-    };
-    let on_action = on_field.reform(|a: Action| ("pulsar-rounds", a));
-    let on_actions = {
-        let store = store.clone();
-        Callback::from(move |v: Vec<Action>| {
-            for a in v {
-                store.dispatch(Msg::Pulsar(a));
-            }
-        })
-    };
-    let on_bundles = {
-        let store = store.clone();
-        Callback::from(move |n: u32| {
-            store.dispatch(Msg::AtField("bundle-count", Box::new(Msg::SetBundles(n))))
-        })
-    };
-    let on_error = {
-        let store = store.clone();
-        Callback::from(move |t: String| store.dispatch(Msg::Notify(Notice::Error(t))))
-    };
-    let on_point = {
-        let store = store.clone();
-        Callback::from(move |s: Option<Subject>| {
-            if store.highlight != s {
-                store.dispatch(Msg::Highlight(s));
-            }
-        })
-    };
-    let fresh_seed = Callback::from(|_: ()| crate::ui::browser::fresh_seed());
+            dispatch.dispatch(Msg::AtField(field, Box::new(Msg::Pulsar(a))))
+        },
+    );
+    let on_action = use_memo(on_field.clone(), |f| f.reform(|a: Action| ("pulsar-rounds", a)));
+    let on_action = (*on_action).clone();
+    let on_actions = use_callback(dispatch.clone(), |v: Vec<Action>, dispatch| {
+        for a in v {
+            dispatch.dispatch(Msg::Pulsar(a));
+        }
+    });
+    let on_bundles = use_callback(dispatch.clone(), |n: u32, dispatch| {
+        dispatch.dispatch(Msg::AtField("bundle-count", Box::new(Msg::SetBundles(n))))
+    });
+    let on_error = use_callback(dispatch.clone(), |t: String, dispatch| {
+        dispatch.dispatch(Msg::Notify(Notice::Error(t)))
+    });
+    // Pointing: only a change of subject is dispatched (the views compare it too).
+    let on_point = use_callback(dispatch.clone(), |s: Option<Subject>, dispatch| {
+        dispatch.dispatch(Msg::Highlight(s))
+    });
+    let fresh_seed = use_callback((), |_: (), _| crate::ui::browser::fresh_seed());
     let on_propose = {
         let store = store.clone();
         let proposal = proposal.clone();
@@ -137,7 +199,8 @@ pub fn PulsarTab() -> Html {
                 proposal.set(None);
                 return;
             }
-            match propose(store.pulsar.state(), store.revision) {
+            let proposed = propose(store.pulsar.get().state(), store.revision);
+            match proposed {
                 Ok(p) => proposal.set(Some((basis(&store), Rc::new(p)))),
                 Err(e) => store.dispatch(Msg::Notify(Notice::Error(e))),
             }
@@ -187,12 +250,12 @@ pub fn PulsarTab() -> Html {
     html! {
         <section class="tab-body pulsar-tab" aria-label="Pulsar">
             <aside class="pulsar-controls">
-                <Controls brokers={brokers.clone()} namespaces={namespaces.clone()} namespace={ns.clone()}
-                          ring={ring.clone()} config={config} bundles={store.bundles()}
+                <Controls {members} namespaces={namespaces.clone()} namespace={ns.clone()}
+                          {bundle_names} {topics} {config} {bundles}
                           on_action={on_action.clone()} {on_field} {on_actions} {on_bundles} {on_error} {fresh_seed} />
             </aside>
             <div class="panel main-view">
-                <RoundBar round={sim.round()} now_ms={sim.now_ms()} on_action={on_action} {on_propose} proposing={shown.is_some()} />
+                <RoundBar {round} {now_ms} on_action={on_action} {on_propose} proposing={shown.is_some()} />
                 <FieldError field="pulsar-rounds" />
                 if let Some(p) = shown {
                     <ProposalView proposal={p} namespace={ns.clone()} colors={colors.clone()} {on_apply} {on_discard} />

@@ -1,0 +1,80 @@
+//! Drawing on a `<canvas>` for views too large for SVG (thousands of bundles or
+//! brokers): a 2D context sized to the element and the device pixel ratio, and
+//! the page's CSS colours so the drawing follows light and dark mode.
+
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
+use yew::NodeRef;
+
+/// A canvas ready to draw in `view` units (`view.0` × `view.1`, origin at the
+/// top left): its backing store follows the element's CSS width (fallback
+/// `view.0` px) times the device pixel ratio, and the context is scaled to match.
+pub struct Surface {
+    /// The 2D context.
+    pub ctx: CanvasRenderingContext2d,
+    canvas: HtmlCanvasElement,
+}
+
+impl Surface {
+    /// Prepare `node` (a `<canvas>`), cleared; `None` before it is mounted.
+    pub fn new(node: &NodeRef, view: (f64, f64)) -> Option<Surface> {
+        let canvas = node.cast::<HtmlCanvasElement>()?;
+        let css_w = match canvas.client_width() {
+            0 => view.0,
+            w => f64::from(w),
+        };
+        let dpr = gloo::utils::window().device_pixel_ratio().max(1.0);
+        let scale = css_w / view.0;
+        let (w, h) = (
+            (css_w * dpr).round() as u32,
+            (view.1 * scale * dpr).round() as u32,
+        );
+        if canvas.width() != w || canvas.height() != h {
+            canvas.set_width(w);
+            canvas.set_height(h);
+        }
+        let ctx = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()?
+            .dyn_into::<CanvasRenderingContext2d>()
+            .ok()?;
+        ctx.set_transform(scale * dpr, 0.0, 0.0, scale * dpr, 0.0, 0.0)
+            .ok()?;
+        ctx.clear_rect(0.0, 0.0, view.0, view.1);
+        Some(Surface { ctx, canvas })
+    }
+
+    /// The value of a CSS custom property (`--accent`) on the canvas, or `fallback`.
+    pub fn css(&self, var: &str, fallback: &str) -> String {
+        gloo::utils::window()
+            .get_computed_style(&self.canvas)
+            .ok()
+            .flatten()
+            .and_then(|s| s.get_property_value(var).ok())
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+            .unwrap_or_else(|| fallback.to_string())
+    }
+}
+
+/// Where a mouse event falls on a canvas drawn by [`Surface`], in view units.
+pub fn view_point(e: &web_sys::MouseEvent, view_width: f64) -> Option<(f64, f64)> {
+    let canvas = e.target()?.dyn_into::<HtmlCanvasElement>().ok()?;
+    let css_w = f64::from(canvas.client_width());
+    (css_w > 0.0).then(|| {
+        let scale = css_w / view_width;
+        (f64::from(e.offset_x()) / scale, f64::from(e.offset_y()) / scale)
+    })
+}
+
+/// An `Rc` compared by pointer: for effect dependencies and props holding views
+/// that are rebuilt only when the scenario changes (comparing them by value on
+/// every render would cost more than redrawing).
+pub struct Same<T>(pub std::rc::Rc<T>);
+
+impl<T> PartialEq for Same<T> {
+    fn eq(&self, o: &Self) -> bool {
+        std::rc::Rc::ptr_eq(&self.0, &o.0)
+    }
+}
