@@ -11,7 +11,7 @@ TRUNK_VERSION := 0.21.14
 WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/"/, "", $$3); print $$3 }' Cargo.lock)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: serve test tools tools-web tools-browser check native-test wasm-release www-test bench fmt
+.PHONY: serve test tools tools-web tools-browser check native-test wasm-release www-test bench profile fmt
 
 ## serve: install what is missing, then serve the app on http://127.0.0.1:8080
 serve: tools-web
@@ -62,6 +62,21 @@ bench: tools-web tools-browser
 	./target/release/lbscope bench
 	trunk build --release --offline
 	node www-tests/bench/browser-bench.mjs $(BENCH_TOPICS) 20
+
+## profile: where a browser round's time goes (Chromium CPU profile of the
+## benchmark cluster; the wasm keeps its function names). PROFILE_TOPICS=20000 is quicker.
+PROFILE_TOPICS ?= 200000
+PROFILE_DIST := target/dist-profile
+profile: tools-web tools-browser
+	cargo build --release --bin lbscope
+	trunk build --release --offline
+	cargo build --profile wasm-profile --target wasm32-unknown-unknown --bin lbscope-web
+	rm -rf $(PROFILE_DIST) && mkdir -p $(PROFILE_DIST)
+	wasm-bindgen --target web --no-typescript --out-dir $(PROFILE_DIST) --out-name lbscope-web \
+	  target/wasm32-unknown-unknown/wasm-profile/lbscope-web.wasm
+	cp index.js styles/*.css styles/favicon.svg $(PROFILE_DIST)/
+	sed -e 's/ integrity="[^"]*"//g' dist/index.html > $(PROFILE_DIST)/index.html
+	LBSCOPE_DIST=$(PROFILE_DIST) node www-tests/bench/profile.mjs $(PROFILE_TOPICS) 10
 
 fmt:
 	cargo fmt

@@ -39,20 +39,22 @@ fn shortcut(key: &str, store: &Store) -> Option<Msg> {
     })
 }
 
-/// Publishing costs above this (ms) make later publications wait for the throttle.
-const PUBLISH_INLINE_MS: f64 = 4.0;
+/// Time given to the browser to draw the busy notice before a heavy replay.
+const BUSY_PAINT_MS: u32 = 60;
+/// A scenario whose JSON is longer than this is published by the throttle.
+const PUBLISH_INLINE_BYTES: usize = 64 * 1024;
 /// Least time between two deferred publications (ms).
 const PUBLISH_EVERY_MS: u32 = 500;
 
-/// Publishes the store (window.lbscope, the share link, the autosave): inline
-/// while that is cheap, else throttled to one publication per
+/// Publishes the store (the share link, the autosave): inline while the
+/// scenario is small, else throttled to one publication per
 /// [`PUBLISH_EVERY_MS`], always of the newest store.
 #[derive(Default)]
 struct Publisher {
     /// The store of the newest render.
     latest: Option<super::store::StoreCtx>,
-    /// What the last publication cost (ms).
-    cost_ms: f64,
+    /// Length of the last published scenario JSON.
+    json_len: usize,
     /// A deferred publication is scheduled.
     pending: bool,
     /// A change happened since the last publication.
@@ -64,7 +66,7 @@ impl Publisher {
         let (pending, cheap) = {
             let mut p = this.borrow_mut();
             p.dirty = true;
-            (p.pending, p.cost_ms < PUBLISH_INLINE_MS)
+            (p.pending, p.json_len <= PUBLISH_INLINE_BYTES)
         };
         if pending {
             return;
@@ -86,12 +88,11 @@ impl Publisher {
         let Some(store) = this.borrow().latest.clone().filter(|_| this.borrow().dirty) else {
             return;
         };
-        let t0 = browser::now_ms();
-        browser::expose(&store.inspect());
         browser::replace_fragment(&store.fragment());
-        browser::autosave(&store.scenario().to_json());
+        let json = store.scenario().to_json();
+        browser::autosave(&json);
         let mut p = this.borrow_mut();
-        p.cost_ms = browser::now_ms() - t0;
+        p.json_len = json.len();
         p.dirty = false;
     }
 }
@@ -101,12 +102,22 @@ impl Publisher {
 pub fn App() -> Html {
     let store = use_reducer(Store::boot);
 
-    // After every change: publish window.lbscope, update the share link, autosave.
-    // Cheap for small scenarios, so done at once; when it gets expensive (a big
-    // cluster) it runs at most every PUBLISH_EVERY_MS, off the round's frame, with
-    // the newest store (and once more when the page is hidden or closed).
+    // After every change: update the share link and the autosave. Done at once
+    // for a small scenario; a large one (its JSON over PUBLISH_INLINE_BYTES) is
+    // published at most every PUBLISH_EVERY_MS, off the round's frame, with the
+    // newest store (and once more when the page is hidden or closed).
     let publisher = use_mut_ref(Publisher::default);
     publisher.borrow_mut().latest = Some(store.clone());
+    // window.lbscope: built from the newest store whenever a page script reads it.
+    {
+        let publisher = publisher.clone();
+        use_effect_with((), move |_| {
+            browser::install_inspector(move || {
+                let store = publisher.borrow().latest.clone();
+                store.map_or(wasm_bindgen::JsValue::NULL, |s| browser::frozen(&s.inspect()))
+            })
+        });
+    }
     {
         let publisher = publisher.clone();
         use_effect_with(store.data_revision, move |_| Publisher::changed(&publisher));
@@ -215,19 +226,33 @@ pub fn App() -> Html {
         });
     }
 
-    // Play: one round every `speed_ms` while playing.
+    // Play: the next round `speed_ms` after the previous one was drawn, so rounds
+    // never pile up when one takes longer than the interval (a large cluster):
+    // the page draws and answers input between any two rounds.
     {
         let store = store.clone();
         use_effect_with(
-            (store.playing, store.speed_ms, store.tab),
-            move |&(playing, ms, _)| {
+            (store.playing, store.speed_ms, store.tab, store.data_revision),
+            move |&(playing, ms, _, _)| {
                 let timer = playing.then(|| {
                     let store = store.clone();
-                    gloo::timers::callback::Interval::new(ms, move || store.dispatch(Msg::StepActive))
+                    gloo::timers::callback::Timeout::new(ms, move || store.dispatch(Msg::StepActive))
                 });
                 move || drop(timer)
             },
         );
+    }
+
+    // A heavy scenario (a link, a file, the autosave): announced first, opened
+    // once the announcement is on screen.
+    {
+        let store = store.clone();
+        use_effect_with(store.pending.is_some(), move |&pending| {
+            let timer = pending.then(|| {
+                gloo::timers::callback::Timeout::new(BUSY_PAINT_MS, move || store.dispatch(Msg::OpenPending))
+            });
+            move || drop(timer)
+        });
     }
 
     let tabs = System::ALL.iter().map(|&t| {
@@ -357,6 +382,9 @@ pub fn App() -> Html {
                 <Toolbar />
             </header>
             { for notice }
+            if let Some((_, what)) = &store.pending {
+                <div class="notice busy" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span><span>{ what.clone() }</span></div>
+            }
             <ProposalPanel />
             if let Some(page) = page {
                 <main class="page-main">{ page }</main>

@@ -121,14 +121,26 @@ pub fn fresh_seed() -> u64 {
     u64::from_le_bytes(b) >> 11 // keep it exactly representable as a JS number
 }
 
-/// Publish a read-only snapshot of the app state as `window.lbscope`.
-pub fn expose<T: Serialize>(view: &T) {
+/// A frozen, read-only copy of `view` as a JS object (JSON-compatible).
+pub fn frozen<T: Serialize>(view: &T) -> JsValue {
     let ser = serde_wasm_bindgen::Serializer::json_compatible();
-    let Ok(value) = view.serialize(&ser) else {
-        return;
-    };
-    let frozen = js_sys::Object::freeze(&value.into());
-    let _ = js_sys::Reflect::set(&gloo::utils::window(), &JsValue::from_str("lbscope"), &frozen);
+    match view.serialize(&ser) {
+        Ok(value) => js_sys::Object::freeze(&value.into()).into(),
+        Err(_) => JsValue::NULL,
+    }
+}
+
+/// Define `window.lbscope` as a getter: each read builds a fresh frozen snapshot
+/// of the newest state with `get`, so it is always current and costs nothing
+/// while no page script reads it.
+pub fn install_inspector(get: impl Fn() -> JsValue + 'static) {
+    let getter = wasm_bindgen::closure::Closure::<dyn Fn() -> JsValue>::new(get);
+    let desc = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&desc, &JsValue::from_str("get"), getter.as_ref());
+    let _ = js_sys::Reflect::set(&desc, &JsValue::from_str("configurable"), &JsValue::TRUE);
+    js_sys::Object::define_property(&gloo::utils::window(), &JsValue::from_str("lbscope"), &desc);
+    // The page keeps the getter for its whole life.
+    getter.forget();
 }
 
 /// Publish the engine time of the last round as `window.lbscopeRoundMs`.

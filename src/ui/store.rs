@@ -60,6 +60,9 @@ pub struct Store {
     pub page: Page,
     /// Lesson steps seen and lessons finished (kept in localStorage).
     pub progress: Progress,
+    /// A heavy scenario waiting to be opened: the page first shows that it is
+    /// busy (and stays usable until then), then [`Msg::OpenPending`] replays it.
+    pub pending: Option<(Box<Scenario>, String)>,
 }
 
 /// The pages besides the playground.
@@ -240,8 +243,11 @@ pub enum Msg {
     Flink(flink::Action),
     /// Apply a Kafka Streams action.
     Kstreams(kstreams::Action),
-    /// Open a scenario (a link, a file); on failure the current work stays.
+    /// Open a scenario (a link, a file); on failure the current work stays. A
+    /// heavy one is announced first and opened by [`Msg::OpenPending`].
     Open(Box<Scenario>),
+    /// Open the announced heavy scenario now.
+    OpenPending,
     /// Start the active tab over from its default scenario.
     Reset,
     /// Undo one action of the active tab.
@@ -361,6 +367,16 @@ impl Store {
             lesson: None,
             page: Page::Playground,
             progress: Progress::default(),
+            pending: None,
+        }
+    }
+
+    /// Open a scenario: a heavy one is announced and left pending (the app opens
+    /// it after the announcement has been drawn), others at once.
+    pub fn open_or_defer(&mut self, sc: Scenario) {
+        match heavy(&sc) {
+            Some(what) => self.pending = Some((Box::new(sc), what)),
+            None => self.open(sc),
         }
     }
 
@@ -558,7 +574,7 @@ impl Store {
                 store.open_link(&f);
             }
             Some(f) if f.contains("s=") => match url::decode(&f) {
-                Ok(sc) => store.open(sc),
+                Ok(sc) => store.open_or_defer(sc),
                 Err(e) => {
                     if let Some(sc) = saved {
                         store.open(sc);
@@ -570,7 +586,7 @@ impl Store {
             },
             _ => {
                 if let Some(sc) = saved {
-                    store.open(sc);
+                    store.open_or_defer(sc);
                     if store.notice.is_none() {
                         store.notice = Some(Notice::Info(
                             "Welcome back: your last scenario was restored from this browser. Reset starts the tab over."
@@ -950,7 +966,15 @@ impl Reducible for Store {
                 if s.lesson.as_ref().is_some_and(|r| r.lesson.system == sc.system()) {
                     s.lesson = None;
                 }
-                s.open(*sc);
+                s.open_or_defer(*sc);
+            }
+            Msg::OpenPending => {
+                if let Some((sc, _)) = s.pending.take() {
+                    if s.lesson.as_ref().is_some_and(|r| r.lesson.system == sc.system()) {
+                        s.lesson = None;
+                    }
+                    s.open(*sc);
+                }
             }
             Msg::Lesson(m) => s.lesson_msg(m),
             Msg::Page(p) => s.page = p,
@@ -991,6 +1015,38 @@ impl Reducible for Store {
     }
 }
 
+/// Replay work (actions, plus topics created in bulk) above which opening a
+/// scenario is announced first: replaying it takes about a second or more.
+pub const HEAVY_REPLAY: u64 = 20_000;
+
+/// Why `sc` is heavy to open (what the busy notice says), if it is.
+fn heavy(sc: &Scenario) -> Option<String> {
+    fn work<C, A>(log: &Log<C, A>, topics: impl Fn(&A) -> u64) -> (u64, u64) {
+        let all = log.setup.iter().chain(&log.actions);
+        let t: u64 = all.clone().map(&topics).sum();
+        (all.count() as u64, t)
+    }
+    let (actions, topics) = match &sc.body {
+        Body::Pulsar(log) => work(log, |a| match a {
+            pulsar::Action::CreateTopics { count, .. } => u64::from(*count),
+            pulsar::Action::CreatePartitionedTopic { partitions, .. } => u64::from(*partitions),
+            _ => 0,
+        }),
+        Body::Flink(log) => work(log, |_| 0),
+        Body::Kstreams(log) => work(log, |_| 0),
+    };
+    (actions + topics > HEAVY_REPLAY).then(|| {
+        let mut what = format!("{actions} actions");
+        if topics > 0 {
+            what.push_str(&format!(" creating {topics} topics"));
+        }
+        format!(
+            "Opening a large {} scenario: the engine replays {what}. The page pauses until it is done.",
+            sc.system().title()
+        )
+    })
+}
+
 /// Stores are compared by revision: every reduce makes a new one.
 impl PartialEq for Store {
     fn eq(&self, other: &Self) -> bool {
@@ -1008,10 +1064,14 @@ pub struct Inspect {
     pub tab: System,
     /// The active tab's scenario (JSON form).
     pub scenario: Scenario,
-    /// Pulsar namespaces (bundles and topics; topics left out above [`INSPECT_MAX_TOPICS`]).
+    /// Pulsar namespaces (bundles and topics; topics left out above
+    /// [`INSPECT_MAX_TOPICS`] topics or [`INSPECT_MAX_BUNDLES`] bundles, bundle lists
+    /// above [`INSPECT_MAX_BUNDLES`]).
     pub namespaces: Vec<pulsar::namespace::Namespace>,
     /// Topics left out of `namespaces` (a very large cluster).
     pub topics_omitted: usize,
+    /// Bundles left out of `namespaces` (namespaces above [`INSPECT_MAX_BUNDLES`]).
+    pub bundles_omitted: usize,
     /// Milliseconds the engine took for the last round, measured in the browser.
     pub last_round_ms: Option<f64>,
     /// Flink slot grid.
@@ -1028,7 +1088,9 @@ pub struct Inspect {
 /// it after every change must stay cheap on very large clusters).
 pub const INSPECT_MAX_TOPICS: usize = 20_000;
 /// At most this many (newest) events are published in `window.lbscope`.
-pub const INSPECT_MAX_EVENTS: usize = 5_000;
+pub const INSPECT_MAX_EVENTS: usize = 2_000;
+/// Namespaces with more bundles than this are published without their bundle list.
+pub const INSPECT_MAX_BUNDLES: usize = 1_024;
 
 impl Store {
     /// What `window.lbscope` shows.
@@ -1036,11 +1098,17 @@ impl Store {
         let pulsar = self.pulsar.get();
         let all = pulsar.state().namespaces();
         let topics: usize = all.values().map(|n| n.topics.len()).sum();
-        let namespaces = if topics > INSPECT_MAX_TOPICS {
+        let bundles: usize = all.values().map(|n| n.bundles.len()).sum();
+        let large = topics > INSPECT_MAX_TOPICS || bundles > INSPECT_MAX_BUNDLES;
+        let namespaces = if large {
             all.values()
                 .map(|n| pulsar::namespace::Namespace {
                     name: n.name.clone(),
-                    bundles: n.bundles.clone(),
+                    bundles: if n.bundles.len() > INSPECT_MAX_BUNDLES {
+                        Vec::new()
+                    } else {
+                        n.bundles.clone()
+                    },
                     topics: Default::default(),
                     ring: Default::default(),
                     partitioned: Default::default(),
@@ -1055,7 +1123,12 @@ impl Store {
             tab: self.tab,
             scenario: self.scenario(),
             namespaces,
-            topics_omitted: if topics > INSPECT_MAX_TOPICS { topics } else { 0 },
+            topics_omitted: if large { topics } else { 0 },
+            bundles_omitted: all
+                .values()
+                .filter(|n| n.bundles.len() > INSPECT_MAX_BUNDLES)
+                .map(|n| n.bundles.len())
+                .sum(),
             last_round_ms: self.last_round_ms,
             flink: self.flink.get().state().slot_grid(),
             events,

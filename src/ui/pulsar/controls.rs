@@ -681,7 +681,24 @@ pub struct ChoiceProps {
 /// checked by the engine like any typed name, with a few matching suggestions.
 #[component]
 pub fn Choice(p: &ChoiceProps) -> Html {
-    let typed = use_state(String::new);
+    let initial = p
+        .first
+        .first()
+        .map(|(v, _)| v.to_string())
+        .or_else(|| p.options.first().cloned())
+        .unwrap_or_default();
+    // The field is controlled: what was typed stays across renders, until the
+    // list itself changes (another scenario): then it starts over at `initial`.
+    let typed = use_state(|| initial.clone());
+    {
+        let typed = typed.clone();
+        let list = (
+            p.options.len(),
+            p.options.first().cloned(),
+            p.options.last().cloned(),
+        );
+        use_effect_with(list, move |_| typed.set(initial));
+    }
     let text = |v: &str| {
         if p.short {
             v.rsplit('/').next().unwrap_or(v).to_string()
@@ -725,19 +742,13 @@ pub fn Choice(p: &ChoiceProps) -> Html {
             typed.set(i.value());
         })
     };
-    let initial = p
-        .first
-        .first()
-        .map(|(v, _)| v.to_string())
-        .or_else(|| p.options.first().cloned())
-        .unwrap_or_default();
     let hint = p.first.iter().find(|(v, _)| v.is_empty()).map_or_else(
         || format!("type one of {} names", p.options.len()),
         |(_, t)| format!("{t}, or type one of {} names", p.options.len()),
     );
     html! {
         <>
-            <input id={p.id.clone()} ref={p.node.clone()} class="choice" list={list_id.clone()} value={initial}
+            <input id={p.id.clone()} ref={p.node.clone()} class="choice" list={list_id.clone()} value={(*typed).clone()}
                    placeholder={hint.clone()} title={hint} aria-label={p.label.clone()} autocomplete="off" {oninput} />
             <datalist id={list_id}>{ for suggestions }</datalist>
         </>
