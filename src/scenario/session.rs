@@ -9,6 +9,11 @@ use crate::engine::Engine;
 
 /// Keep a snapshot of the state every this many log actions.
 pub const SNAPSHOT_EVERY: usize = 25;
+/// Most snapshots kept. A long session thins them out (every other one goes,
+/// the start and the newest stay), so memory stays bounded for large states (a
+/// 200,000-topic Pulsar state is tens of MB) while a seek replays at most about
+/// `log length / MAX_SNAPSHOTS * 2` actions.
+pub const MAX_SNAPSHOTS: usize = 16;
 
 /// One engine's scenario, replayed up to a cursor.
 #[derive(Clone, Debug)]
@@ -20,7 +25,8 @@ pub struct Session<S: Engine> {
     setup_events: Vec<S::Event>,
     /// Events of log action `i` (for `i < cursor`).
     steps: Vec<Vec<S::Event>>,
-    /// `(k, state after k log actions)`, k a multiple of SNAPSHOT_EVERY, ascending; k = 0 always present.
+    /// `(k, state after k log actions)`, k a multiple of SNAPSHOT_EVERY, ascending; k = 0 always
+    /// present; at most [`MAX_SNAPSHOTS`].
     snapshots: Vec<(usize, S)>,
 }
 
@@ -76,7 +82,7 @@ impl<S: Engine> Session<S> {
             if self.cursor % SNAPSHOT_EVERY == 0
                 && self.snapshots.last().is_some_and(|(k, _)| *k < self.cursor)
             {
-                self.snapshots.push((self.cursor, self.state.clone()));
+                self.snapshot();
             }
         }
         Ok(())
@@ -127,9 +133,29 @@ impl<S: Engine> Session<S> {
         self.steps.push(ev);
         self.cursor += 1;
         if self.cursor % SNAPSHOT_EVERY == 0 {
-            self.snapshots.push((self.cursor, self.state.clone()));
+            self.snapshot();
         }
         Ok(&self.steps[self.cursor - 1])
+    }
+
+    /// Keep the current state as a snapshot; over [`MAX_SNAPSHOTS`], drop every
+    /// other older one (never the first, k = 0).
+    fn snapshot(&mut self) {
+        self.snapshots.push((self.cursor, self.state.clone()));
+        if self.snapshots.len() > MAX_SNAPSHOTS {
+            let newest = self.snapshots.len() - 1;
+            let mut i = 0;
+            self.snapshots.retain(|_| {
+                let keep = i == 0 || i == newest || i % 2 == 0;
+                i += 1;
+                keep
+            });
+        }
+    }
+
+    /// Log positions of the snapshots kept (ascending; for tests and the CLI).
+    pub fn snapshot_positions(&self) -> Vec<usize> {
+        self.snapshots.iter().map(|(k, _)| *k).collect()
     }
 
     /// Move the cursor to `target` (clamped to the log), replaying from the nearest snapshot.
@@ -192,6 +218,29 @@ mod tests {
 
     fn topics(s: &Session<pulsar::Sim>) -> usize {
         s.state().namespaces()["public/default"].topics.len()
+    }
+
+    #[test]
+    fn snapshots_stay_bounded_and_seeks_stay_exact() {
+        let mut s = Session::<pulsar::Sim>::new(1, log(0), None).unwrap();
+        for i in 0..1000 {
+            s.apply(Action::CreateTopic {
+                topic: format!("t{i}"),
+            })
+            .unwrap();
+        }
+        let at = s.snapshot_positions();
+        assert!(at.len() <= MAX_SNAPSHOTS, "{at:?}");
+        assert_eq!(at[0], 0);
+        assert_eq!(*at.last().unwrap(), 1000);
+        assert!(at.windows(2).all(|w| w[0] < w[1]));
+        // Seeking anywhere gives the state a straight replay gives.
+        for target in [999, 3, 512, 0, 777, 1000] {
+            s.seek(target).unwrap();
+            let straight = Session::<pulsar::Sim>::new(1, s.log().clone(), Some(target)).unwrap();
+            assert_eq!(topics(&s), target);
+            assert_eq!(s.state().namespaces(), straight.state().namespaces());
+        }
     }
 
     #[test]
