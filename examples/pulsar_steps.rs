@@ -55,7 +55,11 @@ fn main() {
             callgrind_start_instrumentation();
         }
         let t = Instant::now();
-        let ev = if i >= warmup { timed_step(&mut s) } else { step(&mut s) };
+        let ev = if i >= warmup {
+            timed_step(&mut s)
+        } else {
+            step(&mut s)
+        };
         let d = t.elapsed().as_secs_f64() * 1e3;
         if digest {
             use lbscope::engine::Narrate;
@@ -68,7 +72,9 @@ fn main() {
         if i >= warmup {
             let mut kinds: BTreeMap<String, usize> = BTreeMap::new();
             for e in &ev {
-                let k = serde_json::to_value(e).ok().and_then(|v| v["kind"].as_str().map(String::from));
+                let k = serde_json::to_value(e)
+                    .ok()
+                    .and_then(|v| v["kind"].as_str().map(String::from));
                 *kinds.entry(k.unwrap_or_default()).or_default() += 1;
             }
             eprintln!("step {i}: {d:.2} ms, {} events {kinds:?}", ev.len());

@@ -938,11 +938,13 @@ impl Sim {
             if let Some(o) = &old_owner {
                 if let Some(b) = self.brokers.get_mut(o) {
                     b.bundles.remove(bid);
+                    b.served.0 = None;
                 }
             }
             if let Some(n) = &new_owner {
                 if let Some(b) = self.brokers.get_mut(n) {
                     b.bundles.insert(bid.clone());
+                    b.served.0 = None;
                 }
             }
         }
@@ -995,6 +997,9 @@ impl Sim {
         if let Some(st) = self.bundles.get_mut(bid) {
             st.topics = n;
             st.traffic = t;
+            if let Some(o) = st.owner().cloned() {
+                self.served_changed(&o);
+            }
         }
     }
 
@@ -1077,6 +1082,9 @@ impl Sim {
         if let Some(st) = self.bundles.get_mut(&bid) {
             st.topics += 1;
             st.traffic = st.traffic.plus(&traffic);
+            if let Some(o) = st.owner().cloned() {
+                self.served_changed(&o);
+            }
         }
         bid
     }
@@ -1249,6 +1257,9 @@ impl Sim {
         }
         if let Some(st) = self.bundles.get_mut(&bid) {
             st.direct = load;
+            if let Some(o) = st.owner().cloned() {
+                self.served_changed(&o);
+            }
         }
         Ok(vec![Event::BundleLoadSet { bundle: bid, load }])
     }

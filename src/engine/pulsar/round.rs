@@ -16,7 +16,7 @@
 
 use super::config::LoadManager;
 use super::load::BrokerId;
-use super::report::weights;
+use super::report::{weights, Snapshots};
 use super::{Event, Narrate, RoundCounters, Sim};
 use serde::{Deserialize, Serialize};
 
@@ -72,26 +72,33 @@ impl Narrate for RoundMetrics {
 impl Sim {
     /// Every alive broker's current load: max weighted resource usage in percent.
     pub fn broker_loads(&self) -> Vec<(BrokerId, f64)> {
-        let w = weights(&self.config);
         let all = self.snapshots();
-        self.alive()
-            .filter_map(|b| {
-                let snap = self.snapshot_of(&all, &b.id)?;
-                let l = super::load::LocalBrokerData {
-                    cpu: snap.usage.cpu,
-                    memory: snap.usage.memory,
-                    direct_memory: snap.usage.direct_memory,
-                    bandwidth_in: snap.usage.bandwidth_in,
-                    bandwidth_out: snap.usage.bandwidth_out,
-                    ..Default::default()
-                };
-                Some((b.id.clone(), l.max_resource_usage_with_weight(&w) * 100.0))
-            })
-            .collect()
+        self.alive_loads(&all).map(|(b, l)| (b.clone(), l)).collect()
+    }
+
+    /// The alive brokers (name order) with their load, as [`Sim::broker_loads`].
+    fn alive_loads<'a>(&'a self, all: &'a Snapshots<'a>) -> impl Iterator<Item = (&'a BrokerId, f64)> + 'a {
+        let w = weights(&self.config);
+        self.alive().map(move |b| {
+            let snap = self.snapshot_with(all, b);
+            let l = super::load::LocalBrokerData {
+                cpu: snap.usage.cpu,
+                memory: snap.usage.memory,
+                direct_memory: snap.usage.direct_memory,
+                bandwidth_in: snap.usage.bandwidth_in,
+                bandwidth_out: snap.usage.bandwidth_out,
+                ..Default::default()
+            };
+            (&b.id, l.max_resource_usage_with_weight(&w) * 100.0)
+        })
     }
 
     fn close_round(&mut self) -> RoundMetrics {
-        let loads: Vec<f64> = self.broker_loads().into_iter().map(|(_, l)| l).collect();
+        self.refresh_served();
+        let loads: Vec<f64> = {
+            let all = self.snapshots();
+            self.alive_loads(&all).map(|(_, l)| l).collect()
+        };
         let n = loads.len();
         let avg = if n > 0 {
             loads.iter().sum::<f64>() / n as f64
