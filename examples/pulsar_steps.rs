@@ -89,7 +89,18 @@ fn main() {
     if digest {
         use std::hash::{Hash, Hasher};
         let events = h.finish();
-        format!("{s:?}").hash(&mut h);
+        // The state through its public views (not `Sim`'s Debug, which shows
+        // internal caches too).
+        format!(
+            "{:?}{:?}{:?}{:?}{:?}{:?}",
+            s.namespaces(),
+            s.bundles(),
+            s.brokers(),
+            s.load_data(),
+            s.metrics(),
+            s.leader()
+        )
+        .hash(&mut h);
         eprintln!("digest: events {events:016x}, events+state {:016x}", h.finish());
     }
 }

@@ -38,7 +38,7 @@ fn bundles_in_namespace(set: &BTreeSet<BundleId>, ns: &str) -> usize {
         (Some(f), Some(l)) if f.namespace == l.namespace => usize::from(f.namespace == ns) * set.len(),
         (Some(_), Some(_)) => {
             let from = BundleId {
-                namespace: ns.to_string(),
+                namespace: ns.into(),
                 range: BundleRange { lower: 0, upper: 0 },
             };
             set.range(from..).take_while(|b| b.namespace == ns).count()

@@ -37,7 +37,7 @@ use super::{Engine, Narrate, SimRng, System};
 use broker::{Broker, Capacity, DirectUsage};
 use bundle::BundleRange;
 use config::{LoadManager, PlacementStrategy, Profile, SheddingStrategy, SplitAlgorithm};
-use load::{BrokerId, BundleId, LoadData};
+use load::{BrokerId, BundleId, LoadData, NamespaceName};
 use namespace::{Namespace, Topic};
 use ownership::{Ownership, ServiceUnitState};
 use serde::{Deserialize, Serialize};
@@ -721,6 +721,8 @@ pub struct Sim {
     effective: Config,
     rng: SimRng,
     namespaces: BTreeMap<String, Namespace>,
+    /// Each namespace's name as its bundle ids share it.
+    ns_ids: BTreeMap<String, NamespaceName>,
     bundles: BTreeMap<BundleId, BundleState>,
     brokers: BTreeMap<BrokerId, Broker>,
     leader: Option<BrokerId>,
@@ -781,6 +783,11 @@ pub fn effective_config(c: &Config) -> (Config, Vec<String>) {
         }
     }
     (e, w)
+}
+
+/// `name`'s shared id out of `ids` (a copy for an unknown namespace).
+fn ns_id(ids: &BTreeMap<String, NamespaceName>, name: &str) -> NamespaceName {
+    ids.get(name).cloned().unwrap_or_else(|| name.into())
 }
 
 fn validate_config(c: &Config) -> Result<(), Error> {
@@ -870,10 +877,15 @@ impl Sim {
         let ns = self.namespaces.get(name.namespace())?;
         let t = ns.topics.get(&name)?;
         let bid = BundleId {
-            namespace: ns.name.clone(),
+            namespace: self.ns_id(&ns.name),
             range: ns.bundle_of(t.hash),
         };
         self.bundles.get(&bid)?.owner()
+    }
+
+    /// `name` as the ids of its bundles share it (a copy for an unknown namespace).
+    pub(crate) fn ns_id(&self, name: &str) -> NamespaceName {
+        ns_id(&self.ns_ids, name)
     }
 
     pub(crate) fn alive(&self) -> impl Iterator<Item = &Broker> {
@@ -896,7 +908,7 @@ impl Sim {
             .ok_or_else(|| Error::NoSuchBundle(full.to_string()))?;
         let range = BundleRange::parse(range).ok_or_else(|| Error::NoSuchBundle(full.to_string()))?;
         let id = BundleId {
-            namespace: ns.to_string(),
+            namespace: self.ns_id(ns),
             range,
         };
         if self.bundles.contains_key(&id) {
@@ -962,7 +974,7 @@ impl Sim {
 
     /// Close a bundle's topic sessions: every topic reconnects once.
     pub(crate) fn close_sessions(&mut self, bid: &BundleId, ev: &mut Vec<Event>) {
-        let Some(ns) = self.namespaces.get_mut(&bid.namespace) else {
+        let Some(ns) = self.namespaces.get_mut(bid.namespace.as_str()) else {
             return;
         };
         let names: Vec<TopicName> = ns
@@ -990,7 +1002,7 @@ impl Sim {
 
     /// Recompute a bundle's topic count and summed traffic from its topics.
     pub(crate) fn refresh_bundle(&mut self, bid: &BundleId) {
-        let Some(ns) = self.namespaces.get(&bid.namespace) else {
+        let Some(ns) = self.namespaces.get(bid.namespace.as_str()) else {
             return;
         };
         let (n, t) = ns.aggregate(bid.range);
@@ -1027,10 +1039,12 @@ impl Sim {
             return Err(Error::NamespaceExists(name.to_string()));
         }
         let ns = Namespace::new(name, n).ok_or(Error::ZeroBundles(n))?;
+        let id = NamespaceName::from(name);
+        self.ns_ids.insert(name.to_string(), id.clone());
         for r in &ns.bundles {
             self.bundles.insert(
                 BundleId {
-                    namespace: name.to_string(),
+                    namespace: id.clone(),
                     range: *r,
                 },
                 BundleState::default(),
@@ -1063,7 +1077,7 @@ impl Sim {
         let Some(ns) = self.namespaces.get_mut(name.namespace()) else {
             // Unreachable: check_new_topic verified the namespace.
             return BundleId {
-                namespace: name.namespace().to_string(),
+                namespace: name.namespace().into(),
                 range: BundleRange::FULL,
             };
         };
@@ -1076,7 +1090,7 @@ impl Sim {
             reconnects: 0,
         });
         let bid = BundleId {
-            namespace: ns.name.clone(),
+            namespace: ns_id(&self.ns_ids, &ns.name),
             range,
         };
         if let Some(st) = self.bundles.get_mut(&bid) {
@@ -1206,7 +1220,7 @@ impl Sim {
                 touched.insert(ns.bundle_of(h));
             }
         }
-        let nsname = ns.name.clone();
+        let nsname = ns_id(&self.ns_ids, &ns.name);
         for r in touched {
             self.refresh_bundle(&BundleId {
                 namespace: nsname.clone(),
@@ -1231,7 +1245,7 @@ impl Sim {
             .get(&name)
             .ok_or_else(|| Error::NoSuchTopic(name.0.clone()))?;
         let bid = BundleId {
-            namespace: ns.name.clone(),
+            namespace: self.ns_id(&ns.name),
             range: ns.bundle_of(t.hash),
         };
         let mut ev = Vec::new();
@@ -1306,6 +1320,7 @@ impl Engine for Sim {
             effective,
             rng: SimRng::new(seed),
             namespaces: BTreeMap::new(),
+            ns_ids: BTreeMap::new(),
             bundles: BTreeMap::new(),
             brokers: BTreeMap::new(),
             leader: None,

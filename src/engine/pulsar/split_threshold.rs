@@ -132,17 +132,19 @@ pub fn can_split(r: BundleRange) -> bool {
 impl Sim {
     /// The split algorithm's view of a bundle's topics (sorted by hash, then name).
     pub(crate) fn split_topics(&self, bid: &BundleId) -> Vec<SplitTopic> {
-        self.namespaces.get(&bid.namespace).map_or_else(Vec::new, |ns| {
-            ns.topics_in(bid.range)
-                .into_iter()
-                .map(|t| SplitTopic {
-                    hash: t.hash,
-                    name: t.name.local().to_string(),
-                    msg_rate: t.traffic.msg_rate(),
-                    throughput: t.traffic.throughput(),
-                })
-                .collect()
-        })
+        self.namespaces
+            .get(bid.namespace.as_str())
+            .map_or_else(Vec::new, |ns| {
+                ns.topics_in(bid.range)
+                    .into_iter()
+                    .map(|t| SplitTopic {
+                        hash: t.hash,
+                        name: t.name.local().to_string(),
+                        msg_rate: t.traffic.msg_rate(),
+                        throughput: t.traffic.throughput(),
+                    })
+                    .collect()
+            })
     }
 
     /// Run `alg` on a bundle (`positions` only for specified_positions_divide).
@@ -233,7 +235,7 @@ impl Sim {
                         hits: None,
                     });
                     chosen.insert(bid.clone(), ());
-                    pending.insert(bid.namespace.clone(), p + 1);
+                    pending.insert(bid.namespace.to_string(), p + 1);
                 } else {
                     if refused.as_ref().is_none_or(|(n, c, _)| *n != ns || *c != count) {
                         let tail = format!(
@@ -315,8 +317,11 @@ impl Sim {
                     }
                     continue;
                 }
-                let count = self.namespaces.get(&bid.namespace).map_or(0, |n| n.bundles.len());
-                let p = pending.get(&bid.namespace).copied().unwrap_or(0);
+                let count = self
+                    .namespaces
+                    .get(bid.namespace.as_str())
+                    .map_or(0, |n| n.bundles.len());
+                let p = pending.get(bid.namespace.as_str()).copied().unwrap_or(0);
                 if count + p >= max_bundles {
                     ev.push(Event::SplitSkipped {
                         bundle: bid.clone(),
@@ -332,7 +337,7 @@ impl Sim {
                     reasons: first,
                     hits: Some((hits, threshold)),
                 });
-                pending.insert(bid.namespace.clone(), p + 1);
+                pending.insert(bid.namespace.to_string(), p + 1);
                 decided.push(bid.clone());
                 if decided.len() == per_cycle {
                     break;
@@ -375,7 +380,7 @@ impl Sim {
         };
         let Some(idx) = self
             .namespaces
-            .get(&bid.namespace)
+            .get(bid.namespace.as_str())
             .and_then(|n| n.index_of(bid.range))
         else {
             return;
@@ -387,7 +392,7 @@ impl Sim {
             self.transition(bid, ServiceUnitState::Deleted, None, None, false, ev);
         }
         self.bundles.remove(bid);
-        if let Some(ns) = self.namespaces.get_mut(&bid.namespace) {
+        if let Some(ns) = self.namespaces.get_mut(bid.namespace.as_str()) {
             ns.bundles.splice(idx..=idx, children.iter().copied());
         }
         self.load.bundles.remove(bid);
