@@ -208,16 +208,21 @@ impl Sim {
 
     /// Phase: clients look up every unowned bundle that has topics.
     pub fn assign_phase(&mut self) -> Vec<Event> {
+        let mut ev = Vec::new();
+        self.assign_into(&mut ev);
+        ev
+    }
+
+    /// [`Sim::assign_phase`], appending its events to `ev`.
+    pub(crate) fn assign_into(&mut self, ev: &mut Vec<Event>) {
         let todo: Vec<BundleId> = self
             .bundles
             .iter()
             .filter(|(_, s)| s.topics > 0 && s.owner().is_none() && !s.ownership.state.is_in_flight())
             .map(|(b, _)| b.clone())
             .collect();
-        let mut ev = Vec::new();
         for b in &todo {
-            self.lookup_bundle(b, &mut ev);
+            self.lookup_bundle(b, ev);
         }
-        ev
     }
 }

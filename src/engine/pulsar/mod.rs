@@ -737,6 +737,8 @@ pub struct Sim {
     last_sample_ms: u64,
     counters: RoundCounters,
     metrics: Vec<RoundMetrics>,
+    /// Events of the last Step (the next one reserves room for as many).
+    last_step_events: usize,
 }
 
 /// The config a load manager runs with, and the warnings Pulsar would log.
@@ -1335,6 +1337,7 @@ impl Engine for Sim {
             last_sample_ms: 0,
             counters: RoundCounters::default(),
             metrics: Vec::new(),
+            last_step_events: 0,
         })
     }
 

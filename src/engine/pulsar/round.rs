@@ -147,7 +147,8 @@ impl Sim {
     pub fn step(&mut self) -> Vec<Event> {
         self.round += 1;
         self.now_ms += u64::from(self.config.round_seconds) * 1000;
-        let mut ev = self.report_phase(false);
+        let mut ev = Vec::with_capacity(self.last_step_events);
+        ev.extend(self.report_phase(false));
         let split_due = match self.config.load_manager_class_name {
             LoadManager::Modular => true,
             LoadManager::Extensible => {
@@ -157,16 +158,17 @@ impl Sim {
         };
         if split_due {
             self.last_split_ms = self.now_ms;
-            ev.extend(self.split_phase());
+            self.split_into(&mut ev);
         }
         let shed_ms = u64::from(self.config.load_balancer_shedding_interval_minutes) * 60_000;
         if self.now_ms.saturating_sub(self.last_shed_ms) >= shed_ms {
             self.last_shed_ms = self.now_ms;
-            ev.extend(self.shed_phase());
+            self.shed_into(&mut ev);
         }
-        ev.extend(self.assign_phase());
+        self.assign_into(&mut ev);
         let metrics = self.close_round();
         ev.push(Event::RoundDone { metrics });
+        self.last_step_events = ev.len();
         ev
     }
 }

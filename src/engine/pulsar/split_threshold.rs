@@ -24,13 +24,82 @@
 
 use super::bundle::BundleRange;
 use super::config::{Config, LoadManager, SplitAlgorithm};
-use super::load::{BrokerId, BundleId};
+use super::load::{BrokerId, BundleId, NamespaceName};
 use super::ownership::ServiceUnitState;
 use super::split::{self, FlowLimits, SplitPlan, SplitTopic};
 use super::traffic::MIB;
 use super::{BundleState, Event, Sim};
-use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
+
+/// Every live bundle's long-term rate and throughput (0 without data), for the
+/// modular split check: per namespace (name order) its sorted bundle ranges —
+/// exactly the live bundles — and a value per range, from one walk over the
+/// leader's sorted bundle data. A lookup is a binary search over `u32` ranges.
+struct LongTerm<'a> {
+    namespaces: Vec<NamespaceLongTerm<'a>>,
+}
+
+/// One namespace of [`LongTerm`]: its id, bundle ranges, and (rate, throughput) per range.
+type NamespaceLongTerm<'a> = (NamespaceName, &'a [BundleRange], Vec<(f64, f64)>);
+
+impl<'a> LongTerm<'a> {
+    fn new(sim: &'a Sim) -> Self {
+        let namespaces: Vec<_> = sim
+            .namespaces
+            .iter()
+            .map(|(name, ns)| {
+                let id = sim.ns_id(name);
+                let mut values = vec![(0.0, 0.0); ns.bundles.len()];
+                let first = BundleId {
+                    namespace: id.clone(),
+                    range: BundleRange { lower: 0, upper: 0 },
+                };
+                for (k, d) in sim.load.bundles.range(first..) {
+                    if k.namespace != id {
+                        break;
+                    }
+                    if let Some(i) = find_range(&ns.bundles, k.range) {
+                        values[i] = (d.long_term.msg.total_rate(), d.long_term.msg.total_throughput());
+                    }
+                }
+                (id, ns.bundles.as_slice(), values)
+            })
+            .collect();
+        debug_assert_eq!(
+            namespaces.iter().map(|n| n.1.len()).sum::<usize>(),
+            sim.bundles.len(),
+            "namespaces' bundle lists out of step with the live bundles"
+        );
+        LongTerm { namespaces }
+    }
+
+    /// `bid`'s values, if it is live; `at` remembers the last namespace.
+    fn get(&self, bid: &BundleId, at: &mut usize) -> Option<(f64, f64)> {
+        let same = self.namespaces.get(*at).is_some_and(|n| bid.namespace == n.0);
+        // (Pointer-equal names in the common case: ids share their namespace's.)
+        if !same {
+            *at = self
+                .namespaces
+                .binary_search_by(|n| n.0.cmp(&bid.namespace))
+                .ok()?;
+        }
+        let (_, ranges, values) = &self.namespaces[*at];
+        find_range(ranges, bid.range).map(|i| values[i])
+    }
+}
+
+/// The index of `r` in a namespace's bundle list (sorted ranges tiling the
+/// ring), if it is there: first where `r` would sit if the bundles were equal
+/// (exact for a namespace never split), else a binary search by lower boundary
+/// (each is distinct).
+fn find_range(ranges: &[BundleRange], r: BundleRange) -> Option<usize> {
+    let guess = ((u64::from(r.lower) * ranges.len() as u64) >> 32) as usize;
+    if ranges.get(guess) == Some(&r) {
+        return Some(guess);
+    }
+    let i = ranges.partition_point(|x| x.lower < r.lower);
+    (ranges.get(i) == Some(&r)).then_some(i)
+}
 
 /// The split thresholds of a config (`loadBalancerNamespaceBundleMax*`), with
 /// the limits' text rendered once, so a check of every bundle formats only the
@@ -173,14 +242,19 @@ impl Sim {
     /// Phase: the automatic split check of the configured load manager.
     pub fn split_phase(&mut self) -> Vec<Event> {
         let mut ev = Vec::new();
+        self.split_into(&mut ev);
+        ev
+    }
+
+    /// [`Sim::split_phase`], appending its events to `ev`.
+    pub(crate) fn split_into(&mut self, ev: &mut Vec<Event>) {
         if !self.config.load_balancer_auto_bundle_split_enabled {
-            return ev;
+            return;
         }
         match self.config.load_manager_class_name {
-            LoadManager::Modular => self.split_modular(&mut ev),
-            LoadManager::Extensible => self.split_extensible(&mut ev),
+            LoadManager::Modular => self.split_modular(ev),
+            LoadManager::Extensible => self.split_extensible(ev),
         }
-        ev
     }
 
     fn split_modular(&mut self, ev: &mut Vec<Event>) {
@@ -194,25 +268,14 @@ impl Sim {
         // The namespace of the last refused bundle, its bundle count and the
         // tail of the refusal text (the same for every bundle of a namespace).
         let mut refused: Option<(&str, usize, String)> = None;
-        // Every live bundle with its long-term rate and throughput (0 without
-        // data), from one merge walk over the two sorted bundle maps: a hash
-        // probe per reported bundle instead of two tree lookups.
-        let mut live: FxHashMap<&BundleId, (f64, f64)> = FxHashMap::default();
-        live.reserve(self.bundles.len());
-        let mut data = self.load.bundles.iter().peekable();
-        for bid in self.bundles.keys() {
-            while data.next_if(|(k, _)| *k < bid).is_some() {}
-            let v = data.next_if(|(k, _)| *k == bid).map_or((0.0, 0.0), |(_, d)| {
-                (d.long_term.msg.total_rate(), d.long_term.msg.total_throughput())
-            });
-            live.insert(bid, v);
-        }
+        let live = LongTerm::new(self);
+        let mut at = 0;
         for bd in self.load.brokers.values() {
             for (bid, stats) in &bd.local.bundles {
                 if stats.topics < 2 {
                     continue;
                 }
-                let Some(&(rate, bytes)) = live.get(bid) else {
+                let Some((rate, bytes)) = live.get(bid, &mut at) else {
                     continue;
                 };
                 if chosen.contains_key(bid) {
