@@ -215,12 +215,26 @@ impl Sim {
 
     /// [`Sim::assign_phase`], appending its events to `ev`.
     pub(crate) fn assign_into(&mut self, ev: &mut Vec<Event>) {
+        // The unowned bundles with topics that are not in flight, in name order.
         let todo: Vec<BundleId> = self
-            .bundles
+            .unowned
             .iter()
-            .filter(|(_, s)| s.topics > 0 && s.owner().is_none() && !s.ownership.state.is_in_flight())
-            .map(|(b, _)| b.clone())
+            .filter(|b| {
+                self.bundles
+                    .get(*b)
+                    .is_some_and(|s| !s.ownership.state.is_in_flight())
+            })
+            .cloned()
             .collect();
+        debug_assert_eq!(
+            todo,
+            self.bundles
+                .iter()
+                .filter(|(_, s)| s.topics > 0 && s.owner().is_none() && !s.ownership.state.is_in_flight())
+                .map(|(b, _)| b.clone())
+                .collect::<Vec<_>>(),
+            "the unowned set is out of step with the bundles"
+        );
         for b in &todo {
             self.lookup_bundle(b, ev);
         }

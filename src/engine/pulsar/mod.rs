@@ -19,6 +19,7 @@ pub mod assign;
 pub mod broker;
 pub mod bundle;
 pub mod config;
+pub(crate) mod fixed;
 pub mod load;
 pub mod load_manager;
 pub mod namespace;
@@ -41,7 +42,7 @@ use load::{BrokerId, BundleId, LoadData, NamespaceName};
 use namespace::{Namespace, Topic};
 use ownership::{Ownership, ServiceUnitState};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use topic::{TopicName, TopicNameError};
 use traffic::Traffic;
 
@@ -724,6 +725,9 @@ pub struct Sim {
     /// Each namespace's name as its bundle ids share it.
     ns_ids: BTreeMap<String, NamespaceName>,
     bundles: BTreeMap<BundleId, BundleState>,
+    /// The bundles with topics but no owner (kept in step with `bundles`): what
+    /// the assign phase looks up and the round metrics count.
+    unowned: BTreeSet<BundleId>,
     brokers: BTreeMap<BrokerId, Broker>,
     leader: Option<BrokerId>,
     join_seq: u64,
@@ -949,6 +953,7 @@ impl Sim {
         let new_owner = st.owner().cloned();
         if old_owner != new_owner {
             st.split_hits = 0;
+            self.track_unowned(bid);
             if let Some(o) = &old_owner {
                 if let Some(b) = self.brokers.get_mut(o) {
                     b.bundles.remove(bid);
@@ -1014,7 +1019,27 @@ impl Sim {
             if let Some(o) = st.owner().cloned() {
                 self.served_changed(&o);
             }
+            self.track_unowned(bid);
         }
+    }
+
+    /// Keep `bid`'s place in `unowned` (after its topics or owner changed).
+    fn track_unowned(&mut self, bid: &BundleId) {
+        let unowned = self
+            .bundles
+            .get(bid)
+            .is_some_and(|s| s.topics > 0 && s.owner().is_none());
+        if !unowned {
+            self.unowned.remove(bid);
+        } else if !self.unowned.contains(bid) {
+            self.unowned.insert(bid.clone());
+        }
+    }
+
+    /// Forget a bundle that no longer exists (split).
+    pub(crate) fn remove_bundle(&mut self, bid: &BundleId) {
+        self.bundles.remove(bid);
+        self.unowned.remove(bid);
     }
 
     fn create_namespace(&mut self, name: &str, bundles: Option<u32>) -> Result<Vec<Event>, Error> {
@@ -1101,6 +1126,7 @@ impl Sim {
             if let Some(o) = st.owner().cloned() {
                 self.served_changed(&o);
             }
+            self.track_unowned(&bid);
         }
         bid
     }
@@ -1324,6 +1350,7 @@ impl Engine for Sim {
             namespaces: BTreeMap::new(),
             ns_ids: BTreeMap::new(),
             bundles: BTreeMap::new(),
+            unowned: BTreeSet::new(),
             brokers: BTreeMap::new(),
             leader: None,
             join_seq: 0,

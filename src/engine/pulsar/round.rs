@@ -110,6 +110,14 @@ impl Sim {
         } else {
             0.0
         };
+        debug_assert_eq!(
+            self.unowned.len(),
+            self.bundles
+                .values()
+                .filter(|s| s.topics > 0 && s.owner().is_none())
+                .count(),
+            "the unowned set is out of step with the bundles"
+        );
         let c = std::mem::take(&mut self.counters);
         let RoundCounters {
             bundles_moved,
@@ -133,11 +141,7 @@ impl Sim {
             reconnects,
             splits,
             assignments,
-            unowned_bundles: self
-                .bundles
-                .values()
-                .filter(|s| s.topics > 0 && s.owner().is_none())
-                .count(),
+            unowned_bundles: self.unowned.len(),
         };
         self.metrics.push(m.clone());
         m

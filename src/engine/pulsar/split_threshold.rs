@@ -24,6 +24,7 @@
 
 use super::bundle::BundleRange;
 use super::config::{Config, LoadManager, SplitAlgorithm};
+use super::fixed;
 use super::load::{BrokerId, BundleId, NamespaceName};
 use super::ownership::ServiceUnitState;
 use super::split::{self, FlowLimits, SplitPlan, SplitTopic};
@@ -49,19 +50,27 @@ impl<'a> LongTerm<'a> {
             .iter()
             .map(|(name, ns)| {
                 let id = sim.ns_id(name);
-                let mut values = vec![(0.0, 0.0); ns.bundles.len()];
                 let first = BundleId {
                     namespace: id.clone(),
                     range: BundleRange { lower: 0, upper: 0 },
                 };
-                for (k, d) in sim.load.bundles.range(first..) {
-                    if k.namespace != id {
-                        break;
-                    }
-                    if let Some(i) = find_range(&ns.bundles, k.range) {
-                        values[i] = (d.long_term.msg.total_rate(), d.long_term.msg.total_throughput());
-                    }
-                }
+                // The namespace's data, sorted by range like its bundle list.
+                let mut data = sim
+                    .load
+                    .bundles
+                    .range(first..)
+                    .take_while(|(k, _)| k.namespace == id)
+                    .peekable();
+                let values = ns
+                    .bundles
+                    .iter()
+                    .map(|r| {
+                        while data.next_if(|(k, _)| k.range < *r).is_some() {}
+                        data.next_if(|(k, _)| k.range == *r).map_or((0.0, 0.0), |(_, d)| {
+                            (d.long_term.msg.total_rate(), d.long_term.msg.total_throughput())
+                        })
+                    })
+                    .collect();
                 (id, ns.bundles.as_slice(), values)
             })
             .collect();
@@ -155,15 +164,31 @@ impl SplitLimits {
         m
     }
 
-    /// One reason's text (`bit` is one of the `crossed` bits).
+    /// One reason's text (`bit` is one of the `crossed` bits), as
+    /// `format!("msg rate {rate:.1} > {limit} msg/s")` and the like would write it.
     fn write_one(&self, bit: u8, topics: u32, sessions: u32, rate: f64, bytes: f64, out: &mut String) {
-        use std::fmt::Write;
-        let _ = match bit {
-            TOPICS => write!(out, "topics {topics}{}", self.topics_text),
-            SESSIONS => write!(out, "sessions {sessions}{}", self.sessions_text),
-            RATE => write!(out, "msg rate {rate:.1}{}", self.rate_text),
-            _ => write!(out, "throughput {:.2}{}", bytes / MIB, self.bytes_text),
-        };
+        match bit {
+            TOPICS => {
+                out.push_str("topics ");
+                fixed::push_u64(out, u64::from(topics));
+                out.push_str(&self.topics_text);
+            }
+            SESSIONS => {
+                out.push_str("sessions ");
+                fixed::push_u64(out, u64::from(sessions));
+                out.push_str(&self.sessions_text);
+            }
+            RATE => {
+                out.push_str("msg rate ");
+                fixed::push_fixed(out, rate, 1);
+                out.push_str(&self.rate_text);
+            }
+            _ => {
+                out.push_str("throughput ");
+                fixed::push_fixed(out, bytes / MIB, 2);
+                out.push_str(&self.bytes_text);
+            }
+        }
     }
 
     /// The reasons of `crossed`, joined by ", ".
@@ -454,7 +479,7 @@ impl Sim {
             self.transition(bid, ServiceUnitState::Splitting, owner.clone(), None, false, ev);
             self.transition(bid, ServiceUnitState::Deleted, None, None, false, ev);
         }
-        self.bundles.remove(bid);
+        self.remove_bundle(bid);
         if let Some(ns) = self.namespaces.get_mut(bid.namespace.as_str()) {
             ns.bundles.splice(idx..=idx, children.iter().copied());
         }
