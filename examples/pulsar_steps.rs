@@ -46,6 +46,15 @@ fn main() {
     let t = Instant::now();
     let mut s = lbscope::bench::pulsar_cluster(1000, topics, 16_384);
     eprintln!("setup {:.0} ms", t.elapsed().as_secs_f64() * 1e3);
+    // CONFIG='{"loadManagerClassName": ..}': another config (JSON, defaults for
+    // the keys left out) for the Steps.
+    if let Ok(json) = std::env::var("CONFIG") {
+        let config: pulsar::Config = serde_json::from_str(&json).expect("CONFIG is a Pulsar config");
+        s.apply(&pulsar::Action::SetConfig {
+            config: Box::new(config),
+        })
+        .expect("config");
+    }
     // DIGEST=1: a hash of every Step's events (Debug and narration) and of the
     // final state, to check that a change keeps the engine's output identical.
     let digest = std::env::var_os("DIGEST").is_some();

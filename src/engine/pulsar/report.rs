@@ -19,7 +19,7 @@
 use super::broker::{Broker, SystemResourceUsage};
 use super::config::Config;
 use super::load::{
-    BrokerId, BundleData, BundleId, BundleStats, LocalBrokerData, MessageStats, TimeAverageBrokerData,
+    BrokerId, BundleData, BundleId, BundleStats, LocalBrokerData, MessageStats, Slots, TimeAverageBrokerData,
     Weights,
 };
 use super::traffic::Traffic;
@@ -207,33 +207,65 @@ impl Sim {
         }
     }
 
-    /// The `LocalBrokerData` `broker` would publish now.
-    pub(crate) fn local_data(&self, broker: &BrokerId, snap: &Snapshot) -> LocalBrokerData {
+    /// The bundle stats `broker` would report now.
+    fn reported_bundles(&self, broker: &BrokerId) -> BTreeMap<BundleId, BundleStats> {
         // Built from the sorted walk in one go (no per-key tree descent).
-        let bundles: BTreeMap<BundleId, BundleStats> =
-            self.brokers.get(broker).map_or_else(BTreeMap::new, |b| {
-                b.bundles
-                    .iter()
-                    .filter_map(|bid| {
-                        let st = self.bundles.get(bid)?;
-                        Some((bid.clone(), bundle_stats(&st.load(), st.topics)))
-                    })
-                    .collect()
-            });
-        LocalBrokerData {
-            cpu: snap.usage.cpu,
-            memory: snap.usage.memory,
-            direct_memory: snap.usage.direct_memory,
-            bandwidth_in: snap.usage.bandwidth_in,
-            bandwidth_out: snap.usage.bandwidth_out,
-            msg: bundle_stats(&snap.served, 0).msg,
-            bundles,
-            num_topics: snap.topics,
-            num_producers: snap.served.producers,
-            num_consumers: snap.served.consumers,
-        }
+        self.brokers.get(broker).map_or_else(BTreeMap::new, |b| {
+            b.bundles
+                .iter()
+                .filter_map(|bid| {
+                    let st = self.bundles.get(bid)?;
+                    Some((bid.clone(), bundle_stats(&st.load(), st.topics)))
+                })
+                .collect()
+        })
     }
 
+    /// [`Sim::reported_bundles`] of every broker in `ids`, from one walk over
+    /// the bundles (each broker's `bundles` set is the bundles it owns, so the
+    /// lists come out the same, in the same order; checked in debug builds).
+    fn reported_bundles_of(&self, ids: &[&BrokerId]) -> Vec<BTreeMap<BundleId, BundleStats>> {
+        let at: FxHashMap<&str, usize> = ids.iter().enumerate().map(|(i, b)| (b.0.as_str(), i)).collect();
+        let mut lists: Vec<Vec<(BundleId, BundleStats)>> = vec![Vec::new(); ids.len()];
+        for (bid, st) in &self.bundles {
+            if let Some(&i) = st.owner().and_then(|o| at.get(o.0.as_str())) {
+                lists[i].push((bid.clone(), bundle_stats(&st.load(), st.topics)));
+            }
+        }
+        let lists: Vec<BTreeMap<BundleId, BundleStats>> =
+            lists.into_iter().map(|l| l.into_iter().collect()).collect();
+        debug_assert!(
+            ids.iter()
+                .zip(&lists)
+                .all(|(b, l)| self.reported_bundles(b) == *l),
+            "bundle sets out of step with the bundles' owners"
+        );
+        lists
+    }
+
+    /// The `LocalBrokerData` `broker` would publish now.
+    pub(crate) fn local_data(&self, broker: &BrokerId, snap: &Snapshot) -> LocalBrokerData {
+        local_data_with(snap, self.reported_bundles(broker))
+    }
+}
+
+/// The `LocalBrokerData` of a broker with this snapshot and these bundle stats.
+fn local_data_with(snap: &Snapshot, bundles: BTreeMap<BundleId, BundleStats>) -> LocalBrokerData {
+    LocalBrokerData {
+        cpu: snap.usage.cpu,
+        memory: snap.usage.memory,
+        direct_memory: snap.usage.direct_memory,
+        bandwidth_in: snap.usage.bandwidth_in,
+        bandwidth_out: snap.usage.bandwidth_out,
+        msg: bundle_stats(&snap.served, 0).msg,
+        bundles,
+        num_topics: snap.topics,
+        num_producers: snap.served.producers,
+        num_consumers: snap.served.consumers,
+    }
+}
+
+impl Sim {
     /// Publish `broker`'s report now (e.g. when it starts).
     pub(crate) fn publish_report(&mut self, broker: &BrokerId) {
         if let Some(snap) = self.snapshot(broker) {
@@ -302,19 +334,35 @@ impl Sim {
                 }
             }
         }
-        for (id, snap, why) in publish {
-            let local = self.local_data(&id, &snap);
+        // What each publishing broker reports: one walk over the bundles when
+        // many publish (every broker does at least each 15 minutes).
+        let lists = if publish.len() * 8 > self.brokers.len() {
+            let ids: Vec<&BrokerId> = publish.iter().map(|p| &p.0).collect();
+            self.reported_bundles_of(&ids)
+        } else {
+            publish.iter().map(|p| self.reported_bundles(&p.0)).collect()
+        };
+        // Store the reports, walking both broker maps (sorted by name, as
+        // `publish` is) instead of looking each broker up.
+        let now = self.now_ms;
+        let mut brokers = self.brokers.values_mut();
+        let mut data = self.load.brokers.iter_mut().peekable();
+        let mut first = Vec::new();
+        for ((id, snap, why), bundles) in publish.into_iter().zip(lists) {
+            let local = local_data_with(&snap, bundles);
             let u = local.max_resource_usage_with_weight(&w) * 100.0;
-            if let Some(b) = self.brokers.get_mut(&id) {
-                b.last_report_ms = Some(self.now_ms);
+            if let Some(b) = brokers.by_ref().find(|b| b.id == id) {
+                b.last_report_ms = Some(now);
             }
-            match self.load.brokers.get_mut(&id) {
-                Some(d) => d.local = local,
-                None => {
-                    self.load.brokers.entry(id.clone()).or_default().local = local;
-                }
+            while data.next_if(|(k, _)| **k < id).is_some() {}
+            match data.next_if(|(k, _)| **k == id) {
+                Some((_, d)) => d.local = local,
+                None => first.push((id.clone(), local)),
             }
             published.push((id, why, u));
+        }
+        for (id, local) in first {
+            self.load.brokers.entry(id).or_default().local = local;
         }
         let quota = u64::from(self.config.load_balancer_resource_quota_update_interval_minutes) * 60_000;
         let sampled =
@@ -336,30 +384,40 @@ impl Sim {
     }
 
     /// The leader's `updateBundleData`.
+    ///
+    /// Every reported bundle is looked up by position ([`Slots`]); bundles seen
+    /// for the first time collect in `fresh` (where a second report of the same
+    /// new bundle finds it, as it would find it in the map) and join the map
+    /// after the pass.
     fn update_bundle_data(&mut self) {
         let load = &mut self.load;
-        for (_, bd) in load.brokers.iter_mut() {
-            for (bid, stats) in &bd.local.bundles {
-                match load.bundles.get_mut(bid) {
-                    Some(d) => d.update(*stats),
-                    None => {
-                        let mut d = BundleData::default_for_new_bundle();
-                        d.update(*stats);
-                        load.bundles.insert(bid.clone(), d);
+        let mut fresh: BTreeMap<BundleId, BundleData> = BTreeMap::new();
+        {
+            let mut data = Slots::new(load.bundles.iter_mut());
+            for bd in load.brokers.values_mut() {
+                for (bid, stats) in &bd.local.bundles {
+                    match data.get_mut(bid) {
+                        Some(d) => d.update(*stats),
+                        None => fresh
+                            .entry(bid.clone())
+                            .or_insert_with(BundleData::default_for_new_bundle)
+                            .update(*stats),
                     }
                 }
+                if !bd.preallocated.is_empty() {
+                    let reported = &bd.local.bundles;
+                    bd.preallocated.retain(|b, _| !reported.contains_key(b));
+                }
             }
-            let reported = &bd.local.bundles;
-            bd.preallocated.retain(|b, _| !reported.contains_key(b));
         }
-        for (_, bd) in load.brokers.iter_mut() {
+        load.bundles.extend(fresh);
+        let data = Slots::new(load.bundles.iter());
+        for bd in load.brokers.values_mut() {
             let mut ta = TimeAverageBrokerData::default();
             for bid in bd.local.bundles.keys() {
-                let d = load
-                    .bundles
+                let d = data
                     .get(bid)
-                    .copied()
-                    .unwrap_or_else(BundleData::default_for_new_bundle);
+                    .map_or_else(BundleData::default_for_new_bundle, |d| **d);
                 add(&mut ta.short_term, &d.short_term.msg);
                 add(&mut ta.long_term, &d.long_term.msg);
             }
