@@ -224,9 +224,15 @@ impl Sim {
     /// [`Sim::reported_bundles`] of every broker in `ids`, from one walk over
     /// the bundles (each broker's `bundles` set is the bundles it owns, so the
     /// lists come out the same, in the same order; checked in debug builds).
-    fn reported_bundles_of(&self, ids: &[&BrokerId]) -> Vec<BTreeMap<BundleId, BundleStats>> {
-        let at: FxHashMap<&str, usize> = ids.iter().enumerate().map(|(i, b)| (b.0.as_str(), i)).collect();
-        let mut lists: Vec<Vec<(BundleId, BundleStats)>> = vec![Vec::new(); ids.len()];
+    /// `ids` come with their bundle counts (the lists' sizes).
+    fn reported_bundles_of(&self, ids: &[(&BrokerId, usize)]) -> Vec<BTreeMap<BundleId, BundleStats>> {
+        let at: FxHashMap<&str, usize> = ids
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.0 .0.as_str(), i))
+            .collect();
+        let mut lists: Vec<Vec<(BundleId, BundleStats)>> =
+            ids.iter().map(|b| Vec::with_capacity(b.1)).collect();
         for (bid, st) in &self.bundles {
             if let Some(&i) = st.owner().and_then(|o| at.get(o.0.as_str())) {
                 lists[i].push((bid.clone(), bundle_stats(&st.load(), st.topics)));
@@ -237,7 +243,7 @@ impl Sim {
         debug_assert!(
             ids.iter()
                 .zip(&lists)
-                .all(|(b, l)| self.reported_bundles(b) == *l),
+                .all(|(b, l)| self.reported_bundles(b.0) == *l),
             "bundle sets out of step with the bundles' owners"
         );
         lists
@@ -337,7 +343,7 @@ impl Sim {
         // What each publishing broker reports: one walk over the bundles when
         // many publish (every broker does at least each 15 minutes).
         let lists = if publish.len() * 8 > self.brokers.len() {
-            let ids: Vec<&BrokerId> = publish.iter().map(|p| &p.0).collect();
+            let ids: Vec<(&BrokerId, usize)> = publish.iter().map(|p| (&p.0, p.1.bundles)).collect();
             self.reported_bundles_of(&ids)
         } else {
             publish.iter().map(|p| self.reported_bundles(&p.0)).collect()
