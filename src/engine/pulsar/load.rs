@@ -225,43 +225,6 @@ impl std::fmt::Display for BundleId {
     }
 }
 
-/// The entries of a bundle-keyed map (in its sorted order) in two vectors,
-/// looked up by position: first where the bundle would sit if the map held the
-/// equal bundles of one namespace (exact in that common case), else by binary
-/// search. Cheaper than a tree lookup when a pass looks up every bundle.
-pub(crate) struct Slots<'a, V> {
-    keys: Vec<&'a BundleId>,
-    vals: Vec<V>,
-}
-
-impl<'a, V> Slots<'a, V> {
-    /// From a sorted iteration (a `BTreeMap`'s `iter` or `iter_mut`).
-    pub(crate) fn new(entries: impl Iterator<Item = (&'a BundleId, V)>) -> Self {
-        let (keys, vals) = entries.unzip();
-        Slots { keys, vals }
-    }
-
-    fn position(&self, bid: &BundleId) -> Option<usize> {
-        let n = self.keys.len();
-        let guess = ((u64::from(bid.range.lower) * n as u64) >> 32) as usize;
-        if self.keys.get(guess).is_some_and(|k| *k == bid) {
-            return Some(guess);
-        }
-        let i = self.keys.partition_point(|k| *k < bid);
-        self.keys.get(i).is_some_and(|k| *k == bid).then_some(i)
-    }
-
-    /// The value of `bid`, if present.
-    pub(crate) fn get(&self, bid: &BundleId) -> Option<&V> {
-        self.position(bid).map(|i| &self.vals[i])
-    }
-
-    /// The value of `bid`, if present.
-    pub(crate) fn get_mut(&mut self, bid: &BundleId) -> Option<&mut V> {
-        self.position(bid).map(|i| &mut self.vals[i])
-    }
-}
-
 /// One resource's usage and limit (`ResourceUsage`).
 #[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
 pub struct ResourceUsage {

@@ -20,6 +20,7 @@ pub mod broker;
 pub mod bundle;
 pub mod config;
 pub(crate) mod fixed;
+pub(crate) mod index;
 pub mod load;
 pub mod load_manager;
 pub mod namespace;
@@ -792,7 +793,7 @@ pub fn effective_config(c: &Config) -> (Config, Vec<String>) {
 }
 
 /// `name`'s shared id out of `ids` (a copy for an unknown namespace).
-fn ns_id(ids: &BTreeMap<String, NamespaceName>, name: &str) -> NamespaceName {
+pub(crate) fn ns_id(ids: &BTreeMap<String, NamespaceName>, name: &str) -> NamespaceName {
     ids.get(name).cloned().unwrap_or_else(|| name.into())
 }
 
@@ -892,6 +893,11 @@ impl Sim {
     /// `name` as the ids of its bundles share it (a copy for an unknown namespace).
     pub(crate) fn ns_id(&self, name: &str) -> NamespaceName {
         ns_id(&self.ns_ids, name)
+    }
+
+    /// The positions of the live bundles (see [`index`]).
+    pub(crate) fn bundle_index(&self) -> index::BundleIndex<'_> {
+        index::BundleIndex::new(&self.namespaces, &self.ns_ids, self.bundles.len())
     }
 
     pub(crate) fn alive(&self) -> impl Iterator<Item = &Broker> {

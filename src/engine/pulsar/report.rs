@@ -18,8 +18,9 @@
 
 use super::broker::{Broker, SystemResourceUsage};
 use super::config::Config;
+use super::index::BundleIndex;
 use super::load::{
-    BrokerId, BundleData, BundleId, BundleStats, LocalBrokerData, MessageStats, Slots, TimeAverageBrokerData,
+    BrokerId, BundleData, BundleId, BundleStats, LocalBrokerData, MessageStats, TimeAverageBrokerData,
     Weights,
 };
 use super::traffic::Traffic;
@@ -391,15 +392,16 @@ impl Sim {
 
     /// The leader's `updateBundleData`.
     ///
-    /// Every reported bundle is looked up by position ([`Slots`]); bundles seen
-    /// for the first time collect in `fresh` (where a second report of the same
-    /// new bundle finds it, as it would find it in the map) and join the map
-    /// after the pass.
+    /// Every reported bundle is looked up by position ([`BundleIndex`]);
+    /// bundles seen for the first time collect in `fresh` (where a second report
+    /// of the same new bundle finds it, as it would find it in the map) and
+    /// join the map after the pass.
     fn update_bundle_data(&mut self) {
+        let index = BundleIndex::new(&self.namespaces, &self.ns_ids, self.bundles.len());
         let load = &mut self.load;
         let mut fresh: BTreeMap<BundleId, BundleData> = BTreeMap::new();
         {
-            let mut data = Slots::new(load.bundles.iter_mut());
+            let mut data = index.place(load.bundles.iter_mut());
             for bd in load.brokers.values_mut() {
                 for (bid, stats) in &bd.local.bundles {
                     match data.get_mut(bid) {
@@ -417,7 +419,7 @@ impl Sim {
             }
         }
         load.bundles.extend(fresh);
-        let data = Slots::new(load.bundles.iter());
+        let data = index.place(load.bundles.iter());
         for bd in load.brokers.values_mut() {
             let mut ta = TimeAverageBrokerData::default();
             for bid in bd.local.bundles.keys() {

@@ -25,90 +25,12 @@
 use super::bundle::BundleRange;
 use super::config::{Config, LoadManager, SplitAlgorithm};
 use super::fixed;
-use super::load::{BrokerId, BundleId, NamespaceName};
+use super::load::{BrokerId, BundleId};
 use super::ownership::ServiceUnitState;
 use super::split::{self, FlowLimits, SplitPlan, SplitTopic};
 use super::traffic::MIB;
 use super::{BundleState, Event, Sim};
 use std::collections::BTreeMap;
-
-/// Every live bundle's long-term rate and throughput (0 without data), for the
-/// modular split check: per namespace (name order) its sorted bundle ranges —
-/// exactly the live bundles — and a value per range, from one walk over the
-/// leader's sorted bundle data. A lookup is a binary search over `u32` ranges.
-struct LongTerm<'a> {
-    namespaces: Vec<NamespaceLongTerm<'a>>,
-}
-
-/// One namespace of [`LongTerm`]: its id, bundle ranges, and (rate, throughput) per range.
-type NamespaceLongTerm<'a> = (NamespaceName, &'a [BundleRange], Vec<(f64, f64)>);
-
-impl<'a> LongTerm<'a> {
-    fn new(sim: &'a Sim) -> Self {
-        let namespaces: Vec<_> = sim
-            .namespaces
-            .iter()
-            .map(|(name, ns)| {
-                let id = sim.ns_id(name);
-                let first = BundleId {
-                    namespace: id.clone(),
-                    range: BundleRange { lower: 0, upper: 0 },
-                };
-                // The namespace's data, sorted by range like its bundle list.
-                let mut data = sim
-                    .load
-                    .bundles
-                    .range(first..)
-                    .take_while(|(k, _)| k.namespace == id)
-                    .peekable();
-                let values = ns
-                    .bundles
-                    .iter()
-                    .map(|r| {
-                        while data.next_if(|(k, _)| k.range < *r).is_some() {}
-                        data.next_if(|(k, _)| k.range == *r).map_or((0.0, 0.0), |(_, d)| {
-                            (d.long_term.msg.total_rate(), d.long_term.msg.total_throughput())
-                        })
-                    })
-                    .collect();
-                (id, ns.bundles.as_slice(), values)
-            })
-            .collect();
-        debug_assert_eq!(
-            namespaces.iter().map(|n| n.1.len()).sum::<usize>(),
-            sim.bundles.len(),
-            "namespaces' bundle lists out of step with the live bundles"
-        );
-        LongTerm { namespaces }
-    }
-
-    /// `bid`'s values, if it is live; `at` remembers the last namespace.
-    fn get(&self, bid: &BundleId, at: &mut usize) -> Option<(f64, f64)> {
-        let same = self.namespaces.get(*at).is_some_and(|n| bid.namespace == n.0);
-        // (Pointer-equal names in the common case: ids share their namespace's.)
-        if !same {
-            *at = self
-                .namespaces
-                .binary_search_by(|n| n.0.cmp(&bid.namespace))
-                .ok()?;
-        }
-        let (_, ranges, values) = &self.namespaces[*at];
-        find_range(ranges, bid.range).map(|i| values[i])
-    }
-}
-
-/// The index of `r` in a namespace's bundle list (sorted ranges tiling the
-/// ring), if it is there: first where `r` would sit if the bundles were equal
-/// (exact for a namespace never split), else a binary search by lower boundary
-/// (each is distinct).
-fn find_range(ranges: &[BundleRange], r: BundleRange) -> Option<usize> {
-    let guess = ((u64::from(r.lower) * ranges.len() as u64) >> 32) as usize;
-    if ranges.get(guess) == Some(&r) {
-        return Some(guess);
-    }
-    let i = ranges.partition_point(|x| x.lower < r.lower);
-    (ranges.get(i) == Some(&r)).then_some(i)
-}
 
 /// The split thresholds of a config (`loadBalancerNamespaceBundleMax*`), with
 /// the limits' text rendered once, so a check of every bundle formats only the
@@ -293,16 +215,24 @@ impl Sim {
         // The namespace of the last refused bundle, its bundle count and the
         // tail of the refusal text (the same for every bundle of a namespace).
         let mut refused: Option<(&str, usize, String)> = None;
-        let live = LongTerm::new(self);
-        let mut at = 0;
+        // Every live bundle's long-term rate and throughput (0 without data),
+        // by position.
+        let live = self.bundle_index();
+        let long_term = live.place(self.load.bundles.iter().map(|(k, d)| {
+            (
+                k,
+                (d.long_term.msg.total_rate(), d.long_term.msg.total_throughput()),
+            )
+        }));
         for bd in self.load.brokers.values() {
             for (bid, stats) in &bd.local.bundles {
                 if stats.topics < 2 {
                     continue;
                 }
-                let Some((rate, bytes)) = live.get(bid, &mut at) else {
+                let Some(i) = live.of(bid) else {
                     continue;
                 };
+                let (rate, bytes) = long_term.at(i).copied().unwrap_or((0.0, 0.0));
                 if chosen.contains_key(bid) {
                     continue;
                 }
