@@ -57,7 +57,7 @@ fn check(sim: &Sim, topics: usize) {
         let mut count = 0u32;
         for r in b {
             let id = lbscope::engine::pulsar::load::BundleId {
-                namespace: name.clone(),
+                namespace: name.into(),
                 range: *r,
             };
             let n = ns.topics_in(*r).len() as u32;

@@ -29,8 +29,9 @@ impl Sim {
             .namespaces
             .get(ns)
             .ok_or_else(|| Error::NoSuchNamespace(ns.to_string()))?;
+        let nid = self.ns_id(ns);
         let id = |r: BundleRange| BundleId {
-            namespace: ns.to_string(),
+            namespace: nid.clone(),
             range: r,
         };
         let pick_max = |key: &dyn Fn(&BundleId) -> f64| -> Option<BundleId> {

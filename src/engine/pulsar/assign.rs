@@ -38,7 +38,7 @@ fn bundles_in_namespace(set: &BTreeSet<BundleId>, ns: &str) -> usize {
         (Some(f), Some(l)) if f.namespace == l.namespace => usize::from(f.namespace == ns) * set.len(),
         (Some(_), Some(_)) => {
             let from = BundleId {
-                namespace: ns.to_string(),
+                namespace: ns.into(),
                 range: BundleRange { lower: 0, upper: 0 },
             };
             set.range(from..).take_while(|b| b.namespace == ns).count()
@@ -208,16 +208,35 @@ impl Sim {
 
     /// Phase: clients look up every unowned bundle that has topics.
     pub fn assign_phase(&mut self) -> Vec<Event> {
-        let todo: Vec<BundleId> = self
-            .bundles
-            .iter()
-            .filter(|(_, s)| s.topics > 0 && s.owner().is_none() && !s.ownership.state.is_in_flight())
-            .map(|(b, _)| b.clone())
-            .collect();
         let mut ev = Vec::new();
-        for b in &todo {
-            self.lookup_bundle(b, &mut ev);
-        }
+        self.assign_into(&mut ev);
         ev
+    }
+
+    /// [`Sim::assign_phase`], appending its events to `ev`.
+    pub(crate) fn assign_into(&mut self, ev: &mut Vec<Event>) {
+        // The unowned bundles with topics that are not in flight, in name order.
+        let todo: Vec<BundleId> = self
+            .unowned
+            .iter()
+            .filter(|b| {
+                self.bundles
+                    .get(*b)
+                    .is_some_and(|s| !s.ownership.state.is_in_flight())
+            })
+            .cloned()
+            .collect();
+        debug_assert_eq!(
+            todo,
+            self.bundles
+                .iter()
+                .filter(|(_, s)| s.topics > 0 && s.owner().is_none() && !s.ownership.state.is_in_flight())
+                .map(|(b, _)| b.clone())
+                .collect::<Vec<_>>(),
+            "the unowned set is out of step with the bundles"
+        );
+        for b in &todo {
+            self.lookup_bundle(b, ev);
+        }
     }
 }

@@ -102,7 +102,7 @@ pub struct SystemResourceUsage {
 }
 
 /// A broker.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
 pub struct Broker {
     /// Its name.
     pub id: BrokerId,
@@ -118,6 +118,37 @@ pub struct Broker {
     pub bundles: BTreeSet<BundleId>,
     /// Simulated time (ms) of its last published load report, if any.
     pub last_report_ms: Option<u64>,
+    /// The traffic and topic count it serves, summed over `bundles` (a cache,
+    /// cleared whenever a bundle joins or leaves it or one of its bundles'
+    /// load changes; not part of its value).
+    #[serde(skip)]
+    pub(crate) served: ServedCache,
+}
+
+/// A broker's served traffic and topics, once computed: a cache that compares
+/// equal to any other, so a broker's value does not depend on it.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct ServedCache(pub(crate) Option<(Traffic, u32)>);
+
+impl PartialEq for ServedCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Broker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Every field but the cache.
+        f.debug_struct("Broker")
+            .field("id", &self.id)
+            .field("capacity", &self.capacity)
+            .field("alive", &self.alive)
+            .field("join_seq", &self.join_seq)
+            .field("direct", &self.direct)
+            .field("bundles", &self.bundles)
+            .field("last_report_ms", &self.last_report_ms)
+            .finish()
+    }
 }
 
 impl Broker {
@@ -131,6 +162,7 @@ impl Broker {
             direct: DirectUsage::default(),
             bundles: BTreeSet::new(),
             last_report_ms: None,
+            served: ServedCache::default(),
         }
     }
 

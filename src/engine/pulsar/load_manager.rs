@@ -256,20 +256,26 @@ impl Sim {
     /// Phase: one automatic shedding pass.
     pub fn shed_phase(&mut self) -> Vec<Event> {
         let mut ev = Vec::new();
-        let skip = |r: &str| {
-            vec![Event::SheddingSkipped {
+        self.shed_into(&mut ev);
+        ev
+    }
+
+    /// [`Sim::shed_phase`], appending its events to `ev`.
+    pub(crate) fn shed_into(&mut self, ev: &mut Vec<Event>) {
+        let skip = |ev: &mut Vec<Event>, r: &str| {
+            ev.push(Event::SheddingSkipped {
                 reason: r.to_string(),
-            }]
+            })
         };
         if !(self.config.load_balancer_enabled && self.config.load_balancer_shedding_enabled) {
-            return skip("loadBalancerEnabled / loadBalancerSheddingEnabled is off");
+            return skip(ev, "loadBalancerEnabled / loadBalancerSheddingEnabled is off");
         }
         if self.leader.is_none() {
-            return skip("no leader");
+            return skip(ev, "no leader");
         }
         let alive = self.alive().count();
         if alive <= 1 {
-            return skip("Only 1 broker available: no load shedding will be performed");
+            return skip(ev, "Only 1 broker available: no load shedding will be performed");
         }
         let grace = u64::from(self.config.load_balancer_shedding_grace_period_minutes) * 60_000;
         let timeout = self.now_ms.saturating_sub(grace);
@@ -303,11 +309,10 @@ impl Sim {
                 to,
                 false,
                 &format!("{:?}", self.effective.load_balancer_load_shedding_strategy),
-                &mut ev,
+                ev,
             ) {
                 self.load.recently_unloaded.insert(u.bundle.clone(), now);
             }
         }
-        ev
     }
 }

@@ -19,6 +19,8 @@ pub mod assign;
 pub mod broker;
 pub mod bundle;
 pub mod config;
+pub(crate) mod fixed;
+pub(crate) mod index;
 pub mod load;
 pub mod load_manager;
 pub mod namespace;
@@ -37,11 +39,11 @@ use super::{Engine, Narrate, SimRng, System};
 use broker::{Broker, Capacity, DirectUsage};
 use bundle::BundleRange;
 use config::{LoadManager, PlacementStrategy, Profile, SheddingStrategy, SplitAlgorithm};
-use load::{BrokerId, BundleId, LoadData};
+use load::{BrokerId, BundleId, LoadData, NamespaceName};
 use namespace::{Namespace, Topic};
 use ownership::{Ownership, ServiceUnitState};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use topic::{TopicName, TopicNameError};
 use traffic::Traffic;
 
@@ -721,7 +723,12 @@ pub struct Sim {
     effective: Config,
     rng: SimRng,
     namespaces: BTreeMap<String, Namespace>,
+    /// Each namespace's name as its bundle ids share it.
+    ns_ids: BTreeMap<String, NamespaceName>,
     bundles: BTreeMap<BundleId, BundleState>,
+    /// The bundles with topics but no owner (kept in step with `bundles`): what
+    /// the assign phase looks up and the round metrics count.
+    unowned: BTreeSet<BundleId>,
     brokers: BTreeMap<BrokerId, Broker>,
     leader: Option<BrokerId>,
     join_seq: u64,
@@ -735,6 +742,8 @@ pub struct Sim {
     last_sample_ms: u64,
     counters: RoundCounters,
     metrics: Vec<RoundMetrics>,
+    /// Events of the last Step (the next one reserves room for as many).
+    last_step_events: usize,
 }
 
 /// The config a load manager runs with, and the warnings Pulsar would log.
@@ -781,6 +790,11 @@ pub fn effective_config(c: &Config) -> (Config, Vec<String>) {
         }
     }
     (e, w)
+}
+
+/// `name`'s shared id out of `ids` (a copy for an unknown namespace).
+pub(crate) fn ns_id(ids: &BTreeMap<String, NamespaceName>, name: &str) -> NamespaceName {
+    ids.get(name).cloned().unwrap_or_else(|| name.into())
 }
 
 fn validate_config(c: &Config) -> Result<(), Error> {
@@ -870,10 +884,20 @@ impl Sim {
         let ns = self.namespaces.get(name.namespace())?;
         let t = ns.topics.get(&name)?;
         let bid = BundleId {
-            namespace: ns.name.clone(),
+            namespace: self.ns_id(&ns.name),
             range: ns.bundle_of(t.hash),
         };
         self.bundles.get(&bid)?.owner()
+    }
+
+    /// `name` as the ids of its bundles share it (a copy for an unknown namespace).
+    pub(crate) fn ns_id(&self, name: &str) -> NamespaceName {
+        ns_id(&self.ns_ids, name)
+    }
+
+    /// The positions of the live bundles (see [`index`]).
+    pub(crate) fn bundle_index(&self) -> index::BundleIndex<'_> {
+        index::BundleIndex::new(&self.namespaces, &self.ns_ids, self.bundles.len())
     }
 
     pub(crate) fn alive(&self) -> impl Iterator<Item = &Broker> {
@@ -896,7 +920,7 @@ impl Sim {
             .ok_or_else(|| Error::NoSuchBundle(full.to_string()))?;
         let range = BundleRange::parse(range).ok_or_else(|| Error::NoSuchBundle(full.to_string()))?;
         let id = BundleId {
-            namespace: ns.to_string(),
+            namespace: self.ns_id(ns),
             range,
         };
         if self.bundles.contains_key(&id) {
@@ -935,14 +959,17 @@ impl Sim {
         let new_owner = st.owner().cloned();
         if old_owner != new_owner {
             st.split_hits = 0;
+            self.track_unowned(bid);
             if let Some(o) = &old_owner {
                 if let Some(b) = self.brokers.get_mut(o) {
                     b.bundles.remove(bid);
+                    b.served.0 = None;
                 }
             }
             if let Some(n) = &new_owner {
                 if let Some(b) = self.brokers.get_mut(n) {
                     b.bundles.insert(bid.clone());
+                    b.served.0 = None;
                 }
             }
         }
@@ -960,7 +987,7 @@ impl Sim {
 
     /// Close a bundle's topic sessions: every topic reconnects once.
     pub(crate) fn close_sessions(&mut self, bid: &BundleId, ev: &mut Vec<Event>) {
-        let Some(ns) = self.namespaces.get_mut(&bid.namespace) else {
+        let Some(ns) = self.namespaces.get_mut(bid.namespace.as_str()) else {
             return;
         };
         let names: Vec<TopicName> = ns
@@ -988,14 +1015,37 @@ impl Sim {
 
     /// Recompute a bundle's topic count and summed traffic from its topics.
     pub(crate) fn refresh_bundle(&mut self, bid: &BundleId) {
-        let Some(ns) = self.namespaces.get(&bid.namespace) else {
+        let Some(ns) = self.namespaces.get(bid.namespace.as_str()) else {
             return;
         };
         let (n, t) = ns.aggregate(bid.range);
         if let Some(st) = self.bundles.get_mut(bid) {
             st.topics = n;
             st.traffic = t;
+            if let Some(o) = st.owner().cloned() {
+                self.served_changed(&o);
+            }
+            self.track_unowned(bid);
         }
+    }
+
+    /// Keep `bid`'s place in `unowned` (after its topics or owner changed).
+    fn track_unowned(&mut self, bid: &BundleId) {
+        let unowned = self
+            .bundles
+            .get(bid)
+            .is_some_and(|s| s.topics > 0 && s.owner().is_none());
+        if !unowned {
+            self.unowned.remove(bid);
+        } else if !self.unowned.contains(bid) {
+            self.unowned.insert(bid.clone());
+        }
+    }
+
+    /// Forget a bundle that no longer exists (split).
+    pub(crate) fn remove_bundle(&mut self, bid: &BundleId) {
+        self.bundles.remove(bid);
+        self.unowned.remove(bid);
     }
 
     fn create_namespace(&mut self, name: &str, bundles: Option<u32>) -> Result<Vec<Event>, Error> {
@@ -1022,10 +1072,12 @@ impl Sim {
             return Err(Error::NamespaceExists(name.to_string()));
         }
         let ns = Namespace::new(name, n).ok_or(Error::ZeroBundles(n))?;
+        let id = NamespaceName::from(name);
+        self.ns_ids.insert(name.to_string(), id.clone());
         for r in &ns.bundles {
             self.bundles.insert(
                 BundleId {
-                    namespace: name.to_string(),
+                    namespace: id.clone(),
                     range: *r,
                 },
                 BundleState::default(),
@@ -1058,7 +1110,7 @@ impl Sim {
         let Some(ns) = self.namespaces.get_mut(name.namespace()) else {
             // Unreachable: check_new_topic verified the namespace.
             return BundleId {
-                namespace: name.namespace().to_string(),
+                namespace: name.namespace().into(),
                 range: BundleRange::FULL,
             };
         };
@@ -1071,12 +1123,16 @@ impl Sim {
             reconnects: 0,
         });
         let bid = BundleId {
-            namespace: ns.name.clone(),
+            namespace: ns_id(&self.ns_ids, &ns.name),
             range,
         };
         if let Some(st) = self.bundles.get_mut(&bid) {
             st.topics += 1;
             st.traffic = st.traffic.plus(&traffic);
+            if let Some(o) = st.owner().cloned() {
+                self.served_changed(&o);
+            }
+            self.track_unowned(&bid);
         }
         bid
     }
@@ -1198,7 +1254,7 @@ impl Sim {
                 touched.insert(ns.bundle_of(h));
             }
         }
-        let nsname = ns.name.clone();
+        let nsname = ns_id(&self.ns_ids, &ns.name);
         for r in touched {
             self.refresh_bundle(&BundleId {
                 namespace: nsname.clone(),
@@ -1223,7 +1279,7 @@ impl Sim {
             .get(&name)
             .ok_or_else(|| Error::NoSuchTopic(name.0.clone()))?;
         let bid = BundleId {
-            namespace: ns.name.clone(),
+            namespace: self.ns_id(&ns.name),
             range: ns.bundle_of(t.hash),
         };
         let mut ev = Vec::new();
@@ -1249,6 +1305,9 @@ impl Sim {
         }
         if let Some(st) = self.bundles.get_mut(&bid) {
             st.direct = load;
+            if let Some(o) = st.owner().cloned() {
+                self.served_changed(&o);
+            }
         }
         Ok(vec![Event::BundleLoadSet { bundle: bid, load }])
     }
@@ -1295,7 +1354,9 @@ impl Engine for Sim {
             effective,
             rng: SimRng::new(seed),
             namespaces: BTreeMap::new(),
+            ns_ids: BTreeMap::new(),
             bundles: BTreeMap::new(),
+            unowned: BTreeSet::new(),
             brokers: BTreeMap::new(),
             leader: None,
             join_seq: 0,
@@ -1309,6 +1370,7 @@ impl Engine for Sim {
             last_sample_ms: 0,
             counters: RoundCounters::default(),
             metrics: Vec::new(),
+            last_step_events: 0,
         })
     }
 

@@ -16,10 +16,12 @@
 //! any report was published, and at least every
 //! `loadBalancerResourceQuotaUpdateIntervalMinutes` (Pulsar's periodic bundle-data write).
 
-use super::broker::SystemResourceUsage;
+use super::broker::{Broker, SystemResourceUsage};
 use super::config::Config;
+use super::index::BundleIndex;
 use super::load::{
-    BrokerId, BundleData, BundleStats, LocalBrokerData, MessageStats, TimeAverageBrokerData, Weights,
+    BrokerId, BundleData, BundleId, BundleStats, LocalBrokerData, MessageStats, TimeAverageBrokerData,
+    Weights,
 };
 use super::traffic::Traffic;
 use super::{Event, Sim};
@@ -82,23 +84,17 @@ pub(crate) struct Snapshot {
     pub bundles: usize,
 }
 
-/// Every broker's snapshot, computed together (see [`Sim::snapshots`]).
+/// Every broker's served traffic, for the brokers whose cache is empty (see
+/// [`Sim::snapshots`]).
 pub(crate) struct Snapshots<'a> {
-    served: FxHashMap<&'a str, (Traffic, u32)>,
+    served: Option<FxHashMap<&'a str, (Traffic, u32)>>,
 }
 
 impl Sim {
     /// What `broker` serves right now, and its resource usage.
     pub(crate) fn snapshot(&self, broker: &BrokerId) -> Option<Snapshot> {
         let b = self.brokers.get(broker)?;
-        let mut served = Traffic::default();
-        let mut topics = 0u32;
-        for bid in &b.bundles {
-            if let Some(st) = self.bundles.get(bid) {
-                served = served.plus(&st.load());
-                topics = topics.saturating_add(st.topics);
-            }
-        }
+        let (served, topics) = self.sum_served(b);
         Some(Snapshot {
             usage: b.usage(&served, topics),
             served,
@@ -107,12 +103,25 @@ impl Sim {
         })
     }
 
+    /// The traffic and topics of `b`'s bundles, summed in bundle-name order.
+    fn sum_served(&self, b: &Broker) -> (Traffic, u32) {
+        let mut served = Traffic::default();
+        let mut topics = 0u32;
+        for bid in &b.bundles {
+            if let Some(st) = self.bundles.get(bid) {
+                served = served.plus(&st.load());
+                topics = topics.saturating_add(st.topics);
+            }
+        }
+        (served, topics)
+    }
+
     /// Every broker's served traffic from one walk over the bundles, instead of
     /// a bundle-map lookup per owned bundle per broker. A broker's `bundles` set
     /// is kept equal to the bundles whose owner it is (`transition`), and the
     /// walk adds them in the same (bundle-name) order, so each sum is bit-for-bit
     /// what [`Sim::snapshot`] computes (checked in debug builds).
-    pub(crate) fn snapshots(&self) -> Snapshots<'_> {
+    fn served_by_owner(&self) -> FxHashMap<&str, (Traffic, u32)> {
         let mut served: FxHashMap<&str, (Traffic, u32)> = FxHashMap::default();
         served.reserve(self.brokers.len());
         for st in self.bundles.values() {
@@ -122,55 +131,148 @@ impl Sim {
                 e.1 = e.1.saturating_add(st.topics);
             }
         }
-        Snapshots { served }
+        served
+    }
+
+    /// What [`Sim::snapshot_with`] needs for the alive brokers whose served
+    /// traffic is not cached (nothing when all are).
+    pub(crate) fn snapshots(&self) -> Snapshots<'_> {
+        let missing = self.alive().any(|b| b.served.0.is_none());
+        Snapshots {
+            served: missing.then(|| self.served_by_owner()),
+        }
+    }
+
+    /// Fill the served-traffic cache of every broker that lacks it: one walk
+    /// over the bundles when many do, a walk over each one's bundles otherwise.
+    pub(crate) fn refresh_served(&mut self) {
+        let missing = self.brokers.values().filter(|b| b.served.0.is_none()).count();
+        if missing == 0 {
+            return;
+        }
+        let sums: Vec<(Traffic, u32)> = if missing * 8 > self.brokers.len() {
+            let all = self.served_by_owner();
+            self.brokers
+                .values()
+                .filter(|b| b.served.0.is_none())
+                .map(|b| all.get(b.id.0.as_str()).copied().unwrap_or_default())
+                .collect()
+        } else {
+            self.brokers
+                .values()
+                .filter(|b| b.served.0.is_none())
+                .map(|b| self.sum_served(b))
+                .collect()
+        };
+        let empty = self.brokers.values_mut().filter(|b| b.served.0.is_none());
+        for (b, s) in empty.zip(sums) {
+            b.served.0 = Some(s);
+        }
+    }
+
+    /// Forget `broker`'s served traffic (a bundle joined or left it, or the load
+    /// of one of its bundles changed).
+    pub(crate) fn served_changed(&mut self, broker: &BrokerId) {
+        if let Some(b) = self.brokers.get_mut(broker) {
+            b.served.0 = None;
+        }
     }
 
     /// `broker`'s snapshot out of [`Sim::snapshots`].
     pub(crate) fn snapshot_of(&self, all: &Snapshots<'_>, broker: &BrokerId) -> Option<Snapshot> {
         let b = self.brokers.get(broker)?;
-        let (served, topics) = all.served.get(broker.0.as_str()).copied().unwrap_or_default();
-        let snap = Snapshot {
+        Some(self.snapshot_with(all, b))
+    }
+
+    /// `b`'s snapshot: its cached served traffic, or the one in `all`.
+    pub(crate) fn snapshot_with(&self, all: &Snapshots<'_>, b: &Broker) -> Snapshot {
+        let (served, topics) = match (b.served.0, &all.served) {
+            (Some(s), _) => s,
+            (None, Some(m)) => m.get(b.id.0.as_str()).copied().unwrap_or_default(),
+            (None, None) => self.sum_served(b),
+        };
+        #[cfg(debug_assertions)]
+        {
+            debug_assert_eq!(
+                self.sum_served(b),
+                (served, topics),
+                "broker {}: served-traffic cache or bundle set out of step with the bundles",
+                b.id
+            );
+        }
+        Snapshot {
             usage: b.usage(&served, topics),
             served,
             topics,
             bundles: b.bundles.len(),
-        };
-        #[cfg(debug_assertions)]
-        {
-            let one = self.snapshot(broker);
-            debug_assert_eq!(
-                one.as_ref().map(|s| (s.served, s.topics)),
-                Some((snap.served, snap.topics)),
-                "broker {broker}: bundle set out of step with the bundles' owners"
-            );
         }
-        Some(snap)
+    }
+
+    /// The bundle stats `broker` would report now.
+    fn reported_bundles(&self, broker: &BrokerId) -> BTreeMap<BundleId, BundleStats> {
+        // Built from the sorted walk in one go (no per-key tree descent).
+        self.brokers.get(broker).map_or_else(BTreeMap::new, |b| {
+            b.bundles
+                .iter()
+                .filter_map(|bid| {
+                    let st = self.bundles.get(bid)?;
+                    Some((bid.clone(), bundle_stats(&st.load(), st.topics)))
+                })
+                .collect()
+        })
+    }
+
+    /// [`Sim::reported_bundles`] of every broker in `ids`, from one walk over
+    /// the bundles (each broker's `bundles` set is the bundles it owns, so the
+    /// lists come out the same, in the same order; checked in debug builds).
+    /// `ids` come with their bundle counts (the lists' sizes).
+    fn reported_bundles_of(&self, ids: &[(&BrokerId, usize)]) -> Vec<BTreeMap<BundleId, BundleStats>> {
+        let at: FxHashMap<&str, usize> = ids
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.0 .0.as_str(), i))
+            .collect();
+        let mut lists: Vec<Vec<(BundleId, BundleStats)>> =
+            ids.iter().map(|b| Vec::with_capacity(b.1)).collect();
+        for (bid, st) in &self.bundles {
+            if let Some(&i) = st.owner().and_then(|o| at.get(o.0.as_str())) {
+                lists[i].push((bid.clone(), bundle_stats(&st.load(), st.topics)));
+            }
+        }
+        let lists: Vec<BTreeMap<BundleId, BundleStats>> =
+            lists.into_iter().map(|l| l.into_iter().collect()).collect();
+        debug_assert!(
+            ids.iter()
+                .zip(&lists)
+                .all(|(b, l)| self.reported_bundles(b.0) == *l),
+            "bundle sets out of step with the bundles' owners"
+        );
+        lists
     }
 
     /// The `LocalBrokerData` `broker` would publish now.
     pub(crate) fn local_data(&self, broker: &BrokerId, snap: &Snapshot) -> LocalBrokerData {
-        let mut bundles = BTreeMap::new();
-        if let Some(b) = self.brokers.get(broker) {
-            for bid in &b.bundles {
-                if let Some(st) = self.bundles.get(bid) {
-                    bundles.insert(bid.clone(), bundle_stats(&st.load(), st.topics));
-                }
-            }
-        }
-        LocalBrokerData {
-            cpu: snap.usage.cpu,
-            memory: snap.usage.memory,
-            direct_memory: snap.usage.direct_memory,
-            bandwidth_in: snap.usage.bandwidth_in,
-            bandwidth_out: snap.usage.bandwidth_out,
-            msg: bundle_stats(&snap.served, 0).msg,
-            bundles,
-            num_topics: snap.topics,
-            num_producers: snap.served.producers,
-            num_consumers: snap.served.consumers,
-        }
+        local_data_with(snap, self.reported_bundles(broker))
     }
+}
 
+/// The `LocalBrokerData` of a broker with this snapshot and these bundle stats.
+fn local_data_with(snap: &Snapshot, bundles: BTreeMap<BundleId, BundleStats>) -> LocalBrokerData {
+    LocalBrokerData {
+        cpu: snap.usage.cpu,
+        memory: snap.usage.memory,
+        direct_memory: snap.usage.direct_memory,
+        bandwidth_in: snap.usage.bandwidth_in,
+        bandwidth_out: snap.usage.bandwidth_out,
+        msg: bundle_stats(&snap.served, 0).msg,
+        bundles,
+        num_topics: snap.topics,
+        num_producers: snap.served.producers,
+        num_consumers: snap.served.consumers,
+    }
+}
+
+impl Sim {
     /// Publish `broker`'s report now (e.g. when it starts).
     pub(crate) fn publish_report(&mut self, broker: &BrokerId) {
         if let Some(snap) = self.snapshot(broker) {
@@ -187,61 +289,87 @@ impl Sim {
     pub fn report_phase(&mut self, force_sample: bool) -> Vec<Event> {
         let max_interval = u64::from(self.config.load_balancer_report_update_max_interval_minutes) * 60_000;
         let threshold = self.config.load_balancer_report_update_threshold_percentage;
-        let ids: Vec<BrokerId> = self.alive().map(|b| b.id.clone()).collect();
         let w = weights(&self.config);
         let mut published = Vec::new();
         let mut skipped = 0;
-        let served: Vec<Option<Snapshot>> = {
+        self.refresh_served();
+        // Decide for every alive broker (name order) first, walking the leader's
+        // broker data alongside (both maps are sorted by name); a decision
+        // depends only on the broker's own state.
+        let mut publish: Vec<(BrokerId, Snapshot, String)> = Vec::new();
+        {
             let all = self.snapshots();
-            ids.iter().map(|id| self.snapshot_of(&all, id)).collect()
-        };
-        for (id, snap) in ids.iter().zip(served) {
-            let Some(snap) = snap else { continue };
-            let last = self.brokers.get(id).and_then(|b| b.last_report_ms);
-            let prev = self.load.brokers.get(id).map(|d| &d.local);
-            let why = match (last, prev) {
-                (None, _) | (_, None) => Some("first report".to_string()),
-                (Some(t), Some(p)) => {
-                    let now = LocalBrokerData {
-                        cpu: snap.usage.cpu,
-                        memory: snap.usage.memory,
-                        direct_memory: snap.usage.direct_memory,
-                        bandwidth_in: snap.usage.bandwidth_in,
-                        bandwidth_out: snap.usage.bandwidth_out,
-                        ..Default::default()
-                    };
-                    let usage = 100.0 * (p.max_resource_usage() - now.max_resource_usage()).abs();
-                    let rate = percent_change(p.msg.total_rate(), snap.served.msg_rate());
-                    let tput = percent_change(p.msg.total_throughput(), snap.served.throughput());
-                    let nb = percent_change(p.bundles.len() as f64, snap.bundles as f64);
-                    let max_change = usage.max(rate).max(tput).max(nb);
-                    if self.now_ms.saturating_sub(t) > max_interval {
-                        Some(format!("{} min since last report", (self.now_ms - t) / 60_000))
-                    } else if max_change > threshold {
-                        Some(format!(
-                            "change {} > {threshold}% (usage {usage:.1} pts, msg rate {}, throughput {}, bundles {})",
-                            pct(max_change),
-                            pct(rate),
-                            pct(tput),
-                            pct(nb)
-                        ))
-                    } else {
-                        None
+            let mut data = self.load.brokers.iter().peekable();
+            for b in self.alive() {
+                while data.next_if(|(k, _)| *k < &b.id).is_some() {}
+                let prev = data.next_if(|(k, _)| *k == &b.id).map(|(_, d)| &d.local);
+                let snap = self.snapshot_with(&all, b);
+                let why = match (b.last_report_ms, prev) {
+                    (None, _) | (_, None) => Some("first report".to_string()),
+                    (Some(t), Some(p)) => {
+                        let now = LocalBrokerData {
+                            cpu: snap.usage.cpu,
+                            memory: snap.usage.memory,
+                            direct_memory: snap.usage.direct_memory,
+                            bandwidth_in: snap.usage.bandwidth_in,
+                            bandwidth_out: snap.usage.bandwidth_out,
+                            ..Default::default()
+                        };
+                        let usage = 100.0 * (p.max_resource_usage() - now.max_resource_usage()).abs();
+                        let rate = percent_change(p.msg.total_rate(), snap.served.msg_rate());
+                        let tput = percent_change(p.msg.total_throughput(), snap.served.throughput());
+                        let nb = percent_change(p.bundles.len() as f64, snap.bundles as f64);
+                        let max_change = usage.max(rate).max(tput).max(nb);
+                        if self.now_ms.saturating_sub(t) > max_interval {
+                            Some(format!("{} min since last report", (self.now_ms - t) / 60_000))
+                        } else if max_change > threshold {
+                            Some(format!(
+                                "change {} > {threshold}% (usage {usage:.1} pts, msg rate {}, throughput {}, bundles {})",
+                                pct(max_change),
+                                pct(rate),
+                                pct(tput),
+                                pct(nb)
+                            ))
+                        } else {
+                            None
+                        }
                     }
+                };
+                match why {
+                    Some(why) => publish.push((b.id.clone(), snap, why)),
+                    None => skipped += 1,
                 }
-            };
-            match why {
-                Some(why) => {
-                    let local = self.local_data(id, &snap);
-                    let u = local.max_resource_usage_with_weight(&w) * 100.0;
-                    self.load.brokers.entry(id.clone()).or_default().local = local;
-                    if let Some(b) = self.brokers.get_mut(id) {
-                        b.last_report_ms = Some(self.now_ms);
-                    }
-                    published.push((id.clone(), why, u));
-                }
-                None => skipped += 1,
             }
+        }
+        // What each publishing broker reports: one walk over the bundles when
+        // many publish (every broker does at least each 15 minutes).
+        let lists = if publish.len() * 8 > self.brokers.len() {
+            let ids: Vec<(&BrokerId, usize)> = publish.iter().map(|p| (&p.0, p.1.bundles)).collect();
+            self.reported_bundles_of(&ids)
+        } else {
+            publish.iter().map(|p| self.reported_bundles(&p.0)).collect()
+        };
+        // Store the reports, walking both broker maps (sorted by name, as
+        // `publish` is) instead of looking each broker up.
+        let now = self.now_ms;
+        let mut brokers = self.brokers.values_mut();
+        let mut data = self.load.brokers.iter_mut().peekable();
+        let mut first = Vec::new();
+        for ((id, snap, why), bundles) in publish.into_iter().zip(lists) {
+            let local = local_data_with(&snap, bundles);
+            let u = local.max_resource_usage_with_weight(&w) * 100.0;
+            if let Some(b) = brokers.by_ref().find(|b| b.id == id) {
+                b.last_report_ms = Some(now);
+            }
+            while data.next_if(|(k, _)| **k < id).is_some() {}
+            match data.next_if(|(k, _)| **k == id) {
+                Some((_, d)) => d.local = local,
+                None => first.push((id.clone(), local)),
+            }
+            published.push((id, why, u));
+        }
+        for (id, local) in first {
+            self.load.brokers.entry(id).or_default().local = local;
         }
         let quota = u64::from(self.config.load_balancer_resource_quota_update_interval_minutes) * 60_000;
         let sampled =
@@ -263,30 +391,41 @@ impl Sim {
     }
 
     /// The leader's `updateBundleData`.
+    ///
+    /// Every reported bundle is looked up by position ([`BundleIndex`]);
+    /// bundles seen for the first time collect in `fresh` (where a second report
+    /// of the same new bundle finds it, as it would find it in the map) and
+    /// join the map after the pass.
     fn update_bundle_data(&mut self) {
+        let index = BundleIndex::new(&self.namespaces, &self.ns_ids, self.bundles.len());
         let load = &mut self.load;
-        for (_, bd) in load.brokers.iter_mut() {
-            for (bid, stats) in &bd.local.bundles {
-                match load.bundles.get_mut(bid) {
-                    Some(d) => d.update(*stats),
-                    None => {
-                        let mut d = BundleData::default_for_new_bundle();
-                        d.update(*stats);
-                        load.bundles.insert(bid.clone(), d);
+        let mut fresh: BTreeMap<BundleId, BundleData> = BTreeMap::new();
+        {
+            let mut data = index.place(load.bundles.iter_mut());
+            for bd in load.brokers.values_mut() {
+                for (bid, stats) in &bd.local.bundles {
+                    match data.get_mut(bid) {
+                        Some(d) => d.update(*stats),
+                        None => fresh
+                            .entry(bid.clone())
+                            .or_insert_with(BundleData::default_for_new_bundle)
+                            .update(*stats),
                     }
                 }
+                if !bd.preallocated.is_empty() {
+                    let reported = &bd.local.bundles;
+                    bd.preallocated.retain(|b, _| !reported.contains_key(b));
+                }
             }
-            let reported = &bd.local.bundles;
-            bd.preallocated.retain(|b, _| !reported.contains_key(b));
         }
-        for (_, bd) in load.brokers.iter_mut() {
+        load.bundles.extend(fresh);
+        let data = index.place(load.bundles.iter());
+        for bd in load.brokers.values_mut() {
             let mut ta = TimeAverageBrokerData::default();
             for bid in bd.local.bundles.keys() {
-                let d = load
-                    .bundles
+                let d = data
                     .get(bid)
-                    .copied()
-                    .unwrap_or_else(BundleData::default_for_new_bundle);
+                    .map_or_else(BundleData::default_for_new_bundle, |d| **d);
                 add(&mut ta.short_term, &d.short_term.msg);
                 add(&mut ta.long_term, &d.long_term.msg);
             }

@@ -16,7 +16,7 @@
 
 use super::config::LoadManager;
 use super::load::BrokerId;
-use super::report::weights;
+use super::report::{weights, Snapshots};
 use super::{Event, Narrate, RoundCounters, Sim};
 use serde::{Deserialize, Serialize};
 
@@ -72,26 +72,33 @@ impl Narrate for RoundMetrics {
 impl Sim {
     /// Every alive broker's current load: max weighted resource usage in percent.
     pub fn broker_loads(&self) -> Vec<(BrokerId, f64)> {
-        let w = weights(&self.config);
         let all = self.snapshots();
-        self.alive()
-            .filter_map(|b| {
-                let snap = self.snapshot_of(&all, &b.id)?;
-                let l = super::load::LocalBrokerData {
-                    cpu: snap.usage.cpu,
-                    memory: snap.usage.memory,
-                    direct_memory: snap.usage.direct_memory,
-                    bandwidth_in: snap.usage.bandwidth_in,
-                    bandwidth_out: snap.usage.bandwidth_out,
-                    ..Default::default()
-                };
-                Some((b.id.clone(), l.max_resource_usage_with_weight(&w) * 100.0))
-            })
-            .collect()
+        self.alive_loads(&all).map(|(b, l)| (b.clone(), l)).collect()
+    }
+
+    /// The alive brokers (name order) with their load, as [`Sim::broker_loads`].
+    fn alive_loads<'a>(&'a self, all: &'a Snapshots<'a>) -> impl Iterator<Item = (&'a BrokerId, f64)> + 'a {
+        let w = weights(&self.config);
+        self.alive().map(move |b| {
+            let snap = self.snapshot_with(all, b);
+            let l = super::load::LocalBrokerData {
+                cpu: snap.usage.cpu,
+                memory: snap.usage.memory,
+                direct_memory: snap.usage.direct_memory,
+                bandwidth_in: snap.usage.bandwidth_in,
+                bandwidth_out: snap.usage.bandwidth_out,
+                ..Default::default()
+            };
+            (&b.id, l.max_resource_usage_with_weight(&w) * 100.0)
+        })
     }
 
     fn close_round(&mut self) -> RoundMetrics {
-        let loads: Vec<f64> = self.broker_loads().into_iter().map(|(_, l)| l).collect();
+        self.refresh_served();
+        let loads: Vec<f64> = {
+            let all = self.snapshots();
+            self.alive_loads(&all).map(|(_, l)| l).collect()
+        };
         let n = loads.len();
         let avg = if n > 0 {
             loads.iter().sum::<f64>() / n as f64
@@ -103,6 +110,14 @@ impl Sim {
         } else {
             0.0
         };
+        debug_assert_eq!(
+            self.unowned.len(),
+            self.bundles
+                .values()
+                .filter(|s| s.topics > 0 && s.owner().is_none())
+                .count(),
+            "the unowned set is out of step with the bundles"
+        );
         let c = std::mem::take(&mut self.counters);
         let RoundCounters {
             bundles_moved,
@@ -126,11 +141,7 @@ impl Sim {
             reconnects,
             splits,
             assignments,
-            unowned_bundles: self
-                .bundles
-                .values()
-                .filter(|s| s.topics > 0 && s.owner().is_none())
-                .count(),
+            unowned_bundles: self.unowned.len(),
         };
         self.metrics.push(m.clone());
         m
@@ -140,7 +151,8 @@ impl Sim {
     pub fn step(&mut self) -> Vec<Event> {
         self.round += 1;
         self.now_ms += u64::from(self.config.round_seconds) * 1000;
-        let mut ev = self.report_phase(false);
+        let mut ev = Vec::with_capacity(self.last_step_events);
+        ev.extend(self.report_phase(false));
         let split_due = match self.config.load_manager_class_name {
             LoadManager::Modular => true,
             LoadManager::Extensible => {
@@ -150,16 +162,17 @@ impl Sim {
         };
         if split_due {
             self.last_split_ms = self.now_ms;
-            ev.extend(self.split_phase());
+            self.split_into(&mut ev);
         }
         let shed_ms = u64::from(self.config.load_balancer_shedding_interval_minutes) * 60_000;
         if self.now_ms.saturating_sub(self.last_shed_ms) >= shed_ms {
             self.last_shed_ms = self.now_ms;
-            ev.extend(self.shed_phase());
+            self.shed_into(&mut ev);
         }
-        ev.extend(self.assign_phase());
+        self.assign_into(&mut ev);
         let metrics = self.close_round();
         ev.push(Event::RoundDone { metrics });
+        self.last_step_events = ev.len();
         ev
     }
 }

@@ -23,14 +23,122 @@
 //!   stay owned by the same broker (the split decision carries no destinations).
 
 use super::bundle::BundleRange;
-use super::config::{LoadManager, SplitAlgorithm};
+use super::config::{Config, LoadManager, SplitAlgorithm};
+use super::fixed;
 use super::load::{BrokerId, BundleId};
 use super::ownership::ServiceUnitState;
 use super::split::{self, FlowLimits, SplitPlan, SplitTopic};
 use super::traffic::MIB;
 use super::{BundleState, Event, Sim};
-use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
+
+/// The split thresholds of a config (`loadBalancerNamespaceBundleMax*`), with
+/// the limits' text rendered once, so a check of every bundle formats only the
+/// bundle's own numbers.
+struct SplitLimits {
+    topics: u32,
+    sessions: u32,
+    rate: f64,
+    bytes: f64,
+    topics_text: String,
+    sessions_text: String,
+    rate_text: String,
+    bytes_text: String,
+}
+
+/// [`SplitLimits::crossed`] bits, in the order reasons are listed.
+const TOPICS: u8 = 1;
+const SESSIONS: u8 = 2;
+const RATE: u8 = 4;
+const BYTES: u8 = 8;
+
+impl SplitLimits {
+    fn new(c: &Config) -> Self {
+        let rate = c.load_balancer_namespace_bundle_max_msg_rate.trunc();
+        let bytes = c.load_balancer_namespace_bundle_max_bandwidth_mbytes.trunc() * MIB;
+        SplitLimits {
+            topics: c.load_balancer_namespace_bundle_max_topics,
+            sessions: c.load_balancer_namespace_bundle_max_sessions,
+            rate,
+            bytes,
+            topics_text: format!(" > {}", c.load_balancer_namespace_bundle_max_topics),
+            sessions_text: format!(" > {}", c.load_balancer_namespace_bundle_max_sessions),
+            rate_text: format!(" > {rate} msg/s"),
+            bytes_text: format!(" > {} MiB/s", bytes / MIB),
+        }
+    }
+
+    /// Which thresholds the numbers cross (a bit set; 0 = none).
+    fn crossed(&self, topics: u32, sessions: u32, rate: f64, bytes: f64) -> u8 {
+        let mut m = 0;
+        if topics > self.topics {
+            m |= TOPICS;
+        }
+        if self.sessions > 0 && sessions > self.sessions {
+            m |= SESSIONS;
+        }
+        if rate > self.rate {
+            m |= RATE;
+        }
+        if bytes > self.bytes {
+            m |= BYTES;
+        }
+        m
+    }
+
+    /// One reason's text (`bit` is one of the `crossed` bits), as
+    /// `format!("msg rate {rate:.1} > {limit} msg/s")` and the like would write it.
+    fn write_one(&self, bit: u8, topics: u32, sessions: u32, rate: f64, bytes: f64, out: &mut String) {
+        match bit {
+            TOPICS => {
+                out.push_str("topics ");
+                fixed::push_u64(out, u64::from(topics));
+                out.push_str(&self.topics_text);
+            }
+            SESSIONS => {
+                out.push_str("sessions ");
+                fixed::push_u64(out, u64::from(sessions));
+                out.push_str(&self.sessions_text);
+            }
+            RATE => {
+                out.push_str("msg rate ");
+                fixed::push_fixed(out, rate, 1);
+                out.push_str(&self.rate_text);
+            }
+            _ => {
+                out.push_str("throughput ");
+                fixed::push_fixed(out, bytes / MIB, 2);
+                out.push_str(&self.bytes_text);
+            }
+        }
+    }
+
+    /// The reasons of `crossed`, joined by ", ".
+    fn write(&self, crossed: u8, topics: u32, sessions: u32, rate: f64, bytes: f64, out: &mut String) {
+        for bit in [TOPICS, SESSIONS, RATE, BYTES] {
+            if crossed & bit != 0 {
+                if !out.is_empty() {
+                    out.push_str(", ");
+                }
+                self.write_one(bit, topics, sessions, rate, bytes, out);
+            }
+        }
+    }
+
+    /// The reasons, one string each (empty = none crossed).
+    fn reasons(&self, topics: u32, sessions: u32, rate: f64, bytes: f64) -> Vec<String> {
+        let crossed = self.crossed(topics, sessions, rate, bytes);
+        [TOPICS, SESSIONS, RATE, BYTES]
+            .into_iter()
+            .filter(|b| crossed & b != 0)
+            .map(|b| {
+                let mut s = String::new();
+                self.write_one(b, topics, sessions, rate, bytes, &mut s);
+                s
+            })
+            .collect()
+    }
+}
 
 /// Pulsar's `canSplitBundle`: the range must hold more than one hash.
 pub fn can_split(r: BundleRange) -> bool {
@@ -40,17 +148,19 @@ pub fn can_split(r: BundleRange) -> bool {
 impl Sim {
     /// The split algorithm's view of a bundle's topics (sorted by hash, then name).
     pub(crate) fn split_topics(&self, bid: &BundleId) -> Vec<SplitTopic> {
-        self.namespaces.get(&bid.namespace).map_or_else(Vec::new, |ns| {
-            ns.topics_in(bid.range)
-                .into_iter()
-                .map(|t| SplitTopic {
-                    hash: t.hash,
-                    name: t.name.local().to_string(),
-                    msg_rate: t.traffic.msg_rate(),
-                    throughput: t.traffic.throughput(),
-                })
-                .collect()
-        })
+        self.namespaces
+            .get(bid.namespace.as_str())
+            .map_or_else(Vec::new, |ns| {
+                ns.topics_in(bid.range)
+                    .into_iter()
+                    .map(|t| SplitTopic {
+                        hash: t.hash,
+                        name: t.name.local().to_string(),
+                        msg_rate: t.traffic.msg_rate(),
+                        throughput: t.traffic.throughput(),
+                    })
+                    .collect()
+            })
     }
 
     /// Run `alg` on a bundle (`positions` only for specified_positions_divide).
@@ -76,50 +186,22 @@ impl Sim {
         }
     }
 
-    /// Threshold reasons (empty = none crossed) for the given numbers.
-    fn split_reasons(&self, topics: u32, sessions: u32, rate: f64, bytes: f64) -> Vec<String> {
-        let c = &self.config;
-        let mut r = Vec::new();
-        if topics > c.load_balancer_namespace_bundle_max_topics {
-            r.push(format!(
-                "topics {topics} > {}",
-                c.load_balancer_namespace_bundle_max_topics
-            ));
-        }
-        if c.load_balancer_namespace_bundle_max_sessions > 0
-            && sessions > c.load_balancer_namespace_bundle_max_sessions
-        {
-            r.push(format!(
-                "sessions {sessions} > {}",
-                c.load_balancer_namespace_bundle_max_sessions
-            ));
-        }
-        let max_rate = c.load_balancer_namespace_bundle_max_msg_rate.trunc();
-        if rate > max_rate {
-            r.push(format!("msg rate {rate:.1} > {max_rate} msg/s"));
-        }
-        let max_bytes = c.load_balancer_namespace_bundle_max_bandwidth_mbytes.trunc() * MIB;
-        if bytes > max_bytes {
-            r.push(format!(
-                "throughput {:.2} > {} MiB/s",
-                bytes / MIB,
-                max_bytes / MIB
-            ));
-        }
-        r
-    }
-
     /// Phase: the automatic split check of the configured load manager.
     pub fn split_phase(&mut self) -> Vec<Event> {
         let mut ev = Vec::new();
+        self.split_into(&mut ev);
+        ev
+    }
+
+    /// [`Sim::split_phase`], appending its events to `ev`.
+    pub(crate) fn split_into(&mut self, ev: &mut Vec<Event>) {
         if !self.config.load_balancer_auto_bundle_split_enabled {
-            return ev;
+            return;
         }
         match self.config.load_manager_class_name {
-            LoadManager::Modular => self.split_modular(&mut ev),
-            LoadManager::Extensible => self.split_extensible(&mut ev),
+            LoadManager::Modular => self.split_modular(ev),
+            LoadManager::Extensible => self.split_extensible(ev),
         }
-        ev
     }
 
     fn split_modular(&mut self, ev: &mut Vec<Event>) {
@@ -127,55 +209,65 @@ impl Sim {
             return;
         };
         let max_bundles = self.config.load_balancer_namespace_maximum_bundles as usize;
+        let limits = SplitLimits::new(&self.config);
         let mut pending: BTreeMap<String, usize> = BTreeMap::new();
         let mut chosen: BTreeMap<BundleId, ()> = BTreeMap::new();
-        // Every live bundle with its long-term rate and throughput (0 without
-        // data), from one merge walk over the two sorted bundle maps: a hash
-        // probe per reported bundle instead of two tree lookups.
-        let mut live: FxHashMap<&BundleId, (f64, f64)> = FxHashMap::default();
-        live.reserve(self.bundles.len());
-        let mut data = self.load.bundles.iter().peekable();
-        for bid in self.bundles.keys() {
-            while data.next_if(|(k, _)| *k < bid).is_some() {}
-            let v = data.next_if(|(k, _)| *k == bid).map_or((0.0, 0.0), |(_, d)| {
-                (d.long_term.msg.total_rate(), d.long_term.msg.total_throughput())
-            });
-            live.insert(bid, v);
-        }
+        // The namespace of the last refused bundle, its bundle count and the
+        // tail of the refusal text (the same for every bundle of a namespace).
+        let mut refused: Option<(&str, usize, String)> = None;
+        // Every live bundle's long-term rate and throughput (0 without data),
+        // by position.
+        let live = self.bundle_index();
+        let long_term = live.place(self.load.bundles.iter().map(|(k, d)| {
+            (
+                k,
+                (d.long_term.msg.total_rate(), d.long_term.msg.total_throughput()),
+            )
+        }));
         for bd in self.load.brokers.values() {
             for (bid, stats) in &bd.local.bundles {
                 if stats.topics < 2 {
                     continue;
                 }
-                let Some(&(rate, bytes)) = live.get(bid) else {
+                let Some(i) = live.of(bid) else {
                     continue;
                 };
+                let (rate, bytes) = long_term.at(i).copied().unwrap_or((0.0, 0.0));
                 if chosen.contains_key(bid) {
                     continue;
                 }
-                let reasons = self.split_reasons(stats.topics, stats.sessions(), rate, bytes);
-                if reasons.is_empty() {
+                let crossed = limits.crossed(stats.topics, stats.sessions(), rate, bytes);
+                if crossed == 0 {
                     continue;
                 }
-                let count = self.namespaces.get(&bid.namespace).map_or(0, |n| n.bundles.len());
-                let p = pending.get(&bid.namespace).copied().unwrap_or(0);
+                let ns = bid.namespace.as_str();
+                let count = match &refused {
+                    Some((n, c, _)) if *n == ns => *c,
+                    _ => self.namespaces.get(ns).map_or(0, |n| n.bundles.len()),
+                };
+                let p = pending.get(ns).copied().unwrap_or(0);
                 if count + p < max_bundles {
                     ev.push(Event::SplitCandidate {
                         bundle: bid.clone(),
-                        reasons,
+                        reasons: limits.reasons(stats.topics, stats.sessions(), rate, bytes),
                         hits: None,
                     });
                     chosen.insert(bid.clone(), ());
-                    pending.insert(bid.namespace.clone(), p + 1);
+                    pending.insert(bid.namespace.to_string(), p + 1);
                 } else {
+                    if refused.as_ref().is_none_or(|(n, c, _)| *n != ns || *c != count) {
+                        let tail = format!(
+                            " (threshold crossed) but namespace {ns} has {count} bundles (loadBalancerNamespaceMaximumBundles {max_bundles})"
+                        );
+                        refused = Some((ns, count, tail));
+                    }
+                    let tail = refused.as_ref().map_or("", |(_, _, t)| t.as_str());
+                    let mut reason = String::with_capacity(64 + tail.len());
+                    limits.write(crossed, stats.topics, stats.sessions(), rate, bytes, &mut reason);
+                    reason.push_str(tail);
                     ev.push(Event::SplitSkipped {
                         bundle: bid.clone(),
-                        reason: format!(
-                            "{} ({}) but namespace {} has {count} bundles (loadBalancerNamespaceMaximumBundles {max_bundles})",
-                            reasons.join(", "),
-                            "threshold crossed",
-                            bid.namespace
-                        ),
+                        reason,
                     });
                 }
             }
@@ -208,6 +300,7 @@ impl Sim {
         let max_bundles = c.load_balancer_namespace_maximum_bundles as usize;
         let threshold = c.load_balancer_namespace_bundle_split_condition_hit_count_threshold;
         let per_cycle = c.load_balancer_max_number_of_bundles_to_split_per_cycle as usize;
+        let limits = SplitLimits::new(&c);
         let owners: Vec<BrokerId> = self.alive().map(|b| b.id.clone()).collect();
         for owner in owners {
             let owned: Vec<BundleId> = self
@@ -224,10 +317,10 @@ impl Sim {
                 if st.topics < 2 || st.owner() != Some(&owner) || !can_split(bid.range) {
                     continue;
                 }
-                let reasons =
-                    self.split_reasons(st.topics, load.sessions(), load.msg_rate(), load.throughput());
                 // Pulsar records only the first reason (topics, sessions, rate, bandwidth).
-                let first: Vec<String> = reasons.into_iter().take(1).collect();
+                let mut first =
+                    limits.reasons(st.topics, load.sessions(), load.msg_rate(), load.throughput());
+                first.truncate(1);
                 let hits = if first.is_empty() { 0 } else { st.split_hits + 1 };
                 if let Some(s) = self.bundles.get_mut(&bid) {
                     s.split_hits = hits;
@@ -242,8 +335,11 @@ impl Sim {
                     }
                     continue;
                 }
-                let count = self.namespaces.get(&bid.namespace).map_or(0, |n| n.bundles.len());
-                let p = pending.get(&bid.namespace).copied().unwrap_or(0);
+                let count = self
+                    .namespaces
+                    .get(bid.namespace.as_str())
+                    .map_or(0, |n| n.bundles.len());
+                let p = pending.get(bid.namespace.as_str()).copied().unwrap_or(0);
                 if count + p >= max_bundles {
                     ev.push(Event::SplitSkipped {
                         bundle: bid.clone(),
@@ -259,7 +355,7 @@ impl Sim {
                     reasons: first,
                     hits: Some((hits, threshold)),
                 });
-                pending.insert(bid.namespace.clone(), p + 1);
+                pending.insert(bid.namespace.to_string(), p + 1);
                 decided.push(bid.clone());
                 if decided.len() == per_cycle {
                     break;
@@ -302,7 +398,7 @@ impl Sim {
         };
         let Some(idx) = self
             .namespaces
-            .get(&bid.namespace)
+            .get(bid.namespace.as_str())
             .and_then(|n| n.index_of(bid.range))
         else {
             return;
@@ -313,8 +409,8 @@ impl Sim {
             self.transition(bid, ServiceUnitState::Splitting, owner.clone(), None, false, ev);
             self.transition(bid, ServiceUnitState::Deleted, None, None, false, ev);
         }
-        self.bundles.remove(bid);
-        if let Some(ns) = self.namespaces.get_mut(&bid.namespace) {
+        self.remove_bundle(bid);
+        if let Some(ns) = self.namespaces.get_mut(bid.namespace.as_str()) {
             ns.bundles.splice(idx..=idx, children.iter().copied());
         }
         self.load.bundles.remove(bid);

@@ -138,12 +138,13 @@ impl Sim {
     /// The ring of `namespace` (with every topic when `with_topics`).
     pub fn ring_view(&self, namespace: &str, with_topics: bool) -> Option<RingView> {
         let ns = self.namespaces.get(namespace)?;
+        let nid = self.ns_id(namespace);
         let bundles = ns
             .bundles
             .iter()
             .map(|r| {
                 let id = super::load::BundleId {
-                    namespace: namespace.to_string(),
+                    namespace: nid.clone(),
                     range: *r,
                 };
                 let st = self.bundles.get(&id).cloned().unwrap_or_default();

@@ -11,9 +11,30 @@
 //! current value, exactly what its first report would give.
 
 use super::super::config::Config;
-use super::super::load::{BrokerId, LoadData, LocalBrokerData};
+use super::super::load::{BrokerData, BrokerId, LoadData, LocalBrokerData};
 use super::shared::weights;
 use std::collections::BTreeMap;
+
+/// `ema[b] = (ema[b] or x) × h + (1 − h) × x` with `x = value(b)` for every broker
+/// of `load`, dropping the others; both maps are sorted by name, so one walk
+/// does it (brokers seen for the first time are added after it).
+fn fold(ema: &mut BTreeMap<BrokerId, f64>, load: &LoadData, value: impl Fn(&BrokerData) -> f64, h: f64) {
+    let mut live = load.brokers.keys().peekable();
+    ema.retain(|b, _| {
+        while live.next_if(|k| *k < b).is_some() {}
+        live.peek() == Some(&b)
+    });
+    let mut first = Vec::new();
+    let mut old = ema.iter_mut().peekable();
+    for (b, d) in &load.brokers {
+        let x = value(d);
+        match old.next_if(|(k, _)| *k == b) {
+            Some((_, e)) => *e = *e * h + (1.0 - h) * x,
+            None => first.push((b.clone(), x * h + (1.0 - h) * x)),
+        }
+    }
+    ema.extend(first);
+}
 
 /// Per-broker EMAs of the extensible load manager.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -30,16 +51,19 @@ impl BrokerLoadEma {
     pub fn observe(&mut self, load: &LoadData, conf: &Config) {
         let h = conf.load_balancer_history_resource_percentage;
         let w = weights(conf);
-        self.weighted_max.retain(|b, _| load.brokers.contains_key(b));
-        self.msg_throughput.retain(|b, _| load.brokers.contains_key(b));
-        for (b, d) in &load.brokers {
-            let wm = d.local.max_resource_usage_with_weight(&w);
-            let tp = d.local.msg.total_throughput();
-            let e = self.weighted_max.entry(b.clone()).or_insert(wm);
-            *e = *e * h + (1.0 - h) * wm;
-            let t = self.msg_throughput.entry(b.clone()).or_insert(tp);
-            *t = *t * h + (1.0 - h) * tp;
-        }
+        // A first observation seeds the EMA with the raw value, then folds it in.
+        fold(
+            &mut self.weighted_max,
+            load,
+            |d| d.local.max_resource_usage_with_weight(&w),
+            h,
+        );
+        fold(
+            &mut self.msg_throughput,
+            load,
+            |d| d.local.msg.total_throughput(),
+            h,
+        );
     }
 
     /// `weightedMaxEMA` of a broker (its raw weighted max when never observed).

@@ -46,19 +46,28 @@ impl ThresholdState {
     fn update_averages(&mut self, load: &LoadData, conf: &Config) -> (f64, Vec<UsageSample>) {
         let h = conf.load_balancer_history_resource_percentage;
         let w = weights(conf);
-        let mut samples = Vec::new();
+        let mut samples = Vec::with_capacity(load.brokers.len());
         let mut total = 0.0;
+        // Both maps are sorted by broker name: walk the averages alongside,
+        // updating in place; brokers seen for the first time are added after.
+        let mut first_seen = Vec::new();
+        let mut averages = self.avg_usage.iter_mut().peekable();
         for (b, d) in &load.brokers {
             let mut current = d.local.max_resource_usage_with_weight(&w);
             if current > 1.0 {
                 current = max_resource_usage_with_weight_within_limit(&d.local, &w);
             }
-            let previous = self.avg_usage.get(b).copied();
+            while averages.next_if(|(k, _)| *k < b).is_some() {}
+            let slot = averages.next_if(|(k, _)| *k == b).map(|(_, v)| v);
+            let previous = slot.as_deref().copied();
             let average = match previous {
                 Some(p) => p * h + (1.0 - h) * current,
                 None => current,
             };
-            self.avg_usage.insert(b.clone(), average);
+            match slot {
+                Some(v) => *v = average,
+                None => first_seen.push((b.clone(), average)),
+            }
             total += average;
             samples.push(UsageSample {
                 broker: b.clone(),
@@ -67,6 +76,7 @@ impl ThresholdState {
                 average,
             });
         }
+        self.avg_usage.extend(first_seen);
         let n = load.brokers.len();
         (if n > 0 { total / n as f64 } else { 0.0 }, samples)
     }
@@ -83,6 +93,8 @@ impl ThresholdState {
         let threshold = conf.load_balancer_broker_threshold_shedder_percentage / 100.0;
         let min_throughput = conf.load_balancer_bundle_unload_min_throughput_threshold * MB;
         let (avg, samples) = self.update_averages(load, conf);
+        // The moving averages just stored, in `load.brokers` order.
+        let averages: Vec<f64> = samples.iter().map(|s| s.average).collect();
         out.events.push(ShedEvent::ThresholdAverages {
             history_percentage: conf.load_balancer_history_resource_percentage,
             samples,
@@ -95,8 +107,7 @@ impl ThresholdState {
             });
             return out;
         }
-        for (broker, data) in &load.brokers {
-            let usage = self.avg_usage.get(broker).copied().unwrap_or(0.0);
+        for ((broker, data), &usage) in load.brokers.iter().zip(&averages) {
             if usage < avg + threshold {
                 continue;
             }
