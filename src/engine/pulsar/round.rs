@@ -77,7 +77,10 @@ impl Sim {
     }
 
     /// The alive brokers (name order) with their load, as [`Sim::broker_loads`].
-    fn alive_loads<'a>(&'a self, all: &'a Snapshots<'a>) -> impl Iterator<Item = (&'a BrokerId, f64)> + 'a {
+    pub(super) fn alive_loads<'a>(
+        &'a self,
+        all: &'a Snapshots<'a>,
+    ) -> impl Iterator<Item = (&'a BrokerId, f64)> + 'a {
         let w = weights(&self.config);
         self.alive().map(move |b| {
             let snap = self.snapshot_with(all, b);

@@ -182,13 +182,12 @@ impl Sim {
     /// Every broker's usage.
     pub fn broker_views(&self) -> Vec<BrokerView> {
         let w = weights(&self.config);
-        let loads = self.broker_loads();
-        let avg = if loads.is_empty() {
-            0.0
-        } else {
-            loads.iter().map(|(_, l)| l).sum::<f64>() / loads.len() as f64
-        };
+        // One report snapshot serves the average and every broker's row.
         let all = self.snapshots();
+        let (n, sum) = self
+            .alive_loads(&all)
+            .fold((0usize, 0.0), |(n, s), (_, l)| (n + 1, s + l));
+        let avg = if n == 0 { 0.0 } else { sum / n as f64 };
         self.brokers
             .values()
             .map(|b| {
