@@ -29,6 +29,8 @@ test('1,000 brokers, 16,384 bundles, 30,000 topics: announced, drawn on canvas, 
   assert.match(await busy.jsonValue(), /Opening a large Pulsar scenario: the engine replays \d+ actions creating 30000 topics/);
   await page.waitForSelector('canvas.ring[data-bundles="16384"]', { timeout: 120000 });
   assert.equal(await page.locator('.notice.busy').count(), 0);
+  // The link being opened was kept in the address bar all along.
+  assert.equal(await page.evaluate(() => location.href), link);
   assert.equal(await page.getAttribute('canvas.ring', 'data-topics'), '30000');
   // No per-bundle SVG, no per-broker list: canvas, a compact legend, six cards.
   assert.equal(await page.locator('svg.ring').count(), 0);

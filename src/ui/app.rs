@@ -88,6 +88,11 @@ impl Publisher {
         let Some(store) = this.borrow().latest.clone().filter(|_| this.borrow().dirty) else {
             return;
         };
+        // While a heavy scenario waits to be opened, the link and the autosave
+        // keep what they hold (the link being opened, the user's last work).
+        if store.pending.is_some() {
+            return;
+        }
         browser::replace_fragment(&store.fragment());
         let json = store.scenario().to_json();
         browser::autosave(&json);
