@@ -1,5 +1,5 @@
 //! `{:.1}` / `{:.2}` of an `f64` without the formatting machinery: the same
-//! text, about ten times cheaper. The split check writes one such number per
+//! text, a few times cheaper. The split check writes one such number per
 //! bundle over its limit (thousands per round at 16 384 bundles).
 //!
 //! The printed number is `x × 10^p` rounded to an integer — exactly, from the
