@@ -10,6 +10,14 @@
 //! unload, transfer, faults), [`admin`] (pulsar-admin operations), [`round`]
 //! (simulated time and metrics), [`view`] (read-only views for a UI).
 //!
+//! What keeps a round cheap at 16 384 bundles (each documented where it lives):
+//! bundle ids share their namespace's name (`NamespaceName`), each broker caches
+//! the traffic it serves until one of its bundles changes, the unowned bundles
+//! are kept in a set, passes over every bundle find them by position (`index`)
+//! or walk sorted maps side by side instead of looking keys up, and split
+//! refusals are written without the formatting machinery (`fixed`). None of it
+//! changes an event or a number.
+//!
 //! Cloning a [`Sim`] (for a "what would the next round do" proposal) copies
 //! every topic, bundle and broker: O(topics + bundles + brokers), about a
 //! millisecond per 10 000 topics natively.

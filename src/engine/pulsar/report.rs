@@ -135,11 +135,12 @@ impl Sim {
     }
 
     /// What [`Sim::snapshot_with`] needs for the alive brokers whose served
-    /// traffic is not cached (nothing when all are).
+    /// traffic is not cached: one walk over the bundles when many are not,
+    /// nothing otherwise (each such broker then sums its own bundles).
     pub(crate) fn snapshots(&self) -> Snapshots<'_> {
-        let missing = self.alive().any(|b| b.served.0.is_none());
+        let missing = self.alive().filter(|b| b.served.0.is_none()).count();
         Snapshots {
-            served: missing.then(|| self.served_by_owner()),
+            served: (missing * 8 > self.brokers.len()).then(|| self.served_by_owner()),
         }
     }
 
@@ -209,9 +210,8 @@ impl Sim {
     }
 
     /// The bundle stats `broker` would report now.
-    fn reported_bundles(&self, broker: &BrokerId) -> BTreeMap<BundleId, BundleStats> {
-        // Built from the sorted walk in one go (no per-key tree descent).
-        self.brokers.get(broker).map_or_else(BTreeMap::new, |b| {
+    fn reported_bundles(&self, broker: &BrokerId) -> Vec<(BundleId, BundleStats)> {
+        self.brokers.get(broker).map_or_else(Vec::new, |b| {
             b.bundles
                 .iter()
                 .filter_map(|bid| {
@@ -226,7 +226,7 @@ impl Sim {
     /// the bundles (each broker's `bundles` set is the bundles it owns, so the
     /// lists come out the same, in the same order; checked in debug builds).
     /// `ids` come with their bundle counts (the lists' sizes).
-    fn reported_bundles_of(&self, ids: &[(&BrokerId, usize)]) -> Vec<BTreeMap<BundleId, BundleStats>> {
+    fn reported_bundles_of(&self, ids: &[(&BrokerId, usize)]) -> Vec<Vec<(BundleId, BundleStats)>> {
         let at: FxHashMap<&str, usize> = ids
             .iter()
             .enumerate()
@@ -239,8 +239,6 @@ impl Sim {
                 lists[i].push((bid.clone(), bundle_stats(&st.load(), st.topics)));
             }
         }
-        let lists: Vec<BTreeMap<BundleId, BundleStats>> =
-            lists.into_iter().map(|l| l.into_iter().collect()).collect();
         debug_assert!(
             ids.iter()
                 .zip(&lists)
@@ -252,8 +250,26 @@ impl Sim {
 
     /// The `LocalBrokerData` `broker` would publish now.
     pub(crate) fn local_data(&self, broker: &BrokerId, snap: &Snapshot) -> LocalBrokerData {
-        local_data_with(snap, self.reported_bundles(broker))
+        // Built from the sorted list in one go (no per-key tree descent).
+        local_data_with(snap, self.reported_bundles(broker).into_iter().collect())
     }
+}
+
+/// Make `local` the report of `snap` and `list` (sorted), reusing its bundle
+/// map when it lists the same bundles (a broker's bundles rarely change
+/// between two reports).
+fn store_local(local: &mut LocalBrokerData, snap: &Snapshot, list: Vec<(BundleId, BundleStats)>) {
+    let same = local.bundles.len() == list.len() && local.bundles.keys().zip(&list).all(|(k, (b, _))| k == b);
+    let bundles = if same {
+        let mut map = std::mem::take(&mut local.bundles);
+        for (v, (_, s)) in map.values_mut().zip(list) {
+            *v = s;
+        }
+        map
+    } else {
+        list.into_iter().collect()
+    };
+    *local = local_data_with(snap, bundles);
 }
 
 /// The `LocalBrokerData` of a broker with this snapshot and these bundle stats.
@@ -355,18 +371,24 @@ impl Sim {
         let mut brokers = self.brokers.values_mut();
         let mut data = self.load.brokers.iter_mut().peekable();
         let mut first = Vec::new();
-        for ((id, snap, why), bundles) in publish.into_iter().zip(lists) {
-            let local = local_data_with(&snap, bundles);
-            let u = local.max_resource_usage_with_weight(&w) * 100.0;
+        for ((id, snap, why), list) in publish.into_iter().zip(lists) {
             if let Some(b) = brokers.by_ref().find(|b| b.id == id) {
                 b.last_report_ms = Some(now);
             }
             while data.next_if(|(k, _)| **k < id).is_some() {}
-            match data.next_if(|(k, _)| **k == id) {
-                Some((_, d)) => d.local = local,
-                None => first.push((id.clone(), local)),
-            }
-            published.push((id, why, u));
+            let u = match data.next_if(|(k, _)| **k == id) {
+                Some((_, d)) => {
+                    store_local(&mut d.local, &snap, list);
+                    d.local.max_resource_usage_with_weight(&w)
+                }
+                None => {
+                    let local = local_data_with(&snap, list.into_iter().collect());
+                    let u = local.max_resource_usage_with_weight(&w);
+                    first.push((id.clone(), local));
+                    u
+                }
+            };
+            published.push((id, why, u * 100.0));
         }
         for (id, local) in first {
             self.load.brokers.entry(id).or_default().local = local;

@@ -154,7 +154,9 @@ impl Sim {
     pub fn step(&mut self) -> Vec<Event> {
         self.round += 1;
         self.now_ms += u64::from(self.config.round_seconds) * 1000;
-        let mut ev = Vec::with_capacity(self.last_step_events);
+        // Room for as many events as last time, and some (a vector that grows
+        // copies them all).
+        let mut ev = Vec::with_capacity(self.last_step_events + self.last_step_events / 8 + 16);
         ev.extend(self.report_phase(false));
         let split_due = match self.config.load_manager_class_name {
             LoadManager::Modular => true,

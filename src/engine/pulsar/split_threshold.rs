@@ -113,13 +113,15 @@ impl SplitLimits {
         }
     }
 
-    /// The reasons of `crossed`, joined by ", ".
+    /// Append the reasons of `crossed`, joined by ", ".
     fn write(&self, crossed: u8, topics: u32, sessions: u32, rate: f64, bytes: f64, out: &mut String) {
+        let mut first = true;
         for bit in [TOPICS, SESSIONS, RATE, BYTES] {
             if crossed & bit != 0 {
-                if !out.is_empty() {
+                if !first {
                     out.push_str(", ");
                 }
+                first = false;
                 self.write_one(bit, topics, sessions, rate, bytes, out);
             }
         }

@@ -17,21 +17,32 @@ use std::collections::BTreeMap;
 
 /// `ema[b] = (ema[b] or x) × h + (1 − h) × x` with `x = value(b)` for every broker
 /// of `load`, dropping the others; both maps are sorted by name, so one walk
-/// does it (brokers seen for the first time are added after it).
+/// does it (brokers seen for the first time are added after it, gone ones
+/// removed after it).
 fn fold(ema: &mut BTreeMap<BrokerId, f64>, load: &LoadData, value: impl Fn(&BrokerData) -> f64, h: f64) {
-    let mut live = load.brokers.keys().peekable();
-    ema.retain(|b, _| {
-        while live.next_if(|k| *k < b).is_some() {}
-        live.peek() == Some(&b)
-    });
     let mut first = Vec::new();
+    let mut gone = false;
     let mut old = ema.iter_mut().peekable();
     for (b, d) in &load.brokers {
         let x = value(d);
-        match old.next_if(|(k, _)| *k == b) {
-            Some((_, e)) => *e = *e * h + (1.0 - h) * x,
+        let e = loop {
+            match old.peek().map(|(k, _)| (*k).cmp(b)) {
+                Some(std::cmp::Ordering::Less) => {
+                    gone = true;
+                    old.next();
+                }
+                Some(std::cmp::Ordering::Equal) => break old.next().map(|(_, e)| e),
+                _ => break None,
+            }
+        };
+        match e {
+            Some(e) => *e = *e * h + (1.0 - h) * x,
             None => first.push((b.clone(), x * h + (1.0 - h) * x)),
         }
+    }
+    gone |= old.next().is_some();
+    if gone {
+        ema.retain(|b, _| load.brokers.contains_key(b));
     }
     ema.extend(first);
 }

@@ -57,8 +57,15 @@ impl ThresholdState {
             if current > 1.0 {
                 current = max_resource_usage_with_weight_within_limit(&d.local, &w);
             }
-            while averages.next_if(|(k, _)| *k < b).is_some() {}
-            let slot = averages.next_if(|(k, _)| *k == b).map(|(_, v)| v);
+            let slot = loop {
+                match averages.peek().map(|(k, _)| (*k).cmp(b)) {
+                    Some(std::cmp::Ordering::Less) => {
+                        averages.next();
+                    }
+                    Some(std::cmp::Ordering::Equal) => break averages.next().map(|(_, v)| v),
+                    _ => break None,
+                }
+            };
             let previous = slot.as_deref().copied();
             let average = match previous {
                 Some(p) => p * h + (1.0 - h) * current,
