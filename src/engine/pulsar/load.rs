@@ -413,6 +413,19 @@ pub struct Weights {
 }
 
 impl LocalBrokerData {
+    /// The report of a broker with only these resource usages (no rates or
+    /// bundles): what the load formulas read.
+    pub fn of_usage(u: &super::broker::SystemResourceUsage) -> LocalBrokerData {
+        LocalBrokerData {
+            cpu: u.cpu,
+            memory: u.memory,
+            direct_memory: u.direct_memory,
+            bandwidth_in: u.bandwidth_in,
+            bandwidth_out: u.bandwidth_out,
+            ..Default::default()
+        }
+    }
+
     /// The largest weighted resource usage as a fraction (`getMaxResourceUsageWithWeight`):
     /// `max(percent_i * weight_i) / 100` over CPU, direct memory and NIC in/out.
     /// Heap memory is left out, as in Pulsar 3.0+ (`loadBalancerMemoryResourceWeight`

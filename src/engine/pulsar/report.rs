@@ -275,16 +275,12 @@ fn store_local(local: &mut LocalBrokerData, snap: &Snapshot, list: Vec<(BundleId
 /// The `LocalBrokerData` of a broker with this snapshot and these bundle stats.
 fn local_data_with(snap: &Snapshot, bundles: BTreeMap<BundleId, BundleStats>) -> LocalBrokerData {
     LocalBrokerData {
-        cpu: snap.usage.cpu,
-        memory: snap.usage.memory,
-        direct_memory: snap.usage.direct_memory,
-        bandwidth_in: snap.usage.bandwidth_in,
-        bandwidth_out: snap.usage.bandwidth_out,
         msg: bundle_stats(&snap.served, 0).msg,
         bundles,
         num_topics: snap.topics,
         num_producers: snap.served.producers,
         num_consumers: snap.served.consumers,
+        ..LocalBrokerData::of_usage(&snap.usage)
     }
 }
 
@@ -323,14 +319,7 @@ impl Sim {
                 let why = match (b.last_report_ms, prev) {
                     (None, _) | (_, None) => Some("first report".to_string()),
                     (Some(t), Some(p)) => {
-                        let now = LocalBrokerData {
-                            cpu: snap.usage.cpu,
-                            memory: snap.usage.memory,
-                            direct_memory: snap.usage.direct_memory,
-                            bandwidth_in: snap.usage.bandwidth_in,
-                            bandwidth_out: snap.usage.bandwidth_out,
-                            ..Default::default()
-                        };
+                        let now = LocalBrokerData::of_usage(&snap.usage);
                         let usage = 100.0 * (p.max_resource_usage() - now.max_resource_usage()).abs();
                         let rate = percent_change(p.msg.total_rate(), snap.served.msg_rate());
                         let tput = percent_change(p.msg.total_throughput(), snap.served.throughput());

@@ -84,14 +84,7 @@ impl Sim {
         let w = weights(&self.config);
         self.alive().map(move |b| {
             let snap = self.snapshot_with(all, b);
-            let l = super::load::LocalBrokerData {
-                cpu: snap.usage.cpu,
-                memory: snap.usage.memory,
-                direct_memory: snap.usage.direct_memory,
-                bandwidth_in: snap.usage.bandwidth_in,
-                bandwidth_out: snap.usage.bandwidth_out,
-                ..Default::default()
-            };
+            let l = super::load::LocalBrokerData::of_usage(&snap.usage);
             (&b.id, l.max_resource_usage_with_weight(&w) * 100.0)
         })
     }

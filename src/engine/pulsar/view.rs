@@ -197,14 +197,7 @@ impl Sim {
                     None
                 };
                 let (u, served, topics) = snap.map(|s| (s.usage, s.served, s.topics)).unwrap_or_default();
-                let l = super::load::LocalBrokerData {
-                    cpu: u.cpu,
-                    memory: u.memory,
-                    direct_memory: u.direct_memory,
-                    bandwidth_in: u.bandwidth_in,
-                    bandwidth_out: u.bandwidth_out,
-                    ..Default::default()
-                };
+                let l = super::load::LocalBrokerData::of_usage(&u);
                 BrokerView {
                     id: b.id.clone(),
                     alive: b.alive,
