@@ -54,7 +54,7 @@ wasm-release:
 www-test:
 	cd www-tests && node --test --test-concurrency=1 --test-reporter=spec ./
 
-## bench: every figure of issue 9: the native table, then the in-browser run
+## bench: every performance figure: the native table, then the in-browser run
 ## (BENCH_TOPICS=20000 for a quicker browser run)
 BENCH_TOPICS ?= 200000
 bench: tools-web tools-browser

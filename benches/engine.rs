@@ -1,4 +1,4 @@
-//! `cargo bench`: issue 9's engine benchmarks, the same table as `lbscope bench`.
+//! `cargo bench`: the engine benchmarks, the same table as `lbscope bench`.
 //! `cargo bench -- --quick` for fewer iterations, `-- --json` for JSON.
 
 fn main() {

@@ -1,4 +1,4 @@
-//! Issue 9's engine benchmarks (native only): builds each scenario through the
+//! The engine benchmarks (native only): builds each scenario through the
 //! engines' public actions, warms up, times N iterations and reports median /
 //! p90 / min per operation, the scaling ratios, and peak memory.
 //!
@@ -293,7 +293,7 @@ fn pulsar_rounds(topics: u32, warmup: usize, iters: usize) -> (Stats, f64, Optio
 
 // ---------------------------------------------------------------- Flink
 
-/// The 20-vertex job of issue 9: parallelism up to 1 600, forward / rescale / hash edges.
+/// The 20-vertex benchmark job: parallelism up to 1 600, forward / rescale / hash edges.
 pub fn flink_job() -> JobSpec {
     let ps = [
         1600, 800, 1600, 400, 1600, 1200, 1600, 100, 1600, 1600, 320, 1600, 1600, 50, 1600, 1000, 1600, 1600,

@@ -1,4 +1,4 @@
-//! Scale (issue 9): 100 TaskManagers × 16 slots, a 20-vertex job up to parallelism
+//! Scale: 100 TaskManagers × 16 slots, a 20-vertex job up to parallelism
 //! 1,600, checked for correctness. Its speed is a benchmark figure (`lbscope bench`),
 //! never asserted here.
 

@@ -1,4 +1,4 @@
-//! Issue 9's scale: 100 instances × 8 threads, 5,000 tasks, 2 standbys,
+//! Scale: 100 instances × 8 threads, 5,000 tasks, 2 standbys,
 //! rack-aware min_traffic (the benchmark's own cluster), checked for correctness.
 //! Its speed is a benchmark figure (`lbscope bench`), never asserted here.
 

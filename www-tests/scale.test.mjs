@@ -1,4 +1,4 @@
-// A large Pulsar cluster in the browser (issue 9): 1,000 brokers, 16,384 bundles
+// A large Pulsar cluster in the browser: 1,000 brokers, 16,384 bundles
 // and 30,000 topics opened from a link. The heavy replay is announced first; the
 // ring and the broker strip are drawn on canvas; long lists become text fields
 // with suggestions; rounds step and play; pointing at the ring names a bundle.

@@ -58,7 +58,7 @@ enum Command {
         /// The link.
         link: String,
     },
-    /// Run the engine benchmarks of issue 9 and print the figures with their targets.
+    /// Run the engine benchmarks and print the figures with their targets.
     Bench {
         /// Fewer iterations (a rough figure in a fraction of the time).
         #[arg(long)]

@@ -1,4 +1,4 @@
-// The in-browser half of issue 9's benchmark (not a test: it prints figures).
+// The in-browser half of the benchmark (not a test: it prints figures).
 // Usage: node www-tests/bench/browser-bench.mjs [TOPICS] [ROUNDS]   (see `make bench`)
 //
 // 1. The native CLI writes the Pulsar benchmark cluster (1,000 brokers, 16,384
