@@ -102,7 +102,7 @@ fn action(r: &mut R) -> pulsar::Action {
                 lower_boundary_shedding_enabled: r.n(2) == 0,
                 ..pulsar::Config::default()
             };
-            A::SetConfig { config: Box::new(c) }
+            A::whole_config(&c)
         }
         14 => A::SetBrokerLoad {
             broker: b,

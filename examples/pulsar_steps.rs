@@ -50,10 +50,7 @@ fn main() {
     // the keys left out) for the Steps.
     if let Ok(json) = std::env::var("CONFIG") {
         let config: pulsar::Config = serde_json::from_str(&json).expect("CONFIG is a Pulsar config");
-        s.apply(&pulsar::Action::SetConfig {
-            config: Box::new(config),
-        })
-        .expect("config");
+        s.apply(&pulsar::Action::whole_config(&config)).expect("config");
     }
     // DIGEST=1: a hash of every Step's events (Debug and narration) and of the
     // final state, to check that a change keeps the engine's output identical.

@@ -196,16 +196,17 @@ fn kstreams_action(k: u8, n: u8) -> kstreams::Action {
         8 => kstreams::Action::AdvanceTime {
             ms: u64::from(n) * 1000,
         },
-        9 => kstreams::Action::SetConfig {
-            key: [
+        // Read like a scenario file's action: an unknown key or a bad value is refused there.
+        9 => {
+            let key = [
                 "num.standby.replicas",
                 "max.warmup.replicas",
                 "rack.aware.assignment.strategy",
                 "bogus",
-            ][usize::from(n % 4)]
-            .into(),
-            value: serde_json::json!(n),
-        },
+            ][usize::from(n % 4)];
+            serde_json::from_value(serde_json::json!({ "op": "set_config", "key": key, "value": n }))
+                .unwrap_or(kstreams::Action::Rebalance)
+        }
         _ => kstreams::Action::Rebalance,
     }
 }

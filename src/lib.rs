@@ -10,6 +10,7 @@
 
 pub mod engine;
 pub mod lessons;
+pub mod playground;
 pub mod scenario;
 
 #[cfg(not(target_arch = "wasm32"))]

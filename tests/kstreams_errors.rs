@@ -110,10 +110,13 @@ fn more_than_five_rack_tags() {
         process_id: None,
     });
     assert_eq!(e, Error::TooManyRackTags(6));
-    let e = refused(Action::SetConfig {
-        key: "rack.aware.assignment.tags".into(),
-        value: serde_json::json!(["a", "b", "c", "d", "e", "f"]),
-    });
+    let e = refused(
+        Action::set_config(
+            "rack.aware.assignment.tags",
+            serde_json::json!(["a", "b", "c", "d", "e", "f"]),
+        )
+        .unwrap(),
+    );
     assert_eq!(e, Error::TooManyRackTags(6));
     let cfg = Config {
         rack_aware_assignment_tags: (0..6).map(|i| i.to_string()).collect(),
@@ -154,18 +157,19 @@ fn other_refusals_leave_state_unchanged() {
         thread: Some(9),
     });
     refused(Action::Rebalance);
-    refused(Action::SetConfig {
-        key: "no.such.key".into(),
-        value: serde_json::json!(1),
-    });
-    refused(Action::SetConfig {
-        key: "num.standby.replicas".into(),
-        value: serde_json::json!("two"),
-    });
-    refused(Action::SetConfig {
-        key: "probing.rebalance.interval.ms".into(),
-        value: serde_json::json!(5),
-    });
+    // Unknown keys and values of the wrong kind are refused where the action is
+    // read (a scenario file, a link, the settings panel), naming the key.
+    let unknown = Action::set_config("no.such.key", serde_json::json!(1)).unwrap_err();
+    assert!(unknown.to_string().contains("no.such.key"), "{unknown}");
+    let near = Action::set_config("num.standby.replica", serde_json::json!(1)).unwrap_err();
+    assert!(
+        near.to_string().contains("did you mean `num.standby.replicas`"),
+        "{near}"
+    );
+    assert!(Action::set_config("num.standby.replicas", serde_json::json!("two")).is_err());
+    let low = Action::set_config("probing.rebalance.interval.ms", serde_json::json!(5)).unwrap_err();
+    assert!(low.to_string().contains("60000"), "{low}");
+    assert!(serde_json::from_str::<Action>(r#"{"op":"set_config","key":"bogus","value":1}"#).is_err());
     refused(Action::Produce {
         topic: "a".into(),
         key: None,
@@ -185,21 +189,19 @@ fn other_refusals_leave_state_unchanged() {
         tags: BTreeMap::new(),
         process_id: None,
     });
-    refused(Action::SetConfig {
-        key: "rack.aware.assignment.tags".into(),
-        value: serde_json::json!(["zone"]),
-    });
+    refused(Action::set_config("rack.aware.assignment.tags", serde_json::json!(["zone"])).unwrap());
 }
 
 #[test]
 fn actions_round_trip_through_serde() {
-    let a = Action::SetConfig {
-        key: "num.standby.replicas".into(),
-        value: serde_json::json!(1),
-    };
+    let a = Action::set_config("num.standby.replicas", serde_json::json!(1)).unwrap();
     let j = serde_json::to_string(&a).unwrap();
     assert!(j.contains("\"op\":\"set_config\""));
     assert_eq!(serde_json::from_str::<Action>(&j).unwrap(), a);
+    // The older one-key form is still read, with the same meaning.
+    let old: Action =
+        serde_json::from_str(r#"{"op":"set_config","key":"num.standby.replicas","value":1}"#).unwrap();
+    assert_eq!(old, a);
     let r: Action = serde_json::from_str(r#"{"op":"restore_instance","name":"x"}"#).unwrap();
     assert_eq!(r, Action::RestartInstance { name: "x".into() });
     let c: Config =

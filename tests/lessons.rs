@@ -56,7 +56,7 @@ fn kstreams_ctx(id: &str, k: usize) -> Ctx<kstreams::Sim> {
 
 /// Everything the engine knows at a step, as text: the state, every event (data
 /// and narration), the config and the scenario's actions (the learner's inputs).
-fn corpus_of<S: Engine>(c: &Ctx<S>, log: &Log<S::Config, S::Action>) -> String {
+fn corpus_of<S: Engine>(c: &Ctx<S>, log: &Log<S>) -> String {
     let mut s = format!("{:?}\n{:?}\n", c.state, c.state.config());
     for e in c.events() {
         s.push_str(&format!("{e:?}\n{}\n", e.narrate()));

@@ -279,10 +279,5 @@ fn profiles_set_the_doc_defaults() {
     assert_eq!(sim.namespaces()["a/c"].bundles.len(), 4);
     let mut bad = Config::default();
     bad.round_seconds = 0;
-    refused(
-        &mut sim,
-        Action::SetConfig {
-            config: Box::new(bad),
-        },
-    );
+    refused(&mut sim, Action::whole_config(&bad));
 }

@@ -233,7 +233,7 @@ fn shedding_wrapper_rules() {
     assert!(matches!(&ev[0], Event::SheddingSkipped { reason } if reason.contains("Only 1 broker")));
     let mut c = Config::default();
     c.load_balancer_shedding_enabled = false;
-    sim.apply(&Action::SetConfig { config: Box::new(c) }).unwrap();
+    sim.apply(&Action::whole_config(&c)).unwrap();
     sim.apply(&Action::AddBroker {
         broker: "b2".into(),
         capacity: Default::default(),

@@ -101,7 +101,7 @@ fn accepted<S: Engine>(mut s: S, actions: Vec<S::Action>) -> (S, Vec<S::Action>)
     (s, kept)
 }
 
-fn check<S: Engine>(sc: Scenario, log: Log<S::Config, S::Action>, seed: u64, seeks: &[usize]) {
+fn check<S: Engine>(sc: Scenario, log: Log<S>, seed: u64, seeks: &[usize]) {
     // Replay twice: identical narrated and JSON logs.
     let a = run::event_log(&sc).unwrap();
     let b = run::event_log(&sc).unwrap();

@@ -3,17 +3,22 @@
 //! Every system implements [`Engine`]: it is built from a config and a seed, and
 //! then changes only through [`Engine::apply`], which returns the events that
 //! explain what happened (with the numbers behind each decision) or an error that
-//! leaves the state untouched.
+//! leaves the state untouched. The rest of the crate (scenarios, lessons, the
+//! playground, the CLI) is written once, generically over [`Engine`]; the only
+//! place that lists the three systems is [`System`] and its
+//! [`System::visit`] / [`AnyAction`].
 
 pub mod flink;
 pub mod kstreams;
 pub mod pulsar;
 pub mod rng;
+pub mod schema;
 
 use serde::{de::DeserializeOwned, Serialize};
 use std::fmt::Debug;
 
 pub use rng::SimRng;
+pub use schema::Schema;
 
 /// The three balancing systems lbscope models.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
@@ -25,6 +30,14 @@ pub enum System {
     Flink,
     /// Kafka Streams task assignment (tasks, threads, standbys, racks).
     Kstreams,
+}
+
+/// Code that runs for one engine type, chosen by a [`System`] value at run time.
+pub trait Visit {
+    /// What it returns.
+    type Out;
+    /// Run for engine `E`.
+    fn visit<E: Engine>(self) -> Self::Out;
 }
 
 impl System {
@@ -39,12 +52,128 @@ impl System {
             System::Kstreams => "Kafka Streams",
         }
     }
+
+    /// The name scenarios and links use (`"pulsar"`, `"flink"`, `"kstreams"`).
+    pub fn slug(self) -> &'static str {
+        match self {
+            System::Pulsar => "pulsar",
+            System::Flink => "flink",
+            System::Kstreams => "kstreams",
+        }
+    }
+
+    /// Position in [`System::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Run `v` with this system's engine type.
+    pub fn visit<V: Visit>(self, v: V) -> V::Out {
+        match self {
+            System::Pulsar => v.visit::<pulsar::Sim>(),
+            System::Flink => v.visit::<flink::Sim>(),
+            System::Kstreams => v.visit::<kstreams::Sim>(),
+        }
+    }
+}
+
+/// An action of any system.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+#[serde(tag = "system", content = "action", rename_all = "snake_case")]
+pub enum AnyAction {
+    /// Pulsar.
+    Pulsar(pulsar::Action),
+    /// Flink.
+    Flink(flink::Action),
+    /// Kafka Streams.
+    Kstreams(kstreams::Action),
+}
+
+impl From<pulsar::Action> for AnyAction {
+    fn from(a: pulsar::Action) -> Self {
+        AnyAction::Pulsar(a)
+    }
+}
+
+impl From<flink::Action> for AnyAction {
+    fn from(a: flink::Action) -> Self {
+        AnyAction::Flink(a)
+    }
+}
+
+impl From<kstreams::Action> for AnyAction {
+    fn from(a: kstreams::Action) -> Self {
+        AnyAction::Kstreams(a)
+    }
+}
+
+impl AnyAction {
+    /// Its system.
+    pub fn system(&self) -> System {
+        match self {
+            AnyAction::Pulsar(_) => System::Pulsar,
+            AnyAction::Flink(_) => System::Flink,
+            AnyAction::Kstreams(_) => System::Kstreams,
+        }
+    }
 }
 
 /// Something that can be told in plain words, with its numbers.
 pub trait Narrate {
     /// One line of narration, e.g. for the event log or the CLI.
     fn narrate(&self) -> String;
+}
+
+/// What a view draws and an event can be about: matched against the element's
+/// `data-<kind>` attribute (kind `bundle`, id `public/default/0x00000000_0x40000000`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct Subject {
+    /// `bundle`, `topic`, `slot`, `task`, `broker`, `tm`, `vertex`, `thread`, `instance`, `client`.
+    pub kind: &'static str,
+    /// The entity's id, as in the `data-<kind>` attribute.
+    pub id: String,
+}
+
+impl Subject {
+    /// Every kind of subject, as the views' `data-<kind>` attributes name them.
+    pub const KINDS: [&'static str; 10] = [
+        "bundle", "topic", "slot", "task", "broker", "tm", "vertex", "thread", "instance", "client",
+    ];
+
+    /// A subject.
+    pub fn new(kind: &'static str, id: impl Into<String>) -> Subject {
+        Subject { kind, id: id.into() }
+    }
+
+    /// A subject of the kind named `kind` (as a `data-` attribute names it), if it is one.
+    pub fn of_kind(kind: &str, id: impl Into<String>) -> Option<Subject> {
+        Self::KINDS
+            .iter()
+            .find(|k| **k == kind)
+            .map(|k| Subject::new(k, id))
+    }
+}
+
+/// A line of the metrics chart: one value per round (or per scheduling run).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Series {
+    /// Legend label.
+    pub name: String,
+    /// Unit shown on hover.
+    pub unit: &'static str,
+    /// `(round, value)` points.
+    pub points: Vec<(f64, f64)>,
+}
+
+impl Series {
+    /// A line named `name` from `(x, item)` pairs.
+    pub fn of<M>(name: &str, unit: &'static str, items: &[(f64, M)], f: impl Fn(&M) -> f64) -> Series {
+        Series {
+            name: name.to_string(),
+            unit,
+            points: items.iter().map(|(x, m)| (*x, f(m))).collect(),
+        }
+    }
 }
 
 /// A deterministic balancing engine.
@@ -54,9 +183,10 @@ pub trait Narrate {
 /// * `apply` either succeeds, or fails and leaves `self` exactly as it was.
 /// * Given the same config, seed and actions, the events and states are identical
 ///   on every platform (native and wasm32).
-pub trait Engine: Clone + Debug + Sized {
+/// * [`Engine::invariants`] holds after every successful `apply`.
+pub trait Engine: Clone + Debug + Sized + 'static {
     /// Every tunable, named as the real system names it; `Default` is the real default.
-    type Config: Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned;
+    type Config: Debug + Schema;
     /// The only way state changes.
     type Action: Clone + Debug + PartialEq + Serialize + DeserializeOwned;
     /// What happened and why, with numbers.
@@ -75,4 +205,43 @@ pub trait Engine: Clone + Debug + Sized {
 
     /// The config in force.
     fn config(&self) -> &Self::Config;
+
+    /// One round: what Step / Play does (Pulsar: `Step`; Flink: `Schedule`;
+    /// Kafka Streams: `Rebalance`).
+    fn round_action() -> Self::Action;
+
+    /// The action that sets config keys.
+    fn set_config(change: schema::ConfigChange<Self::Config>) -> Self::Action;
+
+    /// This engine's action as an [`AnyAction`].
+    fn wrap(action: Self::Action) -> AnyAction;
+
+    /// The action inside `any`, when it is this engine's.
+    fn unwrap(any: &AnyAction) -> Option<&Self::Action>;
+
+    /// The entity an event is mainly about (`None`: the whole cluster).
+    fn subject(event: &Self::Event) -> Option<Subject>;
+
+    /// What a round changed, one line each (`before → after`), for "what would
+    /// the next round do".
+    fn changes(before: &Self, after: &Self) -> Vec<String>;
+
+    /// The metric lines of a run, read from its events (setup first).
+    fn series(events: &mut dyn Iterator<Item = &Self::Event>) -> Vec<Series>;
+
+    /// How much replay work an action is (1; bulk actions count what they
+    /// create), for announcing a heavy scenario before opening it.
+    fn weight(_action: &Self::Action) -> u64 {
+        1
+    }
+
+    /// What the weight beyond one per action counts ("topics").
+    const WEIGHT_UNIT: &'static str = "items";
+
+    /// The state as stable JSON: what `lbscope run` prints as the final state.
+    fn view_json(&self) -> serde_json::Value;
+
+    /// Check the state's invariants (the property tests call it after every
+    /// action): `Err` names the first one broken.
+    fn invariants(&self) -> Result<(), String>;
 }

@@ -2,19 +2,19 @@
 
 use super::text::{and_list, bracket};
 use super::{
-    scenario, setting_from, step, Concept, Controls as C, Ctx, FocusKind as F, Lesson, Narrator, RealSystem,
-    Said, StepDef,
+    setting_from, step, About, Concept, Controls as C, Ctx, FocusKind as F, Lesson, Narrator, RealSystem,
+    Said, Step,
 };
 use crate::engine::flink::job_graph::{DistributionPattern as P, EdgeSpec, JobSpec, VertexSpec};
 use crate::engine::flink::{Action as A, Config, DurationMs, Event as E, LoadBalanceMode as M, Sim};
-use crate::engine::{Engine, System};
-use crate::scenario::{Body, Log};
+use crate::engine::Engine;
+use crate::scenario::Log;
 
 type FCtx = Ctx<Sim>;
 const FREE: &[C] = &[C::All];
 
-fn n(f: fn(&FCtx) -> Said) -> Narrator {
-    Narrator::Flink(f)
+fn n(f: fn(&FCtx) -> Said) -> Narrator<Sim> {
+    f
 }
 
 fn job(vs: &[(&str, u32)], es: &[(&str, &str, P)]) -> A {
@@ -50,17 +50,15 @@ fn tms(count: u32, slots: u32) -> A {
 }
 
 fn mode(m: M) -> A {
-    A::SetConfig {
-        config: Config::with_mode(m),
-    }
+    A::whole_config(&Config::with_mode(m))
 }
 
-fn body(config: Config, setup: Vec<A>, actions: Vec<A>) -> Body {
-    Body::Flink(Log {
+fn body(config: Config, setup: Vec<A>, actions: Vec<A>) -> Log<Sim> {
+    Log {
         config,
         setup,
         actions,
-    })
+    }
 }
 
 fn real(keys: &[&str], classes: &[&str]) -> RealSystem {
@@ -80,20 +78,22 @@ fn lesson(
     concept: Concept,
     title: &'static str,
     idea: &'static str,
-    b: Body,
-    steps: Vec<StepDef>,
+    b: Log<Sim>,
+    steps: Vec<Step<Sim>>,
     real: RealSystem,
 ) -> Lesson {
-    Lesson {
-        id,
-        system: System::Flink,
-        title,
-        concept,
-        idea,
-        scenario: scenario(2, b),
+    Lesson::new(
+        About {
+            id,
+            concept,
+            title,
+            idea,
+            real,
+        },
+        2,
+        b,
         steps,
-        real,
-    }
+    )
 }
 
 /// `tm-0: 4, tm-1: 3 and tm-2: 2`.
@@ -554,7 +554,7 @@ fn failover() -> Lesson {
         body(
             Config::with_mode(M::Tasks),
             setup,
-            vec![lose_tm2(), A::SetConfig { config: slower }, lose_tm2()],
+            vec![lose_tm2(), A::whole_config(&slower), lose_tm2()],
         ),
         vec![
             step("Balanced", 0, &[C::Members], n(|c| {

@@ -2,20 +2,20 @@
 
 use super::text::{and_list, num};
 use super::{
-    scenario, setting_from, setting_lit, step, Concept, Controls as C, Ctx, FocusKind as F, Lesson, Narrator,
-    RealSystem, Said, StepDef,
+    setting_from, setting_lit, step, About, Concept, Controls as C, Ctx, FocusKind as F, Lesson, Narrator,
+    RealSystem, Said, Step,
 };
 use crate::engine::kstreams::{Action as A, Config, Event as E, Reason, Role, Sim, SubtopologySpec, TaskId};
-use crate::engine::{Engine, System};
-use crate::scenario::{replay, Body, Log};
+use crate::engine::Engine;
+use crate::scenario::{replay, Log};
 use std::collections::BTreeMap;
 
 type KCtx = Ctx<Sim>;
 const FREE: &[C] = &[C::All];
 const SEED: u64 = 3;
 
-fn n(f: fn(&KCtx) -> Said) -> Narrator {
-    Narrator::Kstreams(f)
+fn n(f: fn(&KCtx) -> Said) -> Narrator<Sim> {
+    f
 }
 
 fn topic(name: &str, partitions: u32, racks: &[&str]) -> A {
@@ -48,12 +48,12 @@ fn instance(name: &str, threads: u32, rack: Option<&str>) -> A {
     }
 }
 
-fn body(config: Config, setup: Vec<A>, actions: Vec<A>) -> Body {
-    Body::Kstreams(Log {
+fn body(config: Config, setup: Vec<A>, actions: Vec<A>) -> Log<Sim> {
+    Log {
         config,
         setup,
         actions,
-    })
+    }
 }
 
 /// The active owner of task 0_0 after replaying `setup` and `actions` (lessons
@@ -88,20 +88,22 @@ fn lesson(
     concept: Concept,
     title: &'static str,
     idea: &'static str,
-    b: Body,
-    steps: Vec<StepDef>,
+    b: Log<Sim>,
+    steps: Vec<Step<Sim>>,
     real: RealSystem,
 ) -> Lesson {
-    Lesson {
-        id,
-        system: System::Kstreams,
-        title,
-        concept,
-        idea,
-        scenario: scenario(SEED, b),
+    Lesson::new(
+        About {
+            id,
+            concept,
+            title,
+            idea,
+            real,
+        },
+        SEED,
+        b,
         steps,
-        real,
-    }
+    )
 }
 
 /// `app-1 runs 0_0 and 0_3`.
@@ -609,10 +611,8 @@ fn rack_actives() -> Lesson {
         topology(&["agg"]),
     ];
     let actions = vec![
-        A::SetConfig {
-            key: "rack.aware.assignment.strategy".into(),
-            value: serde_json::json!("min_traffic"),
-        },
+        A::set_config("rack.aware.assignment.strategy", serde_json::json!("min_traffic"))
+            .expect("a Kafka Streams key and value"),
         A::Rebalance,
     ];
     lesson(

@@ -19,8 +19,8 @@ mod kstreams;
 mod pulsar;
 pub mod text;
 
-use crate::engine::{self, Engine, System};
-use crate::scenario::{replay, Body, Log, Scenario, ScenarioError};
+use crate::engine::{Engine, System};
+use crate::scenario::{replay, Log, Scenario, ScenarioError};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -200,17 +200,7 @@ pub enum Controls {
     All,
 }
 
-/// An action of any system (what an ask expects).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "system", content = "action", rename_all = "snake_case")]
-pub enum AnyAction {
-    /// Pulsar.
-    Pulsar(engine::pulsar::Action),
-    /// Flink.
-    Flink(engine::flink::Action),
-    /// Kafka Streams.
-    Kstreams(engine::kstreams::Action),
-}
+pub use crate::engine::AnyAction;
 
 /// A config key of the real system with its default.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -273,7 +263,7 @@ pub struct Ctx<S: Engine> {
 
 impl<S: Engine> Ctx<S> {
     /// Replay `log` up to `cursor`.
-    pub fn replay(seed: u64, log: &Log<S::Config, S::Action>, cursor: usize) -> Result<Self, ScenarioError> {
+    pub fn replay(seed: u64, log: &Log<S>, cursor: usize) -> Result<Self, ScenarioError> {
         let r = replay::<S>(seed, log, Some(cursor))?;
         Ok(Ctx {
             state: r.state,
@@ -305,23 +295,9 @@ impl<S: Engine> Ctx<S> {
 }
 
 /// A narrator: code that reads the replayed state and events and tells the step.
-#[derive(Clone, Copy)]
-pub enum Narrator {
-    /// For a Pulsar lesson.
-    Pulsar(fn(&Ctx<engine::pulsar::Sim>) -> Said),
-    /// For a Flink lesson.
-    Flink(fn(&Ctx<engine::flink::Sim>) -> Said),
-    /// For a Kafka Streams lesson.
-    Kstreams(fn(&Ctx<engine::kstreams::Sim>) -> Said),
-}
+pub type Narrator<E> = fn(&Ctx<E>) -> Said;
 
-impl std::fmt::Debug for Narrator {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Narrator(..)")
-    }
-}
-
-/// One step of a lesson.
+/// One step of a lesson (the same for every system).
 #[derive(Clone, Debug)]
 pub struct StepDef {
     /// Short title.
@@ -333,12 +309,44 @@ pub struct StepDef {
     pub ask: Option<String>,
     /// Controls the step needs.
     pub controls: &'static [Controls],
-    /// Computes the narration.
-    pub narrate: Narrator,
+}
+
+/// A step of engine `E` while a lesson is written: the step and its narrator.
+pub struct Step<E: Engine> {
+    def: StepDef,
+    narrate: Narrator<E>,
+}
+
+/// The typed half of a lesson: the scenario's log and each step's narrator.
+struct Course<E: Engine> {
+    seed: u64,
+    log: Log<E>,
+    narrators: Vec<Narrator<E>>,
+}
+
+/// What a lesson needs of its engine, whatever the engine.
+trait Tell: Send + Sync {
+    fn said(&self, cursor: usize, k: usize) -> Result<Said, ScenarioError>;
+    fn action(&self, i: usize) -> Option<AnyAction>;
+    fn log_len(&self) -> usize;
+}
+
+impl<E: Engine> Tell for Course<E>
+where
+    Log<E>: Send + Sync,
+{
+    fn said(&self, cursor: usize, k: usize) -> Result<Said, ScenarioError> {
+        Ok((self.narrators[k])(&Ctx::replay(self.seed, &self.log, cursor)?))
+    }
+    fn action(&self, i: usize) -> Option<AnyAction> {
+        self.log.actions.get(i).cloned().map(E::wrap)
+    }
+    fn log_len(&self) -> usize {
+        self.log.actions.len()
+    }
 }
 
 /// A lesson.
-#[derive(Clone, Debug)]
 pub struct Lesson {
     /// Stable slug (deep links).
     pub id: &'static str,
@@ -354,6 +362,30 @@ pub struct Lesson {
     pub scenario: Scenario,
     /// Steps (the last one is free play).
     pub steps: Vec<StepDef>,
+    /// The "in the real system" box.
+    pub real: RealSystem,
+    course: Box<dyn Tell>,
+}
+
+impl std::fmt::Debug for Lesson {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lesson")
+            .field("id", &self.id)
+            .field("steps", &self.steps)
+            .finish()
+    }
+}
+
+/// What a lesson says about itself, besides its scenario and steps.
+pub struct About {
+    /// Stable slug (deep links).
+    pub id: &'static str,
+    /// The concept it teaches.
+    pub concept: Concept,
+    /// Title.
+    pub title: &'static str,
+    /// One sentence: the idea.
+    pub idea: &'static str,
     /// The "in the real system" box.
     pub real: RealSystem,
 }
@@ -427,12 +459,34 @@ pub enum LessonError {
     /// The scenario did not replay.
     #[error(transparent)]
     Scenario(#[from] ScenarioError),
-    /// A narrator for another system (a bug in the course).
-    #[error("lesson {0}: a step's narrator is for another system")]
-    WrongSystem(String),
 }
 
 impl Lesson {
+    /// A lesson of engine `E`: `log` replayed from `seed`, told by `steps`.
+    pub fn new<E: crate::scenario::InBody>(
+        about: About,
+        seed: u64,
+        log: Log<E>,
+        steps: Vec<Step<E>>,
+    ) -> Lesson
+    where
+        Log<E>: Send + Sync,
+    {
+        let (steps, narrators): (Vec<StepDef>, Vec<Narrator<E>>) =
+            steps.into_iter().map(|s| (s.def, s.narrate)).unzip();
+        Lesson {
+            id: about.id,
+            system: E::SYSTEM,
+            title: about.title,
+            concept: about.concept,
+            idea: about.idea,
+            scenario: Scenario::of::<E>(seed, log.clone()),
+            steps,
+            real: about.real,
+            course: Box::new(Course { seed, log, narrators }),
+        }
+    }
+
     /// The menu entry.
     pub fn info(&self) -> LessonInfo {
         LessonInfo {
@@ -453,11 +507,7 @@ impl Lesson {
 
     /// The number of log actions.
     pub fn log_len(&self) -> usize {
-        match &self.scenario.body {
-            Body::Pulsar(l) => l.actions.len(),
-            Body::Flink(l) => l.actions.len(),
-            Body::Kstreams(l) => l.actions.len(),
-        }
+        self.course.log_len()
     }
 
     /// The scenario with its cursor at step `index` (what the playground loads).
@@ -470,11 +520,7 @@ impl Lesson {
 
     /// The log action at `i`.
     pub fn action(&self, i: usize) -> Option<AnyAction> {
-        match &self.scenario.body {
-            Body::Pulsar(l) => l.actions.get(i).cloned().map(AnyAction::Pulsar),
-            Body::Flink(l) => l.actions.get(i).cloned().map(AnyAction::Flink),
-            Body::Kstreams(l) => l.actions.get(i).cloned().map(AnyAction::Kstreams),
-        }
+        self.course.action(i)
     }
 
     /// The action that satisfies step `index`'s ask, if it has one.
@@ -496,13 +542,7 @@ impl Lesson {
             index,
             steps: self.steps.len(),
         })?;
-        let seed = self.scenario.seed;
-        Ok(match (&self.scenario.body, st.narrate) {
-            (Body::Pulsar(l), Narrator::Pulsar(f)) => f(&Ctx::replay(seed, l, st.cursor)?),
-            (Body::Flink(l), Narrator::Flink(f)) => f(&Ctx::replay(seed, l, st.cursor)?),
-            (Body::Kstreams(l), Narrator::Kstreams(f)) => f(&Ctx::replay(seed, l, st.cursor)?),
-            _ => return Err(LessonError::WrongSystem(self.id.into())),
-        })
+        Ok(self.course.said(st.cursor, index)?)
     }
 
     /// Render step `index` (0-based).
@@ -574,25 +614,27 @@ pub fn parse_deep_link(fragment: &str) -> Option<(String, usize)> {
 }
 
 /// Build a step (helper for the course files).
-pub(crate) fn step(
+pub(crate) fn step<E: Engine>(
     title: &'static str,
     cursor: usize,
     controls: &'static [Controls],
-    narrate: Narrator,
-) -> StepDef {
-    StepDef {
-        title,
-        cursor,
-        ask: None,
-        controls,
+    narrate: Narrator<E>,
+) -> Step<E> {
+    Step {
+        def: StepDef {
+            title,
+            cursor,
+            ask: None,
+            controls,
+        },
         narrate,
     }
 }
 
-impl StepDef {
+impl<E: Engine> Step<E> {
     /// Add an ask (satisfied by log action `cursor`).
-    pub(crate) fn ask(mut self, prompt: impl Into<String>) -> StepDef {
-        self.ask = Some(prompt.into());
+    pub(crate) fn ask(mut self, prompt: impl Into<String>) -> Step<E> {
+        self.def.ask = Some(prompt.into());
         self
     }
 }
@@ -620,13 +662,6 @@ pub(crate) fn setting_lit(key: &str, default: &str) -> Setting {
     }
 }
 
-/// A new scenario with `body`.
-pub(crate) fn scenario(seed: u64, body: Body) -> Scenario {
-    let mut s = Scenario::empty(System::Pulsar, seed);
-    s.body = body;
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -649,12 +684,12 @@ mod tests {
 
     #[test]
     fn settings_read_engine_defaults() {
-        let s = setting_from::<engine::pulsar::Config>("loadBalancerBrokerThresholdShedderPercentage");
+        let s = setting_from::<crate::engine::pulsar::Config>("loadBalancerBrokerThresholdShedderPercentage");
         assert!(s.from_engine);
         assert_eq!(s.default, "10.0");
-        let f = setting_from::<engine::flink::Config>("taskmanager.load-balance.mode");
+        let f = setting_from::<crate::engine::flink::Config>("taskmanager.load-balance.mode");
         assert_eq!(f.default, "none");
-        assert!(!setting_from::<engine::flink::Config>("nope").from_engine);
+        assert!(!setting_from::<crate::engine::flink::Config>("nope").from_engine);
     }
 
     #[test]

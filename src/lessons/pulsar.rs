@@ -2,8 +2,8 @@
 
 use super::text::{and_list, hex, num, pct};
 use super::{
-    scenario, setting_from, step, Concept, Controls as C, Ctx, FocusKind as F, Lesson, Narrator, RealSystem,
-    Said, StepDef,
+    setting_from, step, About, Concept, Controls as C, Ctx, FocusKind as F, Lesson, Narrator, RealSystem,
+    Said, Step,
 };
 use crate::engine::pulsar::broker::{Capacity, DirectUsage};
 use crate::engine::pulsar::bundle::BundleRange;
@@ -13,17 +13,17 @@ use crate::engine::pulsar::shed::{overload, threshold, Metric, ShedEvent};
 use crate::engine::pulsar::split::{range_equally_divide, SplitPlan};
 use crate::engine::pulsar::traffic::{Traffic, MIB};
 use crate::engine::pulsar::{Action as A, Config, Event as E, Sim};
-use crate::engine::{Engine, System};
+use crate::engine::Engine;
 
-use crate::scenario::{Body, Log};
+use crate::scenario::Log;
 
 type PCtx = Ctx<Sim>;
 
 const NS: &str = "public/default";
 const FREE: &[C] = &[C::All];
 
-fn n(f: fn(&PCtx) -> Said) -> Narrator {
-    Narrator::Pulsar(f)
+fn n(f: fn(&PCtx) -> Said) -> Narrator<Sim> {
+    f
 }
 
 fn broker(name: &str) -> A {
@@ -90,12 +90,12 @@ fn split(ns: &str, bundle: &str, alg: SplitAlgorithm, boundaries: Vec<u32>, unlo
     }
 }
 
-fn body(config: Config, setup: Vec<A>, actions: Vec<A>) -> Body {
-    Body::Pulsar(Log {
+fn body(config: Config, setup: Vec<A>, actions: Vec<A>) -> Log<Sim> {
+    Log {
         config,
         setup,
         actions,
-    })
+    }
 }
 
 fn ps(key: &str) -> super::Setting {
@@ -126,20 +126,22 @@ fn lesson(
     title: &'static str,
     idea: &'static str,
     seed: u64,
-    b: Body,
-    steps: Vec<StepDef>,
+    b: Log<Sim>,
+    steps: Vec<Step<Sim>>,
     real: RealSystem,
 ) -> Lesson {
-    Lesson {
-        id,
-        system: System::Pulsar,
-        title,
-        concept,
-        idea,
-        scenario: scenario(seed, b),
+    Lesson::new(
+        About {
+            id,
+            concept,
+            title,
+            idea,
+            real,
+        },
+        seed,
+        b,
         steps,
-        real,
-    }
+    )
 }
 
 // ---------- reading the replayed state ----------
@@ -872,13 +874,9 @@ fn flow_or_qps() -> Lesson {
     };
     let actions = vec![
         sp("flow/case1"),
-        A::SetConfig {
-            config: Box::new(flow_config(1900.0, 90.0)),
-        },
+        A::whole_config(&flow_config(1900.0, 90.0)),
         sp("flow/case2"),
-        A::SetConfig {
-            config: Box::new(flow_config(1100.0, 110.0)),
-        },
+        A::whole_config(&flow_config(1100.0, 110.0)),
         sp("flow/case3"),
     ];
     lesson(
@@ -1557,13 +1555,11 @@ fn modular_vs_extensible() -> Lesson {
     let actions = vec![
         unload_to(NS, b0, "broker-3"),
         A::Assign,
-        A::SetConfig {
-            config: Box::new(Config {
-                load_manager_class_name: LoadManager::Extensible,
-                load_balancer_load_shedding_strategy: SheddingStrategy::TransferShedder,
-                ..Config::default()
-            }),
-        },
+        A::whole_config(&Config {
+            load_manager_class_name: LoadManager::Extensible,
+            load_balancer_load_shedding_strategy: SheddingStrategy::TransferShedder,
+            ..Config::default()
+        }),
         unload_to(NS, b1, "broker-3"),
     ];
     lesson(

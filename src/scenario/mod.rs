@@ -11,7 +11,7 @@ pub mod session;
 pub mod url;
 
 use crate::engine::{flink, kstreams, pulsar, Engine, System};
-use serde::{de::DeserializeOwned, Deserialize, Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 
 /// The scenario format version written by this build.
 pub const FORMAT_VERSION: u32 = 1;
@@ -36,44 +36,174 @@ pub struct Scenario {
     pub cursor: Option<usize>,
 }
 
-/// The per-system part of a scenario.
+/// The per-system part of a scenario (written with `"system": "<slug>"`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "system", rename_all = "snake_case")]
 #[allow(clippy::large_enum_variant)] // a value read once per replay; boxing buys nothing
 pub enum Body {
     /// Apache Pulsar.
-    Pulsar(Log<pulsar::Config, pulsar::Action>),
+    Pulsar(Log<pulsar::Sim>),
     /// Apache Flink.
-    Flink(Log<flink::Config, flink::Action>),
+    Flink(Log<flink::Sim>),
     /// Kafka Streams.
-    Kstreams(Log<kstreams::Config, kstreams::Action>),
+    Kstreams(Log<kstreams::Sim>),
 }
 
-/// Config, setup and log of one system.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(bound(
-    serialize = "C: Serialize + Default, A: Serialize",
-    deserialize = "C: DeserializeOwned + Default, A: DeserializeOwned"
-))]
-pub struct Log<C, A> {
-    /// Config; only values that differ from the default are written.
-    #[serde(default, serialize_with = "non_default")]
-    pub config: C,
+/// Evaluate `$e` with `$log` bound to the body's log, whatever its engine (the
+/// expression is checked once per engine type).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! each_log {
+    ($body:expr, $log:ident => $e:expr) => {
+        match $body {
+            $crate::scenario::Body::Pulsar($log) => $e,
+            $crate::scenario::Body::Flink($log) => $e,
+            $crate::scenario::Body::Kstreams($log) => $e,
+        }
+    };
+}
+pub use each_log;
+
+/// An engine whose log a [`Body`] holds.
+pub trait InBody: Engine {
+    /// A body holding `log`.
+    fn wrap_log(log: Log<Self>) -> Body;
+    /// The log, when `body` is this engine's.
+    fn log(body: &Body) -> Option<&Log<Self>>;
+    /// The log, when `body` is this engine's.
+    fn log_mut(body: &mut Body) -> Option<&mut Log<Self>>;
+}
+
+macro_rules! in_body {
+    ($($variant:ident => $sim:ty),*) => {$(
+        impl InBody for $sim {
+            fn wrap_log(log: Log<Self>) -> Body {
+                Body::$variant(log)
+            }
+            fn log(body: &Body) -> Option<&Log<Self>> {
+                match body {
+                    Body::$variant(l) => Some(l),
+                    _ => None,
+                }
+            }
+            fn log_mut(body: &mut Body) -> Option<&mut Log<Self>> {
+                match body {
+                    Body::$variant(l) => Some(l),
+                    _ => None,
+                }
+            }
+        }
+    )*};
+}
+in_body!(Pulsar => pulsar::Sim, Flink => flink::Sim, Kstreams => kstreams::Sim);
+
+/// Code that runs on a body's log with its engine type.
+pub trait VisitLog {
+    /// What it returns.
+    type Out;
+    /// Run on `log` of engine `E`.
+    fn visit<E: InBody>(self, log: &Log<E>) -> Self::Out;
+}
+
+impl Body {
+    /// Which system it drives.
+    pub fn system(&self) -> System {
+        match self {
+            Body::Pulsar(_) => System::Pulsar,
+            Body::Flink(_) => System::Flink,
+            Body::Kstreams(_) => System::Kstreams,
+        }
+    }
+
+    /// Run `v` on the log with its engine type.
+    pub fn visit<V: VisitLog>(&self, v: V) -> V::Out {
+        match self {
+            Body::Pulsar(l) => v.visit::<pulsar::Sim>(l),
+            Body::Flink(l) => v.visit::<flink::Sim>(l),
+            Body::Kstreams(l) => v.visit::<kstreams::Sim>(l),
+        }
+    }
+
+    /// An empty log of `system` with the default config.
+    pub fn empty(system: System) -> Body {
+        match system {
+            System::Pulsar => Body::Pulsar(Log::default()),
+            System::Flink => Body::Flink(Log::default()),
+            System::Kstreams => Body::Kstreams(Log::default()),
+        }
+    }
+
+    /// Setup plus log actions.
+    pub fn action_count(&self) -> usize {
+        each_log!(self, l => l.setup.len() + l.actions.len())
+    }
+
+    /// Log actions (the undoable part).
+    pub fn log_len(&self) -> usize {
+        each_log!(self, l => l.actions.len())
+    }
+}
+
+/// Config, setup and log of one engine.
+#[derive(Serialize, Deserialize)]
+#[serde(bound(serialize = "", deserialize = ""))]
+pub struct Log<E: Engine> {
+    /// Config; only values that differ from the default are written, and every
+    /// key read is checked against the engine's schema.
+    #[serde(
+        default,
+        serialize_with = "non_default",
+        deserialize_with = "crate::engine::schema::deserialize"
+    )]
+    pub config: E::Config,
     /// Actions that build the initial cluster (not undoable).
     #[serde(default)]
-    pub setup: Vec<A>,
+    pub setup: Vec<E::Action>,
     /// The user's actions, in order.
     #[serde(default)]
-    pub actions: Vec<A>,
+    pub actions: Vec<E::Action>,
 }
 
-impl<C: Default, A> Default for Log<C, A> {
-    fn default() -> Self {
+impl<E: Engine> Log<E> {
+    /// A log with `config` and `setup`, no user action yet.
+    pub fn new(config: E::Config, setup: Vec<E::Action>) -> Self {
         Log {
-            config: C::default(),
-            setup: Vec::new(),
+            config,
+            setup,
             actions: Vec::new(),
         }
+    }
+}
+
+impl<E: Engine> Default for Log<E> {
+    fn default() -> Self {
+        Log::new(E::Config::default(), Vec::new())
+    }
+}
+
+impl<E: Engine> Clone for Log<E> {
+    fn clone(&self) -> Self {
+        Log {
+            config: self.config.clone(),
+            setup: self.setup.clone(),
+            actions: self.actions.clone(),
+        }
+    }
+}
+
+impl<E: Engine> PartialEq for Log<E> {
+    fn eq(&self, o: &Self) -> bool {
+        self.config == o.config && self.setup == o.setup && self.actions == o.actions
+    }
+}
+
+impl<E: Engine> std::fmt::Debug for Log<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Log")
+            .field("config", &self.config)
+            .field("setup", &self.setup)
+            .field("actions", &self.actions)
+            .finish()
     }
 }
 
@@ -152,11 +282,11 @@ pub enum ScenarioError {
 impl Scenario {
     /// An empty scenario of `system` with default config.
     pub fn empty(system: System, seed: u64) -> Scenario {
-        let body = match system {
-            System::Pulsar => Body::Pulsar(Log::default()),
-            System::Flink => Body::Flink(Log::default()),
-            System::Kstreams => Body::Kstreams(Log::default()),
-        };
+        Scenario::with_body(seed, Body::empty(system))
+    }
+
+    /// A scenario holding `body`.
+    pub fn with_body(seed: u64, body: Body) -> Scenario {
         Scenario {
             format: FORMAT_VERSION,
             engine: env!("CARGO_PKG_VERSION").to_string(),
@@ -166,42 +296,32 @@ impl Scenario {
         }
     }
 
+    /// A scenario of engine `E` holding `log`.
+    pub fn of<E: InBody>(seed: u64, log: Log<E>) -> Scenario {
+        Scenario::with_body(seed, E::wrap_log(log))
+    }
+
     /// Which system it drives.
     pub fn system(&self) -> System {
-        match self.body {
-            Body::Pulsar(_) => System::Pulsar,
-            Body::Flink(_) => System::Flink,
-            Body::Kstreams(_) => System::Kstreams,
-        }
+        self.body.system()
     }
 
     /// Number of setup plus log actions.
     pub fn action_count(&self) -> usize {
-        match &self.body {
-            Body::Pulsar(l) => l.setup.len() + l.actions.len(),
-            Body::Flink(l) => l.setup.len() + l.actions.len(),
-            Body::Kstreams(l) => l.setup.len() + l.actions.len(),
-        }
+        self.body.action_count()
     }
 
     fn log_len(&self) -> usize {
-        match &self.body {
-            Body::Pulsar(l) => l.actions.len(),
-            Body::Flink(l) => l.actions.len(),
-            Body::Kstreams(l) => l.actions.len(),
-        }
+        self.body.log_len()
     }
 
-    /// Append `n` rounds to the log (Pulsar: Step; Flink: Schedule; Kafka Streams:
-    /// Rebalance) and move the cursor to the end.
+    /// Append `n` rounds to the log (one round is [`Engine::round_action`]) and move the
+    /// cursor to the end.
     pub fn push_rounds(&mut self, n: usize) {
-        match &mut self.body {
-            Body::Pulsar(l) => l.actions.extend(std::iter::repeat_n(pulsar::Action::Step, n)),
-            Body::Flink(l) => l.actions.extend(std::iter::repeat_n(flink::Action::Schedule, n)),
-            Body::Kstreams(l) => l
-                .actions
-                .extend(std::iter::repeat_n(kstreams::Action::Rebalance, n)),
+        fn push<E: Engine>(l: &mut Log<E>, n: usize) {
+            l.actions.extend(std::iter::repeat_n(E::round_action(), n));
         }
+        each_log!(&mut self.body, l => push(l, n));
         self.cursor = None;
     }
 
@@ -279,11 +399,7 @@ pub struct Replay<S: Engine> {
 }
 
 /// Replay a log on a fresh engine: config, then setup, then the first `upto` actions.
-pub fn replay<S: Engine>(
-    seed: u64,
-    log: &Log<S::Config, S::Action>,
-    upto: Option<usize>,
-) -> Result<Replay<S>, ScenarioError> {
+pub fn replay<S: Engine>(seed: u64, log: &Log<S>, upto: Option<usize>) -> Result<Replay<S>, ScenarioError> {
     let refused = |which, index, e: &dyn std::fmt::Display| ScenarioError::Refused {
         which,
         index,

@@ -34,7 +34,7 @@ pub const PULSAR_MSG_BYTES: f64 = 2048.0;
 pub const PULSAR_FANOUT: u32 = 2;
 
 /// A Pulsar log whose setup creates [`PULSAR_NAMESPACE`] with `bundles` bundles.
-pub fn pulsar_namespace(bundles: u32) -> Log<pulsar::Config, pulsar::Action> {
+pub fn pulsar_namespace(bundles: u32) -> Log<pulsar::Sim> {
     Log {
         config: pulsar::Config::default(),
         setup: vec![pulsar::Action::CreateNamespace {
@@ -49,7 +49,7 @@ pub fn pulsar_namespace(bundles: u32) -> Log<pulsar::Config, pulsar::Action> {
 /// a store (and its changelog), 3 instances with one thread each on racks a/b/c,
 /// one standby replica; the log produces 5,000 records and lets one second pass, so
 /// the standbys have caught up (lag 0) when the user starts crashing instances.
-pub fn kstreams_counts() -> Log<kstreams::Config, kstreams::Action> {
+pub fn kstreams_counts() -> Log<kstreams::Sim> {
     let config = kstreams::Config {
         num_standby_replicas: 1,
         ..kstreams::Config::default()
@@ -96,7 +96,7 @@ pub fn kstreams_counts() -> Log<kstreams::Config, kstreams::Action> {
 
 /// The Pulsar tab's first experience: 3 brokers, [`PULSAR_NAMESPACE`] with
 /// `bundles` bundles, and a dozen topics with modest traffic.
-pub fn pulsar_playground(bundles: u32) -> Log<pulsar::Config, pulsar::Action> {
+pub fn pulsar_playground(bundles: u32) -> Log<pulsar::Sim> {
     let mut log = pulsar_namespace(bundles);
     let brokers = (1..=PULSAR_DEFAULT_BROKERS).map(|i| pulsar::Action::AddBroker {
         broker: format!("broker-{i}"),
@@ -192,10 +192,7 @@ pub fn pulsar_doc_loads(brokers: &[String]) -> Vec<pulsar::Action> {
 
 /// `log` with [`PULSAR_NAMESPACE`] created with `bundles` bundles (its other
 /// setup actions and its steps kept).
-pub fn with_pulsar_bundles(
-    mut log: Log<pulsar::Config, pulsar::Action>,
-    bundles: u32,
-) -> Log<pulsar::Config, pulsar::Action> {
+pub fn with_pulsar_bundles(mut log: Log<pulsar::Sim>, bundles: u32) -> Log<pulsar::Sim> {
     let mut found = false;
     for a in &mut log.setup {
         if let pulsar::Action::CreateNamespace {
@@ -231,7 +228,7 @@ pub fn next_broker_name(existing: &[String]) -> String {
 
 /// The doc's figure (a): JV-A (parallelism 6) -hash-> JV-B (3), one slot sharing
 /// group, 3 TaskManagers with 2 slots each; the log schedules once.
-pub fn flink_figure_a() -> Log<flink::Config, flink::Action> {
+pub fn flink_figure_a() -> Log<flink::Sim> {
     Log {
         config: flink::Config::default(),
         setup: vec![

@@ -19,7 +19,7 @@ pub const MAX_SNAPSHOTS: usize = 16;
 #[derive(Clone, Debug)]
 pub struct Session<S: Engine> {
     seed: u64,
-    log: Log<S::Config, S::Action>,
+    log: Log<S>,
     cursor: usize,
     state: S,
     setup_events: Vec<S::Event>,
@@ -32,11 +32,7 @@ pub struct Session<S: Engine> {
 
 impl<S: Engine> Session<S> {
     /// Replay `log` up to `cursor` (all of it when `None`).
-    pub fn new(
-        seed: u64,
-        log: Log<S::Config, S::Action>,
-        cursor: Option<usize>,
-    ) -> Result<Self, ScenarioError> {
+    pub fn new(seed: u64, log: Log<S>, cursor: Option<usize>) -> Result<Self, ScenarioError> {
         let base = replay::<S>(
             seed,
             &Log {
@@ -93,7 +89,7 @@ impl<S: Engine> Session<S> {
         self.seed
     }
     /// The whole log (including any redo tail past the cursor).
-    pub fn log(&self) -> &Log<S::Config, S::Action> {
+    pub fn log(&self) -> &Log<S> {
         &self.log
     }
     /// How many log actions are applied.
@@ -201,7 +197,7 @@ mod tests {
     use super::*;
     use crate::engine::pulsar::{self, Action};
 
-    fn log(n: usize) -> Log<pulsar::Config, Action> {
+    fn log(n: usize) -> Log<pulsar::Sim> {
         Log {
             config: pulsar::Config::default(),
             setup: vec![Action::CreateNamespace {

@@ -2,7 +2,7 @@
 //! and the deck shared by every tab (event log, metrics, settings).
 
 use super::browser;
-use super::components::settings::{compare_keys, Settings, CHOICES};
+use super::components::settings::Settings;
 use super::components::{
     chart::MetricsChart,
     event_log::EventLog,
@@ -12,7 +12,7 @@ use super::components::{
 use super::kstreams::KstreamsTab;
 use super::lesson::{aside_empty, control_words, FidelityPage, LessonPanel, LessonsPage};
 use super::pulsar::PulsarTab;
-use super::store::{LessonMsg, Msg, Notice, Page, Store, StoreCtx};
+use super::store::{AppStore, LessonMsg, Msg, Notice, Page, Store, StoreCtx};
 use crate::engine::System;
 use yew::prelude::*;
 
@@ -39,7 +39,8 @@ fn shortcut(key: &str, store: &Store) -> Option<Msg> {
     })
 }
 
-/// Time given to the browser to draw the busy notice before a heavy replay.
+/// Least time the busy notice stays on screen before a heavy replay starts
+/// (after it has been painted: see the pending-scenario effect).
 const BUSY_PAINT_MS: u32 = 60;
 /// A scenario whose JSON is longer than this is published by the throttle.
 const PUBLISH_INLINE_BYTES: usize = 64 * 1024;
@@ -93,8 +94,8 @@ impl Publisher {
         if store.pending.is_some() {
             return;
         }
-        browser::replace_fragment(&store.fragment());
-        let json = store.scenario().to_json();
+        browser::show_fragment(&store.fragment());
+        let json = store.workspace_json();
         browser::autosave(&json);
         let mut p = this.borrow_mut();
         p.json_len = json.len();
@@ -105,7 +106,7 @@ impl Publisher {
 /// Root component.
 #[component]
 pub fn App() -> Html {
-    let store = use_reducer(Store::boot);
+    let store = use_reducer(|| AppStore(Store::boot(browser::boot())));
 
     // After every change: update the share link and the autosave. Done at once
     // for a small scenario; a large one (its JSON over PUBLISH_INLINE_BYTES) is
@@ -179,17 +180,22 @@ pub fn App() -> Html {
         });
     }
 
-    // A lesson link followed inside the page (`#lesson=…` typed or clicked) opens it.
+    // Back / Forward, or a link followed inside the page (`#lesson=…`, `#s=…`):
+    // the store moves to where the address bar points.
     {
         let store = store.clone();
         use_effect_with((), move |_| {
-            let listener =
-                gloo::events::EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
-                    if let Some(f) = browser::fragment().filter(|f| f.contains("lesson=")) {
-                        store.dispatch(Msg::Lesson(LessonMsg::Link(f)));
+            let on = |store: StoreCtx| {
+                move |_: &web_sys::Event| {
+                    if let Some(f) = browser::fragment() {
+                        store.dispatch(Msg::Location(f));
                     }
-                });
-            move || drop(listener)
+                }
+            };
+            let win = gloo::utils::window();
+            let a = gloo::events::EventListener::new(&win, "hashchange", on(store.clone()));
+            let b = gloo::events::EventListener::new(&win, "popstate", on(store));
+            move || drop((a, b))
         });
     }
 
@@ -253,10 +259,23 @@ pub fn App() -> Html {
     {
         let store = store.clone();
         use_effect_with(store.pending.is_some(), move |&pending| {
-            let timer = pending.then(|| {
-                gloo::timers::callback::Timeout::new(BUSY_PAINT_MS, move || store.dispatch(Msg::OpenPending))
-            });
-            move || drop(timer)
+            // The frame after next has certainly painted the notice; then a
+            // short pause, then the replay (which blocks the page).
+            let handle = std::rc::Rc::new(std::cell::RefCell::new(None));
+            if pending {
+                let inner = handle.clone();
+                let first = gloo::render::request_animation_frame(move |_| {
+                    let second = gloo::render::request_animation_frame(move |_| {
+                        gloo::timers::callback::Timeout::new(BUSY_PAINT_MS, move || {
+                            store.dispatch(Msg::OpenPending)
+                        })
+                        .forget();
+                    });
+                    *inner.borrow_mut() = Some(second);
+                });
+                handle.borrow_mut().replace(first);
+            }
+            move || drop(handle.borrow_mut().take())
         });
     }
 
@@ -293,11 +312,10 @@ pub fn App() -> Html {
     };
     let (rows, hidden) = (log.0.clone(), log.1);
     let on_pick = use_callback(store.dispatcher(), |s, d| d.dispatch(Msg::Highlight(s)));
-    let config = {
+    let settings = {
         let store = store.clone();
-        use_memo(data_key, move |_| store.config_json())
+        use_memo(data_key, move |_| std::rc::Rc::new(store.settings()))
     };
-    let (current, defaults) = (*config).clone();
     let series = {
         let store = store.clone();
         use_memo(data_key, move |_| store.series())
@@ -318,24 +336,10 @@ pub fn App() -> Html {
         Some((label, Err(e))) => (Vec::new(), label.clone(), Some(format!("{label}: {e}"))),
         None => (Vec::new(), String::new(), None),
     };
-    let compare_options: Vec<(String, String)> = compare_keys(store.tab)
-        .iter()
-        .flat_map(|k| {
-            let cur = current
-                .get(*k)
-                .and_then(|v| v.as_str())
-                .unwrap_or_default()
-                .to_string();
-            CHOICES
-                .iter()
-                .find(|(ck, _)| ck == k)
-                .map(|(_, vs)| vs.to_vec())
-                .unwrap_or_default()
-                .into_iter()
-                .filter(move |v| *v != cur)
-                .map(move |v| (k.to_string(), v.to_string()))
-        })
-        .collect();
+    let compare_options = {
+        let store = store.clone();
+        use_memo(data_key, move |_| store.compare_options())
+    };
     let on_compare = {
         let store = store.clone();
         Callback::from(move |e: Event| {
@@ -394,7 +398,7 @@ pub fn App() -> Html {
             if let Some(page) = page {
                 <main class="page-main">{ page }</main>
             } else {
-            <main data-highlight-kind={store.highlight.as_ref().map(|h| h.kind.clone())}
+            <main data-highlight-kind={store.highlight.as_ref().map(|h| h.kind)}
                   data-highlight-id={store.highlight.as_ref().map(|h| h.id.clone())}
                   data-lesson-controls={lesson_controls} data-lesson-aside={no_aside}>
                 <LessonPanel />
@@ -422,7 +426,7 @@ pub fn App() -> Html {
                             <p class="field-error">{e}</p>
                         }
                     </MetricsChart>
-                    <Settings {current} {defaults} error={store.field_error.clone()} on_change={on_config} />
+                    <Settings rows={(*settings).clone()} error={store.field_error.clone()} on_change={on_config} />
                 </section>
             </main>
             }

@@ -14,6 +14,23 @@ pub fn fragment() -> Option<String> {
     (!hash.is_empty()).then_some(hash)
 }
 
+/// Show `frag` in the address bar: a new history entry when it moves into,
+/// out of or between lesson steps (so Back and Forward walk them), else in place.
+pub fn show_fragment(frag: &str) {
+    let cur = fragment().unwrap_or_default();
+    if cur == frag {
+        return;
+    }
+    let lesson = |f: &str| f.contains("lesson=");
+    if lesson(frag) || lesson(&cur) {
+        if let Ok(history) = gloo::utils::window().history() {
+            let _ = history.push_state_with_url(&JsValue::NULL, "", Some(frag));
+        }
+    } else {
+        replace_fragment(frag);
+    }
+}
+
 /// Replace the fragment without adding a history entry.
 pub fn replace_fragment(frag: &str) {
     let win = gloo::utils::window();
@@ -37,6 +54,17 @@ pub fn autosave(json: &str) {
 /// The autosaved JSON scenario, if any.
 pub fn autosaved() -> Option<String> {
     gloo::storage::LocalStorage::get::<String>(AUTOSAVE_KEY).ok()
+}
+
+/// What the store needs of the browser when the page opens.
+pub fn boot() -> crate::playground::Boot {
+    crate::playground::Boot {
+        fragment: fragment(),
+        saved: autosaved(),
+        progress: load_progress(),
+        // `?fresh` (the crash panel's "Start fresh") ignores the saved work without deleting it.
+        fresh: query_has("fresh"),
+    }
 }
 
 /// localStorage key of the lesson progress.

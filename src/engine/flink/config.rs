@@ -104,6 +104,9 @@ pub struct Config {
     /// an explicit count.
     #[serde(rename = "taskmanager.numberOfTaskSlots")]
     pub number_of_task_slots: u32,
+    /// Keys Flink has that lbscope does not model: kept, so a link keeps them.
+    #[serde(flatten)]
+    pub unmodelled: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
 impl Default for Config {
@@ -114,6 +117,7 @@ impl Default for Config {
             slot_request_max_interval: DurationMs(20),
             slot_request_timeout: DurationMs(5 * 60 * 1000),
             number_of_task_slots: 1,
+            unmodelled: Default::default(),
         }
     }
 }

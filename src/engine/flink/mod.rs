@@ -17,17 +17,21 @@
 pub mod config;
 pub mod execution_graph;
 pub mod failover;
+mod invariants;
 pub mod job_graph;
+mod knobs;
 pub mod local_input_preferred;
 pub mod metrics;
 pub mod slot_matching;
 pub mod slot_pool;
 pub mod slot_sharing;
+mod subject;
 pub mod task_balanced;
 pub mod task_manager;
 pub mod view;
 
-use super::{Engine, Narrate, SimRng, System};
+use super::schema::{self, ConfigChange, ConfigError};
+use super::{AnyAction, Engine, Narrate, Series, SimRng, Subject, System};
 pub use config::{Config, DurationMs, LoadBalanceMode};
 use job_graph::{JobGraph, JobGraphError, JobSpec};
 use metrics::{Metrics, Spread, TmCount};
@@ -82,11 +86,8 @@ pub enum Action {
         /// Name.
         tm: String,
     },
-    /// Replace the configuration (takes effect at the next scheduling).
-    SetConfig {
-        /// The new config.
-        config: Config,
-    },
+    /// Set config keys (`{"config": {KEY: VALUE, …}}`; takes effect at the next scheduling).
+    SetConfig(ConfigChange<Config>),
     /// Deploy the job: phase 1 (tasks to slots) then phase 2 (slots to TaskManagers).
     Schedule,
 }
@@ -564,6 +565,9 @@ pub enum Error {
     /// The job graph is invalid.
     #[error(transparent)]
     JobGraph(#[from] JobGraphError),
+    /// A config key or value was refused.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
     /// Schedule without a job.
     #[error("no job is defined; define a job first")]
     NoJob,
@@ -790,7 +794,9 @@ impl Sim {
         }])
     }
 
-    fn set_config(&mut self, config: &Config) -> Result<Vec<Event>, Error> {
+    fn set_config(&mut self, change: &ConfigChange<Config>) -> Result<Vec<Event>, Error> {
+        let config = change.config.apply_to(&self.config)?;
+        schema::Schema::rules(&config).map_err(ConfigError::Invalid)?;
         self.config = config.clone();
         Ok(vec![Event::ConfigChanged {
             configured_mode: config.load_balance_mode,
@@ -918,6 +924,8 @@ impl Engine for Sim {
     const SYSTEM: System = System::Flink;
 
     fn new(config: Config, seed: u64) -> Result<Self, Error> {
+        schema::check_unmodelled(&config)?;
+        schema::Schema::rules(&config).map_err(ConfigError::Invalid)?;
         Ok(Sim {
             config,
             rng: SimRng::new(seed),
@@ -953,7 +961,7 @@ impl Engine for Sim {
             Action::RemoveTaskManager { tm } => next.remove_tm(tm),
             Action::LoseTaskManager { tm, restart_after_ms } => next.lose_tm(tm, *restart_after_ms),
             Action::RestoreTaskManager { tm } => next.restore_tm(tm),
-            Action::SetConfig { config } => next.set_config(config),
+            Action::SetConfig(change) => next.set_config(change),
             Action::Schedule => next.schedule(),
         }?;
         *self = next;
@@ -962,6 +970,107 @@ impl Engine for Sim {
 
     fn config(&self) -> &Config {
         &self.config
+    }
+
+    fn round_action() -> Action {
+        Action::Schedule
+    }
+
+    fn set_config(change: ConfigChange<Config>) -> Action {
+        Action::SetConfig(change)
+    }
+
+    fn wrap(action: Action) -> AnyAction {
+        AnyAction::Flink(action)
+    }
+
+    fn unwrap(any: &AnyAction) -> Option<&Action> {
+        match any {
+            AnyAction::Flink(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    fn subject(event: &Event) -> Option<Subject> {
+        subject::of(event)
+    }
+
+    fn changes(before: &Sim, after: &Sim) -> Vec<String> {
+        vec![format!(
+            "tasks per TaskManager {:?} → {:?}",
+            before.tasks_per_tm(),
+            after.tasks_per_tm()
+        )]
+    }
+
+    fn series(events: &mut dyn Iterator<Item = &Event>) -> Vec<Series> {
+        let runs: Vec<(f64, (u32, u32, u64))> = events
+            .filter_map(|e| match e {
+                Event::SchedulingFinished {
+                    tm_spread,
+                    slot_spread,
+                    scheduling_time_ms,
+                    ..
+                } => Some((tm_spread.range, slot_spread.range, *scheduling_time_ms)),
+                _ => None,
+            })
+            .enumerate()
+            .map(|(i, r)| ((i + 1) as f64, r))
+            .collect();
+        vec![
+            Series::of("tasks per TM range", "", &runs, |r| f64::from(r.0)),
+            Series::of("tasks per slot range", "", &runs, |r| f64::from(r.1)),
+            Series::of("scheduling time", "ms", &runs, |r| r.2 as f64),
+        ]
+    }
+
+    fn view_json(&self) -> serde_json::Value {
+        serde_json::json!({ "slot_grid": self.slot_grid(), "metrics": self.metrics() })
+    }
+
+    fn invariants(&self) -> Result<(), String> {
+        invariants::check(self)
+    }
+}
+
+impl Action {
+    /// Set every key to `c`'s value (the whole config).
+    pub fn whole_config(c: &Config) -> Action {
+        Action::SetConfig(ConfigChange::new(schema::Patch::whole(c)))
+    }
+}
+
+impl schema::Schema for Config {
+    fn knobs() -> &'static [schema::Knob] {
+        knobs::KNOBS
+    }
+
+    fn profiles() -> Vec<(&'static str, Config)> {
+        vec![("flink", Config::default())]
+    }
+
+    fn rules(&self) -> Result<(), String> {
+        let max = knobs::MAX_DURATION_MS;
+        for (key, d) in [
+            ("slot.request.max-interval", self.slot_request_max_interval),
+            ("slot.request.timeout", self.slot_request_timeout),
+        ] {
+            if d.0 > max {
+                return Err(format!(
+                    "{key} must be at most {max} ms (a year); {} ms is out of range",
+                    d.0
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn unmodelled(&self) -> &std::collections::BTreeMap<String, serde_json::Value> {
+        &self.unmodelled
+    }
+
+    fn compare_keys() -> &'static [&'static str] {
+        &["taskmanager.load-balance.mode"]
     }
 }
 

@@ -14,17 +14,21 @@
 pub mod assignor;
 pub mod client;
 pub mod client_state;
+mod invariants;
+mod knobs;
 pub mod partitioner;
 pub mod rack_aware;
 pub mod standby;
 pub mod state;
+mod subject;
 pub mod task;
 pub mod threads;
 pub mod topology;
 pub mod view;
 pub mod warmup;
 
-use super::{Engine, Narrate, SimRng, System};
+use super::schema::{self, ConfigChange, ConfigError};
+use super::{AnyAction, Engine, Narrate, Series, SimRng, Subject, System};
 pub use assignor::{AssignorKind, Reason};
 pub use client::{Instance, InstanceStatus, ProcessId, StreamThread};
 pub use rack_aware::RackStrategy;
@@ -89,6 +93,9 @@ pub struct Config {
     /// lbscope only: records per second one replica restores from its changelog.
     #[serde(rename = "lbscope.restore.records.per.second")]
     pub restore_records_per_second: u64,
+    /// Keys Kafka Streams has that lbscope does not model: kept, so a link keeps them.
+    #[serde(flatten)]
+    pub unmodelled: BTreeMap<String, serde_json::Value>,
 }
 
 impl Default for Config {
@@ -106,6 +113,7 @@ impl Default for Config {
             non_overlap_cost: None,
             task_assignor: AssignorKind::HighAvailability,
             restore_records_per_second: 10_000,
+            unmodelled: BTreeMap::new(),
         }
     }
 }
@@ -113,6 +121,7 @@ impl Default for Config {
 impl Config {
     /// Kafka's validation (plus playground limits).
     pub fn validate(&self) -> Result<(), Error> {
+        schema::check_unmodelled(self)?;
         if self.rack_aware_assignment_tags.len() > MAX_RACK_AWARE_ASSIGNMENT_TAG_LIST_SIZE {
             return Err(Error::TooManyRackTags(self.rack_aware_assignment_tags.len()));
         }
@@ -250,13 +259,9 @@ pub enum Action {
     },
     /// Force a rebalance.
     Rebalance,
-    /// Change one config value, by its Kafka name.
-    SetConfig {
-        /// Kafka config name, e.g. `num.standby.replicas`.
-        key: String,
-        /// New value (JSON).
-        value: serde_json::Value,
-    },
+    /// Set config keys, by their Kafka names (`{"config": {KEY: VALUE, …}}`; the
+    /// older one-key form `{"key": KEY, "value": VALUE}` is read too).
+    SetConfig(ConfigChange<Config>),
 }
 
 /// The role a replica plays on an instance.
@@ -757,9 +762,9 @@ pub enum Error {
     /// Too many records at once.
     #[error("{0} records at once is more than the limit of 10^12")]
     TooManyRecords(u64),
-    /// Unknown key.
-    #[error("unknown config {0}")]
-    UnknownConfig(String),
+    /// A config key or value was refused.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
     /// Bad value.
     #[error("bad config: {0}")]
     BadConfig(String),
@@ -1257,25 +1262,28 @@ impl Sim {
         }])
     }
 
-    fn set_config(&mut self, key: &str, value: &serde_json::Value) -> Result<Vec<Event>, Error> {
-        let mut v = serde_json::to_value(&self.config).map_err(|e| Error::BadConfig(e.to_string()))?;
-        let obj = v
-            .as_object_mut()
-            .ok_or_else(|| Error::BadConfig("config is not an object".into()))?;
-        if !obj.contains_key(key) {
-            return Err(Error::UnknownConfig(key.to_string()));
-        }
-        obj.insert(key.to_string(), value.clone());
-        let cfg: Config = serde_json::from_value(v).map_err(|e| Error::BadConfig(format!("{key}: {e}")))?;
+    fn set_config(&mut self, change: &ConfigChange<Config>) -> Result<Vec<Event>, Error> {
+        let cfg = change.config.apply_to(&self.config)?;
         cfg.validate()?;
         for inst in self.instances.values() {
             check_tags(&cfg, &inst.name, &inst.tags)?;
         }
+        let after = schema::to_object(&cfg);
+        let unmodelled = change.config.unmodelled_keys();
         self.config = cfg;
-        Ok(vec![Event::ConfigSet {
-            key: key.to_string(),
-            value: value.clone(),
-        }])
+        let mut out: Vec<Event> = change
+            .config
+            .values()
+            .keys()
+            .map(|k| Event::ConfigSet {
+                key: k.clone(),
+                value: after.get(k).cloned().unwrap_or(serde_json::Value::Null),
+            })
+            .collect();
+        out.extend(unmodelled.into_iter().map(|k| Event::Warning {
+            message: format!("{k} is a Kafka Streams setting that lbscope does not model: it is kept in the scenario and changes nothing here"),
+        }));
+        Ok(out)
     }
 
     fn advance(&mut self, ms: u64) -> Vec<Event> {
@@ -1385,11 +1393,123 @@ impl Engine for Sim {
                 }
                 Ok(self.rebalance("requested"))
             }
-            Action::SetConfig { key, value } => self.set_config(key, value),
+            Action::SetConfig(change) => self.set_config(change),
         }
     }
 
     fn config(&self) -> &Config {
         &self.config
+    }
+
+    fn round_action() -> Action {
+        Action::Rebalance
+    }
+
+    fn set_config(change: ConfigChange<Config>) -> Action {
+        Action::SetConfig(change)
+    }
+
+    fn wrap(action: Action) -> AnyAction {
+        AnyAction::Kstreams(action)
+    }
+
+    fn unwrap(any: &AnyAction) -> Option<&Action> {
+        match any {
+            AnyAction::Kstreams(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    fn subject(event: &Event) -> Option<Subject> {
+        subject::of(event)
+    }
+
+    fn changes(before: &Sim, after: &Sim) -> Vec<String> {
+        let mut out: Vec<String> = before
+            .tasks()
+            .iter()
+            .filter_map(|t| {
+                let (a, b) = (before.active_owner(t.id), after.active_owner(t.id));
+                (a != b).then(|| {
+                    format!(
+                        "task {}: {} → {}",
+                        t.id,
+                        a.unwrap_or("nobody"),
+                        b.unwrap_or("nobody")
+                    )
+                })
+            })
+            .collect();
+        if out.is_empty() {
+            out.push("no active task would move".into());
+        }
+        out
+    }
+
+    fn series(events: &mut dyn Iterator<Item = &Event>) -> Vec<Series> {
+        let gens: Vec<(f64, [f64; 4])> = events
+            .filter_map(|e| match e {
+                Event::RebalanceCompleted {
+                    generation,
+                    moved,
+                    idle_instances,
+                    max_restore_ms,
+                    warmups,
+                    ..
+                } => Some((
+                    *generation as f64,
+                    [
+                        f64::from(*moved),
+                        f64::from(*idle_instances),
+                        *max_restore_ms as f64,
+                        f64::from(*warmups),
+                    ],
+                )),
+                _ => None,
+            })
+            .collect();
+        vec![
+            Series::of("tasks moved", "", &gens, |g| g[0]),
+            Series::of("idle instances", "", &gens, |g| g[1]),
+            Series::of("longest restore", "ms", &gens, |g| g[2]),
+            Series::of("warm-ups", "", &gens, |g| g[3]),
+        ]
+    }
+
+    fn view_json(&self) -> serde_json::Value {
+        serde_json::to_value(self.view()).unwrap_or_default()
+    }
+
+    fn invariants(&self) -> Result<(), String> {
+        invariants::check(self)
+    }
+}
+
+impl Action {
+    /// Set one key, by its Kafka name (checked against the schema).
+    pub fn set_config(key: &str, value: serde_json::Value) -> Result<Action, ConfigError> {
+        Ok(Action::SetConfig(ConfigChange::one(key, value)?))
+    }
+}
+
+impl schema::Schema for Config {
+    fn knobs() -> &'static [schema::Knob] {
+        knobs::KNOBS
+    }
+
+    fn profiles() -> Vec<(&'static str, Config)> {
+        vec![("kafka-streams", Config::default())]
+    }
+
+    fn rules(&self) -> Result<(), String> {
+        self.validate().map_err(|e| e.to_string())
+    }
+
+    fn unmodelled(&self) -> &BTreeMap<String, serde_json::Value> {
+        &self.unmodelled
+    }
+
+    fn compare_keys() -> &'static [&'static str] {
+        &["task.assignor.class", "rack.aware.assignment.strategy"]
     }
 }

@@ -183,6 +183,9 @@ pub struct Config {
     pub load_balancer_resource_quota_update_interval_minutes: u32,
     /// Simulated length of one round, in seconds (lbscope's own knob).
     pub round_seconds: u32,
+    /// Keys Pulsar has that lbscope does not model: kept, so a link keeps them.
+    #[serde(flatten)]
+    pub unmodelled: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
 impl Default for Config {
@@ -240,6 +243,7 @@ impl Default for Config {
             load_balancer_report_update_max_interval_minutes: 15,
             load_balancer_resource_quota_update_interval_minutes: 15,
             round_seconds: 60,
+            unmodelled: Default::default(),
         }
     }
 }

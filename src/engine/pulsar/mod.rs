@@ -29,6 +29,8 @@ pub mod bundle;
 pub mod config;
 pub(crate) mod fixed;
 pub(crate) mod index;
+mod invariants;
+mod knobs;
 pub mod load;
 pub mod load_manager;
 pub mod namespace;
@@ -39,11 +41,13 @@ pub mod round;
 pub mod shed;
 pub mod split;
 pub mod split_threshold;
+mod subject;
 pub mod topic;
 pub mod traffic;
 pub mod view;
 
-use super::{Engine, Narrate, SimRng, System};
+use super::schema::{self, ConfigChange, ConfigError};
+use super::{AnyAction, Engine, Narrate, Series, SimRng, Subject, System};
 use broker::{Broker, Capacity, DirectUsage};
 use bundle::BundleRange;
 use config::{LoadManager, PlacementStrategy, Profile, SheddingStrategy, SplitAlgorithm};
@@ -153,11 +157,8 @@ pub enum Action {
         #[serde(default)]
         load: Option<Traffic>,
     },
-    /// Replace the config.
-    SetConfig {
-        /// The new config.
-        config: Box<Config>,
-    },
+    /// Set config keys (`{"config": {KEY: VALUE, …}}`; other keys keep their values).
+    SetConfig(ConfigChange<Config>),
     /// Replace the config by a version profile's defaults (keeping `roundSeconds`).
     SetProfile {
         /// The profile.
@@ -670,6 +671,9 @@ pub enum Error {
     /// A value out of range.
     #[error("invalid value: {0}")]
     Invalid(String),
+    /// A config key or value was refused.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
 }
 
 /// Most bundles one namespace may have (Pulsar's `loadBalancerNamespaceMaximumBundles` default is 128;
@@ -806,6 +810,7 @@ pub(crate) fn ns_id(ids: &BTreeMap<String, NamespaceName>, name: &str) -> Namesp
 }
 
 fn validate_config(c: &Config) -> Result<(), Error> {
+    schema::check_unmodelled(c)?;
     let bad = |s: &str| Err(Error::Invalid(s.to_string()));
     if c.round_seconds == 0 {
         return bad("roundSeconds must be > 0");
@@ -1322,16 +1327,7 @@ impl Sim {
 
     fn set_config(&mut self, c: Config) -> Result<Vec<Event>, Error> {
         validate_config(&c)?;
-        let old = serde_json::to_value(&self.config).unwrap_or_default();
-        let new = serde_json::to_value(&c).unwrap_or_default();
-        let mut changes = Vec::new();
-        if let (Some(o), Some(n)) = (old.as_object(), new.as_object()) {
-            for (k, v) in n {
-                if o.get(k) != Some(v) {
-                    changes.push(format!("{k}: {} -> {v}", o.get(k).cloned().unwrap_or_default()));
-                }
-            }
-        }
+        let changes = schema::describe_changes(&self.config, &c);
         let manager_changed = c.load_manager_class_name != self.config.load_manager_class_name;
         let (eff, warnings) = effective_config(&c);
         self.config = c;
@@ -1404,7 +1400,10 @@ impl Engine for Sim {
             Action::SetBrokerCapacity { broker, capacity } => self.set_broker_capacity(broker, *capacity),
             Action::SetBrokerLoad { broker, usage } => self.set_broker_load(broker, *usage),
             Action::SetBundleLoad { bundle, load } => self.set_bundle_load(bundle, *load),
-            Action::SetConfig { config } => self.set_config((**config).clone()),
+            Action::SetConfig(change) => {
+                let c = change.config.apply_to(&self.config)?;
+                self.set_config(c)
+            }
             Action::SetProfile { profile } => {
                 let mut c = Config::profile(*profile);
                 c.round_seconds = self.config.round_seconds;
@@ -1434,6 +1433,131 @@ impl Engine for Sim {
 
     fn config(&self) -> &Config {
         &self.config
+    }
+
+    fn round_action() -> Action {
+        Action::Step
+    }
+
+    fn set_config(change: ConfigChange<Config>) -> Action {
+        Action::SetConfig(change)
+    }
+
+    fn wrap(action: Action) -> AnyAction {
+        AnyAction::Pulsar(action)
+    }
+
+    fn unwrap(any: &AnyAction) -> Option<&Action> {
+        match any {
+            AnyAction::Pulsar(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    fn subject(event: &Event) -> Option<Subject> {
+        subject::of(event)
+    }
+
+    fn changes(before: &Sim, after: &Sim) -> Vec<String> {
+        let owner = |s: &Sim, id: &BundleId| {
+            s.bundles
+                .get(id)
+                .and_then(|b| b.owner())
+                .map_or("nobody".to_string(), |o| o.0.clone())
+        };
+        let mut out: Vec<String> = after
+            .bundles
+            .keys()
+            .filter(|id| !before.bundles.contains_key(*id))
+            .map(|id| format!("bundle {id}: new (split), owned by {}", owner(after, id)))
+            .collect();
+        out.extend(before.bundles.keys().filter_map(|id| {
+            if !after.bundles.contains_key(id) {
+                return Some(format!("bundle {id}: split"));
+            }
+            let (a, b) = (owner(before, id), owner(after, id));
+            (a != b).then(|| format!("bundle {id}: {a} → {b}"))
+        }));
+        if out.is_empty() {
+            out.push("no bundle would move".into());
+        }
+        out
+    }
+
+    fn series(events: &mut dyn Iterator<Item = &Event>) -> Vec<Series> {
+        let rounds: Vec<(f64, &RoundMetrics)> = events
+            .filter_map(|e| match e {
+                Event::RoundDone { metrics } => Some((metrics.round as f64, metrics)),
+                _ => None,
+            })
+            .collect();
+        vec![
+            Series::of("max load", "%", &rounds, |m| m.max_load),
+            Series::of("avg load", "%", &rounds, |m| m.avg_load),
+            Series::of("min load", "%", &rounds, |m| m.min_load),
+            Series::of("std dev", "pts", &rounds, |m| m.std_dev),
+            Series::of("bundles moved", "", &rounds, |m| f64::from(m.bundles_moved)),
+            Series::of("reconnects", "", &rounds, |m| m.reconnects as f64),
+        ]
+    }
+
+    const WEIGHT_UNIT: &'static str = "topics";
+
+    fn weight(a: &Action) -> u64 {
+        1 + match a {
+            Action::CreateTopics { count, .. } => u64::from(*count),
+            Action::CreatePartitionedTopic { partitions, .. } => u64::from(*partitions),
+            _ => 0,
+        }
+    }
+
+    fn view_json(&self) -> serde_json::Value {
+        let rings: Vec<_> = self
+            .namespaces()
+            .keys()
+            .filter_map(|ns| self.ring_view(ns, false))
+            .collect();
+        serde_json::json!({ "namespaces": rings, "brokers": self.broker_views(), "rounds": self.metrics() })
+    }
+
+    fn invariants(&self) -> Result<(), String> {
+        invariants::check(self)
+    }
+}
+
+impl Action {
+    /// Set every key to `c`'s value (the whole config).
+    pub fn whole_config(c: &Config) -> Action {
+        Action::SetConfig(ConfigChange::new(schema::Patch::whole(c)))
+    }
+}
+
+impl schema::Schema for Config {
+    fn knobs() -> &'static [schema::Knob] {
+        knobs::KNOBS
+    }
+
+    fn profiles() -> Vec<(&'static str, Config)> {
+        vec![
+            ("pulsar-4.x", Config::profile(Profile::Pulsar4)),
+            ("pulsar-5.0", Config::profile(Profile::Pulsar5)),
+        ]
+    }
+
+    fn rules(&self) -> Result<(), String> {
+        validate_config(self).map_err(|e| e.to_string())
+    }
+
+    fn unmodelled(&self) -> &std::collections::BTreeMap<String, serde_json::Value> {
+        &self.unmodelled
+    }
+
+    fn compare_keys() -> &'static [&'static str] {
+        &[
+            "loadBalancerLoadSheddingStrategy",
+            "loadBalancerLoadPlacementStrategy",
+            "loadManagerClassName",
+        ]
     }
 }
 
@@ -1513,7 +1637,7 @@ mod tests {
         let mut sim = Sim::new(Config::profile(Profile::Pulsar5), 1).unwrap();
         let mut c = Config::profile(Profile::Pulsar5);
         c.load_balancer_load_shedding_strategy = SheddingStrategy::ThresholdShedder;
-        let ev = sim.apply(&Action::SetConfig { config: Box::new(c) }).unwrap();
+        let ev = sim.apply(&Action::whole_config(&c)).unwrap();
         assert!(ev.iter().any(
             |e| matches!(e, Event::Warning { message } if message.contains("LeastLongTermMessageRate"))
         ));

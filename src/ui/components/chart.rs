@@ -1,7 +1,7 @@
 //! The metrics chart: one line per series over rounds (SVG, no dependencies),
 //! optionally with a second run's lines (the compare mode) drawn thin and dashed.
 
-use crate::ui::store::Series;
+use crate::engine::Series;
 use yew::prelude::*;
 
 /// Line colours (Okabe–Ito, skipping yellow for contrast on white).

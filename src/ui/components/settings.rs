@@ -1,78 +1,50 @@
-//! The settings panel: every config knob of the active engine, under its real
-//! name (Pulsar's broker.conf, Flink's and Kafka's config keys), with its default.
-//! The panel only edits JSON values; the store turns them into the engine's typed
-//! config and the engine validates them.
+//! The settings panel: every config key of the active engine, under its real
+//! name (Pulsar's broker.conf, Flink's and Kafka's config keys), grouped as the
+//! engine's schema groups them, with its unit, one-line doc and the default of
+//! the active profile. Keys the real system has but lbscope does not model are
+//! listed too, marked so. The panel only edits JSON values; the engine checks them.
 
+use crate::engine::schema::Kind;
+use crate::playground::SettingRow;
 use serde_json::Value;
+use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
-
-/// Keys whose values are one of a fixed set (the engines' enums, as serialized).
-pub const CHOICES: &[(&str, &[&str])] = &[
-    (
-        "loadManagerClassName",
-        &["ModularLoadManagerImpl", "ExtensibleLoadManagerImpl"],
-    ),
-    (
-        "loadBalancerLoadSheddingStrategy",
-        &[
-            "OverloadShedder",
-            "ThresholdShedder",
-            "UniformLoadShedder",
-            "TransferShedder",
-            "AvgShedder",
-        ],
-    ),
-    (
-        "loadBalancerLoadPlacementStrategy",
-        &[
-            "LeastLongTermMessageRate",
-            "LeastResourceUsageWithWeight",
-            "AvgShedder",
-        ],
-    ),
-    (
-        "defaultNamespaceBundleSplitAlgorithm",
-        &[
-            "range_equally_divide",
-            "topic_count_equally_divide",
-            "specified_positions_divide",
-            "flow_or_qps_equally_divide",
-        ],
-    ),
-    ("taskmanager.load-balance.mode", &["none", "slots", "tasks"]),
-    (
-        "rack.aware.assignment.strategy",
-        &["none", "min_traffic", "balance_subtopology"],
-    ),
-    ("task.assignor.class", &["high_availability", "sticky"]),
-];
-
-/// The strategy knobs a run can be compared on, per system (values from [`CHOICES`]).
-pub fn compare_keys(system: crate::engine::System) -> &'static [&'static str] {
-    use crate::engine::System;
-    match system {
-        System::Pulsar => &[
-            "loadBalancerLoadSheddingStrategy",
-            "loadBalancerLoadPlacementStrategy",
-            "loadManagerClassName",
-        ],
-        System::Flink => &["taskmanager.load-balance.mode"],
-        System::Kstreams => &["task.assignor.class", "rack.aware.assignment.strategy"],
-    }
-}
 
 /// Settings properties.
 #[derive(Properties, PartialEq)]
 pub struct SettingsProps {
-    /// The config in force (a JSON object).
-    pub current: Value,
-    /// The engine's defaults (a JSON object).
-    pub defaults: Value,
+    /// Every key with its value and defaults.
+    pub rows: Rc<Vec<SettingRow>>,
     /// The last refused edit: (key, message).
     pub error: Option<(String, String)>,
     /// Called with (key, new value).
     pub on_change: Callback<(String, Value)>,
+}
+
+/// The name of the profile in force: the value of a `profile` key, else the first profile.
+pub fn active_profile(rows: &[SettingRow]) -> Option<&'static str> {
+    let named = rows
+        .iter()
+        .find(|r| r.knob.key == "profile")
+        .and_then(|r| r.value.as_str().map(str::to_string));
+    let first = rows.first()?;
+    first
+        .defaults
+        .iter()
+        .find(|(n, _)| named.as_deref() == Some(*n))
+        .or(first.defaults.first())
+        .map(|(n, _)| *n)
+}
+
+/// The default of `row` in `profile`.
+pub fn default_of(row: &SettingRow, profile: Option<&str>) -> Value {
+    row.defaults
+        .iter()
+        .find(|(n, _)| Some(*n) == profile)
+        .or(row.defaults.first())
+        .map(|(_, v)| v.clone())
+        .unwrap_or(Value::Null)
 }
 
 /// Turn what the user typed into a JSON value shaped like `like`.
@@ -135,74 +107,139 @@ pub fn Settings(p: &SettingsProps) -> Html {
         Callback::from(move |e: InputEvent| filter.set(e.target_unchecked_into::<HtmlInputElement>().value()))
     };
     let needle = filter.to_lowercase();
-    let Some(obj) = p.current.as_object() else {
-        return html! {};
-    };
-    let modified = obj
+    let profile = active_profile(&p.rows);
+    let modified = p
+        .rows
         .iter()
-        .filter(|(k, v)| p.defaults.get(k.as_str()) != Some(v))
+        .filter(|r| default_of(r, profile) != r.value)
         .count();
-    let rows = obj
-        .iter()
-        .filter(|(k, _)| needle.is_empty() || k.to_lowercase().contains(&needle))
-        .map(|(key, value)| {
-            let default = p.defaults.get(key.as_str()).cloned().unwrap_or(Value::Null);
-            let like = if value.is_null() { default.clone() } else { value.clone() };
-            let id = format!("cfg-{}", key.replace(['.', ' '], "-"));
-            let numeric = like.is_number();
-            let emit = {
-                let on_change = p.on_change.clone();
-                let local_error = local_error.clone();
-                let key = key.clone();
-                move |text: String| match parse_like(&like, &text) {
-                    Ok(v) => {
-                        local_error.set(None);
-                        on_change.emit((key.clone(), v));
-                    }
-                    Err(e) => local_error.set(Some((key.clone(), e))),
+    let mut groups: Vec<&'static str> = Vec::new();
+    for r in p.rows.iter() {
+        if !groups.contains(&r.knob.group) {
+            groups.push(r.knob.group);
+        }
+    }
+    let row_html = |r: &SettingRow| {
+        let key = r.knob.key;
+        let value = &r.value;
+        let default = default_of(r, profile);
+        let like = if value.is_null() {
+            default.clone()
+        } else {
+            value.clone()
+        };
+        let id = format!("cfg-{}", key.replace(['.', ' '], "-"));
+        let emit = {
+            let on_change = p.on_change.clone();
+            let local_error = local_error.clone();
+            let like = like.clone();
+            move |text: String| match parse_like(&like, &text) {
+                Ok(v) => {
+                    local_error.set(None);
+                    on_change.emit((key.to_string(), v));
                 }
-            };
-            let input = if let Some((_, opts)) = CHOICES.iter().find(|(k, _)| k == key) {
-                let onchange = Callback::from(move |e: Event| emit(e.target_unchecked_into::<HtmlSelectElement>().value()));
-                let cur = show(value);
+                Err(e) => local_error.set(Some((key.to_string(), e))),
+            }
+        };
+        let input = match r.knob.kind {
+            Kind::Choice(opts) => {
+                let onchange = Callback::from(move |e: Event| {
+                    emit(e.target_unchecked_into::<HtmlSelectElement>().value())
+                });
+                let cur = show(&like);
                 html! {
                     <select id={id.clone()} {onchange}>
-                        { for opts.iter().map(|o| html!{ <option value={*o} selected={cur == *o}>{*o}</option> }) }
+                        { for opts.iter().map(|o| html!{ <option value={*o} selected={cur.eq_ignore_ascii_case(o)}>{*o}</option> }) }
                     </select>
                 }
-            } else if value.is_boolean() {
-                let onchange = Callback::from(move |e: Event| {
-                    emit(e.target_unchecked_into::<HtmlInputElement>().checked().to_string())
-                });
-                html! { <input id={id.clone()} type="checkbox" checked={value.as_bool() == Some(true)} {onchange} /> }
-            } else {
-                let onchange = Callback::from(move |e: Event| emit(e.target_unchecked_into::<HtmlInputElement>().value()));
-                let kind = if numeric { "number" } else { "text" };
-                html! { <input id={id.clone()} type={kind} step="any" value={show(value)} {onchange} /> }
-            };
-            let err = local_error
-                .as_ref()
-                .filter(|(k, _)| k == key)
-                .or(p.error.as_ref().filter(|(k, _)| k == key))
-                .map(|(_, m)| m.clone());
-            let changed = default != *value;
-            html! {
-                <div class={classes!("setting", changed.then_some("changed"), err.is_some().then_some("invalid"))}>
-                    <label for={id}><code>{key}</code></label>
-                    { input }
-                    <span class="default">{ format!("default {}", if default.is_null() { "unset".into() } else { show(&default) }) }</span>
-                    if let Some(e) = err {
-                        <span class="field-error" role="alert">{e}</span>
-                    }
-                </div>
             }
-        });
+            Kind::Bool => {
+                let onchange = Callback::from(move |e: Event| {
+                    emit(
+                        e.target_unchecked_into::<HtmlInputElement>()
+                            .checked()
+                            .to_string(),
+                    )
+                });
+                html! { <input id={id.clone()} type="checkbox" checked={like.as_bool() == Some(true)} {onchange} /> }
+            }
+            kind => {
+                let onchange = Callback::from(move |e: Event| {
+                    emit(e.target_unchecked_into::<HtmlInputElement>().value())
+                });
+                let numeric = matches!(kind, Kind::Int { .. } | Kind::Float { .. });
+                html! { <input id={id.clone()} type={if numeric { "number" } else { "text" }} step="any" value={show(value)} placeholder={show(&default)} {onchange} /> }
+            }
+        };
+        let err = local_error
+            .as_ref()
+            .filter(|(k, _)| k == key)
+            .or(p.error.as_ref().filter(|(k, _)| k == key))
+            .map(|(_, m)| m.clone());
+        let changed = default != *value;
+        let unit = if r.knob.unit.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", r.knob.unit)
+        };
+        let shown_default = if default.is_null() {
+            "unset".into()
+        } else {
+            format!("{}{unit}", show(&default))
+        };
+        let default_text = match profile {
+            Some(name) if r.defaults.len() > 1 => format!("default {shown_default} ({name})"),
+            _ => format!("default {shown_default}"),
+        };
+        html! {
+            <div class={classes!("setting", changed.then_some("changed"), err.is_some().then_some("invalid"), (!r.knob.modelled).then_some("unmodelled"))}
+                 title={r.knob.doc}>
+                <label for={id}><code>{key}</code></label>
+                { input }
+                <span class="default">
+                    { default_text }
+                    if !r.knob.modelled {
+                        <span class="badge">{" · known to the real system, not modelled by lbscope: it changes nothing here"}</span>
+                    }
+                </span>
+                <span class="doc">{ r.knob.doc }</span>
+                if let Some(e) = err {
+                    <span class="field-error" role="alert">{e}</span>
+                }
+            </div>
+        }
+    };
+    let sections = groups.iter().map(|g| {
+        let rows: Vec<Html> = p
+            .rows
+            .iter()
+            .filter(|r| r.knob.group == *g)
+            .filter(|r| {
+                needle.is_empty()
+                    || r.knob.key.to_lowercase().contains(&needle)
+                    || r.knob.doc.to_lowercase().contains(&needle)
+            })
+            .map(&row_html)
+            .collect();
+        (!rows.is_empty()).then(|| {
+            html! {
+                <section class="settings-group" aria-label={*g}>
+                    <h3>{ *g }</h3>
+                    { for rows }
+                </section>
+            }
+        })
+    });
+    let profile_note = profile
+        .filter(|_| p.rows.first().is_some_and(|r| r.defaults.len() > 1))
+        .map(|name| html! { <p class="profile">{ format!("Defaults shown for the {name} profile.") }</p> });
     html! {
         <details class="panel settings" data-controls="config">
-            <summary><h2>{ format!("Settings ({} knobs, {modified} changed)", obj.len()) }</h2></summary>
-            <input class="filter" type="search" placeholder="filter by name…" aria-label="Filter settings"
+            <summary><h2>{ format!("Settings ({} knobs, {modified} changed)", p.rows.len()) }</h2></summary>
+            { for profile_note }
+            <input class="filter" type="search" placeholder="filter by name or meaning…" aria-label="Filter settings"
                    value={(*filter).clone()} oninput={on_filter} />
-            <div class="settings-list">{ for rows }</div>
+            <div class="settings-list">{ for sections.flatten() }</div>
         </details>
     }
 }

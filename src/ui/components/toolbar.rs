@@ -20,7 +20,12 @@ pub fn step_label(sys: System) -> &'static str {
 #[component]
 pub fn Toolbar() -> Html {
     let store = use_context::<StoreCtx>().expect("store context");
-    let (can_undo, can_redo, cursor, len) = store.history();
+    let crate::playground::History {
+        can_undo,
+        can_redo,
+        cursor,
+        len,
+    } = store.history();
     let send = |m: fn() -> Msg| {
         let store = store.clone();
         Callback::from(move |_: MouseEvent| store.dispatch(m()))
@@ -126,12 +131,12 @@ pub fn Toolbar() -> Html {
 #[component]
 pub fn ProposalPanel() -> Html {
     let store = use_context::<StoreCtx>().expect("store context");
-    let Some(p) = store.proposal.clone().filter(|p| p.tab == store.tab) else {
+    let Some(p) = store.proposal.clone().filter(|p| p.system == store.tab) else {
         return html! {};
     };
     let apply = {
         let store = store.clone();
-        Callback::from(move |_: MouseEvent| store.dispatch(Msg::StepActive))
+        Callback::from(move |_: MouseEvent| store.dispatch(Msg::ApplyProposal))
     };
     let discard = {
         let store = store.clone();
@@ -139,7 +144,7 @@ pub fn ProposalPanel() -> Html {
     };
     html! {
         <section class="panel round-proposal" aria-label="Proposal">
-            <h2>{ format!("If you press {} now", step_label(p.tab)) }</h2>
+            <h2>{ format!("If you press {} now", step_label(p.system)) }</h2>
             <ul class="changes">{ for p.changes.iter().map(|c| html!{ <li>{c}</li> }) }</ul>
             <details>
                 <summary>{ format!("{} events the round would log", p.events.len()) }</summary>

@@ -32,7 +32,7 @@ fn ms(store: &StoreCtx, what: &str, value: &str) -> Option<u64> {
 #[component]
 pub fn Controls(p: &ControlsProps) -> Html {
     let store = use_context::<StoreCtx>().expect("store context");
-    let session = store.flink.get();
+    let session = store.session::<crate::engine::flink::Sim>();
     let sim = session.state();
     let config = sim.config().clone();
     let has_job = sim.job().is_some();
@@ -40,7 +40,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
 
     let set_config = {
         let store = store.clone();
-        move |c: flink::Config| store.dispatch(Msg::Flink(Action::SetConfig { config: c }))
+        move |c: flink::Config| store.dispatch(Msg::act(Action::whole_config(&c)))
     };
     let on_mode = {
         let store = store.clone();
@@ -59,7 +59,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
             });
             // The mode takes effect at the next scheduling: do it now.
             if has_job {
-                store.dispatch(Msg::Flink(Action::Schedule));
+                store.dispatch(Msg::act(Action::Schedule));
             }
         })
     };
@@ -105,7 +105,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
             match input.value().trim().parse::<u32>() {
                 Ok(n) => store.dispatch(Msg::AtField(
                     "flink-slots",
-                    Box::new(Msg::Flink(Action::AddTaskManager {
+                    Box::new(Msg::act(Action::AddTaskManager {
                         name: None,
                         slots: Some(n),
                     })),
@@ -126,7 +126,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
     };
     let on_schedule = {
         let store = store.clone();
-        Callback::from(move |_: MouseEvent| store.dispatch(Msg::Flink(Action::Schedule)))
+        Callback::from(move |_: MouseEvent| store.dispatch(Msg::act(Action::Schedule)))
     };
     let mode = config.load_balance_mode;
     let effective = config.effective_mode();

@@ -93,7 +93,7 @@ pub fn twin_mode(mode: LoadBalanceMode) -> LoadBalanceMode {
 /// `log` with every config (the initial one and each `set_config`) switched to `mode`.
 /// For `none`, the deprecated `cluster.evenly-spread-out-slots` is cleared too, so the
 /// effective mode really is `none`.
-pub fn with_mode(log: &Log<flink::Config, Action>, mode: LoadBalanceMode) -> Log<flink::Config, Action> {
+pub fn with_mode(log: &Log<flink::Sim>, mode: LoadBalanceMode) -> Log<flink::Sim> {
     let switch = |c: &mut flink::Config| {
         c.load_balance_mode = mode;
         if mode == LoadBalanceMode::None {
@@ -103,8 +103,18 @@ pub fn with_mode(log: &Log<flink::Config, Action>, mode: LoadBalanceMode) -> Log
     let mut out = log.clone();
     switch(&mut out.config);
     for a in out.setup.iter_mut().chain(out.actions.iter_mut()) {
-        if let Action::SetConfig { config } = a {
-            switch(config);
+        if let Action::SetConfig(change) = a {
+            // A config change in the log sets the mode too, so it cannot undo the switch.
+            let mut p = change
+                .config
+                .clone()
+                .set("taskmanager.load-balance.mode", serde_json::json!(mode.name()));
+            if mode == LoadBalanceMode::None {
+                p = p.and_then(|p| p.set("cluster.evenly-spread-out-slots", serde_json::json!(false)));
+            }
+            if let Ok(p) = p {
+                change.config = p;
+            }
         }
     }
     out

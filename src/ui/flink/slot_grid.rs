@@ -47,11 +47,8 @@ fn lit(h: &Option<Subject>, kind: &str, id: &str) -> bool {
     h.as_ref().is_some_and(|s| s.kind == kind && s.id == id)
 }
 
-fn subject(kind: &str, id: &str) -> Option<Subject> {
-    Some(Subject {
-        kind: kind.to_string(),
-        id: id.to_string(),
-    })
+fn subject(kind: &'static str, id: &str) -> Option<Subject> {
+    Some(Subject::new(kind, id))
 }
 
 /// The slot grid.

@@ -106,7 +106,7 @@ fn failover_view(f: &FailoverSummary, on_cure: Option<Callback<MouseEvent>>) -> 
 pub fn FlinkTab() -> Html {
     let store = use_context::<StoreCtx>().expect("store context");
     let restart = use_state(|| "50".to_string());
-    let session = &*store.flink.get();
+    let session = &*store.session::<crate::engine::flink::Sim>();
     let sim = session.state();
     let mode = sim.config().effective_mode();
     let other = twin_mode(mode);
@@ -162,7 +162,7 @@ pub fn FlinkTab() -> Html {
                     Action::LoseTaskManager { tm, restart_after_ms }
                 }
             };
-            store.dispatch(Msg::Flink(action));
+            store.dispatch(Msg::act(action));
         })
     };
     let on_define = {
@@ -170,9 +170,9 @@ pub fn FlinkTab() -> Html {
         Callback::from(move |job: JobSpec| {
             // The engine validates; a refused job shows its message and is not scheduled.
             let valid = JobGraph::build(&job).is_ok();
-            store.dispatch(Msg::Flink(Action::DefineJob { job }));
+            store.dispatch(Msg::act(Action::DefineJob { job }));
             if valid {
-                store.dispatch(Msg::Flink(Action::Schedule));
+                store.dispatch(Msg::act(Action::Schedule));
             }
         })
     };
@@ -183,7 +183,11 @@ pub fn FlinkTab() -> Html {
         Callback::from(move |(job, tms, slots): (JobSpec, u32, u32)| {
             let mut actions = vec![Action::DefineJob { job }];
             let mut kept = 0;
-            for t in store.flink.get().state().task_managers() {
+            for t in store
+                .session::<crate::engine::flink::Sim>()
+                .state()
+                .task_managers()
+            {
                 if kept < tms && t.is_running() && t.slot_count() == slots {
                     kept += 1;
                 } else {
@@ -198,7 +202,7 @@ pub fn FlinkTab() -> Html {
             }
             actions.push(Action::Schedule);
             for a in actions {
-                store.dispatch(Msg::Flink(a));
+                store.dispatch(Msg::act(a));
             }
         })
     };
@@ -221,13 +225,11 @@ pub fn FlinkTab() -> Html {
             let config = config.clone();
             Callback::from(move |_: MouseEvent| {
                 store.dispatch(Msg::Undo);
-                store.dispatch(Msg::Flink(Action::SetConfig {
-                    config: flink::Config {
-                        slot_request_max_interval: DurationMs(config.slot_request_max_interval.0 + 50),
-                        ..config.clone()
-                    },
-                }));
-                store.dispatch(Msg::Flink(Action::LoseTaskManager {
+                store.dispatch(Msg::act(Action::whole_config(&flink::Config {
+                    slot_request_max_interval: DurationMs(config.slot_request_max_interval.0 + 50),
+                    ..config.clone()
+                })));
+                store.dispatch(Msg::act(Action::LoseTaskManager {
                     tm: tm.clone(),
                     restart_after_ms,
                 }));
@@ -268,12 +270,12 @@ pub fn FlinkTab() -> Html {
         let enter = {
             let cb = on_highlight.clone();
             let n = n.clone();
-            Callback::from(move |_: MouseEvent| cb.emit(Some(Subject { kind: "vertex".into(), id: n.clone() })))
+            Callback::from(move |_: MouseEvent| cb.emit(Some(Subject { kind: "vertex", id: n.clone() })))
         };
         let focus = {
             let cb = on_highlight.clone();
             let n = n.clone();
-            Callback::from(move |_: FocusEvent| cb.emit(Some(Subject { kind: "vertex".into(), id: n.clone() })))
+            Callback::from(move |_: FocusEvent| cb.emit(Some(Subject { kind: "vertex", id: n.clone() })))
         };
         let leave = {
             let cb = on_highlight.clone();

@@ -39,10 +39,7 @@ pub fn hover(store: &StoreCtx, kind: &'static str, id: String) -> Hover {
         let id = id.clone();
         move || {
             if !lit(&store, kind, &id) {
-                store.dispatch(Msg::Highlight(Some(Subject {
-                    kind: kind.to_string(),
-                    id: id.clone(),
-                })));
+                store.dispatch(Msg::Highlight(Some(Subject::new(kind, id.clone()))));
             }
         }
     };

@@ -65,17 +65,11 @@ fn select_value(r: &NodeRef) -> String {
 }
 
 fn send(store: &StoreCtx, a: Action) {
-    store.dispatch(Msg::Kstreams(a));
+    store.dispatch(Msg::act(a));
 }
 
 fn set_config(store: &StoreCtx, key: &str, value: serde_json::Value) {
-    send(
-        store,
-        Action::SetConfig {
-            key: key.to_string(),
-            value,
-        },
-    );
+    store.dispatch(Msg::SetConfig(key.to_string(), value));
 }
 
 /// Props of [`NumberKnob`].
@@ -170,7 +164,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
             let tags = parse_tags(&input_value(&tags_ref));
             store.dispatch(Msg::AtField(
                 "ks-add",
-                Box::new(Msg::Kstreams(Action::AddInstance {
+                Box::new(Msg::act(Action::AddInstance {
                     name,
                     threads,
                     rack,
@@ -233,8 +227,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
 
     // The newest keyed record: where murmur2 sent it.
     let last_keyed = store
-        .kstreams
-        .get()
+        .session::<crate::engine::kstreams::Sim>()
         .steps()
         .iter()
         .rev()

@@ -15,7 +15,7 @@ pub type Placements = BTreeMap<(TaskId, String, Role), Placed>;
 
 fn act(store: &StoreCtx, a: Action) -> Callback<MouseEvent> {
     let store = store.clone();
-    Callback::from(move |_| store.dispatch(Msg::Kstreams(a.clone())))
+    Callback::from(move |_| store.dispatch(Msg::act(a.clone())))
 }
 
 /// The racks-as-columns grid.

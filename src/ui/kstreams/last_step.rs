@@ -27,7 +27,7 @@ pub struct Placed {
 /// The standby (and warm-up) tasks `instance` held before the last step: its
 /// newest `ThreadsAssigned` event before that step.
 fn standbys_before(store: &StoreCtx, instance: &str) -> Vec<TaskId> {
-    let session = store.kstreams.get();
+    let session = store.session::<crate::engine::kstreams::Sim>();
     let steps = session.steps();
     let earlier = steps[..steps.len().saturating_sub(1)]
         .iter()
@@ -54,7 +54,7 @@ fn standbys_before(store: &StoreCtx, instance: &str) -> Vec<TaskId> {
 pub fn placements(store: &StoreCtx) -> BTreeMap<(TaskId, String, Role), Placed> {
     let mut out = BTreeMap::new();
     let mut before: BTreeMap<String, Vec<TaskId>> = BTreeMap::new();
-    let session = store.kstreams.get();
+    let session = store.session::<crate::engine::kstreams::Sim>();
     if let Some(evs) = session.steps().last() {
         for e in evs {
             if let Event::TaskAssigned {
@@ -105,13 +105,22 @@ fn action_text(a: &Action) -> String {
         Action::Produce { topic, records, .. } => format!("Produced {} records to {topic}", num(*records)),
         Action::AdvanceTime { ms } => format!("Let {} pass", duration(*ms)),
         Action::Rebalance => "Rebalanced".into(),
-        Action::SetConfig { key, value } => format!("Set {key} = {value}"),
+        Action::SetConfig(change) => format!(
+            "Set {}",
+            change
+                .config
+                .values()
+                .iter()
+                .map(|(k, v)| format!("{k} = {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }
 
 /// The "last step" panel.
 pub fn last_step(store: &StoreCtx, placed: &BTreeMap<(TaskId, String, Role), Placed>) -> Html {
-    let session = store.kstreams.get();
+    let session = store.session::<crate::engine::kstreams::Sim>();
     let cursor = session.cursor();
     let Some(evs) = session.steps().last() else {
         return html! {

@@ -85,7 +85,7 @@ fn legend() -> Html {
 #[component]
 pub fn KstreamsTab() -> Html {
     let store = use_context::<StoreCtx>().expect("store context");
-    let view = Rc::new(store.kstreams.get().state().view());
+    let view = Rc::new(store.session::<crate::engine::kstreams::Sim>().state().view());
     let placed = placements(&store);
     html! {
         <section class="tab-body ks" aria-label="Kafka Streams">

@@ -23,14 +23,27 @@ pub fn LessonPanel() -> Html {
     let v = run.view.clone();
     let leave = send(&store, || Msg::Lesson(LessonMsg::Leave));
     let menu = send(&store, || Msg::Page(Page::Lessons));
-    if l.system != store.tab {
-        let back = send(&store, move || Msg::Tab(l.system));
+    let resume = send(&store, || Msg::Lesson(LessonMsg::Resume));
+    if run.free && run.shown && l.system == store.tab {
+        return html! {
+            <section class="free-play-bar" aria-label="Free play">
+                <p>{ format!("You are playing freely with the scenario of the lesson “{}”. Your own {} scenario is kept as you left it.", l.title, l.system.title()) }</p>
+                <div class="lesson-nav">
+                    <button onclick={leave}>{ format!("Back to my {} scenario", l.system.title()) }</button>
+                </div>
+            </section>
+        };
+    }
+    if !run.shown || l.system != store.tab {
+        if run.free {
+            return html! {};
+        }
         return html! {
             <section class="lesson-panel paused" aria-label="Lesson">
-                <p>{ format!("Lesson paused: “{}”, step {} of {}, runs in the {} tab.", l.title, v.index + 1, v.of, l.system.title()) }</p>
+                <p>{ format!("Lesson paused: “{}”, step {} of {} ({}). You are looking at your own scenario.", l.title, v.index + 1, v.of, l.system.title()) }</p>
                 <div class="lesson-nav">
-                    <button class="primary" onclick={back}>{ format!("Back to the lesson ({})", l.system.title()) }</button>
-                    <button onclick={leave}>{"Leave the lesson"}</button>
+                    <button class="primary resume" onclick={resume}>{"Back to the lesson"}</button>
+                    <button class="leave" onclick={leave}>{"Leave the lesson"}</button>
                 </div>
             </section>
         };
@@ -45,6 +58,7 @@ pub fn LessonPanel() -> Html {
     let next = send(&store, || Msg::Lesson(LessonMsg::Next));
     let do_it = send(&store, || Msg::Lesson(LessonMsg::DoIt));
     let back = send(&store, || Msg::Lesson(LessonMsg::Back));
+    let free = send(&store, || Msg::Lesson(LessonMsg::Free));
     let dots = (0..v.of).map(|j| {
         let go = send(&store, move || Msg::Lesson(LessonMsg::Open(l.id.to_string(), j)));
         let seen = store.progress.visited.get(l.id).is_some_and(|s| s.contains(&j));
@@ -96,7 +110,8 @@ pub fn LessonPanel() -> Html {
                             { format!("Next lesson: {title} →") }
                         </button>
                     }
-                    <button class="free-play" onclick={leave} title="Leave the lesson and keep this state to experiment with">{"Play freely from here"}</button>
+                    <button class="free-play" onclick={free} title="Stop following the steps and experiment with this state (your own scenario is kept)">{"Play freely from here"}</button>
+                    <button class="leave" onclick={leave} title="Back to your own scenario, as you left it">{"Leave the lesson"}</button>
                 </div>
             </div>
             { real_box(&l.real) }

@@ -158,7 +158,7 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
                 .map(|(x, _)| (x / STRIP.0 * brokers.len() as f64) as usize)
                 .and_then(|i| brokers.get(i))
                 .map(|b| Subject {
-                    kind: "broker".into(),
+                    kind: "broker",
                     id: b.id.0.clone(),
                 });
             if pointed != current {
@@ -187,7 +187,7 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
         let enter = {
             let on = p.on_point.clone();
             let s = Subject {
-                kind: "broker".into(),
+                kind: "broker",
                 id: id.clone(),
             };
             Callback::from(move |_: MouseEvent| on.emit(Some(s.clone())))

@@ -166,7 +166,7 @@ fn ClusterControls(p: &ControlsProps) -> Html {
             } else {
                 LoadManager::Modular
             };
-            on.emit(Action::SetConfig { config: Box::new(c) });
+            on.emit(Action::whole_config(&c));
         })
     };
     let lm = p.config.load_manager_class_name;

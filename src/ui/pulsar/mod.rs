@@ -1,7 +1,7 @@
 //! The Pulsar tab: the hash ring of each namespace, one bar block per broker,
 //! the controls, and a "proposal" of the next round. Components here are
 //! presentational (props in, callbacks out) except [`tab`], which reads the
-//! store and dispatches `Msg::Pulsar(..)`.
+//! store and dispatches `Msg::act(..)`.
 
 mod broker_bars;
 mod controls;

@@ -10,8 +10,6 @@ use yew::prelude::*;
 /// A computed proposal.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Proposal {
-    /// Store revision it was computed at (stale once the store moves on).
-    pub revision: u64,
     /// Rings before, per namespace.
     pub before: Vec<Rc<RingView>>,
     /// Rings after, per namespace.

@@ -128,11 +128,8 @@ fn is(h: &Option<Subject>, kind: &str, id: &str) -> bool {
     h.as_ref().is_some_and(|s| s.kind == kind && s.id == id)
 }
 
-fn subject(kind: &str, id: &str) -> Option<Subject> {
-    Some(Subject {
-        kind: kind.into(),
-        id: id.into(),
-    })
+fn subject(kind: &'static str, id: &str) -> Option<Subject> {
+    Some(Subject::new(kind, id))
 }
 
 /// Human rate: `1.2k msg/s`.
@@ -160,7 +157,7 @@ struct Pointer {
 }
 
 impl Pointer {
-    fn new(interactive: bool, on_point: &Callback<Option<Subject>>, kind: &str, id: &str) -> Pointer {
+    fn new(interactive: bool, on_point: &Callback<Option<Subject>>, kind: &'static str, id: &str) -> Pointer {
         if !interactive {
             return Pointer {
                 enter: None,

@@ -1,5 +1,5 @@
 //! The Pulsar tab: reads the store, draws the engine's views, and dispatches
-//! `Msg::Pulsar(..)` for whatever the controls ask.
+//! `Msg::act(..)` for whatever the controls ask.
 
 use super::broker_bars::BrokerBars;
 use super::controls::{Controls, RoundBar};
@@ -11,45 +11,28 @@ use crate::engine::pulsar::{
     view::{BrokerView, RingView},
     Action,
 };
-use crate::engine::{Engine, Narrate};
+use crate::engine::Engine;
+use crate::scenario::presets::PULSAR_NAMESPACE as NAMESPACE;
 use crate::ui::components::field_error::FieldError;
-use crate::ui::store::{Msg, Notice, StoreCtx, Subject, NAMESPACE};
+use crate::ui::store::{Msg, Notice, StoreCtx, Subject};
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// What identifies the Pulsar state a proposal was computed from.
-#[derive(Clone, PartialEq)]
-struct Basis {
-    setup: Vec<Action>,
-    actions: Vec<Action>,
-}
-
-fn basis(store: &StoreCtx) -> Basis {
-    let session = store.pulsar.get();
-    let log = session.log();
-    Basis {
-        setup: log.setup.clone(),
-        actions: log.actions[..session.cursor()].to_vec(),
-    }
-}
-
-/// Run one Step on a clone of the simulation and keep the before/after views.
-fn propose(sim: &pulsar::Sim, revision: u64) -> Result<Proposal, String> {
-    let mut next = sim.clone();
-    let events = next.apply(&Action::Step).map_err(|e| e.to_string())?;
+/// The before/after views of the store's proposal (a Step run on a copy).
+fn proposal_views(now: &pulsar::Sim, p: &crate::playground::Proposal) -> Option<Proposal> {
+    let next = p.next::<pulsar::Sim>()?;
     let rings = |s: &pulsar::Sim| -> Vec<Rc<RingView>> {
         s.namespaces()
             .keys()
             .filter_map(|ns| s.ring_view(ns, true).map(Rc::new))
             .collect()
     };
-    Ok(Proposal {
-        revision,
-        before: rings(sim),
-        after: rings(&next),
-        brokers_before: Rc::new(sim.broker_views()),
+    Some(Proposal {
+        before: rings(now),
+        after: rings(next),
+        brokers_before: Rc::new(now.broker_views()),
         brokers_after: Rc::new(next.broker_views()),
-        narration: events.iter().map(Narrate::narrate).collect(),
+        narration: p.events.clone(),
     })
 }
 
@@ -130,12 +113,17 @@ impl Views {
 pub fn PulsarTab() -> Html {
     let store = use_context::<StoreCtx>().expect("store context");
     let chosen = use_state(|| NAMESPACE.to_string());
-    let proposal = use_state(|| None::<(Basis, Rc<Proposal>)>);
     // Everything drawn is derived once per scenario change (not on a hover).
     let views = {
         let store = store.clone();
         use_memo((store.data_revision, (*chosen).clone()), move |(_, chosen)| {
-            Views::of(store.pulsar.get().state(), chosen, store.bundles())
+            let session = store.session::<crate::engine::pulsar::Sim>();
+            let sim = session.state();
+            let bundles = sim
+                .namespaces()
+                .get(NAMESPACE)
+                .map_or(0, |ns| ns.bundles.len() as u32);
+            Views::of(sim, chosen, bundles)
         })
     };
     let Views {
@@ -154,11 +142,16 @@ pub fn PulsarTab() -> Html {
         bundles,
     } = (*views).clone();
 
-    // A proposal computed from another state is stale: drop it from view.
-    let shown = proposal
-        .as_ref()
-        .filter(|(b, _)| *b == basis(&store))
-        .map(|(_, p)| p.clone());
+    // The store's proposal (dropped by the store as soon as the state moves on).
+    let shown = {
+        let store = store.clone();
+        use_memo(store.proposal.clone(), move |p| {
+            p.as_ref().and_then(|p| {
+                proposal_views(store.session::<crate::engine::pulsar::Sim>().state(), p).map(Rc::new)
+            })
+        })
+    };
+    let shown = (*shown).clone();
 
     // Every control action goes through here; a section's own actions carry the
     // section's id so that a refusal is shown inside it. The callbacks are made
@@ -170,19 +163,28 @@ pub fn PulsarTab() -> Html {
             if let Action::CreateNamespace { namespace, .. } = &a {
                 chosen.set(namespace.clone());
             }
-            dispatch.dispatch(Msg::AtField(field, Box::new(Msg::Pulsar(a))))
+            dispatch.dispatch(Msg::AtField(field, Box::new(Msg::act(a))))
         },
     );
     let on_action = use_memo(on_field.clone(), |f| f.reform(|a: Action| ("pulsar-rounds", a)));
     let on_action = (*on_action).clone();
     let on_actions = use_callback(dispatch.clone(), |v: Vec<Action>, dispatch| {
         for a in v {
-            dispatch.dispatch(Msg::Pulsar(a));
+            dispatch.dispatch(Msg::act(a));
         }
     });
-    let on_bundles = use_callback(dispatch.clone(), |n: u32, dispatch| {
-        dispatch.dispatch(Msg::AtField("bundle-count", Box::new(Msg::SetBundles(n))))
-    });
+    let on_bundles = {
+        let store = store.clone();
+        Callback::from(move |n: u32| {
+            // Re-shard the first namespace: the same log on a namespace of n bundles.
+            let mut sc = store.scenario();
+            if let crate::scenario::Body::Pulsar(log) = sc.body {
+                sc.body =
+                    crate::scenario::Body::Pulsar(crate::scenario::presets::with_pulsar_bundles(log, n));
+            }
+            store.dispatch(Msg::AtField("bundle-count", Box::new(Msg::Rewrite(Box::new(sc)))))
+        })
+    };
     let on_error = use_callback(dispatch.clone(), |t: String, dispatch| {
         dispatch.dispatch(Msg::Notify(Notice::Error(t)))
     });
@@ -193,31 +195,11 @@ pub fn PulsarTab() -> Html {
     let fresh_seed = use_callback((), |_: (), _| crate::ui::browser::fresh_seed());
     let on_propose = {
         let store = store.clone();
-        let proposal = proposal.clone();
-        Callback::from(move |_: ()| {
-            if proposal.is_some() {
-                proposal.set(None);
-                return;
-            }
-            let proposed = propose(store.pulsar.get().state(), store.revision);
-            match proposed {
-                Ok(p) => proposal.set(Some((basis(&store), Rc::new(p)))),
-                Err(e) => store.dispatch(Msg::Notify(Notice::Error(e))),
-            }
-        })
+        let open = shown.is_some();
+        Callback::from(move |_: ()| store.dispatch(Msg::Propose(!open)))
     };
-    let on_apply = {
-        let store = store.clone();
-        let proposal = proposal.clone();
-        Callback::from(move |_: ()| {
-            proposal.set(None);
-            store.dispatch(Msg::Pulsar(Action::Step));
-        })
-    };
-    let on_discard = {
-        let proposal = proposal.clone();
-        Callback::from(move |_: ()| proposal.set(None))
-    };
+    let on_apply = use_callback(dispatch.clone(), |_: (), d| d.dispatch(Msg::ApplyProposal));
+    let on_discard = use_callback(dispatch.clone(), |_: (), d| d.dispatch(Msg::Propose(false)));
     let on_ns = {
         let chosen = chosen.clone();
         Callback::from(move |e: Event| {

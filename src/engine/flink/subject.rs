@@ -1,0 +1,27 @@
+//! What each event is about, as the views label it: a TaskManager (`tm-0`), a
+//! slot (`tm-0/1`) or a job vertex (its name).
+
+use super::Event;
+use crate::engine::Subject;
+
+/// The subject of a Flink event.
+pub fn of(e: &Event) -> Option<Subject> {
+    match e {
+        Event::TaskManagerAdded { tm, .. }
+        | Event::TaskManagerRemoved { tm, .. }
+        | Event::TaskManagerLost { tm, .. }
+        | Event::TaskManagerRestored { tm, .. } => Some(Subject::new("tm", tm.clone())),
+        Event::SlotRequestMatched { tm, slot, .. } => Some(Subject::new("slot", format!("{tm}/{slot}"))),
+        Event::SubtasksAssigned { vertex, .. } => Some(Subject::new("vertex", vertex.clone())),
+        Event::JobDefined { .. }
+        | Event::ConfigChanged { .. }
+        | Event::StrategiesChosen { .. }
+        | Event::SlotSharingDone { .. }
+        | Event::SlotRequestsIssued { .. }
+        | Event::SlotsAllocated { .. }
+        | Event::ResourceViewSettled { .. }
+        | Event::SlotRequestsTimedOut { .. }
+        | Event::SchedulingFinished { .. }
+        | Event::SchedulingFailed { .. } => None,
+    }
+}

@@ -1,0 +1,79 @@
+//! What must hold after every action: while the group has members, every task
+//! has exactly one active owner among them; no instance holds a task twice; a
+//! standby never sits on its active's instance; an instance out of the group
+//! holds nothing; an instance's threads differ by at most one task; and the
+//! warm-ups stay within `max.warmup.replicas`.
+
+use super::Sim;
+use crate::engine::Engine;
+use std::collections::BTreeSet;
+
+/// `Err` names the first broken invariant.
+pub fn check(sim: &Sim) -> Result<(), String> {
+    let members: BTreeSet<&str> = sim.members().iter().map(|m| m.name.as_str()).collect();
+    for t in sim.tasks() {
+        let owners: Vec<&str> = sim
+            .instances()
+            .values()
+            .filter(|i| i.active_tasks().contains(&t.id))
+            .map(|i| i.name.as_str())
+            .collect();
+        if members.is_empty() {
+            if !owners.is_empty() {
+                return Err(format!("task {} is owned with no member in the group", t.id));
+            }
+            continue;
+        }
+        if owners.len() != 1 || !members.contains(owners[0]) {
+            return Err(format!("task {} has active owners {owners:?}", t.id));
+        }
+        for i in sim.instances().values() {
+            let copies: usize = i
+                .threads
+                .iter()
+                .map(|th| {
+                    th.active
+                        .iter()
+                        .chain(th.standby.iter())
+                        .filter(|x| **x == t.id)
+                        .count()
+                })
+                .sum();
+            if copies > 1 {
+                return Err(format!("{} holds {} twice", i.name, t.id));
+            }
+        }
+        if sim.standby_owners(t.id).contains(&owners[0]) {
+            return Err(format!("the standby of {} is on its active's instance", t.id));
+        }
+    }
+    let mut warm = 0usize;
+    for i in sim.instances().values() {
+        warm += i.warmups.len();
+        if !i.is_member() {
+            if !(i.active_tasks().is_empty() && i.standby_tasks().is_empty()) {
+                return Err(format!("{} is out of the group but holds tasks", i.name));
+            }
+            continue;
+        }
+        let loads: Vec<usize> = i
+            .threads
+            .iter()
+            .map(|t| t.active.len() + t.standby.len())
+            .collect();
+        let (lo, hi) = (
+            loads.iter().min().copied().unwrap_or(0),
+            loads.iter().max().copied().unwrap_or(0),
+        );
+        if hi - lo > 1 {
+            return Err(format!(
+                "{} thread loads {loads:?} differ by more than one",
+                i.name
+            ));
+        }
+    }
+    if warm as u64 > u64::from(sim.config().max_warmup_replicas) {
+        return Err(format!("{warm} warm-ups, above max.warmup.replicas"));
+    }
+    Ok(())
+}

@@ -1,0 +1,109 @@
+//! Every Kafka Streams config key lbscope knows, as `StreamsConfig` spells it:
+//! type and range, unit, settings-panel section and a one-line doc. Defaults
+//! come from [`super::Config::default`].
+
+use crate::engine::schema::{Kind, Knob};
+
+const APP: &str = "Application";
+const ASSIGN: &str = "Assignment";
+const RACK: &str = "Rack awareness";
+const SIM: &str = "Simulation";
+
+/// The table.
+pub(super) const KNOBS: &[Knob] = &[
+    Knob::new(
+        "application.id",
+        Kind::Text,
+        APP,
+        "The application's id; names the changelog topics (<application.id>-<store>-changelog).",
+    ),
+    Knob::new(
+        "num.stream.threads",
+        Kind::Int { min: 1, max: 1024 },
+        APP,
+        "Stream threads of an instance started without an explicit count.",
+    ),
+    Knob::new(
+        "num.standby.replicas",
+        Kind::Int { min: 0, max: 16 },
+        ASSIGN,
+        "Standby replicas of each stateful task.",
+    ),
+    Knob::new(
+        "acceptable.recovery.lag",
+        Kind::Int {
+            min: 0,
+            max: i64::MAX,
+        },
+        ASSIGN,
+        "A client whose state is within this many records of the end is caught up.",
+    )
+    .unit("records"),
+    Knob::new(
+        "max.warmup.replicas",
+        Kind::Int {
+            min: 1,
+            max: i32::MAX as i64,
+        },
+        ASSIGN,
+        "Warm-up replicas allowed at once, over the whole group.",
+    ),
+    Knob::new(
+        "probing.rebalance.interval.ms",
+        Kind::Int {
+            min: 60_000,
+            max: i64::MAX,
+        },
+        ASSIGN,
+        "How long after a rebalance with warm-ups the next probing rebalance comes.",
+    )
+    .unit("ms"),
+    Knob::new(
+        "task.assignor.class",
+        Kind::Choice(&["high_availability", "sticky"]),
+        ASSIGN,
+        "The task assignor: high_availability (Kafka's default) or sticky (legacy).",
+    ),
+    Knob::new(
+        "rack.aware.assignment.tags",
+        Kind::TextList,
+        RACK,
+        "Client tag keys that standbys are spread over.",
+    ),
+    Knob::new(
+        "rack.aware.assignment.strategy",
+        Kind::Choice(&["none", "min_traffic", "balance_subtopology"]),
+        RACK,
+        "Rack-aware assignment of active tasks: none, min_traffic or balance_subtopology.",
+    ),
+    Knob::new(
+        "rack.aware.assignment.traffic_cost",
+        Kind::Int {
+            min: 0,
+            max: i32::MAX as i64,
+        },
+        RACK,
+        "Cost of cross-rack traffic in the rack-aware optimisation (unset: the assignor's default).",
+    )
+    .optional(),
+    Knob::new(
+        "rack.aware.assignment.non_overlap_cost",
+        Kind::Int {
+            min: 0,
+            max: i32::MAX as i64,
+        },
+        RACK,
+        "Cost of moving a task away from its previous client (unset: the assignor's default).",
+    )
+    .optional(),
+    Knob::new(
+        "lbscope.restore.records.per.second",
+        Kind::Int {
+            min: 1,
+            max: i64::MAX,
+        },
+        SIM,
+        "lbscope's own: records per second one replica restores from its changelog.",
+    )
+    .unit("records/s"),
+];

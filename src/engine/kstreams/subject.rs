@@ -1,0 +1,34 @@
+//! What each event is about, as the views label it: a task (`0_1`), a stream
+//! thread (`app-1/T2`), an instance or a topic.
+
+use super::Event;
+use crate::engine::Subject;
+
+/// The subject of a Kafka Streams event.
+pub fn of(e: &Event) -> Option<Subject> {
+    match e {
+        Event::TopicDefined { topic, .. } | Event::Produced { topic, .. } => {
+            Some(Subject::new("topic", topic.clone()))
+        }
+        Event::InstanceAdded { instance, .. }
+        | Event::InstanceRemoved { instance, .. }
+        | Event::InstanceCrashed { instance, .. }
+        | Event::InstanceRestarted { instance, .. }
+        | Event::ThreadsAssigned { instance, .. }
+        | Event::InstanceIdle { instance, .. } => Some(Subject::new("instance", instance.clone())),
+        Event::ThreadAdded { instance, thread, .. } | Event::ThreadRemoved { instance, thread, .. } => {
+            Some(Subject::new("thread", format!("{instance}/T{thread}")))
+        }
+        Event::TaskRestored { task, .. }
+        | Event::WarmupCaughtUp { task, .. }
+        | Event::TaskAssigned { task, .. } => Some(Subject::new("task", task.to_string())),
+        Event::TopologyDefined { .. }
+        | Event::TimeAdvanced { .. }
+        | Event::RebalanceStarted { .. }
+        | Event::RackAwareOptimized { .. }
+        | Event::ProbingRebalanceScheduled { .. }
+        | Event::RebalanceCompleted { .. }
+        | Event::ConfigSet { .. }
+        | Event::Warning { .. } => None,
+    }
+}

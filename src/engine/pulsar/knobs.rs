@@ -1,0 +1,106 @@
+//! Every Pulsar config key lbscope knows, as `broker.conf` spells it: type and
+//! range, unit, settings-panel section and a one-line doc. Defaults come from the
+//! version profiles ([`super::config::Profile`]).
+
+use crate::engine::schema::{Kind, Knob};
+
+const fn float(min: f64, max: f64) -> Kind {
+    Kind::Float { min, max }
+}
+const fn int(min: i64, max: i64) -> Kind {
+    Kind::Int { min, max }
+}
+const PERCENT: Kind = float(0.0, 100.0);
+const FRACTION: Kind = float(0.0, 1.0);
+const WEIGHT: Kind = float(0.0, 1_000.0);
+const RATE: Kind = float(0.0, 1.0e15);
+const MINUTES: Kind = int(0, 525_600);
+const COUNT: Kind = int(0, i32::MAX as i64);
+
+const MANAGER: &str = "Load manager";
+const SHED: &str = "Shedding";
+const PLACE: &str = "Placement";
+const SPLIT: &str = "Bundle split";
+const REPORT: &str = "Load reports";
+const SIM: &str = "Simulation";
+
+/// The table.
+pub(super) const KNOBS: &[Knob] = &[
+    Knob::new(
+        "loadManagerClassName",
+        Kind::Choice(&["ModularLoadManagerImpl", "ExtensibleLoadManagerImpl"]),
+        MANAGER,
+        "Which load manager runs: modular (the leader decides, an unloaded bundle is placed at the next lookup) or extensible (decisions pre-assign the destination).",
+    ),
+    Knob::new("loadBalancerEnabled", Kind::Bool, MANAGER, "Whether the load manager balances at all (reports, shedding and splits)."),
+    Knob::new("defaultNumberOfNamespaceBundles", int(1, 65_536), MANAGER, "Bundles a new namespace is sharded into when none is given."),
+    Knob::new("systemNamespaceBundles", int(1, 65_536), MANAGER, "Bundles of the pulsar/system namespace on creation (lbscope's name for the system namespace's own default)."),
+    Knob::new("loadBalancerSheddingEnabled", Kind::Bool, SHED, "Whether the leader unloads bundles from overloaded brokers."),
+    Knob::new("loadBalancerSheddingIntervalMinutes", MINUTES, SHED, "How often shedding runs.").unit("min"),
+    Knob::new("loadBalancerSheddingGracePeriodMinutes", MINUTES, SHED, "A bundle unloaded this recently is not unloaded again.").unit("min"),
+    Knob::new(
+        "loadBalancerLoadSheddingStrategy",
+        Kind::Choice(&["OverloadShedder", "ThresholdShedder", "UniformLoadShedder", "TransferShedder", "AvgShedder"]),
+        SHED,
+        "The shedder: which bundles leave which brokers.",
+    ),
+    Knob::new(
+        "loadBalancerLoadPlacementStrategy",
+        Kind::Choice(&["LeastLongTermMessageRate", "LeastResourceUsageWithWeight", "AvgShedder"]),
+        PLACE,
+        "The placement strategy: which broker gets an unowned bundle (modular load manager).",
+    ),
+    Knob::new("loadBalancerDistributeBundlesEvenlyEnabled", Kind::Bool, PLACE, "Before scoring, keep only the brokers owning the fewest bundles of the bundle's namespace."),
+    Knob::new("loadBalancerBrokerOverloadedThresholdPercentage", PERCENT, SHED, "A broker above this usage is overloaded (OverloadShedder; placement avoids it).").unit("%"),
+    Knob::new("loadBalancerBrokerThresholdShedderPercentage", PERCENT, SHED, "ThresholdShedder: a broker this far above the average usage sheds.").unit("%"),
+    Knob::new("lowerBoundarySheddingEnabled", Kind::Bool, SHED, "ThresholdShedder: also shed when a broker is far below the average."),
+    Knob::new("loadBalancerHistoryResourcePercentage", FRACTION, SHED, "Weight of the old value in the moving average of a broker's usage (0..1)."),
+    Knob::new("loadBalancerCPUResourceWeight", WEIGHT, SHED, "Weight of CPU in the weighted usage."),
+    Knob::new("loadBalancerMemoryResourceWeight", WEIGHT, SHED, "Weight of heap memory in the weighted usage."),
+    Knob::new("loadBalancerDirectMemoryResourceWeight", WEIGHT, SHED, "Weight of direct memory in the weighted usage."),
+    Knob::new("loadBalancerBandwithInResourceWeight", WEIGHT, SHED, "Weight of inbound bandwidth in the weighted usage."),
+    Knob::new("loadBalancerBandwithOutResourceWeight", WEIGHT, SHED, "Weight of outbound bandwidth in the weighted usage."),
+    Knob::new("loadBalancerBundleUnloadMinThroughputThreshold", float(0.0, 1.0e9), SHED, "ThresholdShedder: a planned offload under this throughput is not done.").unit("MB"),
+    Knob::new("loadBalancerMsgRateDifferenceShedderThreshold", float(0.0, 1.0e9), SHED, "UniformLoadShedder: shed when the busiest broker's message rate exceeds the least busy one's by this much.").unit("%"),
+    Knob::new("loadBalancerMsgThroughputMultiplierDifferenceShedderThreshold", float(0.0, 1.0e9), SHED, "UniformLoadShedder: shed when the busiest broker's throughput is this many times the least busy one's."),
+    Knob::new("maxUnloadPercentage", FRACTION, SHED, "UniformLoadShedder / AvgShedder: the share of the difference to move."),
+    Knob::new("maxUnloadBundleNumPerShedding", int(-1, i32::MAX as i64), SHED, "UniformLoadShedder / AvgShedder: most bundles per shedding (-1: no limit)."),
+    Knob::new("minUnloadMessage", RATE, SHED, "UniformLoadShedder / AvgShedder: least message rate worth moving.").unit("msg/s"),
+    Knob::new("minUnloadMessageThroughput", RATE, SHED, "UniformLoadShedder / AvgShedder: least throughput worth moving.").unit("B/s"),
+    Knob::new("loadBalancerAvgShedderLowThreshold", PERCENT, SHED, "AvgShedder: a usage gap above this counts as a low hit.").unit("%"),
+    Knob::new("loadBalancerAvgShedderHighThreshold", PERCENT, SHED, "AvgShedder: a usage gap above this counts as a high hit.").unit("%"),
+    Knob::new("loadBalancerAvgShedderHitCountLowThreshold", COUNT, SHED, "AvgShedder: consecutive low hits before shedding."),
+    Knob::new("loadBalancerAvgShedderHitCountHighThreshold", COUNT, SHED, "AvgShedder: consecutive high hits before shedding."),
+    Knob::new("loadBalancerBrokerLoadTargetStd", float(0.0, 1.0), SHED, "TransferShedder: shed while the standard deviation of broker loads is above this."),
+    Knob::new("loadBalancerSheddingConditionHitCountThreshold", COUNT, SHED, "TransferShedder: rounds the condition must hold before shedding."),
+    Knob::new("loadBalancerMaxNumberOfBrokerSheddingPerCycle", COUNT, SHED, "TransferShedder: most brokers shed per round."),
+    Knob::new("loadBalancerTransferEnabled", Kind::Bool, SHED, "TransferShedder: pre-assign the destination (transfer) instead of a plain unload."),
+    Knob::new("loadBalancerBrokerMaxTopics", COUNT, PLACE, "Brokers serving this many topics are no placement candidates."),
+    Knob::new("loadBalancerAverageResourceUsageDifferenceThresholdPercentage", PERCENT, PLACE, "LeastResourceUsageWithWeight: brokers this far under the average usage are the candidates.").unit("%"),
+    Knob::new("loadBalancerAutoBundleSplitEnabled", Kind::Bool, SPLIT, "Whether hot bundles are split automatically."),
+    Knob::new("loadBalancerAutoUnloadSplitBundlesEnabled", Kind::Bool, SPLIT, "Whether the halves of an automatic split are unloaded."),
+    Knob::new("loadBalancerSplitIntervalMinutes", MINUTES, SPLIT, "How often the extensible load manager checks for splits.").unit("min"),
+    Knob::new("loadBalancerNamespaceBundleMaxTopics", COUNT, SPLIT, "A bundle with more topics is split."),
+    Knob::new("loadBalancerNamespaceBundleMaxSessions", COUNT, SPLIT, "A bundle with more producer + consumer sessions is split."),
+    Knob::new("loadBalancerNamespaceBundleMaxMsgRate", RATE, SPLIT, "A bundle with a higher message rate is split.").unit("msg/s"),
+    Knob::new("loadBalancerNamespaceBundleMaxBandwidthMbytes", RATE, SPLIT, "A bundle with more bandwidth is split.").unit("MB/s"),
+    Knob::new("loadBalancerNamespaceMaximumBundles", int(1, 65_536), SPLIT, "A namespace never gets more bundles than this by splitting."),
+    Knob::new("loadBalancerMaxNumberOfBundlesToSplitPerCycle", COUNT, SPLIT, "Extensible: most bundles split per check."),
+    Knob::new("loadBalancerNamespaceBundleSplitConditionHitCountThreshold", COUNT, SPLIT, "Extensible: checks a bundle must be hot in a row before it is split."),
+    Knob::new(
+        "defaultNamespaceBundleSplitAlgorithm",
+        Kind::Choice(&[
+            "range_equally_divide",
+            "topic_count_equally_divide",
+            "specified_positions_divide",
+            "flow_or_qps_equally_divide",
+        ]),
+        SPLIT,
+        "Where an automatic split cuts the bundle's hash range.",
+    ),
+    Knob::new("flowOrQpsDifferenceThresholdPercentage", PERCENT, SPLIT, "flow_or_qps_equally_divide: how unequal the halves may be.").unit("%"),
+    Knob::new("loadBalancerReportUpdateThresholdPercentage", PERCENT, REPORT, "A broker publishes a new load report when its usage changed this much.").unit("%"),
+    Knob::new("loadBalancerReportUpdateMaxIntervalMinutes", MINUTES, REPORT, "A broker publishes a load report at least this often.").unit("min"),
+    Knob::new("loadBalancerResourceQuotaUpdateIntervalMinutes", MINUTES, REPORT, "How often the leader folds bundle samples into the averages.").unit("min"),
+    Knob::new("roundSeconds", int(1, 86_400), SIM, "lbscope's own: simulated time of one round.").unit("s"),
+];

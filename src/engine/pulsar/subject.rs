@@ -1,0 +1,85 @@
+//! What each event is about, as the views label it: a bundle
+//! (`tenant/ns/0xLLLLLLLL_0xUUUUUUUU`), a topic (its full name) or a broker.
+//! The most specific entity wins: a lookup is about its bundle, not its broker.
+
+use super::load::{BrokerId, BundleId};
+use super::place::PlaceEvent;
+use super::shed::ShedEvent;
+use super::Event;
+use crate::engine::Subject;
+
+fn bundle(b: &BundleId) -> Option<Subject> {
+    Some(Subject::new("bundle", b.to_string()))
+}
+
+fn broker(b: &BrokerId) -> Option<Subject> {
+    Some(Subject::new("broker", b.0.clone()))
+}
+
+/// The subject of a Pulsar event.
+pub fn of(e: &Event) -> Option<Subject> {
+    match e {
+        Event::TopicCreated { topic, .. }
+        | Event::PartitionedTopicCreated { topic, .. }
+        | Event::TopicTrafficSet { topic, .. } => Some(Subject::new("topic", topic.0.clone())),
+        Event::BrokerAdded { broker: b, .. }
+        | Event::BrokerCrashed { broker: b, .. }
+        | Event::BrokerRestored { broker: b }
+        | Event::BrokerCapacitySet { broker: b, .. }
+        | Event::BrokerLoadSet { broker: b, .. }
+        | Event::LeaderElected { broker: b, .. } => broker(b),
+        Event::BundleLoadSet { bundle: b, .. }
+        | Event::Lookup { bundle: b, .. }
+        | Event::NoBrokerAvailable { bundle: b }
+        | Event::StateChanged { bundle: b, .. }
+        | Event::SplitCandidate { bundle: b, .. }
+        | Event::SplitSkipped { bundle: b, .. }
+        | Event::BundleSplit { bundle: b, .. }
+        | Event::Unloaded { bundle: b, .. }
+        | Event::UnloadSkipped { bundle: b, .. }
+        | Event::Reconnected { bundle: b, .. } => bundle(b),
+        Event::Shed(s) => shed(s),
+        Event::Place(p) => place(p),
+        Event::NamespaceCreated { .. }
+        | Event::TopicsCreated { .. }
+        | Event::NoLeader
+        | Event::ConfigSet { .. }
+        | Event::ProfileSet { .. }
+        | Event::Warning { .. }
+        | Event::Reported { .. }
+        | Event::SheddingSkipped { .. }
+        | Event::RoundDone { .. } => None,
+    }
+}
+
+fn shed(e: &ShedEvent) -> Option<Subject> {
+    match e {
+        ShedEvent::RecentlyUnloaded { bundle: b, .. } | ShedEvent::BundleChosen { bundle: b, .. } => {
+            bundle(b)
+        }
+        ShedEvent::BrokerSkipped { broker: b, .. }
+        | ShedEvent::Overloaded { broker: b, .. }
+        | ShedEvent::AboveThreshold { broker: b, .. }
+        | ShedEvent::LowerBoundary { broker: b, .. } => broker(b),
+        ShedEvent::Idle { .. }
+        | ShedEvent::ThresholdAverages { .. }
+        | ShedEvent::UniformImbalance { .. }
+        | ShedEvent::TransferStats { .. }
+        | ShedEvent::TransferPair { .. }
+        | ShedEvent::TransferStdUpdated { .. }
+        | ShedEvent::AvgScores { .. }
+        | ShedEvent::AvgPair { .. }
+        | ShedEvent::AvgPlan { .. } => None,
+    }
+}
+
+fn place(e: &PlaceEvent) -> Option<Subject> {
+    match e {
+        PlaceEvent::Chosen { bundle: b, .. }
+        | PlaceEvent::NoCandidate { bundle: b, .. }
+        | PlaceEvent::LongTermRates { bundle: b, .. }
+        | PlaceEvent::ResourceUsages { bundle: b, .. }
+        | PlaceEvent::AvgDestination { bundle: b, .. } => bundle(b),
+        PlaceEvent::Fallback { .. } => None,
+    }
+}

@@ -1,0 +1,108 @@
+//! The playground's state and its reducer, pure and native (the wasm UI draws
+//! it; native tests cover it): a live session per system, the active tab, the
+//! lesson being followed (in a session of its own, so a lesson never touches
+//! the learner's work), the page, the notice, the proposal of the next round.
+//!
+//! Everything the browser provides comes in as data: the URL fragment and the
+//! saved workspace at boot ([`Boot`]), a fragment the browser navigated to
+//! ([`Msg::Location`]), the time a round took ([`Store::last_round_ms`], set by
+//! the UI around the reducer). Everything the store asks of the browser goes
+//! out as data: the fragment to show ([`Store::fragment`]), the workspace to
+//! save ([`Store::workspace_json`]), `window.lbscope` ([`Store::inspect`]).
+
+mod inspect;
+mod lesson_run;
+mod store;
+mod tab;
+mod workspace;
+
+pub use inspect::{Inspect, INSPECT_MAX_BUNDLES, INSPECT_MAX_EVENTS, INSPECT_MAX_TOPICS};
+pub use lesson_run::{LessonMsg, LessonRun, Progress};
+pub use store::{Boot, Msg, Store, HEAVY_REPLAY, MAX_LOG_ROWS};
+pub use tab::{History, Live, Tab};
+pub use workspace::Workspace;
+
+use crate::engine::schema::Knob;
+use crate::engine::{Subject, System};
+use serde_json::Value;
+use std::any::Any;
+use std::rc::Rc;
+
+/// A message to the user.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Notice {
+    /// Something was refused or could not be read.
+    Error(String),
+    /// Something worth knowing.
+    Info(String),
+}
+
+/// The pages besides the playground.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Page {
+    /// The tabs.
+    Playground,
+    /// The lesson menu.
+    Lessons,
+    /// The fidelity notes.
+    Fidelity,
+}
+
+/// One row of the event log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventRow {
+    /// `None` for setup events, else the log index of the action that caused it.
+    pub step: Option<usize>,
+    /// The narration.
+    pub text: String,
+    /// What it is about.
+    pub subject: Option<Subject>,
+}
+
+/// One config key as the settings panel shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SettingRow {
+    /// The key, its kind, unit, doc and whether lbscope models it.
+    pub knob: Knob,
+    /// The value in force (`null`: unset).
+    pub value: Value,
+    /// Its default in each version profile, the default profile first.
+    pub defaults: Vec<(&'static str, Value)>,
+}
+
+/// What the next round would do, computed on a copy of the state (nothing
+/// applied; the copy carries the RNG, so applying the round gives exactly this).
+#[derive(Clone)]
+pub struct Proposal {
+    /// The tab it was computed for.
+    pub system: System,
+    /// What would change, one line each (before → after).
+    pub changes: Vec<String>,
+    /// The round's narrated events.
+    pub events: Vec<String>,
+    /// The state after the round (`E`, the tab's engine: see [`Proposal::next`]).
+    next: Rc<dyn Any>,
+}
+
+impl Proposal {
+    /// The state after the round, when the proposal is engine `E`'s.
+    pub fn next<E: 'static>(&self) -> Option<&E> {
+        self.next.downcast_ref()
+    }
+}
+
+impl std::fmt::Debug for Proposal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Proposal")
+            .field("system", &self.system)
+            .field("changes", &self.changes)
+            .field("events", &self.events)
+            .finish()
+    }
+}
+
+impl PartialEq for Proposal {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.next, &o.next)
+    }
+}

@@ -1,0 +1,558 @@
+//! The store and its reducer.
+
+use super::workspace::{Restored, Workspace, WORKSPACE_VERSION};
+use super::{EventRow, LessonMsg, LessonRun, Live, Notice, Page, Progress, Proposal, SettingRow};
+use crate::engine::{AnyAction, Engine, Series, Subject, System};
+use crate::lessons;
+use crate::scenario::session::Session;
+use crate::scenario::{presets, url, Scenario};
+use serde_json::Value;
+use std::cell::Ref;
+
+/// Most event-log rows the page renders (the newest ones).
+pub const MAX_LOG_ROWS: usize = 400;
+
+/// Replay work (actions, plus topics created in bulk) above which opening a
+/// scenario is announced first: replaying it takes about a second or more.
+pub const HEAVY_REPLAY: u64 = 20_000;
+
+/// What the browser hands the store when the page opens.
+#[derive(Clone, Debug, Default)]
+pub struct Boot {
+    /// The URL fragment (with its `#`), if any.
+    pub fragment: Option<String>,
+    /// The saved workspace (or an older single-scenario autosave), if any.
+    pub saved: Option<String>,
+    /// Lesson progress saved in this browser.
+    pub progress: Progress,
+    /// Ignore the saved workspace (the crash panel's "Start fresh"), without deleting it.
+    pub fresh: bool,
+}
+
+/// Messages the components send.
+#[derive(Clone, Debug)]
+pub enum Msg {
+    /// Switch tab (a lesson on screen steps aside; it can be resumed).
+    Tab(System),
+    /// Apply an action to the tab of its system.
+    Act(AnyAction),
+    /// Replace the active tab's scenario by this one of the same system (a
+    /// preset rewrite, e.g. the bundle count of the first namespace).
+    Rewrite(Box<Scenario>),
+    /// Open a scenario (a link, a file); on failure the current work stays. A
+    /// heavy one is announced first and opened by [`Msg::OpenPending`].
+    Open(Box<Scenario>),
+    /// Open the announced heavy scenario now.
+    OpenPending,
+    /// The browser navigated to this fragment (Back / Forward, a typed link).
+    Location(String),
+    /// Start the active tab over from its default scenario (a lesson: from its step).
+    Reset,
+    /// Undo one action of the active tab.
+    Undo,
+    /// Redo one action of the active tab.
+    Redo,
+    /// Move the active tab's cursor.
+    Seek(usize),
+    /// Show a notice.
+    Notify(Notice),
+    /// One round of the active tab ([`Engine::round_action`]).
+    StepActive,
+    /// Start or stop automatic rounds.
+    Play(bool),
+    /// Milliseconds between automatic rounds.
+    Speed(u32),
+    /// Open or close the shortcut overlay.
+    Help(bool),
+    /// Run a message on behalf of a form field: if it is refused, the message goes
+    /// next to that field (`field_error`) instead of the notice bar.
+    AtField(&'static str, Box<Msg>),
+    /// Show (true) or drop (false) what the next round would do.
+    Propose(bool),
+    /// Apply the proposed round.
+    ApplyProposal,
+    /// Set one config value of the active tab, by its real name.
+    SetConfig(String, Value),
+    /// Compare the active run with the same log under one changed config value.
+    Compare(Option<(String, Value)>),
+    /// Point at an entity (or stop pointing).
+    Highlight(Option<Subject>),
+    /// Dismiss the notice.
+    Dismiss,
+    /// Lesson navigation.
+    Lesson(LessonMsg),
+    /// Show a page (lesson menu, fidelity notes) or the playground.
+    Page(Page),
+}
+
+impl Msg {
+    /// Apply an engine action (of any system) to its tab.
+    pub fn act(a: impl Into<AnyAction>) -> Msg {
+        Msg::Act(a.into())
+    }
+}
+
+/// Everything the page shows.
+#[derive(Clone, Debug)]
+pub struct Store {
+    /// Active tab.
+    pub tab: System,
+    /// The learner's own session of each system (in [`System::ALL`] order).
+    tabs: [Live; 3],
+    /// The lesson being followed, if any (with its own session).
+    pub lesson: Option<LessonRun>,
+    /// Last message.
+    pub notice: Option<Notice>,
+    /// The entity the user is pointing at (clicked in the event log, hovered in a view).
+    pub highlight: Option<Subject>,
+    /// The last refused settings edit or form input: (field, message), shown next to it.
+    pub field_error: Option<(String, String)>,
+    /// The compare run: the same log with this config value changed.
+    pub compare: Option<(String, Value)>,
+    /// Milliseconds the engine took for the last round, as the browser measured it.
+    pub last_round_ms: Option<f64>,
+    /// What the next round would do.
+    pub proposal: Option<Proposal>,
+    /// Whether rounds are playing automatically.
+    pub playing: bool,
+    /// Milliseconds between automatic rounds.
+    pub speed_ms: u32,
+    /// Whether the keyboard-shortcut overlay is open.
+    pub help: bool,
+    /// Bumped on every change, so views can key effects on it.
+    pub revision: u64,
+    /// Bumped only when a scenario (or the active tab) may have changed: the link,
+    /// the autosave and `window.lbscope` follow this one, not hovers.
+    pub data_revision: u64,
+    /// Which page is shown over the playground.
+    pub page: Page,
+    /// Lesson steps seen and lessons finished.
+    pub progress: Progress,
+    /// A heavy scenario waiting to be opened: the page first shows that it is
+    /// busy, then [`Msg::OpenPending`] replays it.
+    pub pending: Option<(Box<Scenario>, String)>,
+}
+
+fn default_tab(system: System) -> Live {
+    Live::open(&presets::default_scenario(system)).expect("the default scenarios replay (tested natively)")
+}
+
+impl Store {
+    /// Every tab at its default scenario.
+    pub fn fresh() -> Store {
+        Store {
+            tab: System::Pulsar,
+            tabs: System::ALL.map(default_tab),
+            lesson: None,
+            notice: None,
+            highlight: None,
+            field_error: None,
+            compare: None,
+            last_round_ms: None,
+            proposal: None,
+            playing: false,
+            speed_ms: 800,
+            help: false,
+            revision: 0,
+            data_revision: 0,
+            page: Page::Playground,
+            progress: Progress::default(),
+            pending: None,
+        }
+    }
+
+    /// The initial store: the saved workspace (unless `fresh`), then the link in
+    /// the fragment on top (a bad link is reported and the saved work shown).
+    pub fn boot(b: Boot) -> Store {
+        let mut store = Store::fresh();
+        store.progress = b.progress;
+        let restored = match (&b.saved, b.fresh) {
+            (Some(json), false) => Workspace::restore(json),
+            _ => Restored::default(),
+        };
+        let had_saved = !restored.scenarios.is_empty();
+        for sc in restored.scenarios {
+            store.open_or_defer(sc);
+        }
+        if let Some(t) = restored.tab {
+            store.tab = t;
+        }
+        let problems = restored.problems;
+        match b.fragment.as_deref() {
+            Some(f) if f.contains("lesson=") => store.open_link(f),
+            Some(f) if f.contains("s=") => match url::decode(f) {
+                Ok(sc) => store.open_or_defer(sc),
+                Err(e) => {
+                    store.notice = Some(Notice::Error(format!(
+                        "This link could not be opened: {e}. {}",
+                        if had_saved {
+                            "Your saved work is shown instead."
+                        } else {
+                            "The default scenario is shown instead."
+                        }
+                    )))
+                }
+            },
+            _ if had_saved && store.notice.is_none() => {
+                store.notice = Some(Notice::Info(
+                    "Welcome back: your scenarios were restored from this browser. Reset starts a tab over."
+                        .into(),
+                ))
+            }
+            _ => {}
+        }
+        if store.notice.is_none() && !problems.is_empty() {
+            store.notice = Some(Notice::Error(format!(
+                "Part of your saved work could not be read ({}); those tabs start from their defaults.",
+                problems.join("; ")
+            )));
+        }
+        store
+    }
+
+    /// The learner's own session of `system`.
+    pub fn own(&self, system: System) -> &Live {
+        &self.tabs[system.index()]
+    }
+
+    /// The session shown for `system`: the lesson's while a lesson of that
+    /// system is followed and on screen, else the learner's.
+    pub fn shown(&self, system: System) -> &Live {
+        match &self.lesson {
+            Some(r) if r.shown && r.lesson.system == system => &r.session,
+            _ => self.own(system),
+        }
+    }
+
+    /// The active tab's shown session.
+    pub fn active(&self) -> &Live {
+        self.shown(self.tab)
+    }
+
+    /// The shown session of engine `E`, typed (for that system's views).
+    pub fn session<E: Engine>(&self) -> Ref<'_, Session<E>> {
+        self.shown(E::SYSTEM)
+            .session::<E>()
+            .expect("each system's session holds that system's engine")
+    }
+
+    /// Open a scenario: a heavy one is announced and left pending (the app opens
+    /// it after the announcement has been drawn), others at once.
+    pub fn open_or_defer(&mut self, sc: Scenario) {
+        match heavy(&sc) {
+            Some(what) => self.pending = Some((Box::new(sc), what)),
+            None => self.open(sc),
+        }
+    }
+
+    /// Open a scenario into the learner's tab of its system (a lesson of that
+    /// system steps aside); on failure keep everything and say why.
+    pub fn open(&mut self, sc: Scenario) {
+        match Live::open(&sc) {
+            Ok(live) => {
+                let sys = sc.system();
+                self.tabs[sys.index()] = live;
+                self.tab = sys;
+                if let Some(r) = self.lesson.as_mut().filter(|r| r.lesson.system == sys) {
+                    r.shown = false;
+                }
+            }
+            Err(e) => self.notice = Some(Notice::Error(format!("Could not open the scenario: {e}"))),
+        }
+    }
+
+    /// The active tab's scenario.
+    pub fn scenario(&self) -> Scenario {
+        self.active().get().scenario()
+    }
+
+    /// The share fragment: the lesson link while a lesson step is on screen
+    /// unchanged (it re-derives the scenario), else the active tab's scenario.
+    pub fn fragment(&self) -> String {
+        match self.lesson_on_screen() {
+            Some(r) if !r.off_track => r.lesson.link(r.step),
+            _ => url::to_fragment(&self.scenario()),
+        }
+    }
+
+    /// The learner's workspace (every tab's own scenario and the open tab), to save.
+    pub fn workspace(&self) -> Workspace {
+        Workspace {
+            workspace: WORKSPACE_VERSION,
+            tab: self.tab,
+            scenarios: self.tabs.iter().map(|t| t.get().scenario()).collect(),
+        }
+    }
+
+    /// [`Store::workspace`] as JSON.
+    pub fn workspace_json(&self) -> String {
+        self.workspace().to_json()
+    }
+
+    /// Whether the active tab can undo / redo, and its cursor and log length.
+    pub fn history(&self) -> super::History {
+        self.active().get().history()
+    }
+
+    /// The newest [`MAX_LOG_ROWS`] events of the active tab, newest first, and how many older ones are hidden.
+    pub fn event_rows(&self) -> (Vec<EventRow>, usize) {
+        self.active().get().event_rows(MAX_LOG_ROWS)
+    }
+
+    /// The metric lines of the active tab.
+    pub fn series(&self) -> Vec<Series> {
+        self.active().get().series()
+    }
+
+    /// The compare run's metric lines (the same log with one config value changed).
+    pub fn compare_series(&self, key: &str, value: &Value) -> Result<Vec<Series>, String> {
+        self.active().get().compare(key, value)
+    }
+
+    /// Every config key of the active tab.
+    pub fn settings(&self) -> Vec<SettingRow> {
+        self.active().get().settings()
+    }
+
+    /// What the active run can be compared with: `(key, value)` for every other
+    /// choice of the engine's strategy keys.
+    pub fn compare_options(&self) -> Vec<(&'static str, &'static str)> {
+        let tab = self.active().get();
+        let rows = tab.settings();
+        tab.compare_keys()
+            .iter()
+            .filter_map(|k| rows.iter().find(|r| r.knob.key == *k))
+            .flat_map(|r| {
+                let cur = r.value.as_str().unwrap_or_default().to_string();
+                let opts: &'static [&'static str] = match r.knob.kind {
+                    crate::engine::schema::Kind::Choice(o) => o,
+                    _ => &[],
+                };
+                opts.iter()
+                    .filter(move |o| !o.eq_ignore_ascii_case(&cur))
+                    .map(move |o| (r.knob.key, *o))
+            })
+            .collect()
+    }
+
+    /// The reducer: the next store after `msg`.
+    pub fn reduce(&self, msg: Msg) -> Store {
+        if let Msg::AtField(field, inner) = msg {
+            let mut o = self.reduce(*inner);
+            if let Some(Notice::Error(m)) = o.notice.take() {
+                o.field_error = Some((field.to_string(), m));
+            }
+            return o;
+        }
+        let mut s = self.clone();
+        // Pointing, help and playback controls keep the notice and the saved scenario as they are.
+        let view_only = matches!(
+            msg,
+            Msg::Highlight(_)
+                | Msg::Help(_)
+                | Msg::Play(_)
+                | Msg::Speed(_)
+                | Msg::Notify(_)
+                | Msg::Compare(_)
+                | Msg::Page(_)
+        );
+        // Messages that may change the shown session: a lesson follows them.
+        let follow = matches!(
+            msg,
+            Msg::Act(_)
+                | Msg::StepActive
+                | Msg::ApplyProposal
+                | Msg::Undo
+                | Msg::Redo
+                | Msg::Seek(_)
+                | Msg::SetConfig(..)
+                | Msg::Rewrite(_)
+        );
+        if !view_only {
+            s.notice = None;
+            s.field_error = None;
+            s.data_revision += 1;
+        }
+        if !view_only && !matches!(msg, Msg::Propose(true)) {
+            s.proposal = None;
+        }
+        match msg {
+            Msg::Tab(t) => {
+                if s.tab != t {
+                    s.compare = None;
+                    if let Some(r) = s.lesson.as_mut() {
+                        r.shown = false;
+                    }
+                }
+                s.tab = t;
+            }
+            Msg::Compare(c) => s.compare = c,
+            Msg::Dismiss => {}
+            Msg::Highlight(h) => s.highlight = h,
+            Msg::Play(p) => s.playing = p,
+            Msg::SetConfig(key, value) => {
+                let r = s.active().edit().set_config(&key, value);
+                if let Err(e) = r {
+                    s.field_error = Some((key, e));
+                }
+            }
+            Msg::Speed(ms) => s.speed_ms = ms.clamp(50, 10_000),
+            Msg::Help(h) => s.help = h,
+            Msg::AtField(..) => {} // handled above
+            Msg::Propose(false) => s.proposal = None,
+            Msg::Propose(true) => {
+                let r = s.active().get().propose();
+                match r {
+                    Ok(p) => s.proposal = Some(p),
+                    Err(e) => s.fail(e),
+                }
+            }
+            Msg::StepActive | Msg::ApplyProposal => {
+                let r = s.active().edit().round();
+                if let Err(e) = r {
+                    s.playing = false;
+                    s.fail(e);
+                }
+            }
+            Msg::Notify(n) => s.notice = Some(n),
+            Msg::Act(a) => {
+                let target = s.shown(a.system()).clone();
+                let r = target.edit().act(&a);
+                if let Err(e) = r {
+                    s.fail(e);
+                }
+            }
+            Msg::Rewrite(sc) => {
+                if sc.system() != s.tab {
+                    s.fail(format!(
+                        "a {} scenario cannot replace the {} tab",
+                        sc.system().title(),
+                        s.tab.title()
+                    ));
+                } else {
+                    match Live::open(&sc) {
+                        Ok(live) => s.replace_active(live),
+                        Err(e) => s.fail(e),
+                    }
+                }
+            }
+            Msg::Open(sc) => s.open_or_defer(*sc),
+            Msg::OpenPending => {
+                if let Some((sc, _)) = s.pending.take() {
+                    s.open(*sc);
+                }
+            }
+            Msg::Location(f) => s.location(&f),
+            Msg::Lesson(m) => s.lesson_msg(m),
+            Msg::Page(p) => s.page = p,
+            Msg::Reset => match s.lesson_on_screen().map(|r| (r.lesson, r.step)) {
+                Some((l, k)) => {
+                    if let Err(e) = s.open_lesson(l, k) {
+                        s.fail(e);
+                    }
+                }
+                None => s.tabs[s.tab.index()] = default_tab(s.tab),
+            },
+            Msg::Undo => {
+                let r = s.active().edit().undo();
+                if let Err(e) = r {
+                    s.fail(e);
+                }
+            }
+            Msg::Redo => {
+                let r = s.active().edit().redo();
+                if let Err(e) = r {
+                    s.fail(e);
+                }
+            }
+            Msg::Seek(n) => {
+                let r = s.active().edit().seek(n);
+                if let Err(e) = r {
+                    s.fail(e);
+                }
+            }
+        }
+        if follow {
+            s.follow_lesson();
+        }
+        s.revision += 1;
+        s
+    }
+
+    /// The active session is replaced (a lesson's, or the learner's tab).
+    fn replace_active(&mut self, live: Live) {
+        match self
+            .lesson
+            .as_mut()
+            .filter(|r| r.shown && r.lesson.system == self.tab)
+        {
+            Some(r) => r.session = live,
+            None => self.tabs[self.tab.index()] = live,
+        }
+    }
+
+    /// The browser moved to `fragment`: a lesson step opens it, a scenario link
+    /// opens it, anything else shows the playground with the learner's tabs.
+    fn location(&mut self, fragment: &str) {
+        if fragment.contains("lesson=") {
+            if let Some((id, k)) = lessons::parse_deep_link(fragment) {
+                if self
+                    .lesson
+                    .as_ref()
+                    .is_some_and(|r| r.lesson.id == id && r.step == k && r.shown)
+                {
+                    return;
+                }
+            }
+            self.open_link(fragment);
+        } else {
+            if let Some(r) = self.lesson.as_mut() {
+                r.shown = false;
+            }
+            self.page = Page::Playground;
+            if fragment.contains("s=") && url::to_fragment(&self.scenario()) != fragment {
+                match url::decode(fragment) {
+                    Ok(sc) => self.open_or_defer(sc),
+                    Err(e) => self.fail(format!("This link could not be opened: {e}")),
+                }
+            }
+        }
+    }
+
+    fn fail(&mut self, e: impl std::fmt::Display) {
+        self.notice = Some(Notice::Error(e.to_string()));
+    }
+}
+
+/// Why `sc` is heavy to open (what the busy notice says), if it is.
+fn heavy(sc: &Scenario) -> Option<String> {
+    struct W;
+    impl crate::scenario::VisitLog for W {
+        type Out = (u64, &'static str);
+        fn visit<E: crate::scenario::InBody>(self, log: &crate::scenario::Log<E>) -> Self::Out {
+            (
+                log.setup.iter().chain(&log.actions).map(E::weight).sum(),
+                E::WEIGHT_UNIT,
+            )
+        }
+    }
+    let (work, unit) = sc.body.visit(W);
+    (work > HEAVY_REPLAY).then(|| {
+        let actions = sc.action_count() as u64;
+        let mut what = format!("{actions} actions");
+        if work > actions {
+            what.push_str(&format!(" creating {} {unit}", work - actions));
+        }
+        format!(
+            "Opening a large {} scenario: the engine replays {what}. The page pauses until it is done.",
+            sc.system().title()
+        )
+    })
+}
+
+/// Stores are compared by revision: every reduce makes a new one.
+impl PartialEq for Store {
+    fn eq(&self, other: &Self) -> bool {
+        self.revision == other.revision
+    }
+}

@@ -1,0 +1,334 @@
+//! The playground store, natively: what the page does with each message, with
+//! the browser's inputs (fragment, saved workspace) given as data.
+
+use lbscope::engine::{flink, kstreams, pulsar, System};
+use lbscope::lessons;
+use lbscope::playground::{Boot, LessonMsg, Msg, Notice, Page, Store, Workspace};
+use lbscope::scenario::{presets, url, Scenario};
+use serde_json::json;
+
+fn boot(fragment: Option<&str>, saved: Option<String>) -> Store {
+    Store::boot(Boot {
+        fragment: fragment.map(str::to_string),
+        saved,
+        ..Boot::default()
+    })
+}
+
+fn run(mut s: Store, msgs: impl IntoIterator<Item = Msg>) -> Store {
+    for m in msgs {
+        s = s.reduce(m);
+    }
+    s
+}
+
+fn topic(name: &str) -> Msg {
+    Msg::act(pulsar::Action::CreateTopic { topic: name.into() })
+}
+
+fn cursor(s: &Store) -> usize {
+    s.history().cursor
+}
+
+#[test]
+fn a_fresh_store_shows_every_default_scenario() {
+    let s = boot(None, None);
+    assert_eq!(s.tab, System::Pulsar);
+    for sys in System::ALL {
+        assert_eq!(s.own(sys).get().scenario(), presets::default_scenario(sys));
+    }
+    assert!(s.notice.is_none());
+}
+
+#[test]
+fn actions_go_to_the_tab_of_their_system_and_undo_redo_seek() {
+    let s = run(boot(None, None), [topic("t1"), topic("t2")]);
+    assert_eq!(cursor(&s), 2);
+    // A Flink action changes the Flink tab even while Pulsar is shown.
+    let s = run(s, [Msg::act(flink::Action::Schedule)]);
+    assert_eq!(s.own(System::Flink).get().history().len, 2);
+    let s = run(s, [Msg::Undo]);
+    assert_eq!((cursor(&s), s.history().can_redo), (1, true));
+    let s = run(s, [Msg::Redo, Msg::Seek(0)]);
+    assert_eq!(cursor(&s), 0);
+    // A refused action keeps the state and says why.
+    let s = run(s, [topic("t1"), topic("t1")]);
+    assert!(
+        matches!(&s.notice, Some(Notice::Error(e)) if e.contains("already exists")),
+        "{:?}",
+        s.notice
+    );
+    assert_eq!(cursor(&s), 1);
+}
+
+#[test]
+fn a_refused_field_input_is_shown_next_to_that_field() {
+    let s = run(
+        boot(None, None),
+        [Msg::AtField("pulsar-topics", Box::new(topic("a/b/c")))],
+    );
+    let (field, msg) = s.field_error.clone().unwrap();
+    assert_eq!(field, "pulsar-topics");
+    assert!(msg.contains("does not exist"), "{msg}");
+    assert!(s.notice.is_none());
+}
+
+#[test]
+fn settings_come_from_the_engine_schema_and_refusals_name_the_key() {
+    let s = boot(None, None);
+    let rows = s.settings();
+    let row = rows
+        .iter()
+        .find(|r| r.knob.key == "loadBalancerBrokerOverloadedThresholdPercentage")
+        .unwrap();
+    assert_eq!(row.value, json!(85.0));
+    assert_eq!(row.knob.unit, "%");
+    let s = run(
+        s,
+        [Msg::SetConfig(
+            "loadBalancerBrokerOverloadedThresholdPercentage".into(),
+            json!(-5),
+        )],
+    );
+    let (k, e) = s.field_error.clone().unwrap();
+    assert_eq!(k, "loadBalancerBrokerOverloadedThresholdPercentage");
+    assert!(e.contains("between 0 and 100"), "{e}");
+    let s = run(
+        s,
+        [Msg::SetConfig(
+            "loadBalancerBrokerOverloadedThresholdPercentage".into(),
+            json!(70),
+        )],
+    );
+    assert!(s.field_error.is_none());
+    let v = s
+        .settings()
+        .into_iter()
+        .find(|r| r.knob.key == "loadBalancerBrokerOverloadedThresholdPercentage")
+        .unwrap()
+        .value;
+    assert_eq!(v, json!(70.0));
+    // The compare menu offers the other strategies.
+    assert!(s
+        .compare_options()
+        .contains(&("loadBalancerLoadSheddingStrategy", "AvgShedder")));
+    let s = run(s, [Msg::Tab(System::Kstreams)]);
+    assert!(s.compare_options().contains(&("task.assignor.class", "sticky")));
+}
+
+#[test]
+fn a_proposal_is_exactly_what_the_round_then_does() {
+    // A store's copies share its sessions (as the page's do), so the two runs start from two boots.
+    let start = || {
+        run(
+            boot(None, None),
+            [
+                Msg::Tab(System::Kstreams),
+                Msg::act(kstreams::Action::CrashInstance { name: "app-1".into() }),
+            ],
+        )
+    };
+    let proposed = run(start(), [Msg::Propose(true)]);
+    let p = proposed.proposal.clone().unwrap();
+    assert_eq!(p.system, System::Kstreams);
+    assert!(p.next::<kstreams::Sim>().is_some());
+    let applied = run(proposed, [Msg::ApplyProposal]);
+    let stepped = run(start(), [Msg::StepActive]);
+    assert_eq!(
+        applied.active().get().scenario(),
+        stepped.active().get().scenario()
+    );
+    let (evs, _) = stepped.active().get().narrated_newest(usize::MAX);
+    let newest = evs.iter().filter_map(|(i, _)| *i).max();
+    let last: Vec<String> = evs
+        .iter()
+        .filter(|(i, _)| *i == newest)
+        .map(|(_, t)| t.clone())
+        .collect();
+    assert_eq!(last, p.events);
+    assert!(applied.proposal.is_none());
+}
+
+#[test]
+fn a_lesson_never_costs_the_learner_their_work() {
+    let mine = run(boot(None, None), [topic("mine-1"), topic("mine-2")]);
+    let before = mine.own(System::Pulsar).get().scenario();
+    let l = lessons::all()
+        .iter()
+        .find(|l| l.system == System::Pulsar)
+        .unwrap();
+    let s = run(mine, [Msg::Lesson(LessonMsg::Open(l.id.into(), 0))]);
+    let run_ = s.lesson_on_screen().expect("the lesson is on screen");
+    assert_eq!(run_.step, 0);
+    // The lesson shows its own scenario; the learner's is untouched.
+    assert_eq!(s.scenario(), l.scenario_at(0).unwrap());
+    assert_eq!(s.own(System::Pulsar).get().scenario(), before);
+    assert_eq!(s.fragment(), l.link(0));
+    // Acting in the lesson changes the lesson's session only.
+    let s = run(s, [Msg::StepActive]);
+    assert_eq!(s.own(System::Pulsar).get().scenario(), before);
+    // Another tab: the lesson steps aside, and the learner's Pulsar comes back on return.
+    let s = run(s, [Msg::Tab(System::Flink), Msg::Tab(System::Pulsar)]);
+    assert!(s.lesson_on_screen().is_none());
+    assert_eq!(s.scenario(), before);
+    // Resume brings the lesson back where it was.
+    let s = run(s, [Msg::Lesson(LessonMsg::Resume)]);
+    assert!(s.lesson_on_screen().is_some());
+    // Leaving gives the learner's scenario back.
+    let s = run(s, [Msg::Lesson(LessonMsg::Leave)]);
+    assert!(s.lesson.is_none());
+    assert_eq!(s.scenario(), before);
+    assert!(url::decode(&s.fragment()).is_ok());
+    // The saved workspace holds all three tabs, the learner's.
+    let w = s.workspace();
+    assert_eq!(w.scenarios.len(), 3);
+    assert!(w.scenarios.contains(&before));
+}
+
+#[test]
+fn free_play_keeps_the_lesson_state_and_the_learners_tab() {
+    let l = lessons::lesson("pulsar-threshold-shedder").unwrap();
+    let mine = run(boot(None, None), [topic("mine")]);
+    let before = mine.own(System::Pulsar).get().scenario();
+    let s = run(
+        mine,
+        [
+            Msg::Lesson(LessonMsg::Open(l.id.into(), l.steps.len() - 1)),
+            Msg::Lesson(LessonMsg::Free),
+        ],
+    );
+    assert!(s.lesson_on_screen().is_none(), "no longer guiding");
+    assert_eq!(s.scenario().body, l.scenario.body);
+    assert!(s.fragment().starts_with("#s="));
+    let s = run(s, [Msg::StepActive, Msg::Lesson(LessonMsg::Leave)]);
+    assert_eq!(s.scenario(), before);
+}
+
+#[test]
+fn an_ask_is_satisfied_by_the_learners_own_action() {
+    let l = lessons::all()
+        .iter()
+        .find(|l| l.steps.iter().any(|s| s.ask.is_some()))
+        .unwrap();
+    let k = l.steps.iter().position(|s| s.ask.is_some()).unwrap();
+    let s = run(boot(None, None), [Msg::Lesson(LessonMsg::Open(l.id.into(), k))]);
+    let s = run(s.clone(), [Msg::Lesson(LessonMsg::Next)]);
+    assert!(matches!(&s.notice, Some(Notice::Info(t)) if t.contains("waits for you")));
+    let action = l.ask_action(k).unwrap();
+    let s = run(s, [Msg::Act(action)]);
+    assert_eq!(s.lesson_on_screen().map(|r| r.step), Some(k + 1));
+}
+
+#[test]
+fn back_and_forward_move_between_lesson_steps_and_the_playground() {
+    let l = lessons::lesson("pulsar-threshold-shedder").unwrap();
+    let s = run(boot(None, None), [topic("mine")]);
+    let mine = s.fragment();
+    let s = run(
+        s,
+        [
+            Msg::Lesson(LessonMsg::Open(l.id.into(), 0)),
+            Msg::Lesson(LessonMsg::DoIt),
+        ],
+    );
+    assert_eq!(s.lesson_on_screen().unwrap().step, 1);
+    // Back: step 1 again.
+    let s = run(s, [Msg::Location(l.link(0))]);
+    assert_eq!(s.lesson_on_screen().unwrap().step, 0);
+    // Back again: the playground with the learner's scenario.
+    let s = run(s, [Msg::Location(mine.clone())]);
+    assert!(s.lesson_on_screen().is_none());
+    assert_eq!(s.fragment(), mine);
+    // Forward: into the lesson.
+    let s = run(s, [Msg::Location(l.link(1))]);
+    assert_eq!(s.lesson_on_screen().unwrap().step, 1);
+}
+
+#[test]
+fn boot_restores_every_tab_and_a_lesson_link_on_top() {
+    let mut w = boot(None, None);
+    w = run(w, [topic("kept"), Msg::Tab(System::Flink)]);
+    let saved = w.workspace_json();
+    let s = boot(None, Some(saved.clone()));
+    assert_eq!(s.tab, System::Flink);
+    assert_eq!(
+        s.own(System::Pulsar).get().scenario(),
+        w.own(System::Pulsar).get().scenario()
+    );
+    assert!(matches!(&s.notice, Some(Notice::Info(t)) if t.contains("restored")));
+    // A reload on a lesson step opens the lesson, with the saved tabs underneath.
+    let l = lessons::lesson("flink-unequal-parallelism").unwrap();
+    let s = boot(Some(&l.link(1)), Some(saved));
+    assert_eq!(s.lesson_on_screen().unwrap().step, 1);
+    let s = run(s, [Msg::Lesson(LessonMsg::Leave), Msg::Tab(System::Pulsar)]);
+    assert_eq!(s.scenario(), w.own(System::Pulsar).get().scenario());
+}
+
+#[test]
+fn an_older_single_scenario_autosave_and_bad_input_keep_the_work() {
+    let old = run(boot(None, None), [topic("old")]).scenario();
+    let s = boot(None, Some(old.to_json()));
+    assert_eq!(s.own(System::Pulsar).get().scenario(), old);
+    // A broken saved workspace: the defaults, and a message.
+    let s = boot(
+        None,
+        Some("{\"workspace\": 1, \"tab\": \"pulsar\", \"scenarios\": [{\"format\": 1}]}".into()),
+    );
+    assert!(matches!(&s.notice, Some(Notice::Error(t)) if t.contains("could not be read")));
+    // A bad link: the saved work is shown and the link is named.
+    let s = boot(Some("#s=1.%%%"), Some(old.to_json()));
+    assert!(matches!(&s.notice, Some(Notice::Error(t)) if t.contains("This link could not be opened")));
+    assert_eq!(s.own(System::Pulsar).get().scenario(), old);
+    // A bad lesson link changes nothing.
+    let s = boot(Some("#lesson=nope&step=1"), None);
+    assert!(s.lesson.is_none());
+    assert!(matches!(&s.notice, Some(Notice::Error(t)) if t.contains("no lesson called")));
+}
+
+#[test]
+fn a_heavy_scenario_is_announced_before_it_opens() {
+    let mut sc = Scenario::empty(System::Pulsar, 1);
+    if let lbscope::scenario::Body::Pulsar(log) = &mut sc.body {
+        log.setup.push(pulsar::Action::CreateNamespace {
+            namespace: "a/b".into(),
+            bundles: Some(4),
+        });
+        log.setup.push(pulsar::Action::CreateTopics {
+            namespace: "a/b".into(),
+            prefix: "t".into(),
+            count: 30_000,
+            traffic: Default::default(),
+        });
+    }
+    let s = run(boot(None, None), [Msg::Open(Box::new(sc.clone()))]);
+    let (_, what) = s.pending.clone().unwrap();
+    assert!(what.contains("creating 30000 topics"), "{what}");
+    assert_eq!(
+        s.own(System::Pulsar).get().scenario(),
+        presets::default_scenario(System::Pulsar)
+    );
+    let s = run(s, [Msg::OpenPending]);
+    assert_eq!(s.scenario(), sc);
+}
+
+#[test]
+fn reset_starts_the_tab_over_and_pages_switch() {
+    let s = run(boot(None, None), [topic("x"), Msg::Reset]);
+    assert_eq!(s.scenario(), presets::default_scenario(System::Pulsar));
+    let s = run(s, [Msg::Page(Page::Lessons)]);
+    assert_eq!(s.page, Page::Lessons);
+    let w: Workspace = serde_json::from_str(&s.workspace_json()).unwrap();
+    assert_eq!(w.tab, System::Pulsar);
+}
+
+#[test]
+fn window_lbscope_summarises_the_shown_sessions() {
+    let s = run(boot(None, None), [topic("seen")]);
+    let i = s.inspect();
+    assert!(i
+        .namespaces
+        .iter()
+        .any(|n| n.topics.keys().any(|t| t.0.ends_with("/seen"))));
+    assert!(!i.events.is_empty());
+    assert_eq!(i.lesson, None);
+}
