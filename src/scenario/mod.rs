@@ -52,7 +52,7 @@ pub enum Body {
 /// Config, setup and log of one system.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(bound(
-    serialize = "C: Serialize + Default, A: Serialize",
+    serialize = "C: Serialize + Default + DeserializeOwned, A: Serialize",
     deserialize = "C: DeserializeOwned + Default, A: DeserializeOwned"
 ))]
 pub struct Log<C, A> {
@@ -78,13 +78,29 @@ impl<C: Default, A> Default for Log<C, A> {
 }
 
 /// Serialize `value` as a JSON object holding only the fields that differ from
-/// `C::default()` (recursively for nested objects).
-fn non_default<C: Serialize + Default, S: Serializer>(value: &C, s: S) -> Result<S::Ok, S::Error> {
+/// its baseline (recursively for nested objects). The baseline is `C::default()`,
+/// or, for a config with a `profile` key (Pulsar's), the defaults of that
+/// profile; the `profile` key itself is kept whenever it is not the default's.
+fn non_default<C: Serialize + Default + DeserializeOwned, S: Serializer>(
+    value: &C,
+    s: S,
+) -> Result<S::Ok, S::Error> {
     let v = serde_json::to_value(value).map_err(serde::ser::Error::custom)?;
     let d = serde_json::to_value(C::default()).map_err(serde::ser::Error::custom)?;
-    diff(v, &d)
-        .unwrap_or(serde_json::Value::Object(Default::default()))
-        .serialize(s)
+    let profile = v.get("profile").filter(|p| d.get("profile") != Some(*p)).cloned();
+    let base = match &profile {
+        Some(p) => {
+            let only = serde_json::json!({ "profile": p });
+            let c: C = serde_json::from_value(only).map_err(serde::ser::Error::custom)?;
+            serde_json::to_value(c).map_err(serde::ser::Error::custom)?
+        }
+        None => d,
+    };
+    let mut out = diff(v, &base).unwrap_or(serde_json::Value::Object(Default::default()));
+    if let (Some(p), serde_json::Value::Object(m)) = (profile, &mut out) {
+        m.insert("profile".to_string(), p);
+    }
+    out.serialize(s)
 }
 
 fn diff(v: serde_json::Value, d: &serde_json::Value) -> Option<serde_json::Value> {

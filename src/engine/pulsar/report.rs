@@ -34,8 +34,8 @@ pub fn weights(c: &Config) -> Weights {
         cpu: c.load_balancer_cpu_resource_weight,
         memory: c.load_balancer_memory_resource_weight,
         direct_memory: c.load_balancer_direct_memory_resource_weight,
-        bandwidth_in: c.load_balancer_bandwith_in_resource_weight,
-        bandwidth_out: c.load_balancer_bandwith_out_resource_weight,
+        bandwidth_in: c.load_balancer_bandwidth_in_resource_weight,
+        bandwidth_out: c.load_balancer_bandwidth_out_resource_weight,
     }
 }
 

@@ -72,7 +72,7 @@ mod tests {
     use super::*;
 
     fn conf() -> Config {
-        Config::default()
+        Config::profile(crate::engine::pulsar::config::Profile::Pulsar4)
     }
 
     #[test]

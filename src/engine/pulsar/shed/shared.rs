@@ -15,8 +15,8 @@ pub fn weights(conf: &Config) -> Weights {
         cpu: conf.load_balancer_cpu_resource_weight,
         memory: conf.load_balancer_memory_resource_weight,
         direct_memory: conf.load_balancer_direct_memory_resource_weight,
-        bandwidth_in: conf.load_balancer_bandwith_in_resource_weight,
-        bandwidth_out: conf.load_balancer_bandwith_out_resource_weight,
+        bandwidth_in: conf.load_balancer_bandwidth_in_resource_weight,
+        bandwidth_out: conf.load_balancer_bandwidth_out_resource_weight,
     }
 }
 

@@ -353,7 +353,7 @@ mod tests {
         Config {
             load_balancer_load_shedding_strategy: S,
             load_manager_class_name: super::super::super::config::LoadManager::Extensible,
-            ..Config::default()
+            ..Config::profile(crate::engine::pulsar::config::Profile::Pulsar4)
         }
     }
 

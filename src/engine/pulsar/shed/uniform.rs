@@ -197,7 +197,7 @@ mod tests {
     fn conf() -> Config {
         Config {
             load_balancer_load_shedding_strategy: S,
-            ..Config::default()
+            ..Config::profile(crate::engine::pulsar::config::Profile::Pulsar4)
         }
     }
 
