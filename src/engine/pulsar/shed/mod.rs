@@ -155,7 +155,7 @@ pub enum ShedEvent {
     Overloaded {
         /// The broker.
         broker: BrokerId,
-        /// `getMaxResourceUsage` (fraction).
+        /// Weighted max resource usage (fraction; PIP-358).
         usage: f64,
         /// `loadBalancerBrokerOverloadedThresholdPercentage` (fraction).
         threshold: f64,
