@@ -100,7 +100,7 @@ fn action(r: &mut R) -> pulsar::Action {
                 load_balancer_namespace_maximum_bundles: [4, 16, 128][r.n(3) as usize],
                 load_balancer_report_update_threshold_percentage: [1.0, 10.0, 50.0][r.n(3) as usize],
                 lower_boundary_shedding_enabled: r.n(2) == 0,
-                ..pulsar::Config::default()
+                ..pulsar::Config::profile(pulsar::config::Profile::Pulsar4)
             };
             A::whole_config(&c)
         }
@@ -124,7 +124,8 @@ fn main() {
     let (from, to, len) = (a[0], a[1], a[2] as usize);
     for seed in from..to {
         let mut r = R(seed.wrapping_mul(0x9e3779b97f4a7c15) | 1);
-        let mut s = pulsar::Sim::new(pulsar::Config::default(), seed).unwrap();
+        let mut s =
+            pulsar::Sim::new(pulsar::Config::profile(pulsar::config::Profile::Pulsar4), seed).unwrap();
         let mut h = DefaultHasher::new();
         for _ in 0..len {
             let act = action(&mut r);

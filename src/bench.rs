@@ -190,7 +190,11 @@ pub const PULSAR_NS: &str = "bench/ns";
 /// total traffic is the same at every size, so the cluster is equally loaded),
 /// and 50 hot topics at 50x. Built through public actions only.
 pub fn pulsar_cluster(brokers: u32, topics: u32, bundles: u32) -> pulsar::Sim {
-    let mut s = pulsar::Sim::new(pulsar::Config::default(), PULSAR_SEED).expect("default config");
+    let mut s = pulsar::Sim::new(
+        pulsar::Config::profile(pulsar::config::Profile::Pulsar4),
+        PULSAR_SEED,
+    )
+    .expect("default config");
     for a in pulsar_setup(brokers, topics, bundles) {
         s.apply(&a).expect("benchmark setup action refused");
     }
@@ -205,7 +209,7 @@ pub const PULSAR_SEED: u64 = 42;
 pub fn pulsar_scenario(brokers: u32, topics: u32, bundles: u32) -> crate::scenario::Scenario {
     let mut sc = crate::scenario::Scenario::empty(crate::engine::System::Pulsar, PULSAR_SEED);
     sc.body = crate::scenario::Body::Pulsar(crate::scenario::Log {
-        config: pulsar::Config::default(),
+        config: pulsar::Config::profile(pulsar::config::Profile::Pulsar4),
         setup: pulsar_setup(brokers, topics, bundles),
         actions: Vec::new(),
     });

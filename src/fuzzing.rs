@@ -32,7 +32,7 @@ pub fn actions(data: &[u8]) {
     let pairs = rest.chunks_exact(2).take(MAX_FUZZ_ACTIONS).map(|c| (c[0], c[1]));
     match sys % 3 {
         0 => drive(
-            pulsar::Sim::new(pulsar::Config::default(), 1),
+            pulsar::Sim::new(pulsar::Config::profile(pulsar::config::Profile::Pulsar4), 1),
             pairs,
             pulsar_action,
         ),

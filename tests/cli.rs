@@ -65,7 +65,7 @@ fn run_url_decode_round_trip() {
     assert!(out.contains("final state:"));
     let (code, link, _) = lbscope(&["url", f.to_str().unwrap()]);
     assert_eq!(code, 0);
-    assert!(link.starts_with("http://127.0.0.1:8080/#s=1."));
+    assert!(link.starts_with("http://127.0.0.1:8080/#s=2."));
     let (code, decoded, _) = lbscope(&["decode", link.trim()]);
     assert_eq!(code, 0);
     let a: serde_json::Value = serde_json::from_str(&decoded).unwrap();

@@ -395,7 +395,8 @@ fn real_system_boxes_name_configs_and_classes() {
     assert!(s.from_engine);
     assert_eq!(
         s.default.parse::<f64>().unwrap(),
-        pulsar::Config::default().load_balancer_broker_threshold_shedder_percentage
+        pulsar::Config::profile(pulsar::config::Profile::Pulsar4)
+            .load_balancer_broker_threshold_shedder_percentage
     );
     assert!(lesson("pulsar-manual-split-and-unload")
         .real
@@ -531,7 +532,9 @@ fn overload_avg_uniform_transfer_quote_their_decisions() {
         ),
         (2, 8)
     );
-    assert!(narration(id, 0).contains(&text::num(pulsar::Config::default().min_unload_message)));
+    assert!(narration(id, 0).contains(&text::num(
+        pulsar::Config::profile(pulsar::config::Profile::Pulsar4).min_unload_message
+    )));
 
     let u = pulsar_ctx("pulsar-uniform-load-shedder", 1);
     let req = u
@@ -775,7 +778,7 @@ fn fidelity_claims_hold_in_the_engine() {
     s.apply(&flink::Action::Schedule).unwrap();
     assert_eq!(s.tasks_per_tm(), [3, 3, 3, 0]);
     // Heap memory is not part of the load.
-    let mut p = pulsar::Sim::new(pulsar::Config::default(), 1).unwrap();
+    let mut p = pulsar::Sim::new(pulsar::Config::profile(pulsar::config::Profile::Pulsar4), 1).unwrap();
     p.apply(&pulsar::Action::AddBroker {
         broker: "b".into(),
         capacity: Default::default(),

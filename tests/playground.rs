@@ -111,7 +111,7 @@ fn settings_come_from_the_engine_schema_and_refusals_name_the_key() {
     // The compare menu offers the other strategies.
     assert!(s
         .compare_options()
-        .contains(&("loadBalancerLoadSheddingStrategy", "AvgShedder")));
+        .contains(&("loadBalancerLoadSheddingStrategy", "ThresholdShedder")));
     let s = run(s, [Msg::Tab(System::Kstreams)]);
     assert!(s.compare_options().contains(&("task.assignor.class", "sticky")));
 }

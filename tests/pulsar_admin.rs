@@ -33,7 +33,7 @@ fn split(bundle: &str, alg: Option<SplitAlgorithm>, unload: bool) -> Action {
 
 #[test]
 fn split_largest_and_hot() {
-    let mut sim = setup(Config::default());
+    let mut sim = setup(Config::profile(Profile::Pulsar4));
     let ev = sim
         .apply(&split(
             "LARGEST",
@@ -64,7 +64,7 @@ fn split_largest_and_hot() {
 
 #[test]
 fn split_refusals_leave_state_unchanged() {
-    let mut sim = setup(Config::default());
+    let mut sim = setup(Config::profile(Profile::Pulsar4));
     // One topic: topic_count_equally_divide finds no boundary.
     let e = refused(
         &mut sim,
@@ -136,7 +136,7 @@ impl WithNs for Action {
 
 #[test]
 fn unload_bundle_modular_post_assigns_at_next_lookup() {
-    let mut sim = setup(Config::default());
+    let mut sim = setup(Config::profile(Profile::Pulsar4));
     let owner = sim.owner_of_topic("t/n/x0").unwrap().clone();
     let ev = sim
         .apply(&Action::Unload {
@@ -166,7 +166,7 @@ fn unload_bundle_modular_post_assigns_at_next_lookup() {
 
 #[test]
 fn unload_to_destination_modular_and_extensible() {
-    let mut sim = setup(Config::default());
+    let mut sim = setup(Config::profile(Profile::Pulsar4));
     let owner = sim.owner_of_topic("t/n/x0").unwrap().0.clone();
     let other = if owner == "b1" { "b2" } else { "b1" };
     refused(
@@ -198,7 +198,7 @@ fn unload_to_destination_modular_and_extensible() {
         .any(|e| matches!(e, Event::Lookup { how, .. } if how.contains("-d"))));
     assert_eq!(sim.owner_of_topic("t/n/x0").unwrap().0, other);
 
-    let mut c = Config::default();
+    let mut c = Config::profile(Profile::Pulsar4);
     c.load_manager_class_name = LoadManager::Extensible;
     let mut sim = setup(c);
     let owner = sim.owner_of_topic("t/n/x0").unwrap().0.clone();
@@ -230,7 +230,7 @@ fn unload_to_destination_modular_and_extensible() {
 
 #[test]
 fn unload_whole_namespace() {
-    let mut sim = setup(Config::default());
+    let mut sim = setup(Config::profile(Profile::Pulsar4));
     let ev = sim
         .apply(&Action::Unload {
             namespace: "t/n".into(),
@@ -252,7 +252,7 @@ fn unload_whole_namespace() {
 
 #[test]
 fn profiles_set_the_doc_defaults() {
-    let mut sim = cluster(Config::default(), &["b1"], "t/n", 4);
+    let mut sim = cluster(Config::profile(Profile::Pulsar4), &["b1"], "t/n", 4);
     let ev = sim
         .apply(&Action::SetProfile {
             profile: Profile::Pulsar5,
@@ -277,7 +277,7 @@ fn profiles_set_the_doc_defaults() {
     })
     .unwrap();
     assert_eq!(sim.namespaces()["a/c"].bundles.len(), 4);
-    let mut bad = Config::default();
+    let mut bad = Config::profile(Profile::Pulsar4);
     bad.round_seconds = 0;
     refused(&mut sim, Action::whole_config(&bad));
 }

@@ -4,7 +4,7 @@
 mod util;
 
 use lbscope::engine::pulsar::broker::DirectUsage;
-use lbscope::engine::pulsar::config::LoadManager;
+use lbscope::engine::pulsar::config::{LoadManager, Profile};
 use lbscope::engine::pulsar::load::BrokerId;
 use lbscope::engine::pulsar::ownership::ServiceUnitState;
 use lbscope::engine::pulsar::{Action, Config, Event};
@@ -25,7 +25,7 @@ fn four_bundles_with_topics(c: Config) -> lbscope::engine::pulsar::Sim {
 
 #[test]
 fn creating_a_topic_looks_it_up_and_redirects_clients() {
-    let mut sim = cluster(Config::default(), &["b1"], "t/n", 4);
+    let mut sim = cluster(Config::profile(Profile::Pulsar4), &["b1"], "t/n", 4);
     let ev = pinned(&mut sim, "t/n/a", 7);
     assert!(ev
         .iter()
@@ -44,7 +44,7 @@ fn creating_a_topic_looks_it_up_and_redirects_clients() {
 
 #[test]
 fn distribute_evenly_spreads_a_namespace() {
-    let sim = four_bundles_with_topics(Config::default());
+    let sim = four_bundles_with_topics(Config::profile(Profile::Pulsar4));
     let b1 = &sim.brokers()[&BrokerId("b1".into())];
     let b2 = &sim.brokers()[&BrokerId("b2".into())];
     assert_eq!((b1.bundles.len(), b2.bundles.len()), (2, 2));
@@ -54,7 +54,7 @@ fn distribute_evenly_spreads_a_namespace() {
 
 #[test]
 fn overloaded_pick_is_retried_among_all_brokers() {
-    let mut sim = cluster(Config::default(), &["b1", "b2"], "t/n", 4);
+    let mut sim = cluster(Config::profile(Profile::Pulsar4), &["b1", "b2"], "t/n", 4);
     sim.apply(&Action::SetBrokerLoad {
         broker: "b1".into(),
         usage: DirectUsage {
@@ -79,7 +79,7 @@ fn overloaded_pick_is_retried_among_all_brokers() {
 
 #[test]
 fn extensible_assignment_goes_through_assigning() {
-    let mut c = Config::default();
+    let mut c = Config::profile(Profile::Pulsar4);
     c.load_manager_class_name = LoadManager::Extensible;
     let mut sim = cluster(c, &["b1"], "t/n", 4);
     let ev = pinned(&mut sim, "t/n/a", 7);
@@ -101,7 +101,7 @@ fn extensible_assignment_goes_through_assigning() {
 
 #[test]
 fn modular_crash_orphans_then_next_lookup_reassigns() {
-    let mut sim = four_bundles_with_topics(Config::default());
+    let mut sim = four_bundles_with_topics(Config::profile(Profile::Pulsar4));
     let ev = sim.apply(&Action::CrashBroker { broker: "b2".into() }).unwrap();
     let orphaned = match &ev[0] {
         Event::BrokerCrashed { orphaned, .. } => orphaned.len(),
@@ -141,7 +141,7 @@ fn modular_crash_orphans_then_next_lookup_reassigns() {
 
 #[test]
 fn extensible_crash_reassigns_at_once() {
-    let mut c = Config::default();
+    let mut c = Config::profile(Profile::Pulsar4);
     c.load_manager_class_name = LoadManager::Extensible;
     let mut sim = four_bundles_with_topics(c);
     let ev = sim.apply(&Action::CrashBroker { broker: "b1".into() }).unwrap();
@@ -165,7 +165,7 @@ fn extensible_crash_reassigns_at_once() {
 
 #[test]
 fn leader_crash_elects_the_oldest_alive_and_join_does_not_take_over() {
-    let mut sim = four_bundles_with_topics(Config::default());
+    let mut sim = four_bundles_with_topics(Config::profile(Profile::Pulsar4));
     assert_eq!(sim.leader().unwrap().0, "b1");
     sim.apply(&Action::AddBroker {
         broker: "b3".into(),
@@ -198,7 +198,7 @@ fn leader_crash_elects_the_oldest_alive_and_join_does_not_take_over() {
 
 #[test]
 fn broker_errors_leave_state_unchanged() {
-    let mut sim = four_bundles_with_topics(Config::default());
+    let mut sim = four_bundles_with_topics(Config::profile(Profile::Pulsar4));
     refused(
         &mut sim,
         Action::CrashBroker {
@@ -228,10 +228,10 @@ fn broker_errors_leave_state_unchanged() {
 
 #[test]
 fn shedding_wrapper_rules() {
-    let mut sim = cluster(Config::default(), &["b1"], "t/n", 4);
+    let mut sim = cluster(Config::profile(Profile::Pulsar4), &["b1"], "t/n", 4);
     let ev = sim.apply(&Action::Shed).unwrap();
     assert!(matches!(&ev[0], Event::SheddingSkipped { reason } if reason.contains("Only 1 broker")));
-    let mut c = Config::default();
+    let mut c = Config::profile(Profile::Pulsar4);
     c.load_balancer_shedding_enabled = false;
     sim.apply(&Action::whole_config(&c)).unwrap();
     sim.apply(&Action::AddBroker {

@@ -3,7 +3,7 @@
 #[path = "pulsar_util/mod.rs"]
 mod util;
 
-use lbscope::engine::pulsar::config::{LoadManager, SplitAlgorithm};
+use lbscope::engine::pulsar::config::{LoadManager, Profile, SplitAlgorithm};
 use lbscope::engine::pulsar::ownership::ServiceUnitState;
 use lbscope::engine::pulsar::{Config, Event, Sim};
 use util::*;
@@ -28,7 +28,7 @@ fn candidate_reasons(ev: &[Event]) -> Vec<String> {
 
 #[test]
 fn modular_msg_rate_threshold_splits_in_one_hit_and_unloads_children() {
-    let mut c = Config::default();
+    let mut c = Config::profile(Profile::Pulsar4);
     c.load_balancer_namespace_bundle_max_msg_rate = 100.0;
     let mut sim = two_topics(c, traffic(60.0, 0.0, 0, 0));
     let ev = step(&mut sim);
@@ -48,24 +48,24 @@ fn modular_msg_rate_threshold_splits_in_one_hit_and_unloads_children() {
 #[test]
 fn modular_each_threshold() {
     // topics
-    let mut c = Config::default();
+    let mut c = Config::profile(Profile::Pulsar4);
     c.load_balancer_namespace_bundle_max_topics = 1;
     let mut sim = two_topics(c, traffic(0.0, 0.0, 0, 0));
     let ev = step(&mut sim);
     assert!(candidate_reasons(&ev)[0].contains("topics 2 > 1"));
     // sessions
-    let mut c = Config::default();
+    let mut c = Config::profile(Profile::Pulsar4);
     c.load_balancer_namespace_bundle_max_sessions = 3;
     let mut sim = two_topics(c, traffic(1.0, 0.0, 1, 1));
     let ev = step(&mut sim);
     assert!(candidate_reasons(&ev)[0].contains("sessions 4 > 3"));
     // sessions 0 disables the check
-    let mut c = Config::default();
+    let mut c = Config::profile(Profile::Pulsar4);
     c.load_balancer_namespace_bundle_max_sessions = 0;
     let mut sim = two_topics(c, traffic(1.0, 0.0, 100, 100));
     assert!(splits(&step(&mut sim)).is_empty());
     // bandwidth
-    let mut c = Config::default();
+    let mut c = Config::profile(Profile::Pulsar4);
     c.load_balancer_namespace_bundle_max_bandwidth_mbytes = 1.0;
     let mut sim = two_topics(c, traffic(1.0, 0.75, 0, 0));
     let ev = step(&mut sim);
@@ -75,7 +75,7 @@ fn modular_each_threshold() {
 
 #[test]
 fn modular_needs_two_topics_and_room_in_the_namespace() {
-    let mut c = Config::default();
+    let mut c = Config::profile(Profile::Pulsar4);
     c.load_balancer_namespace_bundle_max_msg_rate = 10.0;
     let mut sim = cluster(c.clone(), &["b1"], "t/n", 1);
     pinned(&mut sim, "t/n/a", 1);
@@ -94,7 +94,7 @@ fn modular_needs_two_topics_and_room_in_the_namespace() {
 
 #[test]
 fn modular_uses_long_term_average_sampled_on_published_reports() {
-    let mut c = Config::default();
+    let mut c = Config::profile(Profile::Pulsar4);
     c.load_balancer_namespace_bundle_max_msg_rate = 100.0;
     let mut sim = two_topics(c, traffic(10.0, 0.0, 0, 0));
     // Alternate 10 / 12 msg/s per topic: a 20 % change, so every round publishes
@@ -125,7 +125,7 @@ fn modular_uses_long_term_average_sampled_on_published_reports() {
 
 #[test]
 fn extensible_needs_more_than_threshold_hits_and_keeps_children() {
-    let mut c = Config::default();
+    let mut c = Config::profile(Profile::Pulsar4);
     c.load_manager_class_name = LoadManager::Extensible;
     c.load_balancer_namespace_bundle_max_msg_rate = 100.0;
     let mut sim = two_topics(c, traffic(60.0, 0.0, 0, 0));
@@ -155,7 +155,7 @@ fn extensible_needs_more_than_threshold_hits_and_keeps_children() {
 
 #[test]
 fn extensible_resets_hits_and_caps_splits_per_cycle() {
-    let mut c = Config::default();
+    let mut c = Config::profile(Profile::Pulsar4);
     c.load_manager_class_name = LoadManager::Extensible;
     c.load_balancer_namespace_bundle_max_msg_rate = 100.0;
     c.load_balancer_namespace_bundle_split_condition_hit_count_threshold = 1;
@@ -187,7 +187,7 @@ fn extensible_resets_hits_and_caps_splits_per_cycle() {
 
 #[test]
 fn extensible_refuses_multi_boundary_algorithms() {
-    let mut c = Config::default();
+    let mut c = Config::profile(Profile::Pulsar4);
     c.load_manager_class_name = LoadManager::Extensible;
     c.load_balancer_namespace_bundle_max_msg_rate = 100.0;
     c.load_balancer_namespace_bundle_split_condition_hit_count_threshold = 0;

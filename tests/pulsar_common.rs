@@ -6,7 +6,7 @@ mod util;
 #[test]
 fn helpers_build_a_cluster() {
     let sim = util::cluster(
-        lbscope::engine::pulsar::Config::default(),
+        lbscope::engine::pulsar::Config::profile(lbscope::engine::pulsar::config::Profile::Pulsar4),
         &["b1", "b2"],
         "t/n",
         4,

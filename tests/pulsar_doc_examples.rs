@@ -3,7 +3,7 @@
 #[path = "pulsar_util/mod.rs"]
 mod util;
 
-use lbscope::engine::pulsar::config::SplitAlgorithm;
+use lbscope::engine::pulsar::config::{Profile, SplitAlgorithm};
 use lbscope::engine::pulsar::split::split_partitions;
 use lbscope::engine::pulsar::{Action, Config, Event};
 use lbscope::engine::{Engine, Narrate};
@@ -42,7 +42,7 @@ fn example_1_sixteen_bit_partitions() {
 
 #[test]
 fn example_2_range_equally_divide() {
-    let mut sim = cluster(Config::default(), &["b1"], "t/n", 2);
+    let mut sim = cluster(Config::profile(Profile::Pulsar4), &["b1"], "t/n", 2);
     let ev = split_events(
         &mut sim,
         "0x00000000_0x80000000",
@@ -63,7 +63,7 @@ fn example_2_range_equally_divide() {
 
 #[test]
 fn example_3_topic_count_equally_divide() {
-    let mut sim = cluster(Config::default(), &["b1"], "t/n", 2);
+    let mut sim = cluster(Config::profile(Profile::Pulsar4), &["b1"], "t/n", 2);
     for (i, h) in [
         0x1000_0000u32,
         0x2000_0000,
@@ -93,7 +93,7 @@ fn example_3_topic_count_equally_divide() {
 
 #[test]
 fn example_4_specified_positions_divide() {
-    let mut sim = cluster(Config::default(), &["b1"], "t/n", 4);
+    let mut sim = cluster(Config::profile(Profile::Pulsar4), &["b1"], "t/n", 4);
     pinned(&mut sim, "t/n/topic1", 0x3000_0000);
     pinned(&mut sim, "t/n/topic2", 0x3500_0000);
     let ev = split_events(
@@ -109,7 +109,7 @@ fn example_4_specified_positions_divide() {
 }
 
 fn six(max_rate: f64, max_mb: f64) -> lbscope::engine::pulsar::Sim {
-    let mut c = Config::default();
+    let mut c = Config::profile(Profile::Pulsar4);
     c.load_balancer_namespace_bundle_max_msg_rate = max_rate;
     c.load_balancer_namespace_bundle_max_bandwidth_mbytes = max_mb;
     c.load_balancer_auto_bundle_split_enabled = false;

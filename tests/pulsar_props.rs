@@ -8,7 +8,7 @@ mod util;
 mod support;
 
 use lbscope::engine::pulsar::bundle::LAST_BOUNDARY;
-use lbscope::engine::pulsar::config::{LoadManager, SplitAlgorithm};
+use lbscope::engine::pulsar::config::{LoadManager, Profile, SplitAlgorithm};
 use lbscope::engine::pulsar::traffic::Traffic;
 use lbscope::engine::pulsar::{Action, Config, Sim};
 use lbscope::engine::Engine;
@@ -101,7 +101,7 @@ fn checked(
 }
 
 fn run(manager: LoadManager, ops: &[Op]) {
-    let mut c = Config::default();
+    let mut c = Config::profile(Profile::Pulsar4);
     c.load_manager_class_name = manager;
     c.load_balancer_namespace_bundle_max_msg_rate = 20_000.0;
     let mut sim = Sim::new(c, 3).unwrap();

@@ -92,7 +92,7 @@ fn script(c: Config) -> (Sim, Vec<Event>) {
 
 #[test]
 fn modular_growth_and_faults() {
-    let (sim, ev) = script(Config::default());
+    let (sim, ev) = script(Config::profile(Profile::Pulsar4));
     assert_eq!(sim.metrics().len(), 25);
     // 200 topics at 600 msg/s + 8 partitions at 2000 msg/s over 4 bundles (~34 000 msg/s each):
     // the 30 000 msg/s bundle limit forces splits.
@@ -117,7 +117,7 @@ fn modular_growth_and_faults() {
 
 #[test]
 fn extensible_and_five_zero_profiles_run() {
-    let mut c = Config::default();
+    let mut c = Config::profile(Profile::Pulsar4);
     c.load_manager_class_name = LoadManager::Extensible;
     let (sim, _) = script(c);
     assert_eq!(sim.metrics().last().unwrap().unowned_bundles, 0);
@@ -127,8 +127,8 @@ fn extensible_and_five_zero_profiles_run() {
 
 #[test]
 fn same_seed_same_story() {
-    let (a, ea) = script(Config::default());
-    let (b, eb) = script(Config::default());
+    let (a, ea) = script(Config::profile(Profile::Pulsar4));
+    let (b, eb) = script(Config::profile(Profile::Pulsar4));
     assert_eq!(
         serde_json::to_string(&ea).unwrap(),
         serde_json::to_string(&eb).unwrap()
@@ -138,7 +138,7 @@ fn same_seed_same_story() {
 
 #[test]
 fn proposal_by_cloning_leaves_the_original_alone() {
-    let (sim, _) = script(Config::default());
+    let (sim, _) = script(Config::profile(Profile::Pulsar4));
     let before = format!("{sim:?}");
     let mut proposal = sim.clone();
     let ev = proposal.apply(&Action::Step).unwrap();
@@ -179,7 +179,7 @@ fn serde_shape_of_actions() {
 #[test]
 fn scale_smoke() {
     // 100 brokers, 1024 bundles, 20 000 topics: a few rounds stay quick even unoptimised.
-    let mut c = Config::default();
+    let mut c = Config::profile(Profile::Pulsar4);
     c.load_balancer_namespace_maximum_bundles = 4096;
     let mut sim = cluster(c, &[], "big/ns", 1024);
     for i in 0..100 {

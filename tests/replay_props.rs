@@ -139,10 +139,10 @@ proptest! {
             pulsar::Action::AddBroker { broker: "broker-0".into(), capacity: Default::default() },
             pulsar::Action::CreateNamespace { namespace: "public/default".into(), bundles: Some(4) },
         ];
-        let mut base = pulsar::Sim::new(pulsar::Config::default(), seed).unwrap();
+        let mut base = pulsar::Sim::new(pulsar::Config::profile(pulsar::config::Profile::Pulsar4), seed).unwrap();
         for a in &setup { base.apply(a).unwrap(); }
         let (_, actions) = accepted(base, ops.iter().map(|&(k, n)| pulsar_action(k, n)).collect());
-        let log = Log { config: pulsar::Config::default(), setup, actions };
+        let log = Log { config: pulsar::Config::profile(pulsar::config::Profile::Pulsar4), setup, actions };
         let mut sc = Scenario::empty(lbscope::engine::System::Pulsar, seed);
         sc.body = Body::Pulsar(log.clone());
         check::<pulsar::Sim>(sc, log, seed, &seeks);

@@ -199,6 +199,16 @@ pub trait Schema: Clone + Default + PartialEq + Serialize + DeserializeOwned {
     /// The values of known, unmodelled keys that this config holds.
     fn unmodelled(&self) -> &BTreeMap<String, Value>;
 
+    /// The key that names the profile a config starts from, if the system has
+    /// profiles (Pulsar's `profile`).
+    const PROFILE_KEY: Option<&'static str> = None;
+
+    /// The config of the profile this one starts from (keys a scenario leaves
+    /// out take its values).
+    fn baseline(&self) -> Self {
+        Self::default()
+    }
+
     /// The strategy keys a run can be compared on (same actions, another value).
     fn compare_keys() -> &'static [&'static str] {
         &[]

@@ -296,7 +296,7 @@ fn ring() -> Lesson {
         "Topics, namespaces and bundles on the hash ring",
         "A namespace is sharded into bundles, ranges of a 32-bit hash ring; a topic belongs to the bundle its name hashes into.",
         1,
-        body(Config::default(), setup, actions),
+        body(Config::profile(Profile::Pulsar4), setup, actions),
         vec![
             step("A namespace is sharded into bundles", 0, &[C::Topics], n(|c| {
                 let (count, width, names) = c
@@ -408,7 +408,7 @@ fn lookup() -> Lesson {
         "Bundle assignment and lookup: who owns my topic?",
         "Ownership is per bundle and created lazily: the first lookup of a topic in an unowned bundle picks a broker for the whole bundle.",
         2,
-        body(Config::default(), setup, actions),
+        body(Config::profile(Profile::Pulsar4), setup, actions),
         vec![
             step("Nobody owns anything yet", 0, &[C::Topics], n(|c| {
                 let owned = owners(c, NS).iter().filter(|(_, o)| o.is_some()).count();
@@ -478,7 +478,7 @@ fn lookup() -> Lesson {
 fn auto_split() -> Lesson {
     let config = Config {
         load_balancer_namespace_bundle_max_topics: 8,
-        ..Config::default()
+        ..Config::profile(Profile::Pulsar4)
     };
     let setup = vec![broker("broker-1"), broker("broker-2"), namespace(NS, 2)];
     let actions = vec![
@@ -500,7 +500,7 @@ fn auto_split() -> Lesson {
         vec![
             step("Four limits per bundle", 0, &[C::Topics], n(|c| {
                 let k = c.state.config();
-                let d = Config::default();
+                let d = Config::profile(Profile::Pulsar4);
                 Said::new(format!(
                     "A bundle becomes a split candidate when it has more than {} topics, {} sessions, {} msg/s or {} MB/s. This lesson lowered loadBalancerNamespaceBundleMaxTopics from {} to {} so a small example shows it.",
                     k.load_balancer_namespace_bundle_max_topics,
@@ -619,7 +619,7 @@ fn range_divide() -> Lesson {
         "range_equally_divide",
         "Split a bundle into two halves of equal hash range, whatever its topics.",
         4,
-        body(Config::default(), setup, actions),
+        body(Config::profile(Profile::Pulsar4), setup, actions),
         vec![
             step("The doc's bundle", 0, &[C::Split], n(|c| {
                 let o = owners(c, NS);
@@ -699,7 +699,7 @@ fn topic_count_divide() -> Lesson {
         "topic_count_equally_divide",
         "Split a bundle so both halves hold the same number of topics.",
         5,
-        body(Config::default(), setup, actions),
+        body(Config::profile(Profile::Pulsar4), setup, actions),
         vec![
             step("Six topics in one bundle", 0, &[C::Split], n(|c| {
                 let ts: Vec<String> = c.state.namespaces()[NS]
@@ -768,7 +768,7 @@ fn specified_positions() -> Lesson {
         "specified_positions_divide",
         "Split a bundle exactly where the operator says, e.g. between two big topics.",
         6,
-        body(Config::default(), setup, actions),
+        body(Config::profile(Profile::Pulsar4), setup, actions),
         vec![
             step("Two big topics share a bundle", 0, &[C::Split], n(|c| {
                 let ts: Vec<String> = c.state.namespaces()[NS]
@@ -836,7 +836,7 @@ fn flow_config(rate: f64, mb: f64) -> Config {
         load_balancer_namespace_bundle_max_msg_rate: rate,
         load_balancer_namespace_bundle_max_bandwidth_mbytes: mb,
         load_balancer_auto_bundle_split_enabled: false,
-        ..Config::default()
+        ..Config::profile(Profile::Pulsar4)
     }
 }
 
@@ -1034,7 +1034,7 @@ fn one_busy_broker(bundles: u32, busy: &[(f64, f64)], others: &[&str]) -> Vec<A>
 fn overload_shedder() -> Lesson {
     let config = Config {
         load_balancer_load_shedding_strategy: SheddingStrategy::OverloadShedder,
-        ..Config::default()
+        ..Config::profile(Profile::Pulsar4)
     };
     let setup = one_busy_broker(16, &[(1000.0, 10.0); 8], &["broker-2", "broker-3"]);
     let actions = vec![cpu("broker-1", 100.0), A::Step];
@@ -1109,7 +1109,7 @@ fn threshold_shedder() -> Lesson {
         "ThresholdShedder: 40 %, 10 %, 10 %",
         "Shed from brokers above the cluster average plus a threshold, down to 5 % below that line.",
         9,
-        body(Config::default(), setup, actions),
+        body(Config::profile(Profile::Pulsar4), setup, actions),
         vec![
             step("The doc's three brokers", 0, &[C::Step], n(|c| {
                 Said::new(format!(
@@ -1185,7 +1185,7 @@ fn threshold_shedder() -> Lesson {
 fn uniform_shedder() -> Lesson {
     let config = Config {
         load_balancer_load_shedding_strategy: SheddingStrategy::UniformLoadShedder,
-        ..Config::default()
+        ..Config::profile(Profile::Pulsar4)
     };
     let setup = one_busy_broker(8, &[(3000.0, 3.0), (2000.0, 2.0), (1000.0, 1.0)], &["broker-2"]);
     let actions = vec![A::Step];
@@ -1248,7 +1248,7 @@ fn transfer_shedder() -> Lesson {
     let config = Config {
         load_manager_class_name: LoadManager::Extensible,
         load_balancer_load_shedding_strategy: SheddingStrategy::TransferShedder,
-        ..Config::default()
+        ..Config::profile(Profile::Pulsar4)
     };
     let mut setup = one_busy_broker(8, &[(1000.0, 25.0); 4], &["broker-2", "broker-3"]);
     setup.push(cpu("broker-1", 80.0));
@@ -1413,7 +1413,7 @@ fn avg_shedder() -> Lesson {
                     num(rate("broker-1")),
                     k.max_unload_percentage,
                     num(doc_move),
-                    num(Config::default().min_unload_message),
+                    num(Config::profile(Profile::Pulsar4).min_unload_message),
                     num(k.min_unload_message)
                 ))
             }))
@@ -1558,7 +1558,7 @@ fn modular_vs_extensible() -> Lesson {
         A::whole_config(&Config {
             load_manager_class_name: LoadManager::Extensible,
             load_balancer_load_shedding_strategy: SheddingStrategy::TransferShedder,
-            ..Config::default()
+            ..Config::profile(Profile::Pulsar4)
         }),
         unload_to(NS, b1, "broker-3"),
     ];
@@ -1568,7 +1568,7 @@ fn modular_vs_extensible() -> Lesson {
         "Modular vs extensible: post- and pre-assignment",
         "The modular load manager assigns an unloaded bundle at the next client lookup; the extensible one picks the new owner while unloading.",
         13,
-        body(Config::default(), setup, actions),
+        body(Config::profile(Profile::Pulsar4), setup, actions),
         vec![
             step("The modular load manager", 0, &[C::Unload], n(|c| {
                 let o = owners(c, NS);
@@ -1687,7 +1687,7 @@ fn crash_and_join() -> Lesson {
         "A broker crash and a broker join",
         "A crashed broker's bundles are reassigned to the survivors; a new broker gets load only through new assignments and shedding.",
         14,
-        body(Config::default(), setup, actions),
+        body(Config::profile(Profile::Pulsar4), setup, actions),
         vec![
             step("Three brokers share the bundles", 0, &[C::Members], n(|c| {
                 Said::new(format!(
@@ -1808,7 +1808,7 @@ fn manual_commands() -> Lesson {
         "Manual split and unload commands",
         "Operators can split the largest bundle and unload bundles or whole namespaces with pulsar-admin.",
         15,
-        body(Config::default(), setup, actions),
+        body(Config::profile(Profile::Pulsar4), setup, actions),
         vec![
             step("One bundle, six topics", 0, &[C::Unload], n(|c| {
                 let o = owners(c, "my-tenant/my-namespace");

@@ -10,11 +10,16 @@ pub mod run;
 pub mod session;
 pub mod url;
 
-use crate::engine::{flink, kstreams, pulsar, Engine, System};
+use crate::engine::{flink, kstreams, pulsar, Engine, Schema, System};
 use serde::{Deserialize, Serialize, Serializer};
 
 /// The scenario format version written by this build.
-pub const FORMAT_VERSION: u32 = 1;
+///
+/// * 1: a Pulsar config lists what differs from the Pulsar 4.x defaults.
+/// * 2: a Pulsar config starts from its `profile` (5.0 when absent) and lists
+///   what differs from it. Version 1 files and links are read as the 4.x
+///   profile, so they keep their meaning.
+pub const FORMAT_VERSION: u32 = 2;
 /// Most actions (setup + log) a scenario may hold.
 pub const MAX_ACTIONS: usize = 100_000;
 
@@ -207,14 +212,22 @@ impl<E: Engine> std::fmt::Debug for Log<E> {
     }
 }
 
-/// Serialize `value` as a JSON object holding only the fields that differ from
-/// `C::default()` (recursively for nested objects).
-fn non_default<C: Serialize + Default, S: Serializer>(value: &C, s: S) -> Result<S::Ok, S::Error> {
+/// Serialize `value` as a JSON object holding only the keys that differ from
+/// the profile it starts from ([`Schema::baseline`]), plus the key naming that
+/// profile when it is not the default one ([`Schema::PROFILE_KEY`]).
+fn non_default<C: Schema, S: Serializer>(value: &C, s: S) -> Result<S::Ok, S::Error> {
     let v = serde_json::to_value(value).map_err(serde::ser::Error::custom)?;
-    let d = serde_json::to_value(C::default()).map_err(serde::ser::Error::custom)?;
-    diff(v, &d)
-        .unwrap_or(serde_json::Value::Object(Default::default()))
-        .serialize(s)
+    let base = serde_json::to_value(value.baseline()).map_err(serde::ser::Error::custom)?;
+    let mut out = diff(v.clone(), &base).unwrap_or(serde_json::Value::Object(Default::default()));
+    if let Some(key) = C::PROFILE_KEY {
+        let d = serde_json::to_value(C::default()).map_err(serde::ser::Error::custom)?;
+        if let (Some(p), serde_json::Value::Object(m)) =
+            (v.get(key).filter(|p| d.get(key) != Some(*p)), &mut out)
+        {
+            m.insert(key.to_string(), p.clone());
+        }
+    }
+    out.serialize(s)
 }
 
 fn diff(v: serde_json::Value, d: &serde_json::Value) -> Option<serde_json::Value> {
@@ -367,8 +380,10 @@ impl Scenario {
                 });
             }
         }
-        let s: Scenario = serde_json::from_value(raw).map_err(|e| ScenarioError::Json(e.to_string()))?;
+        let raw = upgrade(raw);
+        let mut s: Scenario = serde_json::from_value(raw).map_err(|e| ScenarioError::Json(e.to_string()))?;
         s.validate()?;
+        s.format = FORMAT_VERSION;
         Ok(s)
     }
 
@@ -376,6 +391,25 @@ impl Scenario {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
+}
+
+/// Give an older version's JSON the meaning it had: a version 1 Pulsar config
+/// without a `profile` was a diff against the 4.x defaults.
+fn upgrade(mut raw: serde_json::Value) -> serde_json::Value {
+    let v1 = raw.get("format").and_then(|f| f.as_u64()) == Some(1);
+    let pulsar = raw.get("system").and_then(|s| s.as_str()) == Some("pulsar");
+    if v1 && pulsar {
+        if let Some(obj) = raw.as_object_mut() {
+            let config = obj
+                .entry("config")
+                .or_insert_with(|| serde_json::Value::Object(Default::default()));
+            if let Some(c) = config.as_object_mut() {
+                c.entry("profile")
+                    .or_insert_with(|| serde_json::Value::String("pulsar-4.x".into()));
+            }
+        }
+    }
+    raw
 }
 
 /// One applied action and what it caused.
@@ -459,10 +493,10 @@ mod tests {
     #[test]
     fn bad_json_and_future_versions_are_named() {
         assert!(matches!(Scenario::from_json("{"), Err(ScenarioError::Json(_))));
-        let future = sample().to_json().replace("\"format\": 1", "\"format\": 9");
+        let future = sample().to_json().replace("\"format\": 2", "\"format\": 9");
         assert_eq!(
             Scenario::from_json(&future),
-            Err(ScenarioError::FutureVersion { found: 9, max: 1 })
+            Err(ScenarioError::FutureVersion { found: 9, max: 2 })
         );
         let mut s = sample();
         s.cursor = Some(5);

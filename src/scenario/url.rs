@@ -68,7 +68,7 @@ pub fn decode(link: &str) -> Result<Scenario, LinkError> {
         .parse()
         .map_err(|_| LinkError::BadVersion(ver.chars().take(20).collect()))?;
     match version {
-        1 => decode_v1(data),
+        1 | 2 => decode_packed(data),
         0 => Err(LinkError::BadVersion("0".into())),
         found => Err(LinkError::FutureVersion {
             found,
@@ -88,7 +88,8 @@ fn extract(link: &str) -> Option<&str> {
     (!link.contains('#') && !frag.contains('=') && frag.contains('.')).then_some(frag.trim())
 }
 
-fn decode_v1(data: &str) -> Result<Scenario, LinkError> {
+/// Versions 1 and 2 share the container (the JSON inside carries its own format).
+fn decode_packed(data: &str) -> Result<Scenario, LinkError> {
     let packed = URL_SAFE_NO_PAD
         .decode(data.trim_end_matches('='))
         .map_err(|_| LinkError::Base64)?;
@@ -131,7 +132,7 @@ mod tests {
     fn round_trip_and_size() {
         let s = sample();
         let frag = to_fragment(&s);
-        assert!(frag.starts_with("#s=1."));
+        assert!(frag.starts_with("#s=2."));
         assert!(frag.len() < 2000, "100-action link is {} chars", frag.len());
         assert_eq!(decode(&format!("http://127.0.0.1:8080/{frag}")).unwrap(), s);
         assert_eq!(decode(&frag).unwrap(), s);
@@ -146,7 +147,7 @@ mod tests {
         assert!(matches!(decode("#s=x.abc"), Err(LinkError::BadVersion(_))));
         assert_eq!(
             decode(&format!("#s=9.{}", &good[2..])),
-            Err(LinkError::FutureVersion { found: 9, max: 1 })
+            Err(LinkError::FutureVersion { found: 9, max: 2 })
         );
         assert_eq!(decode("#s=1.!!!"), Err(LinkError::Base64));
         // Truncated data.

@@ -9,7 +9,7 @@
 //!    owning the fewest bundles of the bundle's namespace
 //!    (`removeMostServicingBrokersForNamespace`);
 //! 4. if nothing is left, restore all available brokers;
-//! 5. the placement strategy picks; if its pick is overloaded (max resource
+//! 5. the placement strategy picks; if its pick is overloaded (weighted max resource
 //!    usage > `loadBalancerBrokerOverloadedThresholdPercentage`), it picks again
 //!    among all available brokers;
 //! 6. the bundle is preallocated to the winner until the winner reports it.
@@ -138,11 +138,11 @@ impl Sim {
             if self.config.load_manager_class_name == LoadManager::Modular {
                 if let Some(p) = &pick {
                     let threshold = self.config.load_balancer_broker_overloaded_threshold_percentage / 100.0;
-                    let usage = self
-                        .load
-                        .brokers
-                        .get(p)
-                        .map_or(0.0, |d| d.local.max_resource_usage());
+                    let usage = self.load.brokers.get(p).map_or(0.0, |d| {
+                        // PIP-358: the weighted usage (ModularLoadManagerImpl.selectBroker).
+                        d.local
+                            .max_resource_usage_with_weight(&super::report::weights(&self.effective))
+                    });
                     if usage > threshold {
                         let (again, pev) =
                             self.placer

@@ -1,7 +1,24 @@
 //! Pulsar's load-balancing configuration, with Pulsar's own key names
-//! (`broker.conf`) and defaults, plus the two version profiles the doc contrasts.
+//! (`broker.conf`, `ServiceConfiguration`) and defaults, in the two version
+//! profiles the doc contrasts.
+//!
+//! * **`pulsar-5.0`** (the default, as the course document calls 5.0 current):
+//!   the defaults of Pulsar 5.0.0, i.e. apache/pulsar master (5.0.0-SNAPSHOT)
+//!   after the 5.0.0-M1/M2 milestones: AvgShedder for shedding and placement,
+//!   `maxUnloadPercentage` 0.5, distribute-evenly off, 32 bundles per namespace
+//!   and 64 for `pulsar/system`.
+//! * **`pulsar-4.x`**: the defaults of the 4.0.x LTS line and 4.2.x (their
+//!   load-balancer defaults are identical): ThresholdShedder,
+//!   LeastLongTermMessageRate, `maxUnloadPercentage` 0.2, distribute-evenly on,
+//!   4 bundles (the broker-created `pulsar/system` uses the same 4).
+//!
+//! Every other default is the same in both and is `ServiceConfiguration`'s.
+//! The active profile is part of the config ([`Config::profile`]); reading a
+//! config (a scenario, a share link, `SetConfig`) starts from that profile's
+//! defaults (5.0 when the key is absent), so a scenario stores only what
+//! differs from its own profile.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// Which load manager runs (`loadManagerClassName`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -60,160 +77,269 @@ pub enum SplitAlgorithm {
     FlowOrQpsEquallyDivide,
 }
 
-/// The two version profiles the doc contrasts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// The version profiles the doc contrasts; see the module doc for which
+/// Pulsar release each one is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub enum Profile {
-    /// Pulsar 4.x defaults: 4 bundles, ThresholdShedder + LeastLongTermMessageRate,
-    /// `maxUnloadPercentage` 0.2, distribute-evenly on.
+    /// Pulsar 4.x (4.0.x LTS / 4.2.x): 4 bundles, ThresholdShedder +
+    /// LeastLongTermMessageRate, `maxUnloadPercentage` 0.2, distribute-evenly on.
     #[serde(rename = "pulsar-4.x")]
     Pulsar4,
-    /// Pulsar 5.0 per the doc: 32 bundles (64 for `pulsar/system`), AvgShedder for
-    /// shedding and placement, `maxUnloadPercentage` 0.5, distribute-evenly off.
+    /// Pulsar 5.0.0 (apache/pulsar master): 32 bundles (64 for `pulsar/system`),
+    /// AvgShedder for shedding and placement, `maxUnloadPercentage` 0.5,
+    /// distribute-evenly off.
+    #[default]
     #[serde(rename = "pulsar-5.0")]
     Pulsar5,
 }
 
-/// Every knob the doc names, with Pulsar's key names and (4.x) defaults.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
-pub struct Config {
+/// Declares [`Config`] and its private deserialization twin from one field list.
+macro_rules! config_struct {
+    ($( $(#[$meta:meta])* $field:ident : $ty:ty, )*) => {
+        /// Every knob the doc names, with Pulsar's key names. Defaults depend on
+        /// the [`Profile`] (`Config::default()` is the 5.0 profile).
+        #[derive(Clone, Debug, PartialEq, Serialize)]
+        #[serde(rename_all = "camelCase")]
+        pub struct Config {
+            $( $(#[$meta])* pub $field: $ty, )*
+        }
+
+        /// What a config reads into once the profile's defaults fill the gaps.
+        #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Fields {
+            $( $(#[$meta])* $field: $ty, )*
+        }
+
+        impl From<Fields> for Config {
+            fn from(f: Fields) -> Self {
+                Config { $( $field: f.$field, )* }
+            }
+        }
+    };
+}
+
+config_struct! {
+    /// The version profile whose defaults this config starts from (lbscope's own
+    /// key, `pulsar-4.x` or `pulsar-5.0`): keys a scenario leaves out take this
+    /// profile's values, and the playground shows it.
+    profile: Profile,
     /// `loadManagerClassName`.
-    pub load_manager_class_name: LoadManager,
+    load_manager_class_name: LoadManager,
     /// `loadBalancerEnabled`.
-    pub load_balancer_enabled: bool,
-    /// `defaultNumberOfNamespaceBundles`.
-    pub default_number_of_namespace_bundles: u32,
-    /// Bundles of the `pulsar/system` namespace on creation.
-    pub system_namespace_bundles: u32,
+    load_balancer_enabled: bool,
+    /// `defaultNumberOfNamespaceBundles` (4.x: 4, 5.0: 32).
+    default_number_of_namespace_bundles: u32,
+    /// `defaultNumberOfSystemNamespaceBundles`: bundles of `pulsar/system` when the
+    /// broker creates it (5.0: 64; 4.x has no such key and uses
+    /// `defaultNumberOfNamespaceBundles`, so 4). The older lbscope key
+    /// `systemNamespaceBundles` is accepted as an alias.
+    default_number_of_system_namespace_bundles: u32,
     /// `loadBalancerSheddingEnabled`.
-    pub load_balancer_shedding_enabled: bool,
+    load_balancer_shedding_enabled: bool,
     /// `loadBalancerSheddingIntervalMinutes`.
-    pub load_balancer_shedding_interval_minutes: u32,
+    load_balancer_shedding_interval_minutes: u32,
     /// `loadBalancerSheddingGracePeriodMinutes`: a recently unloaded bundle is skipped this long.
-    pub load_balancer_shedding_grace_period_minutes: u32,
-    /// `loadBalancerLoadSheddingStrategy`.
-    pub load_balancer_load_shedding_strategy: SheddingStrategy,
-    /// `loadBalancerLoadPlacementStrategy`.
-    pub load_balancer_load_placement_strategy: PlacementStrategy,
-    /// `loadBalancerDistributeBundlesEvenlyEnabled`.
-    pub load_balancer_distribute_bundles_evenly_enabled: bool,
+    load_balancer_shedding_grace_period_minutes: u32,
+    /// `loadBalancerLoadSheddingStrategy` (4.x: ThresholdShedder, 5.0: AvgShedder).
+    load_balancer_load_shedding_strategy: SheddingStrategy,
+    /// `loadBalancerLoadPlacementStrategy` (4.x: LeastLongTermMessageRate, 5.0: AvgShedder).
+    load_balancer_load_placement_strategy: PlacementStrategy,
+    /// `loadBalancerDistributeBundlesEvenlyEnabled` (4.x: true, 5.0: false).
+    load_balancer_distribute_bundles_evenly_enabled: bool,
     /// `loadBalancerBrokerOverloadedThresholdPercentage` (OverloadShedder, placement).
-    pub load_balancer_broker_overloaded_threshold_percentage: f64,
+    load_balancer_broker_overloaded_threshold_percentage: f64,
     /// `loadBalancerBrokerThresholdShedderPercentage` (ThresholdShedder).
-    pub load_balancer_broker_threshold_shedder_percentage: f64,
+    load_balancer_broker_threshold_shedder_percentage: f64,
     /// `lowerBoundarySheddingEnabled` (ThresholdShedder).
-    pub lower_boundary_shedding_enabled: bool,
+    lower_boundary_shedding_enabled: bool,
     /// `loadBalancerHistoryResourcePercentage`: weight of the old value in the moving average.
-    pub load_balancer_history_resource_percentage: f64,
+    load_balancer_history_resource_percentage: f64,
     /// `loadBalancerCPUResourceWeight`.
     #[serde(rename = "loadBalancerCPUResourceWeight")]
-    pub load_balancer_cpu_resource_weight: f64,
-    /// `loadBalancerMemoryResourceWeight`.
-    pub load_balancer_memory_resource_weight: f64,
-    /// `loadBalancerDirectMemoryResourceWeight`.
-    pub load_balancer_direct_memory_resource_weight: f64,
-    /// `loadBalancerBandwithInResourceWeight` (Pulsar's spelling).
-    pub load_balancer_bandwith_in_resource_weight: f64,
-    /// `loadBalancerBandwithOutResourceWeight` (Pulsar's spelling).
-    pub load_balancer_bandwith_out_resource_weight: f64,
+    load_balancer_cpu_resource_weight: f64,
+    /// `loadBalancerMemoryResourceWeight` (deprecated since Pulsar 3.0, default 0:
+    /// heap memory is no longer a load-balancing signal).
+    load_balancer_memory_resource_weight: f64,
+    /// `loadBalancerDirectMemoryResourceWeight` (default 0: direct memory does not
+    /// reflect a broker's load).
+    load_balancer_direct_memory_resource_weight: f64,
+    /// `loadBalancerBandwidthInResourceWeight`. Pulsar still reads the misspelt
+    /// deprecated `loadBalancerBandwithInResourceWeight`; lbscope accepts it as an
+    /// alias (when both are given, the correct key wins unless it is 1.0, as
+    /// `getLoadBalancerBandwidthInResourceWeight` decides).
+    load_balancer_bandwidth_in_resource_weight: f64,
+    /// `loadBalancerBandwidthOutResourceWeight`. The misspelt deprecated
+    /// `loadBalancerBandwithOutResourceWeight` is accepted as an alias, resolved as
+    /// for the in-bound weight.
+    load_balancer_bandwidth_out_resource_weight: f64,
     /// `loadBalancerBundleUnloadMinThroughputThreshold` in MB.
-    pub load_balancer_bundle_unload_min_throughput_threshold: f64,
+    load_balancer_bundle_unload_min_throughput_threshold: f64,
     /// `loadBalancerMsgRateDifferenceShedderThreshold` (UniformLoadShedder), percent.
-    pub load_balancer_msg_rate_difference_shedder_threshold: f64,
+    load_balancer_msg_rate_difference_shedder_threshold: f64,
     /// `loadBalancerMsgThroughputMultiplierDifferenceShedderThreshold` (UniformLoadShedder).
-    pub load_balancer_msg_throughput_multiplier_difference_shedder_threshold: f64,
-    /// `maxUnloadPercentage` (UniformLoadShedder, AvgShedder).
-    pub max_unload_percentage: f64,
+    load_balancer_msg_throughput_multiplier_difference_shedder_threshold: f64,
+    /// `maxUnloadPercentage` (UniformLoadShedder, AvgShedder; 4.x: 0.2, 5.0: 0.5).
+    max_unload_percentage: f64,
     /// `maxUnloadBundleNumPerShedding` (UniformLoadShedder, AvgShedder); -1 = no limit.
-    pub max_unload_bundle_num_per_shedding: i32,
+    max_unload_bundle_num_per_shedding: i32,
     /// `minUnloadMessage` (UniformLoadShedder, AvgShedder), msg/s.
-    pub min_unload_message: f64,
+    min_unload_message: f64,
     /// `minUnloadMessageThroughput` (UniformLoadShedder, AvgShedder), bytes/s.
-    pub min_unload_message_throughput: f64,
+    min_unload_message_throughput: f64,
     /// `loadBalancerAvgShedderLowThreshold`.
-    pub load_balancer_avg_shedder_low_threshold: f64,
+    load_balancer_avg_shedder_low_threshold: f64,
     /// `loadBalancerAvgShedderHighThreshold`.
-    pub load_balancer_avg_shedder_high_threshold: f64,
+    load_balancer_avg_shedder_high_threshold: f64,
     /// `loadBalancerAvgShedderHitCountLowThreshold`.
-    pub load_balancer_avg_shedder_hit_count_low_threshold: u32,
+    load_balancer_avg_shedder_hit_count_low_threshold: u32,
     /// `loadBalancerAvgShedderHitCountHighThreshold`.
-    pub load_balancer_avg_shedder_hit_count_high_threshold: u32,
+    load_balancer_avg_shedder_hit_count_high_threshold: u32,
+    /// `loadBalancerDebugModeEnabled` (extensible load manager). Besides logging,
+    /// it changes one decision: TransferShedder counts the traffic a swap brings
+    /// back (`trafficMarkedToGain`) only in debug mode.
+    load_balancer_debug_mode_enabled: bool,
     /// `loadBalancerBrokerLoadTargetStd` (TransferShedder).
-    pub load_balancer_broker_load_target_std: f64,
+    load_balancer_broker_load_target_std: f64,
     /// `loadBalancerSheddingConditionHitCountThreshold` (TransferShedder).
-    pub load_balancer_shedding_condition_hit_count_threshold: u32,
-    /// `loadBalancerMaxNumberOfBrokerSheddingPerCycle` (TransferShedder).
-    pub load_balancer_max_number_of_broker_shedding_per_cycle: u32,
+    load_balancer_shedding_condition_hit_count_threshold: u32,
     /// `loadBalancerTransferEnabled` (TransferShedder: transfer vs plain unload).
-    pub load_balancer_transfer_enabled: bool,
+    load_balancer_transfer_enabled: bool,
+    /// `loadBalancerMaxNumberOfBrokerSheddingPerCycle` (TransferShedder).
+    load_balancer_max_number_of_broker_shedding_per_cycle: u32,
+    /// `loadBalanceSheddingDelayInSeconds` (TransferShedder): a broker that
+    /// unloaded a bundle cools down until it reports load at least this long
+    /// after the unload.
+    load_balance_shedding_delay_in_seconds: u64,
+    /// `loadBalancerBrokerLoadDataTTLInSeconds` (TransferShedder): load data older
+    /// than this is left out of the statistics.
+    #[serde(rename = "loadBalancerBrokerLoadDataTTLInSeconds")]
+    load_balancer_broker_load_data_ttl_in_seconds: u64,
+    /// `loadBalancerMaxNumberOfBundlesInBundleLoadReport`: the `k` of a broker's
+    /// top-bundles report (TransferShedder; 0 or less reports none).
+    load_balancer_max_number_of_bundles_in_bundle_load_report: i32,
     /// `loadBalancerBrokerMaxTopics`: brokers serving more topics are filtered out of
     /// assignment candidates (`LoadManagerShared.filterBrokersWithLargeTopicCount`).
-    pub load_balancer_broker_max_topics: u32,
+    load_balancer_broker_max_topics: u32,
     /// `loadBalancerAverageResourceUsageDifferenceThresholdPercentage` (LeastResourceUsageWithWeight).
-    pub load_balancer_average_resource_usage_difference_threshold_percentage: f64,
+    load_balancer_average_resource_usage_difference_threshold_percentage: f64,
     /// `loadBalancerAutoBundleSplitEnabled`.
-    pub load_balancer_auto_bundle_split_enabled: bool,
+    load_balancer_auto_bundle_split_enabled: bool,
     /// `loadBalancerAutoUnloadSplitBundlesEnabled`.
-    pub load_balancer_auto_unload_split_bundles_enabled: bool,
+    load_balancer_auto_unload_split_bundles_enabled: bool,
     /// `loadBalancerSplitIntervalMinutes` (extensible).
-    pub load_balancer_split_interval_minutes: u32,
+    load_balancer_split_interval_minutes: u32,
     /// `loadBalancerNamespaceBundleMaxTopics`.
-    pub load_balancer_namespace_bundle_max_topics: u32,
+    load_balancer_namespace_bundle_max_topics: u32,
     /// `loadBalancerNamespaceBundleMaxSessions`.
-    pub load_balancer_namespace_bundle_max_sessions: u32,
+    load_balancer_namespace_bundle_max_sessions: u32,
     /// `loadBalancerNamespaceBundleMaxMsgRate`.
-    pub load_balancer_namespace_bundle_max_msg_rate: f64,
+    load_balancer_namespace_bundle_max_msg_rate: f64,
     /// `loadBalancerNamespaceBundleMaxBandwidthMbytes`.
-    pub load_balancer_namespace_bundle_max_bandwidth_mbytes: f64,
+    load_balancer_namespace_bundle_max_bandwidth_mbytes: f64,
     /// `loadBalancerNamespaceMaximumBundles`.
-    pub load_balancer_namespace_maximum_bundles: u32,
+    load_balancer_namespace_maximum_bundles: u32,
     /// `loadBalancerMaxNumberOfBundlesToSplitPerCycle` (extensible).
-    pub load_balancer_max_number_of_bundles_to_split_per_cycle: u32,
+    load_balancer_max_number_of_bundles_to_split_per_cycle: u32,
     /// `loadBalancerNamespaceBundleSplitConditionHitCountThreshold` (extensible).
-    pub load_balancer_namespace_bundle_split_condition_hit_count_threshold: u32,
+    load_balancer_namespace_bundle_split_condition_hit_count_threshold: u32,
     /// `defaultNamespaceBundleSplitAlgorithm`.
-    pub default_namespace_bundle_split_algorithm: SplitAlgorithm,
+    default_namespace_bundle_split_algorithm: SplitAlgorithm,
     /// `flowOrQpsDifferenceThresholdPercentage` (flow_or_qps_equally_divide).
-    pub flow_or_qps_difference_threshold_percentage: f64,
+    flow_or_qps_difference_threshold_percentage: f64,
     /// `loadBalancerReportUpdateThresholdPercentage`.
-    pub load_balancer_report_update_threshold_percentage: f64,
+    load_balancer_report_update_threshold_percentage: f64,
     /// `loadBalancerReportUpdateMaxIntervalMinutes`.
-    pub load_balancer_report_update_max_interval_minutes: u32,
+    load_balancer_report_update_max_interval_minutes: u32,
     /// `loadBalancerResourceQuotaUpdateIntervalMinutes`.
-    pub load_balancer_resource_quota_update_interval_minutes: u32,
+    load_balancer_resource_quota_update_interval_minutes: u32,
     /// Simulated length of one round, in seconds (lbscope's own knob).
-    pub round_seconds: u32,
+    round_seconds: u32,
     /// Keys Pulsar has that lbscope does not model: kept, so a link keeps them.
     #[serde(flatten)]
-    pub unmodelled: std::collections::BTreeMap<String, serde_json::Value>,
+    unmodelled: std::collections::BTreeMap<String, serde_json::Value>,
+}
+
+/// Misspelt keys Pulsar still reads, and the key they stand for.
+const ALIASES: [(&str, &str); 2] = [
+    (
+        "loadBalancerBandwithInResourceWeight",
+        "loadBalancerBandwidthInResourceWeight",
+    ),
+    (
+        "loadBalancerBandwithOutResourceWeight",
+        "loadBalancerBandwidthOutResourceWeight",
+    ),
+];
+
+impl<'de> Deserialize<'de> for Config {
+    /// Reads the keys given over the defaults of the given (or default) profile.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error as _;
+        use serde_json::Value;
+        let mut given = serde_json::Map::<String, Value>::deserialize(d)?;
+        let profile = match given.get("profile") {
+            Some(v) => Profile::deserialize(v).map_err(D::Error::custom)?,
+            None => Profile::default(),
+        };
+        for (old, new) in ALIASES {
+            if let Some(v) = given.remove(old) {
+                // ServiceConfiguration: the correct key unless it is left at 1.0.
+                let keep_new = given.get(new).is_some_and(|n| n.as_f64() != Some(1.0));
+                if !keep_new {
+                    given.insert(new.to_string(), v);
+                }
+            }
+        }
+        if let Some(v) = given.remove("systemNamespaceBundles") {
+            given.entry("defaultNumberOfSystemNamespaceBundles").or_insert(v);
+        }
+        let mut merged = match serde_json::to_value(Config::profile(profile)) {
+            Ok(Value::Object(m)) => m,
+            _ => return Err(D::Error::custom("the profile defaults could not be built")),
+        };
+        merged.extend(given);
+        Fields::deserialize(Value::Object(merged))
+            .map(Config::from)
+            .map_err(D::Error::custom)
+    }
 }
 
 impl Default for Config {
+    /// The 5.0 profile (the course document calls the 5.0 defaults current).
     fn default() -> Self {
-        Config {
+        Config::profile(Profile::Pulsar5)
+    }
+}
+
+impl Config {
+    /// The defaults of a version profile (`ServiceConfiguration` of that release).
+    pub fn profile(p: Profile) -> Config {
+        let v5 = Config {
+            profile: Profile::Pulsar5,
             load_manager_class_name: LoadManager::Modular,
             load_balancer_enabled: true,
-            default_number_of_namespace_bundles: 4,
-            system_namespace_bundles: 4,
+            default_number_of_namespace_bundles: 32,
+            default_number_of_system_namespace_bundles: 64,
             load_balancer_shedding_enabled: true,
             load_balancer_shedding_interval_minutes: 1,
             load_balancer_shedding_grace_period_minutes: 30,
-            load_balancer_load_shedding_strategy: SheddingStrategy::ThresholdShedder,
-            load_balancer_load_placement_strategy: PlacementStrategy::LeastLongTermMessageRate,
-            load_balancer_distribute_bundles_evenly_enabled: true,
+            load_balancer_load_shedding_strategy: SheddingStrategy::AvgShedder,
+            load_balancer_load_placement_strategy: PlacementStrategy::AvgShedder,
+            load_balancer_distribute_bundles_evenly_enabled: false,
             load_balancer_broker_overloaded_threshold_percentage: 85.0,
             load_balancer_broker_threshold_shedder_percentage: 10.0,
             lower_boundary_shedding_enabled: false,
             load_balancer_history_resource_percentage: 0.9,
             load_balancer_cpu_resource_weight: 1.0,
-            load_balancer_memory_resource_weight: 1.0,
-            load_balancer_direct_memory_resource_weight: 1.0,
-            load_balancer_bandwith_in_resource_weight: 1.0,
-            load_balancer_bandwith_out_resource_weight: 1.0,
+            load_balancer_memory_resource_weight: 0.0,
+            load_balancer_direct_memory_resource_weight: 0.0,
+            load_balancer_bandwidth_in_resource_weight: 1.0,
+            load_balancer_bandwidth_out_resource_weight: 1.0,
             load_balancer_bundle_unload_min_throughput_threshold: 10.0,
             load_balancer_msg_rate_difference_shedder_threshold: 50.0,
             load_balancer_msg_throughput_multiplier_difference_shedder_threshold: 4.0,
-            max_unload_percentage: 0.2,
+            max_unload_percentage: 0.5,
             max_unload_bundle_num_per_shedding: -1,
             min_unload_message: 1000.0,
             min_unload_message_throughput: 1024.0 * 1024.0,
@@ -221,10 +347,14 @@ impl Default for Config {
             load_balancer_avg_shedder_high_threshold: 40.0,
             load_balancer_avg_shedder_hit_count_low_threshold: 8,
             load_balancer_avg_shedder_hit_count_high_threshold: 2,
+            load_balancer_debug_mode_enabled: false,
             load_balancer_broker_load_target_std: 0.25,
             load_balancer_shedding_condition_hit_count_threshold: 3,
-            load_balancer_max_number_of_broker_shedding_per_cycle: 3,
             load_balancer_transfer_enabled: true,
+            load_balancer_max_number_of_broker_shedding_per_cycle: 3,
+            load_balance_shedding_delay_in_seconds: 180,
+            load_balancer_broker_load_data_ttl_in_seconds: 1800,
+            load_balancer_max_number_of_bundles_in_bundle_load_report: 10,
             load_balancer_broker_max_topics: 50_000,
             load_balancer_average_resource_usage_difference_threshold_percentage: 10.0,
             load_balancer_auto_bundle_split_enabled: true,
@@ -244,24 +374,117 @@ impl Default for Config {
             load_balancer_resource_quota_update_interval_minutes: 15,
             round_seconds: 60,
             unmodelled: Default::default(),
+        };
+        match p {
+            Profile::Pulsar5 => v5,
+            Profile::Pulsar4 => Config {
+                profile: Profile::Pulsar4,
+                default_number_of_namespace_bundles: 4,
+                default_number_of_system_namespace_bundles: 4,
+                load_balancer_load_shedding_strategy: SheddingStrategy::ThresholdShedder,
+                load_balancer_load_placement_strategy: PlacementStrategy::LeastLongTermMessageRate,
+                load_balancer_distribute_bundles_evenly_enabled: true,
+                max_unload_percentage: 0.2,
+                ..v5
+            },
         }
     }
 }
 
-impl Config {
-    /// The defaults of a version profile.
-    pub fn profile(p: Profile) -> Config {
-        match p {
-            Profile::Pulsar4 => Config::default(),
-            Profile::Pulsar5 => Config {
-                default_number_of_namespace_bundles: 32,
-                system_namespace_bundles: 64,
-                load_balancer_load_shedding_strategy: SheddingStrategy::AvgShedder,
-                load_balancer_load_placement_strategy: PlacementStrategy::AvgShedder,
-                max_unload_percentage: 0.5,
-                load_balancer_distribute_bundles_evenly_enabled: false,
-                ..Config::default()
-            },
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_is_the_5_0_profile_and_4_x_is_selectable() {
+        // Defaults per profile from ServiceConfiguration (4.0.x / 4.2.x) and the
+        // 5.0.0 load-balancer default changes.
+        let d = Config::default();
+        assert_eq!(d, Config::profile(Profile::Pulsar5));
+        assert_eq!(d.profile, Profile::Pulsar5);
+        assert_eq!(
+            d.load_balancer_load_shedding_strategy,
+            SheddingStrategy::AvgShedder
+        );
+        assert_eq!(
+            d.load_balancer_load_placement_strategy,
+            PlacementStrategy::AvgShedder
+        );
+        assert_eq!(d.max_unload_percentage, 0.5);
+        assert!(!d.load_balancer_distribute_bundles_evenly_enabled);
+        assert_eq!(
+            (
+                d.default_number_of_namespace_bundles,
+                d.default_number_of_system_namespace_bundles
+            ),
+            (32, 64)
+        );
+        let f = Config::profile(Profile::Pulsar4);
+        assert_eq!(f.profile, Profile::Pulsar4);
+        assert_eq!(
+            f.load_balancer_load_shedding_strategy,
+            SheddingStrategy::ThresholdShedder
+        );
+        assert_eq!(
+            f.load_balancer_load_placement_strategy,
+            PlacementStrategy::LeastLongTermMessageRate
+        );
+        assert_eq!(f.max_unload_percentage, 0.2);
+        assert!(f.load_balancer_distribute_bundles_evenly_enabled);
+        assert_eq!(f.default_number_of_namespace_bundles, 4);
+        for c in [&d, &f] {
+            assert_eq!(c.load_balancer_memory_resource_weight, 0.0);
+            assert_eq!(c.load_balancer_direct_memory_resource_weight, 0.0);
+            assert_eq!(c.load_balancer_bandwidth_in_resource_weight, 1.0);
+            assert_eq!(c.load_balance_shedding_delay_in_seconds, 180);
+            assert_eq!(c.load_balancer_broker_load_data_ttl_in_seconds, 1800);
+            assert!(!c.load_balancer_debug_mode_enabled);
         }
+    }
+
+    #[test]
+    fn reading_starts_from_the_named_profile() {
+        let c: Config =
+            serde_json::from_str(r#"{"profile": "pulsar-4.x", "maxUnloadPercentage": 0.3}"#).unwrap();
+        assert_eq!(
+            c,
+            Config {
+                max_unload_percentage: 0.3,
+                ..Config::profile(Profile::Pulsar4)
+            }
+        );
+        let c: Config = serde_json::from_str("{}").unwrap();
+        assert_eq!(c, Config::default());
+        let j = serde_json::to_string(&Config::profile(Profile::Pulsar4)).unwrap();
+        assert!(j.contains(r#""profile":"pulsar-4.x""#), "{j}");
+        assert!(j.contains("loadBalancerBandwidthInResourceWeight"), "{j}");
+        assert!(j.contains("loadBalancerBrokerLoadDataTTLInSeconds"), "{j}");
+        assert_eq!(
+            serde_json::from_str::<Config>(&j).unwrap(),
+            Config::profile(Profile::Pulsar4)
+        );
+        assert!(serde_json::from_str::<Config>(r#"{"profile": "pulsar-9"}"#).is_err());
+        assert!(serde_json::from_str::<Config>(r#"{"maxUnloadPercentage": "x"}"#).is_err());
+    }
+
+    #[test]
+    fn misspelt_bandwidth_keys_are_aliases() {
+        // ServiceConfiguration.getLoadBalancerBandwidthInResourceWeight: the
+        // correct key if it is not 1.0, else the deprecated one.
+        let old: Config = serde_json::from_str(
+            r#"{"loadBalancerBandwithInResourceWeight": 2.0, "loadBalancerBandwithOutResourceWeight": 3.0}"#,
+        )
+        .unwrap();
+        assert_eq!(old.load_balancer_bandwidth_in_resource_weight, 2.0);
+        assert_eq!(old.load_balancer_bandwidth_out_resource_weight, 3.0);
+        let both: Config = serde_json::from_str(
+            r#"{"loadBalancerBandwithInResourceWeight": 2.0, "loadBalancerBandwidthInResourceWeight": 4.0,
+                "loadBalancerBandwithOutResourceWeight": 2.0, "loadBalancerBandwidthOutResourceWeight": 1.0}"#,
+        )
+        .unwrap();
+        assert_eq!(both.load_balancer_bandwidth_in_resource_weight, 4.0);
+        assert_eq!(both.load_balancer_bandwidth_out_resource_weight, 2.0);
+        let sys: Config = serde_json::from_str(r#"{"systemNamespaceBundles": 8}"#).unwrap();
+        assert_eq!(sys.default_number_of_system_namespace_bundles, 8);
     }
 }

@@ -442,6 +442,22 @@ impl LocalBrokerData {
             / 100.0
     }
 
+    /// The extensible load manager's weighted max (`BrokerLoadData.getMaxResourceUsageWithWeight`):
+    /// `max(percent_i * weight_i) / 100` over all five signals, heap memory
+    /// included (its weight, `loadBalancerMemoryResourceWeight`, defaults to 0).
+    pub fn max_resource_usage_with_weight_all(&self, w: &Weights) -> f64 {
+        [
+            f64::from(self.cpu.percent_usage()) * w.cpu,
+            f64::from(self.memory.percent_usage()) * w.memory,
+            f64::from(self.direct_memory.percent_usage()) * w.direct_memory,
+            f64::from(self.bandwidth_in.percent_usage()) * w.bandwidth_in,
+            f64::from(self.bandwidth_out.percent_usage()) * w.bandwidth_out,
+        ]
+        .into_iter()
+        .fold(f64::NEG_INFINITY, f64::max)
+            / 100.0
+    }
+
     /// The largest unweighted usage as a fraction (`getMaxResourceUsage`), over CPU,
     /// direct memory and NIC in/out (heap memory left out as in Pulsar 3.0+).
     pub fn max_resource_usage(&self) -> f64 {
@@ -476,6 +492,11 @@ pub struct BrokerData {
     pub time_average: TimeAverageBrokerData,
     /// Bundles assigned to it since its last report (placement counts them).
     pub preallocated: BTreeMap<BundleId, BundleData>,
+    /// When the broker last published this report (simulated ms): the
+    /// extensible `BrokerLoadData.updatedAt` that TransferShedder's load-data TTL
+    /// and cool-down read.
+    #[serde(default)]
+    pub reported_at_ms: u64,
 }
 
 /// The leader's whole view (`LoadData`).

@@ -26,7 +26,7 @@
 //! recently-unloaded map), as a new leader process would.
 
 use super::broker::{Broker, Capacity, DirectUsage};
-use super::config::LoadManager;
+use super::config::{LoadManager, SheddingStrategy};
 use super::load::{BrokerId, BundleId};
 use super::ownership::ServiceUnitState;
 use super::{place, shed, Error, Event, Sim};
@@ -312,6 +312,10 @@ impl Sim {
                 ev,
             ) {
                 self.load.recently_unloaded.insert(u.bundle.clone(), now);
+                if self.effective.load_balancer_load_shedding_strategy == SheddingStrategy::TransferShedder {
+                    // The extensible UnloadScheduler remembers each source broker.
+                    self.shedder.record_unload(&u.from, now);
+                }
             }
         }
     }

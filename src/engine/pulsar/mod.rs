@@ -815,7 +815,7 @@ fn validate_config(c: &Config) -> Result<(), Error> {
     if c.round_seconds == 0 {
         return bad("roundSeconds must be > 0");
     }
-    if c.default_number_of_namespace_bundles == 0 || c.system_namespace_bundles == 0 {
+    if c.default_number_of_namespace_bundles == 0 || c.default_number_of_system_namespace_bundles == 0 {
         return bad("default bundle counts must be > 0");
     }
     let fs = [
@@ -825,8 +825,8 @@ fn validate_config(c: &Config) -> Result<(), Error> {
         c.load_balancer_cpu_resource_weight,
         c.load_balancer_memory_resource_weight,
         c.load_balancer_direct_memory_resource_weight,
-        c.load_balancer_bandwith_in_resource_weight,
-        c.load_balancer_bandwith_out_resource_weight,
+        c.load_balancer_bandwidth_in_resource_weight,
+        c.load_balancer_bandwidth_out_resource_weight,
         c.load_balancer_namespace_bundle_max_msg_rate,
         c.load_balancer_namespace_bundle_max_bandwidth_mbytes,
         c.flow_or_qps_difference_threshold_percentage,
@@ -1063,7 +1063,7 @@ impl Sim {
 
     fn create_namespace(&mut self, name: &str, bundles: Option<u32>) -> Result<Vec<Event>, Error> {
         let default = if name == namespace::SYSTEM_NAMESPACE {
-            self.config.system_namespace_bundles
+            self.config.default_number_of_system_namespace_bundles
         } else {
             self.config.default_number_of_namespace_bundles
         };
@@ -1537,11 +1537,17 @@ impl schema::Schema for Config {
         knobs::KNOBS
     }
 
+    const PROFILE_KEY: Option<&'static str> = Some("profile");
+
     fn profiles() -> Vec<(&'static str, Config)> {
         vec![
-            ("pulsar-4.x", Config::profile(Profile::Pulsar4)),
             ("pulsar-5.0", Config::profile(Profile::Pulsar5)),
+            ("pulsar-4.x", Config::profile(Profile::Pulsar4)),
         ]
+    }
+
+    fn baseline(&self) -> Config {
+        Config::profile(self.profile)
     }
 
     fn rules(&self) -> Result<(), String> {
@@ -1567,7 +1573,7 @@ mod tests {
 
     #[test]
     fn doc_topic_lands_in_first_of_four_bundles() {
-        let mut sim = Sim::new(Config::default(), 1).unwrap();
+        let mut sim = Sim::new(Config::profile(Profile::Pulsar4), 1).unwrap();
         sim.apply(&Action::CreateNamespace {
             namespace: "public/default".into(),
             bundles: Some(4),
@@ -1592,7 +1598,7 @@ mod tests {
 
     #[test]
     fn errors_leave_state_unchanged() {
-        let mut sim = Sim::new(Config::default(), 1).unwrap();
+        let mut sim = Sim::new(Config::profile(Profile::Pulsar4), 1).unwrap();
         let zero = Action::CreateNamespace {
             namespace: "a/b".into(),
             bundles: Some(0),

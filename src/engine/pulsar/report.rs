@@ -34,8 +34,8 @@ pub fn weights(c: &Config) -> Weights {
         cpu: c.load_balancer_cpu_resource_weight,
         memory: c.load_balancer_memory_resource_weight,
         direct_memory: c.load_balancer_direct_memory_resource_weight,
-        bandwidth_in: c.load_balancer_bandwith_in_resource_weight,
-        bandwidth_out: c.load_balancer_bandwith_out_resource_weight,
+        bandwidth_in: c.load_balancer_bandwidth_in_resource_weight,
+        bandwidth_out: c.load_balancer_bandwidth_out_resource_weight,
     }
 }
 
@@ -289,7 +289,9 @@ impl Sim {
     pub(crate) fn publish_report(&mut self, broker: &BrokerId) {
         if let Some(snap) = self.snapshot(broker) {
             let local = self.local_data(broker, &snap);
-            self.load.brokers.entry(broker.clone()).or_default().local = local;
+            let d = self.load.brokers.entry(broker.clone()).or_default();
+            d.local = local;
+            d.reported_at_ms = self.now_ms;
             if let Some(b) = self.brokers.get_mut(broker) {
                 b.last_report_ms = Some(self.now_ms);
             }
@@ -368,6 +370,7 @@ impl Sim {
             let u = match data.next_if(|(k, _)| **k == id) {
                 Some((_, d)) => {
                     store_local(&mut d.local, &snap, list);
+                    d.reported_at_ms = now;
                     d.local.max_resource_usage_with_weight(&w)
                 }
                 None => {
@@ -380,7 +383,9 @@ impl Sim {
             published.push((id, why, u * 100.0));
         }
         for (id, local) in first {
-            self.load.brokers.entry(id).or_default().local = local;
+            let d = self.load.brokers.entry(id).or_default();
+            d.local = local;
+            d.reported_at_ms = now;
         }
         let quota = u64::from(self.config.load_balancer_resource_quota_update_interval_minutes) * 60_000;
         let sampled =

@@ -60,13 +60,16 @@ fn shed(e: &ShedEvent) -> Option<Subject> {
         ShedEvent::BrokerSkipped { broker: b, .. }
         | ShedEvent::Overloaded { broker: b, .. }
         | ShedEvent::AboveThreshold { broker: b, .. }
-        | ShedEvent::LowerBoundary { broker: b, .. } => broker(b),
+        | ShedEvent::LowerBoundary { broker: b, .. }
+        | ShedEvent::TransferOutdated { broker: b, .. }
+        | ShedEvent::TransferCoolDown { broker: b, .. } => broker(b),
         ShedEvent::Idle { .. }
         | ShedEvent::ThresholdAverages { .. }
         | ShedEvent::UniformImbalance { .. }
         | ShedEvent::TransferStats { .. }
         | ShedEvent::TransferPair { .. }
         | ShedEvent::TransferStdUpdated { .. }
+        | ShedEvent::TransferDecision { .. }
         | ShedEvent::AvgScores { .. }
         | ShedEvent::AvgPair { .. }
         | ShedEvent::AvgPlan { .. } => None,

@@ -227,7 +227,11 @@ mod tests {
 
     #[test]
     fn changes_list_split_children_and_moves_only() {
-        let mut sim = Sim::new(Config::default(), 1).unwrap();
+        let mut sim = Sim::new(
+            Config::profile(crate::engine::pulsar::config::Profile::Pulsar4),
+            1,
+        )
+        .unwrap();
         for b in ["b1", "b2"] {
             sim.apply(&Action::AddBroker {
                 broker: b.into(),

@@ -1,7 +1,7 @@
 //! LeastLongTermMessageRate (the 4.x default placement): a broker's score is its
 //! long-term message rate (in + out, summed over its bundles' long-term averages)
 //! plus the long-term rates of bundles preallocated to it since its last report;
-//! a broker whose max resource usage exceeds
+//! a broker whose weighted max resource usage (PIP-358) exceeds
 //! `loadBalancerBrokerOverloadedThresholdPercentage` scores +∞. The least score
 //! wins; ties (and the all-overloaded case, where every candidate ties at +∞)
 //! are broken with the RNG over the candidates in name order.
@@ -15,7 +15,11 @@ use crate::engine::SimRng;
 pub fn score(data: Option<&BrokerData>, conf: &Config) -> Option<f64> {
     let Some(d) = data else { return Some(0.0) };
     let threshold = conf.load_balancer_broker_overloaded_threshold_percentage / 100.0;
-    if d.local.max_resource_usage() > threshold {
+    // PIP-358: the weighted max usage decides "overloaded".
+    if d.local
+        .max_resource_usage_with_weight(&super::super::report::weights(conf))
+        > threshold
+    {
         return None;
     }
     let pre: f64 = d
@@ -72,7 +76,7 @@ mod tests {
     use super::*;
 
     fn conf() -> Config {
-        Config::default()
+        Config::profile(crate::engine::pulsar::config::Profile::Pulsar4)
     }
 
     #[test]
@@ -135,5 +139,31 @@ mod tests {
         // No candidate.
         let (b, _) = Placer::default().select_broker(&[], &bid(0), &hot.load, &conf(), &mut rng());
         assert_eq!(b, None);
+    }
+}
+
+#[cfg(test)]
+mod least_long_term_message_rate_test {
+    use super::super::super::config::Config;
+    use super::super::super::load::{BrokerData, ResourceUsage};
+    use super::score;
+
+    #[test]
+    fn overload_check_uses_weighted_usage() {
+        // Derived by reading PIP-358 (resource weights for LeastLongTermMessageRate):
+        // direct memory at 95 % with its default weight 0 is not overloaded;
+        // with weight 1 it scores +∞.
+        let mut d = BrokerData::default();
+        d.local.direct_memory = ResourceUsage {
+            usage: 95.0,
+            limit: 100.0,
+        };
+        let c = Config::default();
+        assert_eq!(score(Some(&d), &c), Some(0.0));
+        let w = Config {
+            load_balancer_direct_memory_resource_weight: 1.0,
+            ..Config::default()
+        };
+        assert_eq!(score(Some(&d), &w), None);
     }
 }

@@ -133,7 +133,7 @@ mod tests {
         Config {
             load_balancer_load_placement_strategy: PlacementStrategy::LeastResourceUsageWithWeight,
             load_manager_class_name: lm,
-            ..Config::default()
+            ..Config::profile(crate::engine::pulsar::config::Profile::Pulsar4)
         }
     }
 

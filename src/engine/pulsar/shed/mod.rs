@@ -61,14 +61,47 @@ impl Metric {
     }
 }
 
-/// Why TransferShedder keeps going (`UnloadDecision.Reason`).
+/// Pulsar's `UnloadDecision.Reason`: why a TransferShedder round unloaded, or
+/// why it skipped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum TransferReason {
+pub enum UnloadReason {
     /// Std above target, or the max broker is significantly overloaded.
     Overloaded,
     /// The min broker is significantly underloaded.
     Underloaded,
+    /// The cluster meets the target (in Pulsar's enum; TransferShedder itself
+    /// reports a balanced round as `HitCount`).
+    Balanced,
+    /// Brokers had too few top bundles (one, or none movable without overshooting).
+    NoBundles,
+    /// A broker reported too soon after its last unload (`loadBalanceSheddingDelayInSeconds`).
+    CoolDown,
+    /// Every broker's load data is older than `loadBalancerBrokerLoadDataTTLInSeconds`.
+    OutDatedData,
+    /// Load data (or a top-bundles report) is missing.
+    NoLoadData,
+    /// No broker has load data.
+    NoBrokers,
+    /// The shedding condition has not held often enough, or nothing was found to move.
+    HitCount,
+    /// Failure.
+    Unknown,
+}
+
+/// Why TransferShedder keeps going (a subset of [`UnloadReason`]).
+pub type TransferReason = UnloadReason;
+
+/// Pulsar's `UnloadDecision.Label`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnloadLabel {
+    /// Bundles were chosen.
+    Success,
+    /// The round chose nothing, for `reason`.
+    Skip,
+    /// The round failed.
+    Failure,
 }
 
 /// One broker's ThresholdShedder moving average update.
@@ -122,7 +155,7 @@ pub enum ShedEvent {
     Overloaded {
         /// The broker.
         broker: BrokerId,
-        /// `getMaxResourceUsage` (fraction).
+        /// Weighted max resource usage (fraction; PIP-358).
         usage: f64,
         /// `loadBalancerBrokerOverloadedThresholdPercentage` (fraction).
         threshold: f64,
@@ -241,6 +274,50 @@ pub enum ShedEvent {
         max_throughput: f64,
         /// max_throughput × offload / max_load.
         offload_throughput: f64,
+    },
+    /// TransferShedder: a broker's load data is older than the TTL and is left
+    /// out of the statistics.
+    TransferOutdated {
+        /// The broker.
+        broker: BrokerId,
+        /// When it last reported (ms).
+        reported_at_ms: u64,
+        /// Now (ms).
+        now_ms: u64,
+        /// `loadBalancerBrokerLoadDataTTLInSeconds`.
+        ttl_seconds: u64,
+    },
+    /// TransferShedder: a broker unloaded recently and has not reported since
+    /// the delay, so the whole round waits (`CoolDown`).
+    TransferCoolDown {
+        /// The broker.
+        broker: BrokerId,
+        /// When it last unloaded a bundle (ms).
+        unloaded_at_ms: u64,
+        /// When it last reported (ms).
+        reported_at_ms: u64,
+        /// `loadBalanceSheddingDelayInSeconds`.
+        delay_seconds: u64,
+    },
+    /// TransferShedder: the round's outcome, as Pulsar counts it
+    /// (`UnloadCounter.update(label, reason)`).
+    TransferDecision {
+        /// Success, Skip or Failure.
+        label: UnloadLabel,
+        /// Pulsar's reason.
+        reason: UnloadReason,
+        /// Mean load of the brokers counted (0 when skipped before the statistics).
+        average: f64,
+        /// Their std (after the planned moves when something was chosen).
+        std: f64,
+        /// `loadBalancerBrokerLoadTargetStd`.
+        target_std: f64,
+        /// Bundles chosen (transfers, swaps included).
+        unloads: usize,
+        /// Brokers whose top-bundles report was empty.
+        brokers_without_load_data: u32,
+        /// Brokers with too few movable bundles.
+        brokers_with_few_bundles: u32,
     },
     /// TransferShedder: std after the pair's planned moves.
     TransferStdUpdated {
@@ -480,6 +557,39 @@ impl Narrate for ShedEvent {
                 pct(*max_load),
                 mbs(*offload_throughput)
             ),
+            ShedEvent::TransferOutdated {
+                broker,
+                reported_at_ms,
+                now_ms,
+                ttl_seconds,
+            } => format!(
+                "TransferShedder: {broker}'s load data from t={:.0} s is older than loadBalancerBrokerLoadDataTTLInSeconds {ttl_seconds} s at t={:.0} s; left out",
+                *reported_at_ms as f64 / 1000.0,
+                *now_ms as f64 / 1000.0
+            ),
+            ShedEvent::TransferCoolDown {
+                broker,
+                unloaded_at_ms,
+                reported_at_ms,
+                delay_seconds,
+            } => format!(
+                "TransferShedder: {broker} unloaded at t={:.0} s and last reported at t={:.0} s, less than loadBalanceSheddingDelayInSeconds {delay_seconds} s later: cool down",
+                *unloaded_at_ms as f64 / 1000.0,
+                *reported_at_ms as f64 / 1000.0
+            ),
+            ShedEvent::TransferDecision {
+                label,
+                reason,
+                average,
+                std,
+                target_std,
+                unloads,
+                brokers_without_load_data,
+                brokers_with_few_bundles,
+            } => format!(
+                "TransferShedder decision: {label:?} ({reason:?}); load average {}, std {std:.3} (target {target_std:.3}); {unloads} bundle(s) chosen; {brokers_without_load_data} broker(s) without top-bundles data, {brokers_with_few_bundles} with too few movable bundles",
+                pct(*average)
+            ),
             ShedEvent::TransferStdUpdated { std, target_std } => {
                 format!("TransferShedder: std after the planned moves {std:.3} (target {target_std:.3})")
             }
@@ -587,6 +697,15 @@ impl Shedder {
         self.ema.observe(load, conf);
     }
 
+    /// Record that `broker` unloaded a bundle at `now_ms` (the extensible
+    /// `UnloadScheduler`'s `recentlyUnloadedBrokers`, which TransferShedder's
+    /// cool-down reads).
+    pub fn record_unload(&mut self, broker: &BrokerId, now_ms: u64) {
+        self.transfer
+            .recently_unloaded_brokers
+            .insert(broker.clone(), now_ms);
+    }
+
     /// One shedding pass at simulated time `now_ms` with the configured strategy.
     ///
     /// Applies the load manager's preamble first: shedding must be enabled
@@ -618,7 +737,9 @@ impl Shedder {
             SheddingStrategy::OverloadShedder => overload::find(load, conf, &recent, grace),
             SheddingStrategy::ThresholdShedder => self.threshold.find(load, conf, &recent, grace),
             SheddingStrategy::UniformLoadShedder => uniform::find(load, conf, &recent, grace),
-            SheddingStrategy::TransferShedder => self.transfer.find(load, conf, &self.ema, &recent, grace),
+            SheddingStrategy::TransferShedder => {
+                self.transfer.find(load, conf, &self.ema, &recent, grace, now_ms)
+            }
             SheddingStrategy::AvgShedder => self.avg.find(load, conf, &recent, grace),
         };
         if out.unloads.is_empty() && !out.events.iter().any(|e| matches!(e, ShedEvent::Idle { .. })) {
@@ -650,3 +771,5 @@ pub(crate) fn recently_unloaded_event(
 
 #[cfg(test)]
 pub(crate) mod fixture;
+#[cfg(test)]
+mod transfer_shedder_test;

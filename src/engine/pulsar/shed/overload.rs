@@ -1,4 +1,5 @@
-//! OverloadShedder: a broker whose (unweighted) max resource usage reaches
+//! OverloadShedder: a broker whose weighted max resource usage (PIP-358: CPU,
+//! direct memory and NIC in/out, each times its `loadBalancer*ResourceWeight`) reaches
 //! `loadBalancerBrokerOverloadedThresholdPercentage` (85 %) sheds its biggest
 //! bundles (short-term throughput) until at least
 //! `throughput × (usage − threshold + 5 %)` is marked, always at least one bundle.
@@ -9,7 +10,7 @@
 
 use super::super::config::{Config, SheddingStrategy};
 use super::super::load::{BundleId, LoadData};
-use super::shared::{sheddable_bundles, short_term_throughput};
+use super::shared::{sheddable_bundles, short_term_throughput, weights};
 use super::{recently_unloaded_event, Metric, ShedEvent, ShedOutcome, Unload};
 use std::collections::BTreeMap;
 
@@ -23,7 +24,7 @@ pub fn find(load: &LoadData, conf: &Config, recent: &BTreeMap<BundleId, u64>, gr
     let threshold = conf.load_balancer_broker_overloaded_threshold_percentage / 100.0;
     for (broker, data) in &load.brokers {
         let local = &data.local;
-        let usage = local.max_resource_usage();
+        let usage = local.max_resource_usage_with_weight(&weights(conf));
         if usage < threshold {
             continue;
         }
@@ -129,7 +130,7 @@ mod tests {
     fn conf() -> Config {
         Config {
             load_balancer_load_shedding_strategy: S,
-            ..Config::default()
+            ..Config::profile(crate::engine::pulsar::config::Profile::Pulsar4)
         }
     }
 
@@ -202,5 +203,161 @@ mod tests {
         // After the grace period it is eligible again.
         let out = Shedder::default().find_bundles_for_unloading(&fx.load, &conf(), 31 * 60_000, &mut rng());
         assert_eq!(out.unloads, vec![unload(0, "broker-1", None)]);
+    }
+}
+
+/// Native mirror of Pulsar's `OverloadShedderTest` (threshold 85 %), expected
+/// values from its assertions; `testPrintResourceUsage` (a log format) has no
+/// counterpart. Plus PIP-358's weighted usage.
+#[cfg(test)]
+mod overload_shedder_test {
+    use super::super::super::load::{
+        BrokerData, BrokerId, BundleData, BundleStats, MessageStats, ResourceUsage, TimeAverageMessageData,
+    };
+    use super::super::fixture::bid;
+    use super::*;
+
+    const MB: f64 = 1024.0 * 1024.0;
+
+    fn conf() -> Config {
+        Config {
+            load_balancer_load_shedding_strategy: S,
+            load_balancer_broker_overloaded_threshold_percentage: 85.0,
+            ..Config::profile(crate::engine::pulsar::config::Profile::Pulsar4)
+        }
+    }
+
+    fn data(t: f64) -> BundleData {
+        BundleData {
+            short_term: TimeAverageMessageData {
+                max_samples: 10,
+                num_samples: 1,
+                msg: MessageStats {
+                    msg_throughput_in: t,
+                    msg_throughput_out: t,
+                    ..Default::default()
+                },
+            },
+            ..Default::default()
+        }
+    }
+
+    fn broker(load: &mut LoadData, name: &str, bw: f64, bundles: &[u32]) {
+        let mut d = BrokerData::default();
+        d.local.bandwidth_in = ResourceUsage {
+            usage: bw,
+            limit: 1000.0,
+        };
+        d.local.bandwidth_out = ResourceUsage {
+            usage: bw,
+            limit: 1000.0,
+        };
+        for i in bundles {
+            d.local.bundles.insert(bid(*i), BundleStats::default());
+            let t = load
+                .bundles
+                .get(&bid(*i))
+                .map_or(0.0, |x| x.short_term.msg.msg_throughput_in);
+            d.local.msg.msg_throughput_in += t;
+            d.local.msg.msg_throughput_out += t;
+        }
+        load.brokers.insert(BrokerId(name.into()), d);
+    }
+
+    fn chosen(out: &ShedOutcome) -> Vec<BundleId> {
+        out.unloads.iter().map(|u| u.bundle.clone()).collect()
+    }
+
+    #[test]
+    fn test_no_brokers() {
+        assert!(find(&LoadData::default(), &conf(), &BTreeMap::new(), 0)
+            .unloads
+            .is_empty());
+    }
+
+    #[test]
+    fn test_brokers_with_no_bundles() {
+        let mut load = LoadData::default();
+        broker(&mut load, "broker-1", 999.0, &[]);
+        assert!(find(&load, &conf(), &BTreeMap::new(), 0).unloads.is_empty());
+    }
+
+    #[test]
+    fn test_broker_not_overloaded() {
+        let mut load = LoadData::default();
+        load.bundles.insert(bid(1), data(1000.0));
+        broker(&mut load, "broker-1", 500.0, &[1]);
+        assert!(find(&load, &conf(), &BTreeMap::new(), 0).unloads.is_empty());
+    }
+
+    #[test]
+    fn test_broker_with_single_bundle() {
+        let mut load = LoadData::default();
+        load.bundles.insert(bid(1), data(1000.0));
+        broker(&mut load, "broker-1", 999.0, &[1]);
+        assert!(find(&load, &conf(), &BTreeMap::new(), 0).unloads.is_empty());
+    }
+
+    fn ten(another: bool) -> LoadData {
+        let mut load = LoadData::default();
+        for i in 1..=10u32 {
+            load.bundles.insert(bid(i), data(f64::from(i) * MB));
+            if another {
+                load.bundles.insert(bid(10 + i), data(f64::from(i) * MB));
+            }
+        }
+        broker(&mut load, "broker-1", 999.0, &(1..=10).collect::<Vec<_>>());
+        if another {
+            broker(&mut load, "another-broker", 0.0, &(11..=20).collect::<Vec<_>>());
+        }
+        load
+    }
+
+    #[test]
+    fn test_broker_with_multiple_bundles() {
+        // Offload ≥ 110 MB/s × (0.999 − 0.85 + 0.05) = 21.9 MB/s: bundles 10 and 9.
+        let out = find(&ten(true), &conf(), &BTreeMap::new(), 0);
+        assert_eq!(chosen(&out), vec![bid(10), bid(9)]);
+    }
+
+    #[test]
+    fn test_filter_recently_unloaded() {
+        let recent: BTreeMap<BundleId, u64> = [(bid(10), 1), (bid(9), 1)].into_iter().collect();
+        let out = find(&ten(false), &conf(), &recent, 0);
+        assert_eq!(chosen(&out), vec![bid(8), bid(7)]);
+    }
+
+    #[test]
+    fn weighted_usage_decides_overload() {
+        // Derived by reading PIP-358 (resource weights for OverloadShedder): direct
+        // memory at 95 % has weight 0 by default and does not overload; CPU at
+        // 160 % with weight 0.5 counts 80 % < 85 %.
+        let mut load = ten(false);
+        {
+            let l = &mut load.brokers.get_mut(&BrokerId("broker-1".into())).unwrap().local;
+            l.bandwidth_in = ResourceUsage {
+                usage: 10.0,
+                limit: 1000.0,
+            };
+            l.bandwidth_out = ResourceUsage {
+                usage: 10.0,
+                limit: 1000.0,
+            };
+            l.direct_memory = ResourceUsage {
+                usage: 95.0,
+                limit: 100.0,
+            };
+            l.cpu = ResourceUsage {
+                usage: 160.0,
+                limit: 100.0,
+            };
+        }
+        let half_cpu = Config {
+            load_balancer_cpu_resource_weight: 0.5,
+            ..conf()
+        };
+        assert!(find(&load, &half_cpu, &BTreeMap::new(), 0).unloads.is_empty());
+        // With CPU weighted 1 it is 160 % and sheds.
+        assert!(!find(&load, &conf(), &BTreeMap::new(), 0).unloads.is_empty());
     }
 }

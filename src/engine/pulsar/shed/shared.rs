@@ -15,26 +15,9 @@ pub fn weights(conf: &Config) -> Weights {
         cpu: conf.load_balancer_cpu_resource_weight,
         memory: conf.load_balancer_memory_resource_weight,
         direct_memory: conf.load_balancer_direct_memory_resource_weight,
-        bandwidth_in: conf.load_balancer_bandwith_in_resource_weight,
-        bandwidth_out: conf.load_balancer_bandwith_out_resource_weight,
+        bandwidth_in: conf.load_balancer_bandwidth_in_resource_weight,
+        bandwidth_out: conf.load_balancer_bandwidth_out_resource_weight,
     }
-}
-
-/// The broker's weighted max usage as a fraction, but ignoring every weighted
-/// signal above 100 % (`getMaxResourceUsageWithWeightWithinLimit`, used by
-/// ThresholdShedder when a limit is mis-configured).
-pub fn max_resource_usage_with_weight_within_limit(local: &LocalBrokerData, w: &Weights) -> f64 {
-    [
-        f64::from(local.cpu.percent_usage()) * w.cpu,
-        f64::from(local.memory.percent_usage()) * w.memory,
-        f64::from(local.direct_memory.percent_usage()) * w.direct_memory,
-        f64::from(local.bandwidth_in.percent_usage()) * w.bandwidth_in,
-        f64::from(local.bandwidth_out.percent_usage()) * w.bandwidth_out,
-    ]
-    .into_iter()
-    .filter(|v| *v <= 100.0)
-    .fold(0.0, f64::max)
-        / 100.0
 }
 
 /// Whether the load manager runs shedding at all

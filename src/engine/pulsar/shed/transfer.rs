@@ -8,65 +8,102 @@
 //! * a broker is significantly **overloaded** if its load is above both
 //!   `loadBalancerBrokerOverloadedThresholdPercentage` and `avg + targetStd`.
 //!
+//! Before the statistics, as `LoadStats.update` does: a broker whose load data
+//! is older than `loadBalancerBrokerLoadDataTTLInSeconds` is left out of the sums
+//! (`OutDatedData` when that leaves none); a broker that unloaded a bundle and
+//! has not reported at least `loadBalanceSheddingDelayInSeconds` after it stops
+//! the whole round (`CoolDown`; the `UnloadScheduler` records the source broker of
+//! every unload, and a broker past its delay is forgotten); no broker at all is
+//! `NoBrokers`.
+//!
 //! The shedding condition (std > target, or the least-loaded broker underloaded,
 //! or the most-loaded overloaded) must hold in more than
 //! `loadBalancerSheddingConditionHitCountThreshold` consecutive passes (so 4 with
-//! the default 3). Then pairs are formed from both ends of the ranking, up to
-//! `loadBalancerMaxNumberOfBrokerSheddingPerCycle`, while the condition still
-//! holds: the max broker offloads `(max − min) / 2` of its load, i.e.
-//! `throughput × offload / max` bytes/s, taken from its top bundles (biggest first,
-//! never its last one, skipping zero-traffic and recently unloaded bundles; a
-//! bundle that would overshoot stops the pair unless swapping bundles back from
-//! the min broker balances better). Each move pre-assigns the min broker as
-//! destination when `loadBalancerTransferEnabled`. After a pair, std is
-//! re-estimated and the loop stops once std ≤ target with no under/overloaded
-//! broker left.
+//! the default 3; else `HitCount`). Then pairs are formed from both ends of the
+//! ranking, up to `loadBalancerMaxNumberOfBrokerSheddingPerCycle`, while the
+//! condition still holds: the max broker offloads `(max − min) / 2` of its load,
+//! i.e. `throughput × offload / max` bytes/s, taken from its top-bundles report
+//! ([`top_bundles`]) **in the report's order, lightest of the top `k` first**
+//! (`TopKBundles` stores the k heaviest ascending). A bundle recently unloaded or
+//! without throughput is passed over; the last remaining report entry is never
+//! taken; a bundle that would overshoot the target ends the pair unless bundles
+//! of the min broker (its report, in order, one iterator for the whole pair) can
+//! be swapped back so that the max broker ends at most 75 % of its throughput and
+//! above the min broker (transfer mode only). In debug mode
+//! (`loadBalancerDebugModeEnabled`) the swapped-back traffic is also counted as
+//! gained (`trafficMarkedToGain`), which lowers the next bundles' overshoot test
+//! and the std re-estimate; off by default, as in Pulsar. Each move pre-assigns
+//! the min broker as destination when `loadBalancerTransferEnabled`. After a
+//! pair, std is re-estimated and the loop stops once std ≤ target with no
+//! under/overloaded broker left. A round that chose nothing is `NoLoadData` (a
+//! max broker had an empty report), `NoBundles` (one bundle, or nothing movable),
+//! or `HitCount`; one that chose something is `Success` and resets the hit count.
 //!
-//! Simplifications: all brokers' data is fresh (no TTL / cool-down checks), there
-//! are no isolation or anti-affinity policies, top bundles are ordered by exact
-//! in, then out throughput, then message rate, then topics + connections (Pulsar
-//! compares with a resolution), ties by name; brokers with equal load keep name
-//! order. Pulsar only adds the swapped-back traffic to `trafficMarkedToGain` when
-//! debug mode is on; lbscope reproduces the default (debug off) behaviour.
+//! Simplifications: there are no isolation or anti-affinity policies (every
+//! bundle is transferable), no excluded namespaces, every live broker has load
+//! data (it reports when it joins, so `NoLoadData` for a missing broker does not
+//! arise) and the report's owner is trusted. Where Java iterates hash maps,
+//! brokers go by name (equal loads keep name order) and equal-ranking bundles by
+//! name. Pulsar's first std can be the square root of a negative rounding
+//! residue (NaN) when all loads are equal; lbscope takes 0, which decides the
+//! same (`NaN > target` and `0 > target` are both false for a target ≥ 0).
 
 use super::super::config::{Config, SheddingStrategy};
 use super::super::load::{BrokerId, BundleId, BundleStats, LoadData, LocalBrokerData};
 use super::ema::BrokerLoadEma;
 use super::shared::is_system_service_namespace;
-use super::{recently_unloaded_event, Metric, ShedEvent, ShedOutcome, TransferReason, Unload};
+use super::{
+    recently_unloaded_event, Metric, ShedEvent, ShedOutcome, TransferReason, Unload, UnloadLabel,
+    UnloadReason,
+};
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 const S: SheddingStrategy = SheddingStrategy::TransferShedder;
-/// `loadBalancerMaxNumberOfBundlesInBundleLoadReport` default: bundles per top-bundles report.
-pub const TOP_K_BUNDLES: usize = 10;
 
 /// TransferShedder's memory.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TransferState {
     /// `unloadConditionHitCount`.
     pub unload_condition_hit_count: u32,
+    /// The `UnloadScheduler`'s `recentlyUnloadedBrokers`: source broker of each
+    /// unload, with its time (ms).
+    pub recently_unloaded_brokers: BTreeMap<BrokerId, u64>,
 }
 
-/// A broker's top bundles report (`TopKBundles`): its non-system bundles,
-/// heaviest first, at most [`TOP_K_BUNDLES`].
-pub fn top_bundles(local: &LocalBrokerData) -> Vec<(BundleId, BundleStats)> {
+/// `NamespaceBundleStats.compareTo`: in-bound throughput, then out-bound (both
+/// rounded to 100 KB/s), then in + out message rate (rounded to 100 msg/s), then
+/// topics + producers + consumers (in steps of 500). Cache size is not modelled.
+pub fn compare_bundle_stats(a: &BundleStats, b: &BundleStats) -> Ordering {
+    fn res(v: f64, r: f64) -> i64 {
+        // Java's Math.round: floor(x + 0.5).
+        (v / r + 0.5).floor() as i64
+    }
+    res(a.msg.msg_throughput_in, 1e5)
+        .cmp(&res(b.msg.msg_throughput_in, 1e5))
+        .then(res(a.msg.msg_throughput_out, 1e5).cmp(&res(b.msg.msg_throughput_out, 1e5)))
+        .then(res(a.msg.total_rate(), 100.0).cmp(&res(b.msg.total_rate(), 100.0)))
+        .then(
+            ((u64::from(a.topics) + u64::from(a.sessions())) / 500)
+                .cmp(&((u64::from(b.topics) + u64::from(b.sessions())) / 500)),
+        )
+}
+
+/// A broker's top-bundles report (`TopKBundles.update`): its bundles with
+/// traffic, outside the system namespaces, the `k` heaviest
+/// (`loadBalancerMaxNumberOfBundlesInBundleLoadReport`) **in ascending order**,
+/// lightest first, as Pulsar stores them. Bundles that compare equal keep name
+/// order.
+pub fn top_bundles(local: &LocalBrokerData, k: i32) -> Vec<(BundleId, BundleStats)> {
     let mut v: Vec<(BundleId, BundleStats)> = local
         .bundles
         .iter()
-        .filter(|(b, _)| !is_system_service_namespace(&b.namespace))
+        .filter(|(b, s)| s.msg.total_throughput() != 0.0 && !is_system_service_namespace(&b.namespace))
         .map(|(b, s)| (b.clone(), *s))
         .collect();
-    v.sort_by(|a, b| {
-        let (x, y) = (&a.1, &b.1);
-        y.msg
-            .msg_throughput_in
-            .total_cmp(&x.msg.msg_throughput_in)
-            .then(y.msg.msg_throughput_out.total_cmp(&x.msg.msg_throughput_out))
-            .then(y.msg.total_rate().total_cmp(&x.msg.total_rate()))
-            .then((y.topics + y.sessions()).cmp(&(x.topics + x.sessions())))
-    });
-    v.truncate(TOP_K_BUNDLES);
-    v
+    v.sort_by(|a, b| compare_bundle_stats(&a.1, &b.1));
+    let k = usize::try_from(k.max(0)).unwrap_or(0).min(v.len());
+    v.split_off(v.len() - k)
 }
 
 struct Row<'a> {
@@ -76,6 +113,7 @@ struct Row<'a> {
     throughput_ema: f64,
 }
 
+/// `LoadStats`.
 struct Stats {
     sq_sum: f64,
     n: f64,
@@ -84,6 +122,28 @@ struct Stats {
 }
 
 impl Stats {
+    /// `LoadStats.update`: Pulsar's `Math.sqrt(sqSum / n - avg²)` is NaN for a
+    /// negative rounding residue; 0 decides the same (see the module doc).
+    fn new(sum: f64, sq_sum: f64, n: usize) -> Stats {
+        if n == 0 {
+            return Stats {
+                sq_sum: 0.0,
+                n: 0.0,
+                avg: 0.0,
+                std: 0.0,
+            };
+        }
+        let n = n as f64;
+        let avg = sum / n;
+        Stats {
+            sq_sum,
+            n,
+            avg,
+            std: (sq_sum / n - avg * avg).max(0.0).sqrt(),
+        }
+    }
+
+    /// `LoadStats.offload`.
     fn offload(&mut self, max: f64, min: f64, off: f64) {
         self.sq_sum -= max * max + min * min;
         let maxd = (max - off).max(0.0);
@@ -93,8 +153,28 @@ impl Stats {
     }
 }
 
+fn decision(
+    out: &mut ShedOutcome,
+    label: UnloadLabel,
+    reason: UnloadReason,
+    st: &Stats,
+    target: f64,
+    counts: (u32, u32),
+) {
+    out.events.push(ShedEvent::TransferDecision {
+        label,
+        reason,
+        average: st.avg,
+        std: st.std,
+        target_std: target,
+        unloads: out.unloads.len(),
+        brokers_without_load_data: counts.0,
+        brokers_with_few_bundles: counts.1,
+    });
+}
+
 impl TransferState {
-    /// One TransferShedder pass.
+    /// One TransferShedder pass at `now_ms`.
     pub fn find(
         &mut self,
         load: &LoadData,
@@ -102,33 +182,84 @@ impl TransferState {
         ema: &BrokerLoadEma,
         recent: &BTreeMap<BundleId, u64>,
         grace: u64,
+        now_ms: u64,
     ) -> ShedOutcome {
         let mut out = ShedOutcome::default();
-        let mut rows: Vec<Row> = load
-            .brokers
-            .iter()
-            .map(|(b, d)| Row {
+        let target = conf.load_balancer_broker_load_target_std;
+        let empty = Stats::new(0.0, 0.0, 0);
+
+        // LoadStats.update: TTL, cool-down, sums.
+        let ttl_ms = conf
+            .load_balancer_broker_load_data_ttl_in_seconds
+            .saturating_mul(1000);
+        let delay_ms = conf.load_balance_shedding_delay_in_seconds.saturating_mul(1000);
+        let (mut sum, mut sq_sum, mut counted) = (0.0, 0.0, 0usize);
+        let mut outdated = false;
+        let mut rows: Vec<Row> = Vec::with_capacity(load.brokers.len());
+        for (b, d) in &load.brokers {
+            let row = Row {
                 id: b,
                 load: ema.weighted_max_of(b, &d.local, conf),
                 throughput: d.local.msg.total_throughput(),
                 throughput_ema: ema.msg_throughput_of(b, &d.local),
-            })
-            .collect();
-        if rows.is_empty() {
-            return ShedOutcome::idle(S, "no brokers");
+            };
+            let fresh = now_ms.saturating_sub(d.reported_at_ms) <= ttl_ms;
+            if !fresh {
+                out.events.push(ShedEvent::TransferOutdated {
+                    broker: b.clone(),
+                    reported_at_ms: d.reported_at_ms,
+                    now_ms,
+                    ttl_seconds: conf.load_balancer_broker_load_data_ttl_in_seconds,
+                });
+                outdated = true;
+            } else {
+                if let Some(&at) = self.recently_unloaded_brokers.get(b) {
+                    // Java: updatedAt − unloadedAt < delay (negative when the
+                    // broker has not reported since the unload).
+                    if (d.reported_at_ms as i128 - at as i128) < i128::from(delay_ms) {
+                        out.events.push(ShedEvent::TransferCoolDown {
+                            broker: b.clone(),
+                            unloaded_at_ms: at,
+                            reported_at_ms: d.reported_at_ms,
+                            delay_seconds: conf.load_balance_shedding_delay_in_seconds,
+                        });
+                        decision(
+                            &mut out,
+                            UnloadLabel::Skip,
+                            UnloadReason::CoolDown,
+                            &empty,
+                            target,
+                            (0, 0),
+                        );
+                        return out;
+                    }
+                    self.recently_unloaded_brokers.remove(b);
+                }
+                sum += row.load;
+                sq_sum += row.load * row.load;
+                counted += 1;
+            }
+            rows.push(row);
         }
+        if counted == 0 {
+            let reason = if outdated {
+                UnloadReason::OutDatedData
+            } else {
+                UnloadReason::NoBrokers
+            };
+            if rows.is_empty() {
+                out.events.push(ShedEvent::Idle {
+                    strategy: S,
+                    reason: "no brokers".into(),
+                });
+            }
+            decision(&mut out, UnloadLabel::Skip, reason, &empty, target, (0, 0));
+            return out;
+        }
+        // Java's List.sort is stable: equal loads keep (name) order.
         rows.sort_by(|a, b| a.load.total_cmp(&b.load));
-        let n = rows.len() as f64;
-        let sum: f64 = rows.iter().map(|r| r.load).sum();
-        let sq_sum: f64 = rows.iter().map(|r| r.load * r.load).sum();
-        let avg = sum / n;
-        let mut st = Stats {
-            sq_sum,
-            n,
-            avg,
-            std: (sq_sum / n - avg * avg).sqrt(),
-        };
-        let target = conf.load_balancer_broker_load_target_std;
+        let mut st = Stats::new(sum, sq_sum, counted);
+        let avg = st.avg;
         let overload_thr = conf.load_balancer_broker_overloaded_threshold_percentage / 100.0;
         let mult = (target / 2.0).clamp(0.0, 0.5);
         let is_under = |min: usize, max: usize| {
@@ -164,12 +295,24 @@ impl TransferState {
                     self.unload_condition_hit_count
                 ),
             });
+            decision(
+                &mut out,
+                UnloadLabel::Skip,
+                UnloadReason::HitCount,
+                &st,
+                target,
+                (0, 0),
+            );
             return out;
         }
 
         let transfer = conf.load_balancer_transfer_enabled;
+        let debug = conf.load_balancer_debug_mode_enabled;
+        let k = conf.load_balancer_max_number_of_bundles_in_bundle_load_report;
         let max_pairs = conf.load_balancer_max_number_of_broker_shedding_per_cycle;
         let mut pairs_done = 0u32;
+        let (mut no_data, mut few) = (0u32, 0u32);
+        let mut first_reason: Option<UnloadReason> = None;
         loop {
             if !(pairs_done < max_pairs && min_i < max_i) {
                 out.events.push(ShedEvent::Idle {
@@ -217,8 +360,9 @@ impl TransferState {
                 max_throughput: max_tp,
                 offload_throughput: offload_tp,
             });
-            let max_top = top_bundles(&load.brokers[max_b].local);
+            let max_top = top_bundles(&load.brokers[max_b].local, k);
             if max_top.is_empty() {
+                no_data += 1;
                 out.events.push(ShedEvent::BrokerSkipped {
                     strategy: S,
                     broker: max_b.clone(),
@@ -227,6 +371,7 @@ impl TransferState {
                 continue;
             }
             if max_top.len() == 1 {
+                few += 1;
                 out.events.push(ShedEvent::BrokerSkipped {
                     strategy: S,
                     broker: max_b.clone(),
@@ -234,10 +379,10 @@ impl TransferState {
                 });
                 continue;
             }
-            let min_top = top_bundles(&load.brokers[min_b].local);
+            let min_top = top_bundles(&load.brokers[min_b].local, k);
             let mut min_iter = min_top.iter();
             let mut marked = 0.0;
-            let gain = 0.0; // see the module doc: Pulsar only accumulates it in debug mode
+            let mut gain = 0.0;
             let mut remaining = max_top.len();
             for (bundle, stats) in &max_top {
                 if let Some(at) = recent.get(bundle) {
@@ -254,6 +399,7 @@ impl TransferState {
                 }
                 let mut swap = false;
                 let mut back: Vec<(BundleId, f64)> = Vec::new();
+                let mut back_tp = 0.0;
                 if marked - gain + tp > offload_tp {
                     if transfer {
                         let mut max_new = max_tp - marked + gain - tp;
@@ -268,6 +414,7 @@ impl TransferState {
                                 back.push((mb.clone(), mbt));
                                 max_new = max_tmp;
                                 min_new = min_tmp;
+                                back_tp += mbt;
                                 if min_new <= max_new && max_new < max_tp * 0.75 {
                                     swap = true;
                                     break;
@@ -297,6 +444,10 @@ impl TransferState {
                             to: Some(max_b.clone()),
                         });
                     }
+                    if debug {
+                        // Pulsar adds the swapped-back traffic only in debug mode.
+                        gain += back_tp;
+                    }
                 }
                 marked += tp;
                 remaining -= 1;
@@ -318,6 +469,7 @@ impl TransferState {
                 });
             }
             if marked > 0.0 {
+                first_reason.get_or_insert(reason);
                 let adjusted = (marked - gain) * max_load / max_tp;
                 st.offload(max_load, min_load, adjusted);
                 pairs_done += 1;
@@ -327,6 +479,7 @@ impl TransferState {
                     target_std: target,
                 });
             } else {
+                few += 1;
                 out.events.push(ShedEvent::BrokerSkipped {
                     strategy: S,
                     broker: max_b.clone(),
@@ -336,8 +489,28 @@ impl TransferState {
                 });
             }
         }
-        if !out.unloads.is_empty() {
+        if out.unloads.is_empty() {
+            let reason = if no_data > 0 {
+                UnloadReason::NoLoadData
+            } else if few > 0 {
+                UnloadReason::NoBundles
+            } else {
+                UnloadReason::HitCount
+            };
+            decision(&mut out, UnloadLabel::Skip, reason, &st, target, (no_data, few));
+        } else {
             self.unload_condition_hit_count = 0;
+            // Pulsar labels each decision with its pair's reason (see the
+            // TransferPair events); the round's is the first unloading pair's.
+            let reason = first_reason.unwrap_or(UnloadReason::Overloaded);
+            decision(
+                &mut out,
+                UnloadLabel::Success,
+                reason,
+                &st,
+                target,
+                (no_data, few),
+            );
         }
         out
     }
@@ -353,7 +526,7 @@ mod tests {
         Config {
             load_balancer_load_shedding_strategy: S,
             load_manager_class_name: super::super::super::config::LoadManager::Extensible,
-            ..Config::default()
+            ..Config::profile(crate::engine::pulsar::config::Profile::Pulsar4)
         }
     }
 
@@ -390,11 +563,24 @@ mod tests {
                 if *hit_count == round as u32 && *std > 0.25)));
         }
         let out = shedder.find_bundles_for_unloading(&fx.load, &c, 4 * 60_000, &mut rng());
-        // offload (0.9 − 0.1) / 2 = 0.4 → 90 MB/s × 0.4 / 0.9 = 40 MB/s: the 38 MB/s
-        // bundle fits; adding the 32 would overshoot and no swap from broker-2 helps.
-        assert_eq!(out.unloads, vec![unload(0, "broker-1", Some("broker-2"))]);
-        // After the move std is re-estimated (90 % → 52 %, 10 % → 48 %): 0.014 ≤ 0.25,
-        // and broker-3 / broker-4 are neither under- nor overloaded: stop.
+        // Derived by reading TopKBundles.update and TransferShedder.findBundlesForUnloading:
+        // offload (0.9 − 0.1) / 2 = 0.4 → 90 MB/s × 0.4 / 0.9 = 40 MB/s. The report
+        // holds broker-1's bundles lightest first (20, 32, 38 MB/s): the 20 fits;
+        // 20 + 32 overshoots, so broker-2's bundles (10, 10) are tried as a swap:
+        // after both, broker-1 would serve 90 − 52 + 20 = 58 < 67.5 and broker-2
+        // 52 ≤ 58, so both come back and the 32 goes; one report entry (38) is left.
+        assert_eq!(
+            out.unloads,
+            vec![
+                unload(2, "broker-1", Some("broker-2")),
+                unload(3, "broker-2", Some("broker-1")),
+                unload(4, "broker-2", Some("broker-1")),
+                unload(1, "broker-1", Some("broker-2")),
+            ]
+        );
+        // After the moves std is re-estimated (debug mode off: the 20 MB/s swapped
+        // back is not counted; 90 % → 38 %, 10 % → 62 %): 0.085 ≤ 0.25, and
+        // broker-3 / broker-4 are neither under- nor overloaded: stop.
         let std_after = out
             .events
             .iter()
