@@ -64,7 +64,7 @@ pub use round::RoundMetrics;
 pub enum Action {
     /// `pulsar-admin namespaces create TENANT/NS [--bundles N]`.
     CreateNamespace {
-        /// `tenant/namespace`.
+        /// `tenant/namespace` (or the legacy `tenant/cluster/namespace`).
         namespace: String,
         /// Bundle count; the profile default when absent (`pulsar/system` has its own).
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -632,7 +632,7 @@ pub enum Error {
         max: u32,
     },
     /// Namespace names are `tenant/namespace`.
-    #[error("namespace {0:?} is not of the form tenant/namespace")]
+    #[error("namespace {0:?} is not of the form tenant/namespace (or the legacy tenant/cluster/namespace)")]
     BadNamespace(String),
     /// The namespace exists already.
     #[error("namespace {0} already exists")]
@@ -803,6 +803,12 @@ pub fn effective_config(c: &Config) -> (Config, Vec<String>) {
 /// `name`'s shared id out of `ids` (a copy for an unknown namespace).
 pub(crate) fn ns_id(ids: &BTreeMap<String, NamespaceName>, name: &str) -> NamespaceName {
     ids.get(name).cloned().unwrap_or_else(|| name.into())
+}
+
+/// `tenant/namespace` or the legacy `tenant/cluster/namespace`, no part empty or with `:`.
+pub(crate) fn is_namespace_name(name: &str) -> bool {
+    let parts: Vec<&str> = name.split('/').collect();
+    (2..=3).contains(&parts.len()) && parts.iter().all(|p| !p.is_empty() && !p.contains(':'))
 }
 
 fn validate_config(c: &Config) -> Result<(), Error> {
@@ -1072,8 +1078,10 @@ impl Sim {
                 max: MAX_BUNDLES,
             });
         }
-        let parts: Vec<&str> = name.split('/').collect();
-        if parts.len() != 2 || parts.iter().any(|p| p.is_empty() || p.contains(':')) {
+        // `tenant/namespace`, or the legacy `tenant/cluster/namespace` (Pulsar's
+        // `NamespaceName` accepts both; topics of a legacy namespace are named
+        // `persistent://tenant/cluster/namespace/topic`).
+        if !is_namespace_name(name) {
             return Err(Error::BadNamespace(name.to_string()));
         }
         if self.namespaces.contains_key(name) {
