@@ -5,10 +5,13 @@
 //!
 //! One file per concept: [`broker`], [`traffic`] (the load model), [`report`]
 //! (load reports and Pulsar's bookkeeping in [`load`]), [`split`] (the four
-//! algorithms), [`split_threshold`] (automatic split), [`assign`] (lookup and
-//! assignment), [`ownership`] (service-unit states), [`load_manager`] (shedding,
-//! unload, transfer, faults), [`admin`] (pulsar-admin operations), [`round`]
-//! (simulated time and metrics), [`view`] (read-only views for a UI).
+//! algorithms), [`split_threshold`] (automatic split), [`assign`] (lookup,
+//! the candidate filters of both load managers, assignment), [`isolation`]
+//! (namespace isolation policies), [`anti_affinity`] (anti-affinity groups),
+//! [`failure_domain`] (failure domains), [`ownership`] (service-unit states),
+//! [`load_manager`] (shedding, unload, transfer, faults), [`admin`]
+//! (pulsar-admin operations), [`round`] (simulated time and metrics), [`view`]
+//! (read-only views for a UI).
 //!
 //! What keeps a round cheap at 16 384 bundles (each documented where it lives):
 //! bundle ids share their namespace's name (`NamespaceName`), each broker caches
@@ -23,12 +26,15 @@
 //! millisecond per 10 000 topics natively.
 
 pub mod admin;
+pub mod anti_affinity;
 pub mod assign;
 pub mod broker;
 pub mod bundle;
 pub mod config;
+pub mod failure_domain;
 pub(crate) mod fixed;
 pub(crate) mod index;
+pub mod isolation;
 pub mod load;
 pub mod load_manager;
 pub mod namespace;

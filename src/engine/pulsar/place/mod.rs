@@ -20,6 +20,7 @@
 pub mod avg;
 pub mod least_long_term_message_rate;
 pub mod least_resource_usage_with_weight;
+pub mod round_robin;
 
 use super::config::{Config, LoadManager, PlacementStrategy, SheddingStrategy};
 use super::load::{BrokerId, BundleId, LoadData};
