@@ -146,9 +146,22 @@ pub struct Config {
     pub load_balancer_max_number_of_broker_shedding_per_cycle: u32,
     /// `loadBalancerTransferEnabled` (TransferShedder: transfer vs plain unload).
     pub load_balancer_transfer_enabled: bool,
-    /// `loadBalancerBrokerMaxTopics`: brokers serving more topics are filtered out of
-    /// assignment candidates (`LoadManagerShared.filterBrokersWithLargeTopicCount`).
+    /// `loadBalancerBrokerMaxTopics`: modular, brokers serving more topics (incl.
+    /// preallocated bundles) are filtered out of assignment candidates unless all
+    /// are (`LoadManagerShared.filterBrokersWithLargeTopicCount`); extensible,
+    /// brokers reporting at least this many are, with no fall-back
+    /// (`BrokerMaxTopicCountFilter`).
     pub load_balancer_broker_max_topics: u32,
+    /// `failureDomainsEnabled`: the anti-affinity filter spreads a group over the
+    /// failure domains first (`pulsar-admin clusters create-failure-domain`).
+    pub failure_domains_enabled: bool,
+    /// `loadBalancerSheddingBundlesWithPoliciesEnabled` (extensible): TransferShedder
+    /// may move bundles of namespaces with an isolation policy or an anti-affinity
+    /// group (always within what the policies allow).
+    pub load_balancer_shedding_bundles_with_policies_enabled: bool,
+    /// `loadBalancerSheddingExcludedNamespaces` (PIP-380): namespaces whose bundles
+    /// are never shed and are placed round-robin.
+    pub load_balancer_shedding_excluded_namespaces: Vec<String>,
     /// `loadBalancerAverageResourceUsageDifferenceThresholdPercentage` (LeastResourceUsageWithWeight).
     pub load_balancer_average_resource_usage_difference_threshold_percentage: f64,
     /// `loadBalancerAutoBundleSplitEnabled`.
@@ -223,6 +236,9 @@ impl Default for Config {
             load_balancer_max_number_of_broker_shedding_per_cycle: 3,
             load_balancer_transfer_enabled: true,
             load_balancer_broker_max_topics: 50_000,
+            failure_domains_enabled: false,
+            load_balancer_shedding_bundles_with_policies_enabled: false,
+            load_balancer_shedding_excluded_namespaces: Vec::new(),
             load_balancer_average_resource_usage_difference_threshold_percentage: 10.0,
             load_balancer_auto_bundle_split_enabled: true,
             load_balancer_auto_unload_split_bundles_enabled: true,

@@ -324,24 +324,27 @@ pub struct Applied<'a> {
 impl Applied<'_> {
     /// A one-line explanation with the numbers.
     pub fn explain(&self) -> String {
+        let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         match &self.policy {
             Some(p) => format!(
-                "isolation policy {p}: {} primary, {} secondary; {}",
-                self.primaries,
-                self.secondaries,
+                "isolation policy {p}: {} and {} available; {}",
+                plural(self.primaries, "primary", "primaries"),
+                plural(self.secondaries, "secondary", "secondaries"),
                 if self.failover {
                     format!(
-                        "{} primaries < min_limit {}, so the secondaries are candidates too",
-                        self.primaries, self.min_limit
+                        "fewer primaries than min_limit {}, so the secondaries are candidates too",
+                        self.min_limit
                     )
                 } else {
                     format!(
-                        "{} primaries ≥ min_limit {}, primaries only",
-                        self.primaries, self.min_limit
+                        "at least min_limit {} primaries, so primaries only",
+                        self.min_limit
                     )
                 }
             ),
-            None => "no isolation policy covers the namespace: shared brokers only".to_string(),
+            None => {
+                "no isolation policy covers the namespace: shared brokers with a load report only".to_string()
+            }
         }
     }
 }

@@ -22,8 +22,14 @@
 //! re-estimated and the loop stops once std ≤ target with no under/overloaded
 //! broker left.
 //!
-//! Simplifications: all brokers' data is fresh (no TTL / cool-down checks), there
-//! are no isolation or anti-affinity policies, top bundles are ordered by exact
+//! Namespace policies ([`SheddingPolicies`]): a broker's top-bundles report leaves
+//! out the bundles of shedding-excluded namespaces and, unless
+//! `loadBalancerSheddingBundlesWithPoliciesEnabled`, of namespaces with an
+//! isolation policy or an anti-affinity group (`TopKBundles.update`); every bundle
+//! about to move (either way of a swap) must pass `isTransferable` to its
+//! destination, else it is skipped.
+//!
+//! Simplifications: all brokers' data is fresh (no TTL / cool-down checks), top bundles are ordered by exact
 //! in, then out throughput, then message rate, then topics + connections (Pulsar
 //! compares with a resolution), ties by name; brokers with equal load keep name
 //! order. Pulsar only adds the swapped-back traffic to `trafficMarkedToGain` when
@@ -33,7 +39,9 @@ use super::super::config::{Config, SheddingStrategy};
 use super::super::load::{BrokerId, BundleId, BundleStats, LoadData, LocalBrokerData};
 use super::ema::BrokerLoadEma;
 use super::shared::is_system_service_namespace;
-use super::{recently_unloaded_event, Metric, ShedEvent, ShedOutcome, TransferReason, Unload};
+use super::{
+    recently_unloaded_event, Metric, ShedEvent, ShedOutcome, SheddingPolicies, TransferReason, Unload,
+};
 use std::collections::BTreeMap;
 
 const S: SheddingStrategy = SheddingStrategy::TransferShedder;
@@ -50,10 +58,19 @@ pub struct TransferState {
 /// A broker's top bundles report (`TopKBundles`): its non-system bundles,
 /// heaviest first, at most [`TOP_K_BUNDLES`].
 pub fn top_bundles(local: &LocalBrokerData) -> Vec<(BundleId, BundleStats)> {
+    top_bundles_where(local, |_| true)
+}
+
+/// [`top_bundles`] of the bundles `keep` admits (filtered before the top-K cut,
+/// as `TopKBundles.update` does).
+pub fn top_bundles_where(
+    local: &LocalBrokerData,
+    keep: impl Fn(&BundleId) -> bool,
+) -> Vec<(BundleId, BundleStats)> {
     let mut v: Vec<(BundleId, BundleStats)> = local
         .bundles
         .iter()
-        .filter(|(b, _)| !is_system_service_namespace(&b.namespace))
+        .filter(|(b, _)| !is_system_service_namespace(&b.namespace) && keep(b))
         .map(|(b, s)| (b.clone(), *s))
         .collect();
     v.sort_by(|a, b| {
@@ -102,6 +119,7 @@ impl TransferState {
         ema: &BrokerLoadEma,
         recent: &BTreeMap<BundleId, u64>,
         grace: u64,
+        policies: &dyn SheddingPolicies,
     ) -> ShedOutcome {
         let mut out = ShedOutcome::default();
         let mut rows: Vec<Row> = load
@@ -217,7 +235,7 @@ impl TransferState {
                 max_throughput: max_tp,
                 offload_throughput: offload_tp,
             });
-            let max_top = top_bundles(&load.brokers[max_b].local);
+            let max_top = top_bundles_where(&load.brokers[max_b].local, |b| policies.in_top_bundles(b));
             if max_top.is_empty() {
                 out.events.push(ShedEvent::BrokerSkipped {
                     strategy: S,
@@ -234,7 +252,7 @@ impl TransferState {
                 });
                 continue;
             }
-            let min_top = top_bundles(&load.brokers[min_b].local);
+            let min_top = top_bundles_where(&load.brokers[min_b].local, |b| policies.in_top_bundles(b));
             let mut min_iter = min_top.iter();
             let mut marked = 0.0;
             let gain = 0.0; // see the module doc: Pulsar only accumulates it in debug mode
@@ -243,6 +261,16 @@ impl TransferState {
                 if let Some(at) = recent.get(bundle) {
                     out.events
                         .push(recently_unloaded_event(S, max_b, bundle, *at, grace));
+                    continue;
+                }
+                if let Err(reason) = policies.is_transferable(bundle, max_b, min_b) {
+                    out.events.push(ShedEvent::PolicyRefused {
+                        strategy: S,
+                        broker: max_b.clone(),
+                        bundle: bundle.clone(),
+                        to: min_b.clone(),
+                        reason,
+                    });
                     continue;
                 }
                 if remaining <= 1 {
@@ -259,6 +287,16 @@ impl TransferState {
                         let mut max_new = max_tp - marked + gain - tp;
                         let mut min_new = min_tp + marked - gain + tp;
                         for (mb, ms) in min_iter.by_ref() {
+                            if let Err(reason) = policies.is_transferable(mb, min_b, max_b) {
+                                out.events.push(ShedEvent::PolicyRefused {
+                                    strategy: S,
+                                    broker: min_b.clone(),
+                                    bundle: mb.clone(),
+                                    to: max_b.clone(),
+                                    reason,
+                                });
+                                continue;
+                            }
                             let mbt = ms.msg.total_throughput();
                             if mbt == 0.0 {
                                 continue;
