@@ -140,7 +140,8 @@ fn record(
     let mut removed = Vec::with_capacity(removed_count.min(MAX_LISTED));
     let mut it = after.iter().peekable();
     for b in before {
-        if it.next_if(|a| **a == *b).is_none() {
+        // Both lists borrow the same broker entries: compare addresses.
+        if it.next_if(|a| std::ptr::eq(**a, *b)).is_none() {
             if removed.len() == MAX_LISTED {
                 break;
             }
@@ -157,8 +158,22 @@ fn record(
     });
 }
 
+/// Where each of `sub` (a sub-sequence of `all`, borrowing the same entries)
+/// sits in `all`: one walk, comparing addresses.
+fn positions(all: &[&BrokerId], sub: &[&BrokerId]) -> Vec<usize> {
+    let mut out = Vec::with_capacity(sub.len());
+    let mut i = 0;
+    for b in sub {
+        while i < all.len() && !std::ptr::eq(all[i], *b) {
+            i += 1;
+        }
+        out.push(i.min(all.len().saturating_sub(1)));
+    }
+    out
+}
+
 /// `(broker, n)` pairs as `b1 3, b2 0` (at most [`MAX_LISTED`]).
-fn numbers<T: std::fmt::Display>(pairs: impl Iterator<Item = (String, T)>) -> String {
+fn numbers<'b, T: std::fmt::Display>(pairs: impl Iterator<Item = (&'b str, T)>) -> String {
     let mut v: Vec<String> = Vec::new();
     let mut more = 0;
     for (b, n) in pairs {
@@ -240,7 +255,7 @@ fn applied_reason(a: &isolation::Applied<'_>) -> String {
         s.push_str(&numbers(
             a.excluded
                 .iter()
-                .map(|(b, why)| (b.0.clone(), format!("({why})"))),
+                .map(|(b, why)| (b.0.as_str(), format!("({why})"))),
         ));
     }
     s
@@ -298,14 +313,14 @@ impl<'a> PlacementContext<'a> {
             let owned = numbers(
                 before
                     .iter()
-                    .map(|b| (b.0.clone(), counts.get(*b).copied().unwrap_or(0))),
+                    .map(|b| (b.0.as_str(), counts.get(*b).copied().unwrap_or(0))),
             );
             let domains = if f.domain_counts.is_empty() {
                 String::new()
             } else {
                 format!(
                     "; failure domains {}: keep the domain(s) with {}",
-                    numbers(f.domain_counts.iter().cloned()),
+                    numbers(f.domain_counts.iter().map(|(d, n)| (d.as_str(), *n))),
                     f.least_domain.unwrap_or(0)
                 )
             };
@@ -357,10 +372,8 @@ impl<'a> PlacementContext<'a> {
                         .sum::<u64>()
             })
         };
-        let topics: Vec<u64> = join_sorted(&c, &self.load.brokers)
-            .into_iter()
-            .map(topics_of)
-            .collect();
+        let at = positions(&all, &c);
+        let topics: Vec<u64> = at.iter().map(|&i| topics_of(data[i])).collect();
         let kept = filter_brokers_with_large_topic_count(&c, &topics, max_topics);
         {
             record(
@@ -376,7 +389,7 @@ impl<'a> PlacementContext<'a> {
                             c.iter()
                                 .zip(&topics)
                                 .filter(|(_, t)| **t > max_topics)
-                                .map(|(b, t)| (b.0.clone(), *t))
+                                .map(|(b, t)| (b.0.as_str(), *t))
                         )
                     )
                 },
@@ -394,12 +407,9 @@ impl<'a> PlacementContext<'a> {
         // 4. removeMostServicingBrokersForNamespace.
         let system = ns == SYSTEM_NAMESPACE;
         if self.config.load_balancer_distribute_bundles_evenly_enabled || system {
-            let owned: Vec<usize> = c
-                .iter()
-                .map(|b| {
-                    let i = all.binary_search(b).unwrap_or(0);
-                    bundles_in_namespace(&alive[i].bundles, ns)
-                })
+            let owned: Vec<usize> = positions(&all, &c)
+                .into_iter()
+                .map(|i| bundles_in_namespace(&alive[i].bundles, ns))
                 .collect();
             let (kept, least) = remove_most_servicing_brokers_for_namespace(&c, &owned);
             record(
@@ -420,7 +430,7 @@ impl<'a> PlacementContext<'a> {
                         c.iter()
                             .zip(&owned)
                             .filter(|&(_, &n)| n > least)
-                            .map(|(b, n)| (b.0.clone(), *n))
+                            .map(|(b, n)| (b.0.as_str(), *n))
                     )
                 )
                 },
@@ -462,7 +472,7 @@ impl<'a> PlacementContext<'a> {
                         c.iter()
                             .zip(&topics)
                             .filter(|(_, t)| t.unwrap_or(0) >= max_topics)
-                            .map(|(b, t)| (b.0.clone(), t.unwrap_or(0)))
+                            .map(|(b, t)| (b.0.as_str(), t.unwrap_or(0)))
                     )
                 )
             },
@@ -545,7 +555,7 @@ impl<'a> PlacementContext<'a> {
                     applied
                         .candidates
                         .iter()
-                        .map(|b| (b.0.clone(), counts.get(*b).copied().unwrap_or(0)))
+                        .map(|b| (b.0.as_str(), counts.get(*b).copied().unwrap_or(0)))
                 )
             ))
         }
@@ -938,60 +948,69 @@ mod tests {
         }
     }
 
-    /// Mirrors `ModularLoadManagerImplTest.testNamespaceIsolationPoliciesForPrimaryAndSecondaryBrokers`
-    /// (and `BrokerIsolationPoliciesFilterTest.testFilterWithNamespaceIsolationPoliciesForPrimaryAndSecondaryBrokers`
-    /// for the extensible filter): primary broker1, secondary broker2, shared
-    /// broker3; expected candidate sets from their assertions.
+    /// The primary / secondary / shared cases of
+    /// `ModularLoadManagerImplTest.testNamespaceIsolationPoliciesForPrimaryAndSecondaryBrokers`
+    /// and `BrokerIsolationPoliciesFilterTest.testFilterWithNamespaceIsolationPoliciesForPrimaryAndSecondaryBrokers`
+    /// (the same table): primary broker1, secondary broker2, shared broker3;
+    /// expected candidate sets from their assertions.
+    fn primary_secondary_cases(lm: LoadManager) {
+        let mut s = sim(lm, &["broker1", "broker2", "broker3"]);
+        // A legacy namespace name, as the modular test uses.
+        s.apply(&Action::CreateNamespace {
+            namespace: "my-property/use/my-ns".into(),
+            bundles: Some(1),
+        })
+        .unwrap();
+        let cands = |s: &Sim, alive: &[&str]| {
+            let mut s = s.clone();
+            for b in ["broker1", "broker2", "broker3"] {
+                if !alive.contains(&b) {
+                    s.brokers.get_mut(&BrokerId(b.into())).unwrap().alive = false;
+                }
+            }
+            let ctx = placement_context!(s);
+            names(&ctx.select(&bundle("my-property/use/my-ns")).cands)
+        };
+        set_policy(&mut s, "my-property/use/my-ns.*", &["broker1"], &["broker2"], 1);
+        assert_eq!(
+            cands(&s, &["broker1", "broker2", "broker3"]),
+            ["broker1"],
+            "{lm:?}"
+        );
+        assert_eq!(cands(&s, &["broker2", "broker3"]), ["broker2"], "{lm:?}");
+        assert!(cands(&s, &["broker3"]).is_empty(), "{lm:?}");
+        set_policy(&mut s, "my-property/use/my-ns.*", &["broker1"], &["broker2"], 2);
+        assert_eq!(
+            cands(&s, &["broker1", "broker2", "broker3"]),
+            ["broker1", "broker2"],
+            "{lm:?}"
+        );
+        assert_eq!(cands(&s, &["broker2", "broker3"]), ["broker2"], "{lm:?}");
+        assert!(cands(&s, &["broker3"]).is_empty(), "{lm:?}");
+        // Another namespace may only use the shared brokers: broker3, and broker2,
+        // which is only a secondary (derived by reading isSharedBroker).
+        s.apply(&Action::CreateNamespace {
+            namespace: "other/ns".into(),
+            bundles: Some(1),
+        })
+        .unwrap();
+        let ctx = placement_context!(s);
+        assert_eq!(
+            names(&ctx.select(&bundle("other/ns")).cands),
+            ["broker2", "broker3"],
+            "{lm:?}"
+        );
+    }
+
     #[test]
     fn modular_load_manager_impl_test_test_namespace_isolation_policies_for_primary_and_secondary_brokers() {
-        for lm in [LoadManager::Modular, LoadManager::Extensible] {
-            let mut s = sim(lm, &["broker1", "broker2", "broker3"]);
-            // A legacy namespace name, as the upstream test uses.
-            s.apply(&Action::CreateNamespace {
-                namespace: "my-property/use/my-ns".into(),
-                bundles: Some(1),
-            })
-            .unwrap();
-            let cands = |s: &Sim, alive: &[&str]| {
-                let mut s = s.clone();
-                for b in ["broker1", "broker2", "broker3"] {
-                    if !alive.contains(&b) {
-                        s.brokers.get_mut(&BrokerId(b.into())).unwrap().alive = false;
-                    }
-                }
-                let ctx = placement_context!(s);
-                names(&ctx.select(&bundle("my-property/use/my-ns")).cands)
-            };
-            set_policy(&mut s, "my-property/use/my-ns.*", &["broker1"], &["broker2"], 1);
-            assert_eq!(
-                cands(&s, &["broker1", "broker2", "broker3"]),
-                ["broker1"],
-                "{lm:?}"
-            );
-            assert_eq!(cands(&s, &["broker2", "broker3"]), ["broker2"], "{lm:?}");
-            assert!(cands(&s, &["broker3"]).is_empty(), "{lm:?}");
-            set_policy(&mut s, "my-property/use/my-ns.*", &["broker1"], &["broker2"], 2);
-            assert_eq!(
-                cands(&s, &["broker1", "broker2", "broker3"]),
-                ["broker1", "broker2"],
-                "{lm:?}"
-            );
-            assert_eq!(cands(&s, &["broker2", "broker3"]), ["broker2"], "{lm:?}");
-            assert!(cands(&s, &["broker3"]).is_empty(), "{lm:?}");
-            // Another namespace may only use the shared broker3 (broker2, only a
-            // secondary, is shared too).
-            s.apply(&Action::CreateNamespace {
-                namespace: "other/ns".into(),
-                bundles: Some(1),
-            })
-            .unwrap();
-            let ctx = placement_context!(s);
-            assert_eq!(
-                names(&ctx.select(&bundle("other/ns")).cands),
-                ["broker2", "broker3"],
-                "{lm:?}"
-            );
-        }
+        primary_secondary_cases(LoadManager::Modular);
+    }
+
+    #[test]
+    fn broker_isolation_policies_filter_test_test_filter_with_namespace_isolation_policies_for_primary_and_secondary_brokers(
+    ) {
+        primary_secondary_cases(LoadManager::Extensible);
     }
 
     /// Mirrors `ModularLoadManagerImplTest.testLoadSheddingWithNamespaceIsolationPolicies`:

@@ -349,9 +349,9 @@ impl Applied<'_> {
     }
 }
 
-/// `LoadManagerShared.applyNamespacePolicies` over `available`: each broker with
-/// whether it accepts persistent topics (consulted only when no policy covers the
-/// namespace). See the module doc.
+/// `LoadManagerShared.applyNamespacePolicies` over `available` (in name order):
+/// each broker with whether it accepts persistent topics (consulted only when no
+/// policy covers the namespace). See the module doc. The results keep name order.
 pub fn apply_namespace_policies<'a>(
     policies: &NamespaceIsolationPolicies,
     ns: &str,
@@ -386,9 +386,11 @@ pub fn apply_namespace_policies<'a>(
             out.failover = p.auto_failover_policy.should_failover_to_secondary(primary.len());
             if out.failover {
                 primary.extend(secondary);
-            } else {
+                primary.sort_unstable();
+            } else if !secondary.is_empty() {
                 out.excluded
                     .extend(secondary.into_iter().map(|b| (b, Excluded::SecondaryNotNeeded)));
+                out.excluded.sort_by(|a, b| a.0.cmp(b.0));
             }
             out.candidates = primary;
         }
@@ -417,12 +419,6 @@ pub fn apply_namespace_policies<'a>(
                 }
             }
         }
-    }
-    if !out.candidates.windows(2).all(|w| w[0] < w[1]) {
-        out.candidates.sort_unstable();
-    }
-    if !out.excluded.windows(2).all(|w| w[0].0 < w[1].0) {
-        out.excluded.sort_by(|a, b| a.0.cmp(b.0));
     }
     out
 }
