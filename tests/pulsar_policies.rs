@@ -894,3 +894,47 @@ fn transfer_shedder_respects_isolation_policies() {
         }
     }
 }
+
+/// Odd regexes are compiled or refused with a message, never a panic; a refusal
+/// leaves the state unchanged. Matching is ASCII like Java's defaults.
+#[test]
+fn odd_policy_regexes_are_compiled_or_refused() {
+    let mut s = sim(
+        config(LoadManager::Modular),
+        &["broker-1", "Broker-2", "brøker-3"],
+    );
+    ns(&mut s, "t/n", 1);
+    for r in [
+        "",
+        "*",
+        "(",
+        "\\",
+        "[",
+        "a{1000000}",
+        "(?i)BROKER-.*",
+        "\\p{L}+",
+        "brøker-.",
+        "\\w+-\\d",
+        ".{0,5}",
+        "(a|b",
+    ] {
+        let a = policy("p", &["t/.*"], &[r], &[], 1);
+        let before = format!("{s:?}");
+        match s.apply(&a) {
+            Ok(_) => {
+                s.apply(&Action::NsIsolationPolicyDelete { policy: "p".into() })
+                    .unwrap();
+            }
+            Err(e) => {
+                assert!(e.to_string().contains("does not compile"), "{r:?}: {e}");
+                assert_eq!(before, format!("{s:?}"));
+            }
+        }
+    }
+    // (?i) is ASCII case-insensitive, as Java's CASE_INSENSITIVE.
+    s.apply(&policy("p", &["t/.*"], &["(?i)BROKER-.*"], &[], 1))
+        .unwrap();
+    pinned(&mut s, "t/n/a", 1);
+    let o = owner(&s, "t/n/a").unwrap();
+    assert!(o == "broker-1" || o == "Broker-2", "{o}");
+}
