@@ -93,6 +93,8 @@ fn golden_v1_link_still_opens() {
         panic!("a pulsar scenario")
     };
     assert_eq!(log.setup.len(), 4);
+    // Version 1 configs were written against the 4.x defaults: they keep that meaning.
+    assert_eq!(log.config.profile, pulsar::config::Profile::Pulsar4);
     assert_eq!(
         log.actions,
         vec![pulsar::Action::CreateTopic {

@@ -381,9 +381,8 @@ impl Scenario {
             }
         }
         let raw = upgrade(raw);
-        let mut s: Scenario = serde_json::from_value(raw).map_err(|e| ScenarioError::Json(e.to_string()))?;
+        let s: Scenario = serde_json::from_value(raw).map_err(|e| ScenarioError::Json(e.to_string()))?;
         s.validate()?;
-        s.format = FORMAT_VERSION;
         Ok(s)
     }
 

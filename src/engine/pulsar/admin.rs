@@ -15,13 +15,29 @@
 //!   namespace. Unloading an unowned bundle is a no-op, as in Pulsar. Manual
 //!   unloads are not recorded in the recently-unloaded map (only the leader's
 //!   shedding records there).
+//! * `ns-isolation-policy set` / `delete` (see [`super::isolation`]): a policy is
+//!   validated as `NamespaceIsolationDataImpl.validate` does (namespaces and
+//!   primaries given, every regex compiling) and stored; then, as
+//!   `ClustersBase.filterAndUnloadMatchedNamespaceAsync` does, namespaces are
+//!   unloaded so their bundles are placed again: with `--unload-scope
+//!   all_matching`, or when the primary list changed, every namespace matching
+//!   the old or new namespace regexes; by default (`changed`) only those matching
+//!   regexes that were added or removed; with `none`, no namespace. Deleting a
+//!   policy unloads nothing.
+//! * `namespaces set-anti-affinity-group` / `delete-anti-affinity-group` (see
+//!   [`super::anti_affinity`]): the namespace must exist and the group must not be
+//!   blank; nothing moves until the next placement.
+//! * `clusters create-failure-domain` / `delete-failure-domain` (see
+//!   [`super::failure_domain`]).
 
 use super::bundle::BundleRange;
 use super::config::SplitAlgorithm;
+use super::isolation::{AutoFailoverPolicy, NamespaceIsolationPolicy, Pattern, UnloadScope};
 use super::load::{BrokerId, BundleId};
 use super::split;
 use super::split_threshold::can_split;
 use super::{Error, Event, Sim};
+use std::collections::BTreeSet;
 
 impl Sim {
     fn select_bundle(&self, ns: &str, sel: &str) -> Result<BundleId, Error> {
@@ -141,5 +157,161 @@ impl Sim {
             }
         }
         Ok(ev)
+    }
+
+    pub(crate) fn ns_isolation_policy_set(
+        &mut self,
+        name: &str,
+        namespaces: &[String],
+        primary: &[String],
+        secondary: &[String],
+        auto_failover_policy: AutoFailoverPolicy,
+        unload_scope: Option<UnloadScope>,
+    ) -> Result<Vec<Event>, Error> {
+        if name.trim().is_empty() {
+            return Err(Error::Invalid("an isolation policy needs a name".into()));
+        }
+        let policy =
+            NamespaceIsolationPolicy::new(namespaces, primary, secondary, auto_failover_policy, unload_scope)
+                .map_err(Error::Invalid)?;
+        let old = self.isolation.policies().get(name).cloned();
+        let unloading = self.namespaces_to_unload(&policy, old.as_ref());
+        let replaced = self.isolation.set(name, policy).is_some();
+        let mut ev = vec![Event::IsolationPolicySet {
+            policy: name.to_string(),
+            namespaces: namespaces.to_vec(),
+            primary: primary.to_vec(),
+            secondary: secondary.to_vec(),
+            auto_failover_policy,
+            unload_scope,
+            replaced,
+            unloading: unloading.clone(),
+        }];
+        for ns in unloading {
+            ev.extend(self.admin_unload(&ns, None, None)?);
+        }
+        Ok(ev)
+    }
+
+    /// The namespaces `filterAndUnloadMatchedNamespaceAsync` unloads, in name order.
+    fn namespaces_to_unload(
+        &self,
+        new: &NamespaceIsolationPolicy,
+        old: Option<&NamespaceIsolationPolicy>,
+    ) -> Vec<String> {
+        if new.unload_scope == Some(UnloadScope::None) {
+            return Vec::new();
+        }
+        let (new_ns, new_primary, _) = new.sources();
+        let (old_ns, old_primary) = old.map_or((Vec::new(), Vec::new()), |o| {
+            let (n, p, _) = o.sources();
+            (n, p)
+        });
+        let sorted = |mut v: Vec<String>| {
+            v.sort();
+            v
+        };
+        let all = new.unload_scope == Some(UnloadScope::AllMatching)
+            || (old.is_some() && sorted(old_primary) != sorted(new_primary));
+        let new_set: BTreeSet<&String> = new_ns.iter().collect();
+        let old_set: BTreeSet<&String> = old_ns.iter().collect();
+        let regexes: BTreeSet<&String> = if all {
+            new_set.union(&old_set).copied().collect()
+        } else {
+            new_set.symmetric_difference(&old_set).copied().collect()
+        };
+        // Every regex here compiled when its policy was set.
+        let patterns: Vec<Pattern> = regexes.iter().filter_map(|r| Pattern::new(r).ok()).collect();
+        self.namespaces
+            .keys()
+            .filter(|ns| patterns.iter().any(|p| p.matches(ns)))
+            .cloned()
+            .collect()
+    }
+
+    pub(crate) fn ns_isolation_policy_delete(&mut self, name: &str) -> Result<Vec<Event>, Error> {
+        if self.isolation.delete(name).is_none() {
+            return Err(Error::Invalid(format!(
+                "no namespace isolation policy named {name:?}"
+            )));
+        }
+        Ok(vec![Event::IsolationPolicyDeleted {
+            policy: name.to_string(),
+        }])
+    }
+
+    pub(crate) fn set_anti_affinity_group(&mut self, ns: &str, group: &str) -> Result<Vec<Event>, Error> {
+        if !self.namespaces.contains_key(ns) {
+            return Err(Error::NoSuchNamespace(ns.to_string()));
+        }
+        let group = group.trim();
+        if group.is_empty() {
+            return Err(Error::Invalid("the anti-affinity group must not be blank".into()));
+        }
+        let previous = self.anti_affinity.set(ns, group);
+        Ok(vec![Event::AntiAffinityGroupSet {
+            namespace: ns.to_string(),
+            group: group.to_string(),
+            previous,
+        }])
+    }
+
+    pub(crate) fn delete_anti_affinity_group(&mut self, ns: &str) -> Result<Vec<Event>, Error> {
+        if !self.namespaces.contains_key(ns) {
+            return Err(Error::NoSuchNamespace(ns.to_string()));
+        }
+        let group = self
+            .anti_affinity
+            .delete(ns)
+            .ok_or_else(|| Error::Invalid(format!("namespace {ns} has no anti-affinity group")))?;
+        Ok(vec![Event::AntiAffinityGroupDeleted {
+            namespace: ns.to_string(),
+            group,
+        }])
+    }
+
+    pub(crate) fn create_failure_domain(
+        &mut self,
+        domain: &str,
+        brokers: &[String],
+    ) -> Result<Vec<Event>, Error> {
+        let domain = domain.trim();
+        if domain.is_empty() {
+            return Err(Error::Invalid("a failure domain needs a name".into()));
+        }
+        let mut set = BTreeSet::new();
+        for b in brokers {
+            let id = BrokerId(b.clone());
+            if !self.brokers.contains_key(&id) {
+                return Err(Error::NoSuchBroker(b.clone()));
+            }
+            set.insert(id);
+        }
+        if let Some((other, b)) = self.failure_domains.conflict(domain, &set) {
+            return Err(Error::Invalid(format!(
+                "broker {b} is already in failure domain {other} (a broker belongs to one domain only)"
+            )));
+        }
+        let listed: Vec<BrokerId> = set.iter().cloned().collect();
+        let previous = self
+            .failure_domains
+            .set(domain, set)
+            .map(|p| p.into_iter().collect());
+        Ok(vec![Event::FailureDomainSet {
+            domain: domain.to_string(),
+            brokers: listed,
+            previous,
+        }])
+    }
+
+    pub(crate) fn delete_failure_domain(&mut self, domain: &str) -> Result<Vec<Event>, Error> {
+        let brokers = self
+            .failure_domains
+            .delete(domain)
+            .ok_or_else(|| Error::Invalid(format!("no failure domain named {domain:?}")))?;
+        Ok(vec![Event::FailureDomainDeleted {
+            domain: domain.to_string(),
+            brokers: brokers.into_iter().collect(),
+        }])
     }
 }

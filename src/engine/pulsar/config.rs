@@ -218,9 +218,22 @@ config_struct! {
     /// `loadBalancerMaxNumberOfBundlesInBundleLoadReport`: the `k` of a broker's
     /// top-bundles report (TransferShedder; 0 or less reports none).
     load_balancer_max_number_of_bundles_in_bundle_load_report: i32,
-    /// `loadBalancerBrokerMaxTopics`: brokers serving more topics are filtered out of
-    /// assignment candidates (`LoadManagerShared.filterBrokersWithLargeTopicCount`).
+    /// `loadBalancerBrokerMaxTopics`: modular, brokers serving more topics (incl.
+    /// preallocated bundles) are filtered out of assignment candidates unless all
+    /// are (`LoadManagerShared.filterBrokersWithLargeTopicCount`); extensible,
+    /// brokers reporting at least this many are, with no fall-back
+    /// (`BrokerMaxTopicCountFilter`).
     load_balancer_broker_max_topics: u32,
+    /// `failureDomainsEnabled`: the anti-affinity filter spreads a group over the
+    /// failure domains first (`pulsar-admin clusters create-failure-domain`).
+    failure_domains_enabled: bool,
+    /// `loadBalancerSheddingBundlesWithPoliciesEnabled` (extensible): TransferShedder
+    /// may move bundles of namespaces with an isolation policy or an anti-affinity
+    /// group (always within what the policies allow).
+    load_balancer_shedding_bundles_with_policies_enabled: bool,
+    /// `loadBalancerSheddingExcludedNamespaces` (PIP-380): namespaces whose bundles
+    /// are never shed and are placed round-robin.
+    load_balancer_shedding_excluded_namespaces: Vec<String>,
     /// `loadBalancerAverageResourceUsageDifferenceThresholdPercentage` (LeastResourceUsageWithWeight).
     load_balancer_average_resource_usage_difference_threshold_percentage: f64,
     /// `loadBalancerAutoBundleSplitEnabled`.
@@ -356,6 +369,9 @@ impl Config {
             load_balancer_broker_load_data_ttl_in_seconds: 1800,
             load_balancer_max_number_of_bundles_in_bundle_load_report: 10,
             load_balancer_broker_max_topics: 50_000,
+            failure_domains_enabled: false,
+            load_balancer_shedding_bundles_with_policies_enabled: false,
+            load_balancer_shedding_excluded_namespaces: Vec::new(),
             load_balancer_average_resource_usage_difference_threshold_percentage: 10.0,
             load_balancer_auto_bundle_split_enabled: true,
             load_balancer_auto_unload_split_bundles_enabled: true,

@@ -32,7 +32,14 @@ use super::ownership::ServiceUnitState;
 use super::{place, shed, Error, Event, Sim};
 
 impl Sim {
-    pub(crate) fn add_broker(&mut self, name: &str, capacity: Capacity) -> Result<Vec<Event>, Error> {
+    /// A broker joins; with `report` its first load report reaches the leader at
+    /// once, without it the broker has no load data until the next report phase.
+    pub(crate) fn add_broker(
+        &mut self,
+        name: &str,
+        capacity: Capacity,
+        report: bool,
+    ) -> Result<Vec<Event>, Error> {
         if name.trim().is_empty() {
             return Err(Error::Invalid("a broker needs a name".into()));
         }
@@ -46,8 +53,20 @@ impl Sim {
         self.join_seq += 1;
         self.brokers
             .insert(id.clone(), Broker::new(id.clone(), capacity, self.join_seq));
-        self.publish_report(&id);
-        let mut ev = vec![Event::BrokerAdded { broker: id, capacity }];
+        if report {
+            self.publish_report(&id);
+        }
+        let mut ev = vec![Event::BrokerAdded {
+            broker: id.clone(),
+            capacity,
+        }];
+        if !report {
+            ev.push(Event::Warning {
+                message: format!(
+                    "[{id}] broker load report is not present yet: it is available, with no load data until the next report phase"
+                ),
+            });
+        }
         self.elect_if_needed(&mut ev);
         Ok(ev)
     }
@@ -283,9 +302,19 @@ impl Sim {
         if now >= grace {
             self.load.recently_unloaded.retain(|_, t| *t >= timeout);
         }
-        let out = self
-            .shedder
-            .find_bundles_for_unloading(&self.load, &self.effective, now, &mut self.rng);
+        // The namespace policies (isolation, anti-affinity, excluded namespaces):
+        // TransferShedder reads them inside its pass; the modular manager checks
+        // each choice below, before unloading it (see `assign::PlacementContext`).
+        let out = {
+            let policies = super::assign::placement_context!(self);
+            self.shedder.find_bundles_for_unloading_with(
+                &self.load,
+                &self.effective,
+                now,
+                &mut self.rng,
+                &policies,
+            )
+        };
         ev.extend(out.events.into_iter().map(Event::Shed));
         // AvgShedder as placement reads the destinations its shedding pass planned.
         self.placer.plan(&out.unloads);
@@ -301,6 +330,16 @@ impl Sim {
                     ),
                 });
                 continue;
+            }
+            if self.config.load_manager_class_name == LoadManager::Modular {
+                let policies = super::assign::placement_context!(self);
+                if let Err(reason) = policies.modular_may_unload(&u.bundle, &u.from) {
+                    ev.push(Event::UnloadSkipped {
+                        bundle: u.bundle.clone(),
+                        reason,
+                    });
+                    continue;
+                }
             }
             let to =
                 u.to.filter(|t| *t != u.from && self.brokers.get(t).is_some_and(|b| b.alive));

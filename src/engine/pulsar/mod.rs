@@ -5,10 +5,13 @@
 //!
 //! One file per concept: [`broker`], [`traffic`] (the load model), [`report`]
 //! (load reports and Pulsar's bookkeeping in [`load`]), [`split`] (the four
-//! algorithms), [`split_threshold`] (automatic split), [`assign`] (lookup and
-//! assignment), [`ownership`] (service-unit states), [`load_manager`] (shedding,
-//! unload, transfer, faults), [`admin`] (pulsar-admin operations), [`round`]
-//! (simulated time and metrics), [`view`] (read-only views for a UI).
+//! algorithms), [`split_threshold`] (automatic split), [`assign`] (lookup,
+//! the candidate filters of both load managers, assignment), [`isolation`]
+//! (namespace isolation policies), [`anti_affinity`] (anti-affinity groups),
+//! [`failure_domain`] (failure domains), [`ownership`] (service-unit states),
+//! [`load_manager`] (shedding, unload, transfer, faults), [`admin`]
+//! (pulsar-admin operations), [`round`] (simulated time and metrics), [`view`]
+//! (read-only views for a UI).
 //!
 //! What keeps a round cheap at 16 384 bundles (each documented where it lives):
 //! bundle ids share their namespace's name (`NamespaceName`), each broker caches
@@ -23,13 +26,16 @@
 //! millisecond per 10 000 topics natively.
 
 pub mod admin;
+pub mod anti_affinity;
 pub mod assign;
 pub mod broker;
 pub mod bundle;
 pub mod config;
+pub mod failure_domain;
 pub(crate) mod fixed;
 pub(crate) mod index;
 mod invariants;
+pub mod isolation;
 mod knobs;
 pub mod load;
 pub mod load_manager;
@@ -68,7 +74,7 @@ pub use round::RoundMetrics;
 pub enum Action {
     /// `pulsar-admin namespaces create TENANT/NS [--bundles N]`.
     CreateNamespace {
-        /// `tenant/namespace`.
+        /// `tenant/namespace` (or the legacy `tenant/cluster/namespace`).
         namespace: String,
         /// Bundle count; the profile default when absent (`pulsar/system` has its own).
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -119,6 +125,15 @@ pub enum Action {
     },
     /// A broker joins.
     AddBroker {
+        /// Its name.
+        broker: String,
+        /// Capacities (default: 8 cores, 8 GB, 8 GB, 10 GbE).
+        #[serde(default)]
+        capacity: Capacity,
+    },
+    /// A broker joins, but its first load report has not reached the leader yet:
+    /// it is registered (available) with no load data until the next report phase.
+    AddUnreportedBroker {
         /// Its name.
         broker: String,
         /// Capacities (default: 8 cores, 8 GB, 8 GB, 10 GbE).
@@ -189,6 +204,57 @@ pub enum Action {
         /// `-u`: unload the children.
         #[serde(default)]
         unload: bool,
+    },
+    /// `pulsar-admin ns-isolation-policy set CLUSTER POLICY --namespaces R,..
+    /// --primary R,.. [--secondary R,..] --auto-failover-policy-type min_available
+    /// --auto-failover-policy-params min_limit=N,usage_threshold=P [--unload-scope S]`
+    /// (one cluster: no cluster argument).
+    NsIsolationPolicySet {
+        /// The policy name.
+        policy: String,
+        /// Namespace regexes.
+        namespaces: Vec<String>,
+        /// Primary broker regexes.
+        primary: Vec<String>,
+        /// Secondary broker regexes.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        secondary: Vec<String>,
+        /// The auto-failover policy.
+        auto_failover_policy: isolation::AutoFailoverPolicy,
+        /// Which namespaces to unload now (absent = `changed`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        unload_scope: Option<isolation::UnloadScope>,
+    },
+    /// `pulsar-admin ns-isolation-policy delete CLUSTER POLICY`.
+    NsIsolationPolicyDelete {
+        /// The policy name.
+        policy: String,
+    },
+    /// `pulsar-admin namespaces set-anti-affinity-group NS --group G`.
+    SetAntiAffinityGroup {
+        /// `tenant/namespace`.
+        namespace: String,
+        /// The group.
+        group: String,
+    },
+    /// `pulsar-admin namespaces delete-anti-affinity-group NS`.
+    DeleteAntiAffinityGroup {
+        /// `tenant/namespace`.
+        namespace: String,
+    },
+    /// `pulsar-admin clusters create-failure-domain CLUSTER --domain-name D
+    /// --broker-list B1,B2` (creates or replaces the domain).
+    CreateFailureDomain {
+        /// The domain name.
+        domain: String,
+        /// Its brokers.
+        #[serde(default)]
+        brokers: Vec<String>,
+    },
+    /// `pulsar-admin clusters delete-failure-domain CLUSTER --domain-name D`.
+    DeleteFailureDomain {
+        /// The domain name.
+        domain: String,
     },
     /// `pulsar-admin namespaces unload NS [-b RANGE [-d BROKER]]`.
     Unload {
@@ -408,6 +474,62 @@ pub enum Event {
         /// Producer + consumer sessions.
         sessions: u32,
     },
+    /// `ns-isolation-policy set` stored a policy.
+    IsolationPolicySet {
+        /// The policy name.
+        policy: String,
+        /// Namespace regexes.
+        namespaces: Vec<String>,
+        /// Primary broker regexes.
+        primary: Vec<String>,
+        /// Secondary broker regexes.
+        secondary: Vec<String>,
+        /// The auto-failover policy.
+        auto_failover_policy: isolation::AutoFailoverPolicy,
+        /// The unload scope given (absent = `changed`).
+        unload_scope: Option<isolation::UnloadScope>,
+        /// Whether it replaced a policy of that name.
+        replaced: bool,
+        /// The namespaces unloaded so their bundles are placed again.
+        unloading: Vec<String>,
+    },
+    /// `ns-isolation-policy delete` removed a policy.
+    IsolationPolicyDeleted {
+        /// The policy name.
+        policy: String,
+    },
+    /// A namespace's anti-affinity group was set.
+    AntiAffinityGroupSet {
+        /// The namespace.
+        namespace: String,
+        /// The group.
+        group: String,
+        /// Its previous group.
+        previous: Option<String>,
+    },
+    /// A namespace's anti-affinity group was removed.
+    AntiAffinityGroupDeleted {
+        /// The namespace.
+        namespace: String,
+        /// The group it had.
+        group: String,
+    },
+    /// A failure domain was created or replaced.
+    FailureDomainSet {
+        /// The domain.
+        domain: String,
+        /// Its brokers.
+        brokers: Vec<BrokerId>,
+        /// The brokers it had, when it existed.
+        previous: Option<Vec<BrokerId>>,
+    },
+    /// A failure domain was deleted.
+    FailureDomainDeleted {
+        /// The domain.
+        domain: String,
+        /// The brokers it had.
+        brokers: Vec<BrokerId>,
+    },
     /// The shedding pass did not run.
     SheddingSkipped {
         /// Why.
@@ -611,6 +733,61 @@ impl Narrate for Event {
                 sessions,
             } => format!("{bundle}: {topics} topic(s) closed, {sessions} session(s) reconnect (latency blip)"),
             Event::SheddingSkipped { reason } => format!("no shedding: {reason}"),
+            Event::IsolationPolicySet {
+                policy,
+                namespaces,
+                primary,
+                secondary,
+                auto_failover_policy,
+                unload_scope,
+                replaced,
+                unloading,
+            } => {
+                let isolation::AutoFailoverPolicy::MinAvailable {
+                    min_limit,
+                    usage_threshold,
+                } = auto_failover_policy;
+                format!(
+                    "namespace isolation policy {policy} {}: namespaces [{}], primary [{}], secondary [{}], min_available min_limit={min_limit} usage_threshold={usage_threshold}; unload scope {}: {}",
+                    if *replaced { "replaced" } else { "set" },
+                    namespaces.join(", "),
+                    primary.join(", "),
+                    secondary.join(", "),
+                    unload_scope.map_or("changed (default)".to_string(), |u| format!("{u:?}").to_lowercase()),
+                    if unloading.is_empty() {
+                        "no namespace unloaded".to_string()
+                    } else {
+                        format!("unloading {}", unloading.join(", "))
+                    }
+                )
+            }
+            Event::IsolationPolicyDeleted { policy } => format!(
+                "namespace isolation policy {policy} deleted (bundles already placed stay until unloaded)"
+            ),
+            Event::AntiAffinityGroupSet {
+                namespace,
+                group,
+                previous,
+            } => format!(
+                "namespace {namespace} is in anti-affinity group {group}{}",
+                previous.as_ref().map_or(String::new(), |p| format!(" (was {p})"))
+            ),
+            Event::AntiAffinityGroupDeleted { namespace, group } => {
+                format!("namespace {namespace} left anti-affinity group {group}")
+            }
+            Event::FailureDomainSet {
+                domain,
+                brokers,
+                previous,
+            } => format!(
+                "failure domain {domain} {}: [{}]",
+                if previous.is_some() { "replaced" } else { "created" },
+                brokers.iter().map(|b| b.0.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+            Event::FailureDomainDeleted { domain, brokers } => format!(
+                "failure domain {domain} deleted (had [{}])",
+                brokers.iter().map(|b| b.0.as_str()).collect::<Vec<_>>().join(", ")
+            ),
             Event::Shed(e) => e.narrate(),
             Event::Place(e) => e.narrate(),
             Event::RoundDone { metrics } => metrics.narrate(),
@@ -633,7 +810,7 @@ pub enum Error {
         max: u32,
     },
     /// Namespace names are `tenant/namespace`.
-    #[error("namespace {0:?} is not of the form tenant/namespace")]
+    #[error("namespace {0:?} is not of the form tenant/namespace (or the legacy tenant/cluster/namespace)")]
     BadNamespace(String),
     /// The namespace exists already.
     #[error("namespace {0} already exists")]
@@ -747,6 +924,12 @@ pub struct Sim {
     load: LoadData,
     shedder: shed::Shedder,
     placer: place::Placer,
+    /// Namespace isolation policies (`ns-isolation-policy`).
+    isolation: isolation::NamespaceIsolationPolicies,
+    /// Anti-affinity groups (`namespaces set-anti-affinity-group`).
+    anti_affinity: anti_affinity::AntiAffinityGroups,
+    /// Failure domains (`clusters create-failure-domain`).
+    failure_domains: failure_domain::FailureDomains,
     round: u64,
     now_ms: u64,
     last_shed_ms: u64,
@@ -809,6 +992,12 @@ pub(crate) fn ns_id(ids: &BTreeMap<String, NamespaceName>, name: &str) -> Namesp
     ids.get(name).cloned().unwrap_or_else(|| name.into())
 }
 
+/// `tenant/namespace` or the legacy `tenant/cluster/namespace`, no part empty or with `:`.
+pub(crate) fn is_namespace_name(name: &str) -> bool {
+    let parts: Vec<&str> = name.split('/').collect();
+    (2..=3).contains(&parts.len()) && parts.iter().all(|p| !p.is_empty() && !p.contains(':'))
+}
+
 fn validate_config(c: &Config) -> Result<(), Error> {
     schema::check_unmodelled(c)?;
     let bad = |s: &str| Err(Error::Invalid(s.to_string()));
@@ -837,6 +1026,15 @@ fn validate_config(c: &Config) -> Result<(), Error> {
     if fs.iter().any(|x| !x.is_finite() || *x < 0.0) {
         return bad("numeric settings must be finite and not negative");
     }
+    if let Some(ns) = c
+        .load_balancer_shedding_excluded_namespaces
+        .iter()
+        .find(|ns| !is_namespace_name(ns))
+    {
+        return Err(Error::Invalid(format!(
+            "loadBalancerSheddingExcludedNamespaces: {ns:?} is not of the form tenant/namespace"
+        )));
+    }
     Ok(())
 }
 
@@ -864,6 +1062,21 @@ impl Sim {
     /// The leader's load data (what the strategies read).
     pub fn load_data(&self) -> &LoadData {
         &self.load
+    }
+
+    /// Namespace isolation policies.
+    pub fn isolation_policies(&self) -> &isolation::NamespaceIsolationPolicies {
+        &self.isolation
+    }
+
+    /// Anti-affinity groups by namespace.
+    pub fn anti_affinity_groups(&self) -> &anti_affinity::AntiAffinityGroups {
+        &self.anti_affinity
+    }
+
+    /// Failure domains.
+    pub fn failure_domains(&self) -> &failure_domain::FailureDomains {
+        &self.failure_domains
     }
 
     /// The config after the load manager's fallbacks.
@@ -1077,8 +1290,10 @@ impl Sim {
                 max: MAX_BUNDLES,
             });
         }
-        let parts: Vec<&str> = name.split('/').collect();
-        if parts.len() != 2 || parts.iter().any(|p| p.is_empty() || p.contains(':')) {
+        // `tenant/namespace`, or the legacy `tenant/cluster/namespace` (Pulsar's
+        // `NamespaceName` accepts both; topics of a legacy namespace are named
+        // `persistent://tenant/cluster/namespace/topic`).
+        if !is_namespace_name(name) {
             return Err(Error::BadNamespace(name.to_string()));
         }
         if self.namespaces.contains_key(name) {
@@ -1367,6 +1582,9 @@ impl Engine for Sim {
             load: LoadData::default(),
             shedder: shed::Shedder::default(),
             placer: place::Placer::default(),
+            isolation: isolation::NamespaceIsolationPolicies::default(),
+            anti_affinity: anti_affinity::AntiAffinityGroups::default(),
+            failure_domains: failure_domain::FailureDomains::default(),
             round: 0,
             now_ms: 0,
             last_shed_ms: 0,
@@ -1394,7 +1612,8 @@ impl Engine for Sim {
             }
             Action::SetTopicTraffic { topic, traffic } => self.set_topic_traffic(topic, *traffic),
             Action::Lookup { topic } => self.lookup_topic(topic),
-            Action::AddBroker { broker, capacity } => self.add_broker(broker, *capacity),
+            Action::AddBroker { broker, capacity } => self.add_broker(broker, *capacity, true),
+            Action::AddUnreportedBroker { broker, capacity } => self.add_broker(broker, *capacity, false),
             Action::CrashBroker { broker } => self.crash_broker(broker),
             Action::RestoreBroker { broker } => self.restore_broker(broker),
             Action::SetBrokerCapacity { broker, capacity } => self.set_broker_capacity(broker, *capacity),
@@ -1428,6 +1647,28 @@ impl Engine for Sim {
                 bundle,
                 destination,
             } => self.admin_unload(namespace, bundle.as_deref(), destination.as_deref()),
+            Action::NsIsolationPolicySet {
+                policy,
+                namespaces,
+                primary,
+                secondary,
+                auto_failover_policy,
+                unload_scope,
+            } => self.ns_isolation_policy_set(
+                policy,
+                namespaces,
+                primary,
+                secondary,
+                *auto_failover_policy,
+                *unload_scope,
+            ),
+            Action::NsIsolationPolicyDelete { policy } => self.ns_isolation_policy_delete(policy),
+            Action::SetAntiAffinityGroup { namespace, group } => {
+                self.set_anti_affinity_group(namespace, group)
+            }
+            Action::DeleteAntiAffinityGroup { namespace } => self.delete_anti_affinity_group(namespace),
+            Action::CreateFailureDomain { domain, brokers } => self.create_failure_domain(domain, brokers),
+            Action::DeleteFailureDomain { domain } => self.delete_failure_domain(domain),
         }
     }
 

@@ -11,7 +11,9 @@
 //! * Modular (`BundleSplitterTask`, run by the leader at each load-data update):
 //!   reads every broker's last *published* bundle stats for topics and sessions
 //!   and the bundle's *long-term* average for rate and throughput; one hit is
-//!   enough; children are unloaded when `loadBalancerAutoUnloadSplitBundlesEnabled`.
+//!   enough; children are unloaded when `loadBalancerAutoUnloadSplitBundlesEnabled`
+//!   and the namespace policies and anti-affinity group let them leave their
+//!   broker (`shouldNamespacePoliciesUnload`, `shouldAntiAffinityNamespaceUnload`).
 //!   Pulsar iterates a hash map of candidates; lbscope splits them in
 //!   (namespace, range) order.
 //! * Extensible (`DefaultNamespaceBundleSplitStrategyImpl`, run by every owner
@@ -293,7 +295,24 @@ impl Sim {
                 });
                 continue;
             }
-            self.do_split(&bid, plan, &format!("leader {leader}"), unload, ev);
+            // `checkNamespaceBundleSplit` unloads the children only if the
+            // namespace policies and the anti-affinity group let them leave.
+            let mut unload_this = unload;
+            if unload {
+                if let Some(owner) = self.bundles.get(&bid).and_then(|s| s.owner().cloned()) {
+                    let ctx = super::assign::placement_context!(self);
+                    let check = ctx
+                        .should_namespace_policies_unload(&bid, &owner)
+                        .and_then(|()| ctx.should_anti_affinity_namespace_unload(&bid, &owner));
+                    if let Err(why) = check {
+                        ev.push(Event::Warning {
+                            message: format!("{bid}: the split children stay on {owner}: {why}"),
+                        });
+                        unload_this = false;
+                    }
+                }
+            }
+            self.do_split(&bid, plan, &format!("leader {leader}"), unload_this, ev);
         }
     }
 

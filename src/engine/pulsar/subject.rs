@@ -48,15 +48,21 @@ pub fn of(e: &Event) -> Option<Subject> {
         | Event::Warning { .. }
         | Event::Reported { .. }
         | Event::SheddingSkipped { .. }
-        | Event::RoundDone { .. } => None,
+        | Event::RoundDone { .. }
+        | Event::IsolationPolicySet { .. }
+        | Event::IsolationPolicyDeleted { .. }
+        | Event::AntiAffinityGroupSet { .. }
+        | Event::AntiAffinityGroupDeleted { .. }
+        | Event::FailureDomainSet { .. }
+        | Event::FailureDomainDeleted { .. } => None,
     }
 }
 
 fn shed(e: &ShedEvent) -> Option<Subject> {
     match e {
-        ShedEvent::RecentlyUnloaded { bundle: b, .. } | ShedEvent::BundleChosen { bundle: b, .. } => {
-            bundle(b)
-        }
+        ShedEvent::RecentlyUnloaded { bundle: b, .. }
+        | ShedEvent::BundleChosen { bundle: b, .. }
+        | ShedEvent::PolicyRefused { bundle: b, .. } => bundle(b),
         ShedEvent::BrokerSkipped { broker: b, .. }
         | ShedEvent::Overloaded { broker: b, .. }
         | ShedEvent::AboveThreshold { broker: b, .. }
@@ -82,7 +88,10 @@ fn place(e: &PlaceEvent) -> Option<Subject> {
         | PlaceEvent::NoCandidate { bundle: b, .. }
         | PlaceEvent::LongTermRates { bundle: b, .. }
         | PlaceEvent::ResourceUsages { bundle: b, .. }
-        | PlaceEvent::AvgDestination { bundle: b, .. } => bundle(b),
+        | PlaceEvent::AvgDestination { bundle: b, .. }
+        | PlaceEvent::Filtered { bundle: b, .. }
+        | PlaceEvent::RoundRobin { bundle: b, .. }
+        | PlaceEvent::MissingLoadData { bundle: b, .. } => bundle(b),
         PlaceEvent::Fallback { .. } => None,
     }
 }

@@ -2,8 +2,11 @@
 //!
 //! Pulsar maps a topic to a bundle by hashing its full name
 //! (`persistent://tenant/namespace/topic`, UTF-8) with standard CRC-32 (IEEE),
-//! read as an unsigned 32-bit number. A partition `NAME-partition-i` is its own
-//! topic for hashing.
+//! read as an unsigned 32-bit number (`NamespaceBundles.findBundle` hashes
+//! `TopicName.toString()`). A partition `NAME-partition-i` is its own topic for
+//! hashing. A legacy name `persistent://tenant/cluster/namespace/topic` is hashed
+//! whole, cluster included, and belongs to the namespace
+//! `tenant/cluster/namespace`.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -32,44 +35,72 @@ pub enum TopicNameError {
 }
 
 impl TopicName {
-    /// Parse `persistent://t/ns/x`, `non-persistent://t/ns/x`, `t/ns/x`, or a short
-    /// name `x` (which goes to `persistent://public/default/x`, as Pulsar does).
+    /// Parse a topic name as Pulsar's `TopicName` does:
+    ///
+    /// * `persistent://tenant/namespace/topic` (or `non-persistent://`): the
+    ///   namespace is `tenant/namespace`;
+    /// * the legacy form `persistent://tenant/cluster/namespace/topic`: the
+    ///   namespace is `tenant/cluster/namespace`. After the domain, the name is cut
+    ///   at its first three `/`, so the local name may itself hold `/`, and a name
+    ///   with four or more segments is always read as legacy;
+    /// * the short forms `tenant/namespace/topic` and `topic` (which goes to
+    ///   `persistent://public/default/topic`); a short name with four segments is
+    ///   refused, as in Pulsar.
+    ///
+    /// Tenant, cluster, namespace and local name must not be empty.
     pub fn parse(s: &str) -> Result<TopicName, TopicNameError> {
         let s = s.trim();
         let bad = || TopicNameError::Malformed(s.to_string());
-        let (domain, rest) = if let Some(r) = s.strip_prefix("persistent://") {
-            ("persistent", r)
-        } else if let Some(r) = s.strip_prefix("non-persistent://") {
-            ("non-persistent", r)
-        } else if s.contains("://") {
-            return Err(bad());
-        } else {
-            ("persistent", s)
+        let (domain, rest) = match s.split_once("://") {
+            Some(("persistent", r)) => ("persistent", r),
+            Some(("non-persistent", r)) => ("non-persistent", r),
+            Some(_) => return Err(bad()),
+            None => {
+                let parts: Vec<&str> = s.split('/').collect();
+                return match parts.as_slice() {
+                    [t] if !t.is_empty() => Ok(TopicName(format!("persistent://public/default/{t}"))),
+                    [a, b, c] if !a.is_empty() && !b.is_empty() && !c.is_empty() => {
+                        Ok(TopicName(format!("persistent://{s}")))
+                    }
+                    _ => Err(bad()),
+                };
+            }
         };
-        let parts: Vec<&str> = rest.split('/').collect();
-        let parts = match parts.as_slice() {
-            [t] => vec!["public", "default", t],
-            [a, b, c] => vec![*a, *b, *c],
-            _ => return Err(bad()),
-        };
-        if parts.iter().any(|p| p.is_empty()) {
+        let parts: Vec<&str> = rest.splitn(4, '/').collect();
+        if parts.len() < 3 || parts.iter().any(|p| p.is_empty()) {
             return Err(bad());
         }
-        Ok(TopicName(format!(
-            "{domain}://{}/{}/{}",
-            parts[0], parts[1], parts[2]
-        )))
+        Ok(TopicName(format!("{domain}://{rest}")))
     }
 
-    /// `tenant/namespace` of this topic.
+    /// The part after `domain://`, cut into tenant, [cluster,] namespace, local name.
+    fn segments(&self) -> Vec<&str> {
+        let rest = self.0.split_once("://").map_or(self.0.as_str(), |(_, r)| r);
+        rest.splitn(4, '/').collect()
+    }
+
+    /// The namespace of this topic: `tenant/namespace`, or `tenant/cluster/namespace`
+    /// for a legacy name (`TopicName.getNamespace`).
     pub fn namespace(&self) -> &str {
         let rest = self.0.split_once("://").map_or(self.0.as_str(), |(_, r)| r);
-        rest.rsplit_once('/').map_or(rest, |(ns, _)| ns)
+        // The namespace is every segment but the last: up to the (n - 1)-th `/`.
+        let n = self.segments().len();
+        let end = rest
+            .match_indices('/')
+            .nth(n.saturating_sub(2))
+            .map_or(rest.len(), |(at, _)| at);
+        &rest[..end]
     }
 
-    /// The short (local) name.
+    /// The short (local) name (`TopicName.getLocalName`); it may contain `/` in a
+    /// legacy name.
     pub fn local(&self) -> &str {
-        self.0.rsplit_once('/').map_or(self.0.as_str(), |(_, l)| l)
+        self.segments().last().copied().unwrap_or("")
+    }
+
+    /// Whether this is a legacy name with a cluster segment (`!TopicName.isV2()`).
+    pub fn is_legacy(&self) -> bool {
+        self.segments().len() == 4
     }
 
     /// The domain.
@@ -128,5 +159,77 @@ mod tests {
         assert!(TopicName::parse("a/b").is_err());
         assert!(TopicName::parse("http://a/b/c").is_err());
         assert!(TopicName::parse("a//c").is_err());
+    }
+
+    /// Cases of Pulsar's `TopicNameTest` that concern the namespace and the hashed
+    /// name; expected values from its assertions (the hashes are CRC-32 of the
+    /// names those assertions print as `toString()`).
+    mod topic_name_test {
+        use super::super::*;
+
+        #[test]
+        fn topic() {
+            let t = TopicName::parse("persistent://tenant/cluster/namespace/topic").unwrap();
+            assert_eq!(t.namespace(), "tenant/cluster/namespace");
+            assert_eq!(t.to_string(), "persistent://tenant/cluster/namespace/topic");
+            assert_eq!(t.domain(), Domain::Persistent);
+            assert_eq!(t.local(), "topic");
+            assert!(t.is_legacy());
+            // The whole legacy name is hashed, cluster included.
+            assert_eq!(
+                t.hash(),
+                topic_hash("persistent://tenant/cluster/namespace/topic")
+            );
+            assert_eq!(t.hash(), 0x2c2d_e1e4);
+            for bad in [
+                "://tenant.namespace:topic",
+                "://tenant.namespace",
+                "invalid://tenant/cluster/namespace/topic",
+                "tenant/cluster/namespace/topic",
+                "persistent:///cluster/namespace/mydest-1",
+                "persistent://pulsar//namespace/mydest-1",
+                "persistent://pulsar/cluster//mydest-1",
+                "persistent://pulsar/cluster/namespace/",
+                "://pulsar/cluster/namespace/",
+                "://tenant/cluster/namespace",
+                " ",
+            ] {
+                assert!(TopicName::parse(bad).is_err(), "{bad:?} should be refused");
+            }
+            // A legacy local name keeps its slashes (cut at the first three `/` only).
+            let slash = TopicName::parse("persistent://tenant/cluster/namespace/ns-abc/table/1").unwrap();
+            assert_eq!(slash.local(), "ns-abc/table/1");
+            assert_eq!(slash.namespace(), "tenant/cluster/namespace");
+            let two = TopicName::parse("persistent://tenant/cluster/namespace//ns-abc//table//1//").unwrap();
+            assert_eq!(two.local(), "/ns-abc//table//1//");
+            let p = TopicName::parse("persistent://myprop/mycolo/myns/mytopic").unwrap();
+            assert_eq!(
+                p.partition(0).0,
+                "persistent://myprop/mycolo/myns/mytopic-partition-0"
+            );
+            assert_eq!(p.partition(0).namespace(), "myprop/mycolo/myns");
+        }
+
+        #[test]
+        fn test_topic_name_without_cluster() {
+            let t = TopicName::parse("persistent://tenant/namespace/topic").unwrap();
+            assert_eq!(t.namespace(), "tenant/namespace");
+            assert_eq!(t.to_string(), "persistent://tenant/namespace/topic");
+            assert_eq!(t.local(), "topic");
+            assert!(!t.is_legacy());
+            assert_eq!(t.hash(), 0xd362_a71f);
+        }
+
+        #[test]
+        fn test_short_topic_name() {
+            let t = TopicName::parse("short-topic").unwrap();
+            assert_eq!(t.0, "persistent://public/default/short-topic");
+            assert_eq!(t.local(), "short-topic");
+            let t = TopicName::parse("test-tenant/test-namespace/test-short-topic").unwrap();
+            assert_eq!(t.namespace(), "test-tenant/test-namespace");
+            assert_eq!(t.local(), "test-short-topic");
+            assert!(TopicName::parse("pulsar/cluster/namespace/test").is_err());
+            assert!(TopicName::parse("pulsar/cluster").is_err());
+        }
     }
 }

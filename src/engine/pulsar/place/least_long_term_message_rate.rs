@@ -1,25 +1,26 @@
 //! LeastLongTermMessageRate (the 4.x default placement): a broker's score is its
 //! long-term message rate (in + out, summed over its bundles' long-term averages)
 //! plus the long-term rates of bundles preallocated to it since its last report;
-//! a broker whose weighted max resource usage (PIP-358) exceeds
-//! `loadBalancerBrokerOverloadedThresholdPercentage` scores +∞. The least score
-//! wins; ties (and the all-overloaded case, where every candidate ties at +∞)
-//! are broken with the RNG over the candidates in name order.
+//! a broker whose weighted max resource usage (`getMaxResourceUsageWithWeight`)
+//! exceeds `loadBalancerBrokerOverloadedThresholdPercentage` scores +∞. The least
+//! score wins; ties (and the all-overloaded case, where every candidate ties at
+//! +∞) are broken with the RNG over the candidates in name order.
+//!
+//! A candidate without load data (its first report has not reached the leader)
+//! makes Pulsar's `getScore` throw, so the whole selection fails; lbscope returns
+//! no broker and says why ([`PlaceEvent::MissingLoadData`]). The modular load
+//! manager only lets such a broker through when an isolation policy names it.
 
 use super::super::config::Config;
 use super::super::load::{BrokerData, BrokerId, BundleId, LoadData};
+use super::super::shed::shared::weights;
 use super::PlaceEvent;
 use crate::engine::SimRng;
 
-/// The score (`None` = +∞, overloaded). A broker without data scores 0.
-pub fn score(data: Option<&BrokerData>, conf: &Config) -> Option<f64> {
-    let Some(d) = data else { return Some(0.0) };
+/// The score (`None` = +∞, overloaded).
+pub fn score(d: &BrokerData, conf: &Config) -> Option<f64> {
     let threshold = conf.load_balancer_broker_overloaded_threshold_percentage / 100.0;
-    // PIP-358: the weighted max usage decides "overloaded".
-    if d.local
-        .max_resource_usage_with_weight(&super::super::report::weights(conf))
-        > threshold
-    {
+    if d.local.max_resource_usage_with_weight(&weights(conf)) > threshold {
         return None;
     }
     let pre: f64 = d
@@ -39,10 +40,25 @@ pub fn select(
     rng: &mut SimRng,
     events: &mut Vec<PlaceEvent>,
 ) -> Option<BrokerId> {
+    let data = super::join_sorted(cands, &load.brokers);
+    if data.iter().any(Option::is_none) {
+        events.push(PlaceEvent::MissingLoadData {
+            strategy: "LeastLongTermMessageRate".into(),
+            bundle: bundle.clone(),
+            brokers: cands
+                .iter()
+                .zip(&data)
+                .filter(|(_, d)| d.is_none())
+                .map(|(b, _)| (*b).clone())
+                .collect(),
+        });
+        return None;
+    }
     let mut best: Vec<&BrokerId> = Vec::new();
     let mut min = f64::INFINITY;
     let mut scores = Vec::with_capacity(cands.len());
-    for (b, data) in cands.iter().zip(super::join_sorted(cands, &load.brokers)) {
+    for (b, data) in cands.iter().zip(data) {
+        let Some(data) = data else { continue };
         let s = score(data, conf);
         scores.push(((*b).clone(), s));
         let v = s.unwrap_or(f64::INFINITY);
@@ -140,6 +156,37 @@ mod tests {
         let (b, _) = Placer::default().select_broker(&[], &bid(0), &hot.load, &conf(), &mut rng());
         assert_eq!(b, None);
     }
+
+    /// The overload check uses the weighted max usage (`getMaxResourceUsageWithWeight`,
+    /// derived by reading `LeastLongTermMessageRate.getScore`): at 90 % CPU with
+    /// `loadBalancerCPUResourceWeight` 0.5 a broker counts 45 % and is not +∞.
+    /// A candidate without load data fails the selection (`getScore` throws).
+    #[test]
+    fn least_long_term_message_rate_weighted_overload_and_missing_data() {
+        let fx = Fx::new()
+            .broker("broker-1", 90.0)
+            .broker("broker-2", 10.0)
+            .bundle("broker-2", 0, 300.0, MIB);
+        let cands = vec![br("broker-1"), br("broker-2")];
+        let half = Config {
+            load_balancer_cpu_resource_weight: 0.5,
+            ..conf()
+        };
+        let (b, ev) = Placer::default().select_broker(&cands, &bid(9), &fx.load, &half, &mut rng());
+        assert_eq!(b, Some(br("broker-1")));
+        assert!(ev
+            .iter()
+            .any(|e| matches!(e, PlaceEvent::LongTermRates { scores, .. } if scores[0] == (br("broker-1"), Some(0.0)))));
+        let (b, ev) = Placer::default().select_broker(
+            &[br("broker-2"), br("broker-9")],
+            &bid(9),
+            &fx.load,
+            &conf(),
+            &mut rng(),
+        );
+        assert_eq!(b, None);
+        assert!(ev.iter().any(|e| matches!(e, PlaceEvent::MissingLoadData { .. })));
+    }
 }
 
 #[cfg(test)]
@@ -159,11 +206,11 @@ mod least_long_term_message_rate_test {
             limit: 100.0,
         };
         let c = Config::default();
-        assert_eq!(score(Some(&d), &c), Some(0.0));
+        assert_eq!(score(&d, &c), Some(0.0));
         let w = Config {
             load_balancer_direct_memory_resource_weight: 1.0,
             ..Config::default()
         };
-        assert_eq!(score(Some(&d), &w), None);
+        assert_eq!(score(&d, &w), None);
     }
 }

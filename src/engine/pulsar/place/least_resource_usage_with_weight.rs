@@ -6,7 +6,9 @@
 //! value when the broker reports no bundles or no message rate). Brokers whose
 //! average plus `loadBalancerAverageResourceUsageDifferenceThresholdPercentage` is
 //! at most the candidates' mean are eligible; if none is, every candidate is. One
-//! is drawn at random. Averages of brokers that left are dropped.
+//! is drawn at random. Averages of brokers that left are dropped. A candidate
+//! without load data makes Pulsar throw, so the selection fails
+//! ([`PlaceEvent::MissingLoadData`]).
 //!
 //! **Extensible** (`extensions/strategy/LeastResourceUsageWithWeight`): the same
 //! rule on the brokers' own `weightedMaxEMA` (see `shed::ema`), without updating
@@ -76,14 +78,24 @@ pub fn select_modular(
     events: &mut Vec<PlaceEvent>,
 ) -> Option<BrokerId> {
     history.retain(|b, _| load.brokers.contains_key(b));
+    let missing: Vec<BrokerId> = cands
+        .iter()
+        .filter(|b| !load.brokers.contains_key(**b))
+        .map(|b| (*b).clone())
+        .collect();
+    if !missing.is_empty() {
+        events.push(PlaceEvent::MissingLoadData {
+            strategy: "LeastResourceUsageWithWeight".into(),
+            bundle: bundle.clone(),
+            brokers: missing,
+        });
+        return None;
+    }
     let h = conf.load_balancer_history_resource_percentage;
     let w = weights(conf);
     let mut usages = Vec::new();
     for &b in cands {
         let Some(d) = load.brokers.get(b) else {
-            // Pulsar would read missing data as an error; lbscope treats it as
-            // "no data" and leaves the broker out of the mean.
-            usages.push((b.clone(), None));
             continue;
         };
         let current = d.local.max_resource_usage_with_weight(&w);
@@ -206,5 +218,41 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(run(), run());
+    }
+
+    /// Mirrors `LeastResourceUsageWithWeightTest.testNoLoadDataBrokers`
+    /// (extensible): candidates 1 (50 %), 2 (100 %) and 5 (no load data): the mean
+    /// of the two with data is 75 %, so 1 wins; with 1 and 2 both at 100 % nobody
+    /// qualifies and any of the three may be drawn; with no data at all, too.
+    /// Expected values from its assertions.
+    #[test]
+    fn least_resource_usage_with_weight_test_test_no_load_data_brokers() {
+        let c = conf(LoadManager::Extensible);
+        let cands = vec![br("1"), br("2"), br("5")];
+        let fx = Fx::new().broker("1", 50.0).broker("2", 100.0);
+        let (b, _) = Placer::default().select_broker(&cands, &bid(0), &fx.load, &c, &mut rng());
+        assert_eq!(b, Some(br("1")));
+        let fx = Fx::new().broker("1", 100.0).broker("2", 100.0);
+        let (b, ev) = Placer::default().select_broker(&cands, &bid(0), &fx.load, &c, &mut rng());
+        assert!(cands.contains(&b.unwrap()));
+        assert!(ev.iter().any(
+            |e| matches!(e, PlaceEvent::ResourceUsages { all_candidates: true, best, .. } if best.len() == 3)
+        ));
+        let (b, _) = Placer::default().select_broker(&cands, &bid(0), &Fx::new().load, &c, &mut rng());
+        assert!(cands.contains(&b.unwrap()));
+    }
+
+    /// The modular flavour reads every candidate's load data: a candidate whose
+    /// first report has not reached the leader fails the selection (Pulsar: a
+    /// NullPointerException in `getMaxResourceUsageWithWeight`).
+    #[test]
+    fn lruw_modular_fails_on_a_candidate_without_load_data() {
+        let c = conf(LoadManager::Modular);
+        let fx = Fx::new().broker("1", 50.0);
+        let (b, ev) = Placer::default().select_broker(&[br("1"), br("5")], &bid(0), &fx.load, &c, &mut rng());
+        assert_eq!(b, None);
+        assert!(ev
+            .iter()
+            .any(|e| matches!(e, PlaceEvent::MissingLoadData { brokers, .. } if *brokers == vec![br("5")])));
     }
 }

@@ -3,7 +3,10 @@
 //!
 //! One file per strategy: [`least_long_term_message_rate`],
 //! [`least_resource_usage_with_weight`] (modular and extensible variants, chosen
-//! by `loadManagerClassName`) and [`avg`] (AvgShedder's planned destinations).
+//! by `loadManagerClassName`), [`avg`] (AvgShedder's planned destinations) and
+//! [`round_robin`] (the namespaces of `loadBalancerSheddingExcludedNamespaces`).
+//! The candidate filters that run before a strategy live in `assign`; each one
+//! that removes brokers says so with a [`PlaceEvent::Filtered`].
 //!
 //! Deterministic rules: candidates are de-duplicated and visited in ascending
 //! name order (Pulsar: a hash set); where Pulsar picks at random among equally
@@ -20,6 +23,7 @@
 pub mod avg;
 pub mod least_long_term_message_rate;
 pub mod least_resource_usage_with_weight;
+pub mod round_robin;
 
 use super::config::{Config, LoadManager, PlacementStrategy, SheddingStrategy};
 use super::load::{BrokerId, BundleId, LoadData};
@@ -27,6 +31,60 @@ use super::shed::{BrokerLoadEma, Unload};
 use crate::engine::{Narrate, SimRng};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::fmt;
+
+/// Most broker names an event lists (the rest are counted).
+pub const MAX_LISTED: usize = 20;
+
+/// A candidate filter, named as Pulsar names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlacementFilter {
+    /// Modular: `LoadManagerShared.applyNamespacePolicies` (isolation policies,
+    /// shared brokers, brokers without a load report).
+    ApplyNamespacePolicies,
+    /// Modular: `LoadManagerShared.filterBrokersWithLargeTopicCount`.
+    FilterBrokersWithLargeTopicCount,
+    /// Modular: `LoadManagerShared.filterAntiAffinityGroupOwnedBrokers`.
+    FilterAntiAffinityGroupOwnedBrokers,
+    /// Modular: `LoadManagerShared.removeMostServicingBrokersForNamespace`.
+    RemoveMostServicingBrokersForNamespace,
+    /// Extensible: `BrokerMaxTopicCountFilter`.
+    BrokerMaxTopicCountFilter,
+    /// Extensible: `AntiAffinityGroupPolicyFilter`.
+    AntiAffinityGroupPolicyFilter,
+    /// Extensible: `BrokerIsolationPoliciesFilter`.
+    BrokerIsolationPoliciesFilter,
+}
+
+impl fmt::Display for PlacementFilter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PlacementFilter::ApplyNamespacePolicies => "LoadManagerShared.applyNamespacePolicies",
+            PlacementFilter::FilterBrokersWithLargeTopicCount => {
+                "LoadManagerShared.filterBrokersWithLargeTopicCount"
+            }
+            PlacementFilter::FilterAntiAffinityGroupOwnedBrokers => {
+                "LoadManagerShared.filterAntiAffinityGroupOwnedBrokers"
+            }
+            PlacementFilter::RemoveMostServicingBrokersForNamespace => {
+                "LoadManagerShared.removeMostServicingBrokersForNamespace"
+            }
+            PlacementFilter::BrokerMaxTopicCountFilter => "BrokerMaxTopicCountFilter",
+            PlacementFilter::AntiAffinityGroupPolicyFilter => "AntiAffinityGroupPolicyFilter",
+            PlacementFilter::BrokerIsolationPoliciesFilter => "BrokerIsolationPoliciesFilter",
+        })
+    }
+}
+
+/// `names` as `a, b, c` (at most [`MAX_LISTED`], then `and N more`).
+pub fn listed(names: &[BrokerId], total: usize) -> String {
+    let mut s = names.iter().map(|b| b.0.as_str()).collect::<Vec<_>>().join(", ");
+    if total > names.len() {
+        s.push_str(&format!(" and {} more", total - names.len()));
+    }
+    s
+}
 
 /// What placement explains (numbers included).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -83,6 +141,44 @@ pub enum PlaceEvent {
         best: Vec<BrokerId>,
         /// Whether no broker qualified, so every candidate was eligible.
         all_candidates: bool,
+    },
+    /// A candidate filter removed brokers.
+    Filtered {
+        /// The bundle being placed.
+        bundle: BundleId,
+        /// The filter.
+        filter: PlacementFilter,
+        /// The brokers it removed, in name order (at most [`MAX_LISTED`]).
+        removed: Vec<BrokerId>,
+        /// How many it removed in all.
+        removed_count: usize,
+        /// Candidates left after it.
+        left: usize,
+        /// Why, with the numbers.
+        reason: String,
+    },
+    /// `RoundRobinBrokerSelector` placed a bundle of a namespace in
+    /// `loadBalancerSheddingExcludedNamespaces`.
+    RoundRobin {
+        /// The bundle.
+        bundle: BundleId,
+        /// The winner.
+        broker: BrokerId,
+        /// The index used (call counter modulo the candidates).
+        index: usize,
+        /// How many candidates.
+        candidates: usize,
+    },
+    /// The modular strategy could not run: it reads the load data of brokers
+    /// whose first report has not reached the leader (Pulsar throws a
+    /// `NullPointerException` and the lookup fails).
+    MissingLoadData {
+        /// The strategy (or the step) that read it.
+        strategy: String,
+        /// The bundle.
+        bundle: BundleId,
+        /// The brokers without load data.
+        brokers: Vec<BrokerId>,
     },
     /// AvgShedder placement: the planned destination, or a hashed pick.
     AvgDestination {
@@ -157,6 +253,33 @@ impl Narrate for PlaceEvent {
                     }
                 )
             }
+            PlaceEvent::Filtered {
+                bundle,
+                filter,
+                removed,
+                removed_count,
+                left,
+                reason,
+            } => format!(
+                "{filter} removed {} from the candidates for {bundle} ({left} left): {reason}",
+                listed(removed, *removed_count)
+            ),
+            PlaceEvent::RoundRobin {
+                bundle,
+                broker,
+                index,
+                candidates,
+            } => format!(
+                "RoundRobinBrokerSelector for {bundle} (namespace in loadBalancerSheddingExcludedNamespaces): candidate {index} of {candidates} -> {broker}"
+            ),
+            PlaceEvent::MissingLoadData {
+                strategy,
+                bundle,
+                brokers,
+            } => format!(
+                "{strategy} cannot place {bundle}: no load data yet for {} (Pulsar fails this lookup with a NullPointerException; it succeeds once the report arrives)",
+                list(brokers)
+            ),
             PlaceEvent::AvgDestination {
                 bundle,
                 broker,
@@ -185,6 +308,8 @@ pub struct Placer {
     pub avg_plan: BTreeMap<BundleId, BrokerId>,
     /// The brokers' EMAs (extensible load manager).
     pub ema: BrokerLoadEma,
+    /// `RoundRobinBrokerSelector` for the shedding-excluded namespaces.
+    pub round_robin: round_robin::RoundRobinBrokerSelector,
 }
 
 /// Sorted, de-duplicated candidates (borrowed; already-sorted input is only checked).

@@ -30,6 +30,33 @@ use shared::mbs;
 
 pub use ema::BrokerLoadEma;
 
+/// What the namespace policies let a shedder move (isolation policies,
+/// anti-affinity groups, `loadBalancerSheddingExcludedNamespaces`). The
+/// simulation implements it from its admin state (`assign::PlacementContext`);
+/// [`NoPolicies`] allows everything. Only TransferShedder consults it inside its
+/// pass, as Pulsar's does; the modular manager checks its shedders' choices
+/// afterwards (`load_manager`).
+pub trait SheddingPolicies {
+    /// Whether `bundle` goes into its owner's top-bundles report (`TopKBundles.update`).
+    fn in_top_bundles(&self, bundle: &BundleId) -> bool;
+    /// `TransferShedder.isTransferable` for moving `bundle` from `src` to `dst`:
+    /// `Err(why)` when a policy forbids it.
+    fn is_transferable(&self, bundle: &BundleId, src: &BrokerId, dst: &BrokerId) -> Result<(), String>;
+}
+
+/// No policies: every bundle is reported and transferable.
+pub struct NoPolicies;
+
+impl SheddingPolicies for NoPolicies {
+    fn in_top_bundles(&self, _: &BundleId) -> bool {
+        true
+    }
+
+    fn is_transferable(&self, _: &BundleId, _: &BrokerId, _: &BrokerId) -> Result<(), String> {
+        Ok(())
+    }
+}
+
 /// One bundle to unload.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Unload {
@@ -135,6 +162,19 @@ pub enum ShedEvent {
         strategy: SheddingStrategy,
         /// The broker.
         broker: BrokerId,
+        /// Why.
+        reason: String,
+    },
+    /// A bundle was passed over because a namespace policy forbids moving it.
+    PolicyRefused {
+        /// The strategy.
+        strategy: SheddingStrategy,
+        /// Its owner.
+        broker: BrokerId,
+        /// The bundle.
+        bundle: BundleId,
+        /// Where it would have gone.
+        to: BrokerId,
         /// Why.
         reason: String,
     },
@@ -409,6 +449,13 @@ impl Narrate for ShedEvent {
             ShedEvent::BrokerSkipped { strategy, broker, reason } => {
                 format!("{strategy:?}: {broker} does not shed: {reason}")
             }
+            ShedEvent::PolicyRefused {
+                strategy,
+                broker,
+                bundle,
+                to,
+                reason,
+            } => format!("{strategy:?}: {bundle} on {broker} cannot move to {to}: {reason}"),
             ShedEvent::RecentlyUnloaded {
                 strategy,
                 broker,
@@ -720,6 +767,19 @@ impl Shedder {
         now_ms: u64,
         rng: &mut SimRng,
     ) -> ShedOutcome {
+        self.find_bundles_for_unloading_with(load, conf, now_ms, rng, &NoPolicies)
+    }
+
+    /// [`Shedder::find_bundles_for_unloading`] under the namespace `policies`
+    /// (read by TransferShedder; see [`SheddingPolicies`]).
+    pub fn find_bundles_for_unloading_with(
+        &mut self,
+        load: &LoadData,
+        conf: &Config,
+        now_ms: u64,
+        rng: &mut SimRng,
+        policies: &dyn SheddingPolicies,
+    ) -> ShedOutcome {
         let _ = rng; // every strategy here is deterministic given the rules above
         let strategy = conf.load_balancer_load_shedding_strategy;
         if !shared::is_load_shedding_enabled(conf) {
@@ -737,9 +797,9 @@ impl Shedder {
             SheddingStrategy::OverloadShedder => overload::find(load, conf, &recent, grace),
             SheddingStrategy::ThresholdShedder => self.threshold.find(load, conf, &recent, grace),
             SheddingStrategy::UniformLoadShedder => uniform::find(load, conf, &recent, grace),
-            SheddingStrategy::TransferShedder => {
-                self.transfer.find(load, conf, &self.ema, &recent, grace, now_ms)
-            }
+            SheddingStrategy::TransferShedder => self
+                .transfer
+                .find(load, conf, &self.ema, &recent, grace, now_ms, policies),
             SheddingStrategy::AvgShedder => self.avg.find(load, conf, &recent, grace),
         };
         if out.unloads.is_empty() && !out.events.iter().any(|e| matches!(e, ShedEvent::Idle { .. })) {

@@ -39,22 +39,28 @@
 //! max broker had an empty report), `NoBundles` (one bundle, or nothing movable),
 //! or `HitCount`; one that chose something is `Success` and resets the hit count.
 //!
-//! Simplifications: there are no isolation or anti-affinity policies (every
-//! bundle is transferable), no excluded namespaces, every live broker has load
-//! data (it reports when it joins, so `NoLoadData` for a missing broker does not
-//! arise) and the report's owner is trusted. Where Java iterates hash maps,
-//! brokers go by name (equal loads keep name order) and equal-ranking bundles by
-//! name. Pulsar's first std can be the square root of a negative rounding
-//! residue (NaN) when all loads are equal; lbscope takes 0, which decides the
-//! same (`NaN > target` and `0 > target` are both false for a target ≥ 0).
+//! Namespace policies ([`SheddingPolicies`]): a broker's top-bundles report leaves
+//! out the bundles of shedding-excluded namespaces and, unless
+//! `loadBalancerSheddingBundlesWithPoliciesEnabled`, of namespaces with an
+//! isolation policy or an anti-affinity group (`TopKBundles.update`, before the
+//! top-k cut); every bundle about to move (either way of a swap) must pass
+//! `isTransferable` to its destination, else it is skipped.
+//!
+//! Simplifications: every live broker has load data (it reports when it joins,
+//! so `NoLoadData` for a missing broker does not arise) and the report's owner
+//! is trusted. Where Java iterates hash maps, brokers go by name (equal loads
+//! keep name order) and equal-ranking bundles by name. Pulsar's first std can be
+//! the square root of a negative rounding residue (NaN) when all loads are
+//! equal; lbscope takes 0, which decides the same (`NaN > target` and
+//! `0 > target` are both false for a target ≥ 0).
 
 use super::super::config::{Config, SheddingStrategy};
 use super::super::load::{BrokerId, BundleId, BundleStats, LoadData, LocalBrokerData};
 use super::ema::BrokerLoadEma;
 use super::shared::is_system_service_namespace;
 use super::{
-    recently_unloaded_event, Metric, ShedEvent, ShedOutcome, TransferReason, Unload, UnloadLabel,
-    UnloadReason,
+    recently_unloaded_event, Metric, ShedEvent, ShedOutcome, SheddingPolicies, TransferReason, Unload,
+    UnloadLabel, UnloadReason,
 };
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -95,10 +101,22 @@ pub fn compare_bundle_stats(a: &BundleStats, b: &BundleStats) -> Ordering {
 /// lightest first, as Pulsar stores them. Bundles that compare equal keep name
 /// order.
 pub fn top_bundles(local: &LocalBrokerData, k: i32) -> Vec<(BundleId, BundleStats)> {
+    top_bundles_where(local, k, |_| true)
+}
+
+/// [`top_bundles`] of the bundles `keep` admits (filtered before the top-k cut,
+/// as `TopKBundles.update` does).
+pub fn top_bundles_where(
+    local: &LocalBrokerData,
+    k: i32,
+    keep: impl Fn(&BundleId) -> bool,
+) -> Vec<(BundleId, BundleStats)> {
     let mut v: Vec<(BundleId, BundleStats)> = local
         .bundles
         .iter()
-        .filter(|(b, s)| s.msg.total_throughput() != 0.0 && !is_system_service_namespace(&b.namespace))
+        .filter(|(b, s)| {
+            s.msg.total_throughput() != 0.0 && !is_system_service_namespace(&b.namespace) && keep(b)
+        })
         .map(|(b, s)| (b.clone(), *s))
         .collect();
     v.sort_by(|a, b| compare_bundle_stats(&a.1, &b.1));
@@ -175,6 +193,7 @@ fn decision(
 
 impl TransferState {
     /// One TransferShedder pass at `now_ms`.
+    #[allow(clippy::too_many_arguments)] // until the shedders take one context
     pub fn find(
         &mut self,
         load: &LoadData,
@@ -183,6 +202,7 @@ impl TransferState {
         recent: &BTreeMap<BundleId, u64>,
         grace: u64,
         now_ms: u64,
+        policies: &dyn SheddingPolicies,
     ) -> ShedOutcome {
         let mut out = ShedOutcome::default();
         let target = conf.load_balancer_broker_load_target_std;
@@ -360,7 +380,7 @@ impl TransferState {
                 max_throughput: max_tp,
                 offload_throughput: offload_tp,
             });
-            let max_top = top_bundles(&load.brokers[max_b].local, k);
+            let max_top = top_bundles_where(&load.brokers[max_b].local, k, |b| policies.in_top_bundles(b));
             if max_top.is_empty() {
                 no_data += 1;
                 out.events.push(ShedEvent::BrokerSkipped {
@@ -379,7 +399,7 @@ impl TransferState {
                 });
                 continue;
             }
-            let min_top = top_bundles(&load.brokers[min_b].local, k);
+            let min_top = top_bundles_where(&load.brokers[min_b].local, k, |b| policies.in_top_bundles(b));
             let mut min_iter = min_top.iter();
             let mut marked = 0.0;
             let mut gain = 0.0;
@@ -388,6 +408,16 @@ impl TransferState {
                 if let Some(at) = recent.get(bundle) {
                     out.events
                         .push(recently_unloaded_event(S, max_b, bundle, *at, grace));
+                    continue;
+                }
+                if let Err(reason) = policies.is_transferable(bundle, max_b, min_b) {
+                    out.events.push(ShedEvent::PolicyRefused {
+                        strategy: S,
+                        broker: max_b.clone(),
+                        bundle: bundle.clone(),
+                        to: min_b.clone(),
+                        reason,
+                    });
                     continue;
                 }
                 if remaining <= 1 {
@@ -405,6 +435,16 @@ impl TransferState {
                         let mut max_new = max_tp - marked + gain - tp;
                         let mut min_new = min_tp + marked - gain + tp;
                         for (mb, ms) in min_iter.by_ref() {
+                            if let Err(reason) = policies.is_transferable(mb, min_b, max_b) {
+                                out.events.push(ShedEvent::PolicyRefused {
+                                    strategy: S,
+                                    broker: min_b.clone(),
+                                    bundle: mb.clone(),
+                                    to: max_b.clone(),
+                                    reason,
+                                });
+                                continue;
+                            }
                             let mbt = ms.msg.total_throughput();
                             if mbt == 0.0 {
                                 continue;

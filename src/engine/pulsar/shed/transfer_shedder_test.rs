@@ -160,7 +160,15 @@ impl Ctx {
     }
 
     fn run(&self, state: &mut TransferState, recent: &BTreeMap<BundleId, u64>) -> ShedOutcome {
-        state.find(&self.load, &self.conf, &self.ema, recent, 30 * 60_000, NOW)
+        state.find(
+            &self.load,
+            &self.conf,
+            &self.ema,
+            recent,
+            30 * 60_000,
+            NOW,
+            &super::NoPolicies,
+        )
     }
 }
 
