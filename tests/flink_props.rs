@@ -30,8 +30,10 @@ fn arb_job(max_vertices: usize, max_p: u32, groups: bool, colo: bool) -> impl St
                 })
                 .collect();
             let mut edges = Vec::new();
+            // One edge per producer/consumer pair (a second one is refused).
+            let mut pairs = BTreeSet::new();
             for (a, b, k) in es {
-                if a >= b {
+                if a >= b || !pairs.insert((a, b)) {
                     continue;
                 }
                 let (pa, pb) = (vertices[a].parallelism, vertices[b].parallelism);
