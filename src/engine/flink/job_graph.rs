@@ -155,8 +155,9 @@ pub enum JobGraphError {
     },
     /// Two edges between the same producer and consumer.
     #[error(
-        "edge {from:?} -> {to:?} is defined twice; a consumer reads each producer over one edge \
-         (its consumed partition groups), so connect them once with one distribution pattern"
+        "edge {from:?} -> {to:?} is defined twice; Flink refuses an edge that is not unique \
+         (StreamNode: \"Adding not unique edge\"), and lbscope keeps one edge per producer and consumer \
+         (a consumer reads each producer's partitions over one edge): connect them once"
     )]
     DuplicateEdge {
         /// Producer.
