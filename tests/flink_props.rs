@@ -3,7 +3,7 @@
 mod support;
 
 use lbscope::engine::flink::job_graph::{DistributionPattern as P, EdgeSpec, JobSpec, VertexSpec};
-use lbscope::engine::flink::{Action, Config, JobStatus, LoadBalanceMode, Sim};
+use lbscope::engine::flink::{Action, Config, JobStatus, LoadBalanceMode, Resources, SchedulerType, Sim};
 use lbscope::engine::Engine;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
@@ -30,8 +30,10 @@ fn arb_job(max_vertices: usize, max_p: u32, groups: bool, colo: bool) -> impl St
                 })
                 .collect();
             let mut edges = Vec::new();
+            // One edge per producer/consumer pair (a second one is refused).
+            let mut pairs = BTreeSet::new();
             for (a, b, k) in es {
-                if a >= b {
+                if a >= b || !pairs.insert((a, b)) {
                     continue;
                 }
                 let (pa, pb) = (vertices[a].parallelism, vertices[b].parallelism);
@@ -82,7 +84,23 @@ fn check_invariants(s: &Sim) -> Result<(), TestCaseError> {
             prop_assert_eq!(job.vertices[st.vertex as usize].slot_sharing_group, req.group);
         }
     }
-    prop_assert_eq!(seen.len() as u64, job.subtask_count());
+    // Every subtask of the plan's parallelism (the configured one, except with the
+    // adaptive scheduler, whose parallelism follows the slots).
+    let planned: u64 = s.parallelism().iter().map(|&p| u64::from(p)).sum();
+    prop_assert_eq!(seen.len() as u64, planned);
+    for (v, &p) in s.parallelism().iter().enumerate() {
+        // Bounds may change after the plan was made; never above the max parallelism.
+        let upper = lbscope::engine::flink::key_group_range_assignment::compute_default_max_parallelism(
+            job.vertices[v].parallelism,
+        );
+        prop_assert!(
+            p >= 1 && p <= upper,
+            "vertex {} runs {} of at most {}",
+            v,
+            p,
+            upper
+        );
+    }
     // Co-location: subtask i of every member shares one slot request.
     for (c, _) in job.co_location_groups.iter().enumerate() {
         let members: Vec<usize> = (0..job.vertices.len())
@@ -106,10 +124,24 @@ fn check_invariants(s: &Sim) -> Result<(), TestCaseError> {
     }
     let grid = s.slot_grid();
     let cells: u64 = grid.rows.iter().map(|r| u64::from(r.tasks)).sum();
-    prop_assert_eq!(cells, job.subtask_count());
+    prop_assert_eq!(cells, planned);
     let per_tm: u32 = s.tasks_per_tm().iter().sum();
-    prop_assert_eq!(u64::from(per_tm), job.subtask_count());
+    prop_assert_eq!(u64::from(per_tm), planned);
     Ok(())
+}
+
+fn run_with(config: Config, job: &JobSpec, tm_slots: &[u32]) -> Sim {
+    let mut s = Sim::new(config, 11).unwrap();
+    s.apply(&Action::DefineJob { job: job.clone() }).unwrap();
+    for &n in tm_slots {
+        s.apply(&Action::AddTaskManager {
+            name: None,
+            slots: Some(n),
+        })
+        .unwrap();
+    }
+    s.apply(&Action::Schedule).unwrap();
+    s
 }
 
 proptest! {
@@ -140,6 +172,103 @@ proptest! {
             if s.status() == JobStatus::Running {
                 check_invariants(&s)?;
                 prop_assert_eq!(s.plan().unwrap().tasks_per_request(), before);
+            }
+        }
+    }
+
+    /// The same invariants with `min_resources`, local recovery and the adaptive
+    /// scheduler, through a failover and the TaskManager's return.
+    #[test]
+    fn invariants_hold_with_min_resources_local_recovery_and_adaptive(
+        job in arb_job(5, 6, true, true),
+        tms in prop::collection::vec(1..5u32, 1..4),
+        restart in prop::option::of(0..20_000u64),
+    ) {
+        let total: u32 = job.vertices.iter().map(|v| v.parallelism).sum();
+        let mut tm_slots = tms.clone();
+        let have: u32 = tm_slots.iter().sum();
+        if have < total {
+            *tm_slots.last_mut().unwrap() += total - have;
+        }
+        let adaptive = |mode, local| Config {
+            scheduler: SchedulerType::Adaptive,
+            local_recovery: local,
+            ..Config::with_mode(mode)
+        };
+        let configs = [
+            Config::with_mode(LoadBalanceMode::MinResources),
+            Config { local_recovery: true, ..Config::with_mode(LoadBalanceMode::Tasks) },
+            adaptive(LoadBalanceMode::None, false),
+            adaptive(LoadBalanceMode::Slots, false),
+            adaptive(LoadBalanceMode::Tasks, true),
+        ];
+        for config in configs {
+            let mut s = run_with(config, &job, &tm_slots);
+            check_invariants(&s)?;
+            let lost = s.apply(&Action::LoseTaskManager { tm: "tm-0".into(), restart_after_ms: restart });
+            prop_assert!(lost.is_ok());
+            if s.status() == JobStatus::Running {
+                check_invariants(&s)?;
+            }
+            if restart.is_none() {
+                s.apply(&Action::RestoreTaskManager { tm: "tm-0".into() }).unwrap();
+                if s.status() == JobStatus::Running {
+                    check_invariants(&s)?;
+                }
+            }
+        }
+    }
+
+    /// Random action sequences over every Flink action: no panic, a refused action
+    /// leaves the state as it was, and a running job keeps the invariants.
+    #[test]
+    fn random_actions_keep_the_invariants(
+        job in arb_job(4, 5, true, true),
+        ops in prop::collection::vec((0..12u8, 0..8u32, 0..4u8), 1..40),
+    ) {
+        let mut s = Sim::new(Config::default(), 3).unwrap();
+        s.apply(&Action::DefineJob { job: job.clone() }).unwrap();
+        let modes = LoadBalanceMode::ALL;
+        for (k, n, m) in ops {
+            let tm = format!("tm-{}", n % 4);
+            let action = match k {
+                0 | 1 => Action::AddTaskManager { name: None, slots: Some(1 + n % 4) },
+                2 => Action::LoseTaskManager { tm, restart_after_ms: (m % 2 == 0).then_some(u64::from(n) * 10) },
+                3 => Action::RestoreTaskManager { tm },
+                4 => Action::SetTaskManagerResources {
+                    tm,
+                    resources: (m > 0).then(|| Resources::new(f64::from(1 + n), 1024 * u64::from(1 + n)).unwrap()),
+                },
+                5 => Action::SetSlotSharingGroupResources {
+                    group: if m % 2 == 0 { "default".into() } else { "other".into() },
+                    resources: (m > 1).then(|| Resources::new(0.5 * f64::from(1 + n % 3), 256).unwrap()),
+                },
+                6 => Action::SetResourceRequirements {
+                    vertex: format!("V{}", n % 4),
+                    lower_bound: 1 + u32::from(m % 2),
+                    upper_bound: 1 + n % 6,
+                },
+                7 => Action::OccupySlots { tm, job: None, slots: u32::from(m % 3), tasks: n },
+                8 => Action::whole_config(&Config {
+                        scheduler: if m % 2 == 0 { SchedulerType::Default } else { SchedulerType::Adaptive },
+                        local_recovery: n % 2 == 0,
+                        adaptive_submission_stabilization_timeout: lbscope::engine::flink::DurationMs(u64::from(n) * 7),
+                        ..Config::with_mode(modes[(n % 4) as usize])
+                    }),
+                9 => Action::RemoveTaskManager { tm },
+                _ => Action::Schedule,
+            };
+            let before = format!("{s:?}");
+            match s.apply(&action) {
+                Ok(_) => {
+                    if s.status() == JobStatus::Running {
+                        check_invariants(&s)?;
+                    }
+                }
+                Err(e) => {
+                    prop_assert_eq!(&before, &format!("{s:?}"), "{:?} changed the state: {}", action, e);
+                    prop_assert!(!e.to_string().is_empty());
+                }
             }
         }
     }

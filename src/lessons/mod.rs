@@ -644,6 +644,7 @@ pub(crate) fn setting_from<C: Serialize + Default>(key: &str) -> Setting {
     let v = serde_json::to_value(C::default()).unwrap_or_default();
     let d = v.get(key).map(|x| match x {
         serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Null => "unset".to_string(),
         other => other.to_string(),
     });
     Setting {
@@ -688,7 +689,9 @@ mod tests {
         assert!(s.from_engine);
         assert_eq!(s.default, "10.0");
         let f = setting_from::<crate::engine::flink::Config>("taskmanager.load-balance.mode");
-        assert_eq!(f.default, "none");
+        assert_eq!(f.default, "unset");
+        let f = setting_from::<crate::engine::flink::Config>("cluster.evenly-spread-out-slots");
+        assert_eq!(f.default, "false");
         assert!(!setting_from::<crate::engine::flink::Config>("nope").from_engine);
     }
 

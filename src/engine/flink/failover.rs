@@ -15,10 +15,23 @@
 //! it (the re-registration restarts the wait), so all requests are matched together
 //! and balance is restored, at the cost of a longer scheduling phase; if that phase
 //! outlasts `slot.request.timeout`, the requests fail.
+//!
+//! Local recovery (`execution.state-recovery.from-local: true`): every request of a
+//! surviving TaskManager gets its previous slot back (Flink's
+//! `PreviousAllocationSlotSelectionStrategy` for slots the job still holds, and
+//! `PreferredAllocationRequestSlotMatchingStrategy` for slots that arrive later); only
+//! the lost TaskManager's requests are matched anew. A restarted TaskManager offers
+//! new allocations, so its old requests have no previous slot to go back to. The
+//! survivors keep their tasks, so the balance after the failover is the balance
+//! before it, whatever the view.
+//!
+//! With the adaptive scheduler the job restarts through
+//! [`super::adaptive`] instead (the parallelism may change).
 
+use super::resource_profile::ResourceProfile;
 use super::slot_pool::{self, Arrival, Round};
 use super::task_manager::{SlotAddr, TmState};
-use super::{Error, Event, JobStatus, Sim};
+use super::{Error, Event, JobStatus, SchedulerType, Sim};
 
 impl Sim {
     pub(super) fn lose_tm(&mut self, name: &str, restart_after_ms: Option<u64>) -> Result<Vec<Event>, Error> {
@@ -38,13 +51,22 @@ impl Sim {
             .iter()
             .map(|&r| tasks_per_request.get(r as usize).copied().unwrap_or(0))
             .sum();
-        let restarts_at_ms = restart_after_ms.map(|d| t.saturating_add(d));
+        let restarts_at_ms = match restart_after_ms {
+            Some(d) => Some(self.later("restart_after_ms", d)?),
+            None => None,
+        };
+        let span = self
+            .config
+            .slot_request_timeout
+            .0
+            .saturating_add(self.config.slot_request_max_interval.0)
+            .max(self.config.adaptive_resource_wait_timeout.0);
+        self.later("failover", span)?;
+        let previous: Vec<Option<SlotAddr>> = self.placement.clone();
         {
             let tm = &mut self.cluster.tms[i];
             tm.state = TmState::Lost;
-            for s in &mut tm.slots {
-                *s = None;
-            }
+            tm.release_all();
         }
         let mut events = vec![Event::TaskManagerLost {
             tm: name.to_string(),
@@ -74,6 +96,10 @@ impl Sim {
             return Ok(events);
         }
 
+        if self.config.scheduler == SchedulerType::Adaptive && self.adaptive.is_some() {
+            return self.adaptive_failover(i, previous, arrivals, events);
+        }
+
         // Full restart: surviving slots become free slots held by the job.
         let mut held: Vec<SlotAddr> = Vec::new();
         for (ti, tm) in self.cluster.tms.iter_mut().enumerate() {
@@ -96,12 +122,27 @@ impl Sim {
             held_free_slots: held.len() as u32,
             restart: true,
         });
+        let profiles: Vec<ResourceProfile> = match (&self.plan, &self.job) {
+            (Some(plan), Some(job)) => plan.requests.iter().map(|r| job.group_profile(r.group)).collect(),
+            _ => Vec::new(),
+        };
+        // Local recovery: survivors' requests prefer their previous slot.
+        let prefer: Vec<Option<SlotAddr>> = if self.config.local_recovery {
+            previous
+                .iter()
+                .map(|p| p.filter(|a| a.tm as usize != i))
+                .collect()
+        } else {
+            Vec::new()
+        };
         let round = Round {
             mode: self.config.effective_mode(),
             max_interval_ms: self.config.slot_request_max_interval.0,
             timeout_ms: self.config.slot_request_timeout.0,
             start_ms: t,
             tasks: &tasks_per_request,
+            profiles: &profiles,
+            prefer: &prefer,
             pending: (0..tasks_per_request.len() as u32).collect(),
             held,
             arrivals,

@@ -4,8 +4,9 @@
 //! [`JobSpec`] is what a user writes (names, serde-friendly); [`JobGraph`] is the
 //! validated, index-based form the schedulers work on.
 
+use super::resource_profile::{ResourceProfile, Resources};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Highest parallelism of one vertex (Flink's upper bound for max parallelism, 2^15).
 pub const MAX_PARALLELISM: u32 = 1 << 15;
@@ -152,6 +153,18 @@ pub enum JobGraphError {
         /// The missing name.
         unknown: String,
     },
+    /// Two edges between the same producer and consumer.
+    #[error(
+        "edge {from:?} -> {to:?} is defined twice; Flink refuses an edge that is not unique \
+         (StreamNode: \"Adding not unique edge\"), and lbscope keeps one edge per producer and consumer \
+         (a consumer reads each producer's partitions over one edge): connect them once"
+    )]
+    DuplicateEdge {
+        /// Producer.
+        from: String,
+        /// Consumer.
+        to: String,
+    },
     /// The graph has a cycle (a self-loop counts).
     #[error("the job graph has a cycle through {0:?}")]
     Cycle(Vec<String>),
@@ -228,6 +241,12 @@ pub struct JobGraph {
     pub slot_sharing_groups: Vec<String>,
     /// Co-location group names, in order of first appearance in definition order.
     pub co_location_groups: Vec<String>,
+    /// Resources of each slot sharing group (fine-grained resource management);
+    /// `None` is Flink's `UNKNOWN`.
+    pub slot_sharing_group_resources: Vec<Option<Resources>>,
+    /// Each vertex's parallelism bounds for the adaptive scheduler (Flink's
+    /// `JobResourceRequirements`): `(lower, upper)`; `None` means `(1, parallelism)`.
+    pub resource_requirements: Vec<Option<(u32, u32)>>,
 }
 
 impl JobGraph {
@@ -312,6 +331,7 @@ impl JobGraph {
             }
         }
         let mut edges = Vec::with_capacity(spec.edges.len());
+        let mut pairs: BTreeSet<(usize, usize)> = BTreeSet::new();
         for (ei, e) in spec.edges.iter().enumerate() {
             let lookup = |n: &str| {
                 by_name
@@ -327,6 +347,12 @@ impl JobGraph {
             let to = lookup(&e.to)?;
             if from == to {
                 return Err(JobGraphError::Cycle(vec![e.from.clone()]));
+            }
+            if !pairs.insert((from, to)) {
+                return Err(JobGraphError::DuplicateEdge {
+                    from: e.from.clone(),
+                    to: e.to.clone(),
+                });
             }
             if e.pattern == DistributionPattern::Forward
                 && vertices[from].parallelism != vertices[to].parallelism
@@ -347,14 +373,40 @@ impl JobGraph {
             });
         }
         let topological_order = topological_order(&vertices, &edges)?;
+        let n = vertices.len();
         Ok(JobGraph {
             spec: spec.clone(),
             vertices,
             edges,
             topological_order,
+            slot_sharing_group_resources: vec![None; ssg_names.len()],
             slot_sharing_groups: ssg_names,
             co_location_groups: colo_names,
+            resource_requirements: vec![None; n],
         })
+    }
+
+    /// The resource profile of slot requests of slot sharing group `g`.
+    pub fn group_profile(&self, g: usize) -> ResourceProfile {
+        self.slot_sharing_group_resources
+            .get(g)
+            .copied()
+            .flatten()
+            .map_or(ResourceProfile::Unknown, ResourceProfile::of)
+    }
+
+    /// Vertex `v`'s `(lower, upper)` parallelism bounds.
+    pub fn bounds(&self, v: usize) -> (u32, u32) {
+        self.resource_requirements
+            .get(v)
+            .copied()
+            .flatten()
+            .unwrap_or((1, self.vertices[v].parallelism))
+    }
+
+    /// Index of a vertex by name.
+    pub fn vertex_index(&self, name: &str) -> Option<usize> {
+        self.vertices.iter().position(|v| v.name == name)
     }
 
     /// Total number of subtasks.

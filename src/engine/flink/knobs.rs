@@ -2,46 +2,48 @@
 //! type and range, unit, settings-panel section and a one-line doc. Defaults
 //! come from [`super::Config::default`].
 
+use super::config::MAX_DURATION_MS;
 use crate::engine::schema::{Kind, Knob};
 
 const SCHED: &str = "Scheduling";
+const ADAPTIVE: &str = "Adaptive scheduler";
 const SLOTS: &str = "Slots";
+const RECOVERY: &str = "Recovery";
 
-/// Longest duration lbscope's simulated clock accepts (a year).
-pub const MAX_DURATION_MS: u64 = 365 * 24 * 3_600_000;
+const DURATION: Kind = Kind::Duration {
+    max_ms: MAX_DURATION_MS,
+};
 
 /// The table.
 pub(super) const KNOBS: &[Knob] = &[
     Knob::new(
         "taskmanager.load-balance.mode",
-        Kind::Choice(&["none", "slots", "tasks"]),
+        Kind::Choice(&["none", "slots", "min_resources", "tasks"]),
         SCHED,
-        "How tasks spread over TaskManagers: none (Flink's default), slots (spread slots) or tasks (balance task counts, FLIP-370).",
-    ),
+        "How slots and tasks spread over TaskManagers: none (Flink's default), slots, min_resources or tasks (FLIP-370). Unset: cluster.evenly-spread-out-slots decides.",
+    )
+    .optional(),
     Knob::new(
         "cluster.evenly-spread-out-slots",
         Kind::Bool,
         SCHED,
-        "Deprecated: spread slots over TaskManagers; with no explicit load-balance mode it means slots.",
+        "Deprecated (removed in Flink 2.0): spread slots over TaskManagers; with the load-balance mode unset it means slots.",
     ),
+    Knob::new("jobmanager.scheduler", Kind::Choice(&["default", "adaptive"]), SCHED, "The default scheduler, or the adaptive one (parallelism follows the slots offered)."),
+    Knob::new("slot.request.max-interval", DURATION, SCHED, "The slot pool declares a batch of slot requests only after this long without a new request.").unit("ms"),
+    Knob::new("slot.request.timeout", DURATION, SCHED, "A slot request not fulfilled this long after it was issued fails.").unit("ms"),
+    Knob::new("taskmanager.numberOfTaskSlots", Kind::Int { min: 1, max: 1024 }, SLOTS, "Slots of a TaskManager added without an explicit count."),
     Knob::new(
-        "slot.request.max-interval",
-        Kind::Duration { max_ms: MAX_DURATION_MS },
-        SCHED,
-        "The slot pool declares a batch of slot requests only after this long without a new request.",
+        "execution.state-recovery.from-local",
+        Kind::Bool,
+        RECOVERY,
+        "Local recovery: after a failover, tasks go back to the slots they had (state.backend.local-recovery before Flink 2.0).",
     )
-    .unit("ms"),
-    Knob::new(
-        "slot.request.timeout",
-        Kind::Duration { max_ms: MAX_DURATION_MS },
-        SCHED,
-        "A slot request not fulfilled this long after it was issued fails.",
-    )
-    .unit("ms"),
-    Knob::new(
-        "taskmanager.numberOfTaskSlots",
-        Kind::Int { min: 1, max: 1024 },
-        SLOTS,
-        "Slots of a TaskManager added without an explicit count.",
-    ),
+    .aliases(&["state.backend.local-recovery"]),
+    Knob::new("jobmanager.adaptive-scheduler.submission.resource-wait-timeout", DURATION, ADAPTIVE, "How long the adaptive scheduler waits for the minimum resources before the job fails.").unit("ms"),
+    Knob::new("jobmanager.adaptive-scheduler.submission.resource-stabilization-timeout", DURATION, ADAPTIVE, "How long it waits with enough but not the desired resources before starting.").unit("ms"),
+    Knob::new("jobmanager.adaptive-scheduler.executing.cooldown-after-rescaling", DURATION, ADAPTIVE, "The least time between two rescales of a running job.").unit("ms"),
+    Knob::new("jobmanager.adaptive-scheduler.executing.resource-stabilization-timeout", DURATION, ADAPTIVE, "How long a running job waits with more (not the desired) resources before rescaling.").unit("ms"),
+    Knob::new("jobmanager.adaptive-scheduler.prefer-minimal-taskmanagers", Kind::Bool, ADAPTIVE, "In application mode, use the fewest TaskManagers."),
+    Knob::new("execution.target", Kind::Text, ADAPTIVE, "embedded means application mode (an application cluster's JobManager).").optional(),
 ];

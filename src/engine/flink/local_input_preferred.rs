@@ -27,7 +27,8 @@ type Candidates = VecDeque<(u32, u32)>;
 
 /// Build the plan.
 pub fn build(job: &JobGraph) -> SlotSharingPlan {
-    let mut b = Builder::new(job);
+    let par: Vec<u32> = job.vertices.iter().map(|v| v.parallelism).collect();
+    let mut b = Builder::new(job, &par);
     let mut per_group: Vec<Vec<u32>> = vec![Vec::new(); job.slot_sharing_groups.len()];
     // Lazily computed candidates per edge, per consumed partition group.
     let mut candidates: Vec<Vec<Option<Candidates>>> = job

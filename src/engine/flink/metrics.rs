@@ -53,6 +53,13 @@ pub struct Metrics {
     pub slots_used_per_tm: Vec<TmCount>,
     /// Simulated time from issuing the slot requests to the last match (ms).
     pub scheduling_time_ms: u64,
+    /// Tasks on each running TaskManager counting another job's tasks (only when
+    /// another job holds slots somewhere; empty otherwise).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cluster_tasks_per_tm: Vec<TmCount>,
+    /// Spread of `cluster_tasks_per_tm`.
+    #[serde(default)]
+    pub cluster_tm: Spread,
 }
 
 impl Metrics {
@@ -78,7 +85,25 @@ impl Metrics {
             });
         }
         let counts: Vec<u32> = tasks_per_tm.iter().map(|c| c.n).collect();
+        let others = cluster.tms.iter().any(|t| t.other_job.is_some());
+        let cluster_tasks_per_tm: Vec<TmCount> = if others {
+            cluster
+                .tms
+                .iter()
+                .filter(|t| t.is_running())
+                .zip(&tasks_per_tm)
+                .map(|(t, c)| TmCount {
+                    tm: c.tm.clone(),
+                    n: c.n + t.other_job_tasks(),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let cluster_counts: Vec<u32> = cluster_tasks_per_tm.iter().map(|c| c.n).collect();
         Metrics {
+            cluster_tm: Spread::of(&cluster_counts),
+            cluster_tasks_per_tm,
             slot: Spread::of(&tasks_per_slot),
             tasks_per_slot,
             tm: Spread::of(&counts),

@@ -1,44 +1,95 @@
 //! Phase 2, slots to TaskManagers: how the ResourceManager picks slots for the job
 //! and how the JobMaster's slot pool matches slot requests to the slots it gets.
 //!
-//! ResourceManager side (Flink's `ResourceMatchingStrategy`):
-//! * modes `none` and `tasks`: *any matching*: the first TaskManager with a free slot;
-//! * mode `slots`: *least utilisation*: the TaskManager with the smallest share of
-//!   occupied slots.
+//! ResourceManager side (Flink's `DefaultResourceAllocationStrategy`):
+//! * modes `none` and `tasks`: *any matching*: the first TaskManager that can host the
+//!   slot, filled up before the next one;
+//! * mode `slots`: *least utilisation*: each slot on the TaskManager with the smallest
+//!   utilisation;
+//! * mode `min_resources`: *most utilisation*: each slot on the TaskManager with the
+//!   largest utilisation that can still host it, so that as few TaskManagers as
+//!   possible are used.
+//!
+//! Utilisation is the share of a TaskManager in use, counting every job's slots: the
+//! larger of the CPU and memory shares for a TaskManager with declared resources, the
+//! share of slots otherwise.
 //!
 //! JobMaster side (Flink's `RequestSlotMatchingStrategy`):
-//! * modes `none` and `slots`: *simple* matching: slots are offered TaskManager by
-//!   TaskManager, and each offered slot goes to the oldest pending request;
+//! * modes `none`, `slots` and `min_resources`: *simple* matching: slots are offered
+//!   TaskManager by TaskManager, and each offered slot goes to the oldest pending
+//!   request whose resource profile it matches;
 //! * mode `tasks`: *tasks balanced* matching: once there are at least as many free
-//!   slots as pending requests, requests are sorted by task count, descending, and
-//!   each goes to the TaskManager with the fewest tasks that still has a free slot.
+//!   slots as pending requests, and the [`ResourceRequestPreMappings`] say every
+//!   request can be served, requests are sorted by task count, descending, and each
+//!   goes to the TaskManager with the fewest tasks *of this job* (the slot pool's
+//!   loading view holds only the job's own slots) that still has a matching free slot;
+//! * with local recovery (`execution.state-recovery.from-local`), Flink's
+//!   `PreferredAllocationRequestSlotMatchingStrategy` first gives each request its
+//!   previous slot if that slot is free, counting its tasks on that TaskManager, and
+//!   leaves the rest to the strategy above.
 //!
 //! Deterministic rules (lbscope), where Flink iterates hash maps:
 //! * TaskManagers are visited in registration order and slots in index order, both for
 //!   "any matching" and for the order in which TaskManagers offer their slots;
 //! * all slots a TaskManager gets in one allocation are offered together, TaskManagers
 //!   one after another (so a TaskManager's slots are consecutive in the offer order);
-//! * ties in utilisation or in task count go to the TaskManager registered first,
-//!   and within a TaskManager the lowest free slot index is used;
+//! * the ResourceManager serves the missing slots profile by profile, in the order the
+//!   profiles first appear among the pending requests;
+//! * ties in utilisation or in task count go to the TaskManager registered first, and
+//!   within a TaskManager the lowest free slot index is used (among slot profiles, the
+//!   first in [`ResourceProfile`] order);
 //! * the sort by task count is stable: equal requests keep their request order.
+//!
+//! At scale (more than [`DETAIL_LIMIT`] requests in one batch) a batch reports one
+//! [`Event::SlotRequestsMatched`] per TaskManager instead of one event per request; the
+//! placement of every request stays in the state ([`super::Sim::placement`]).
 
 use super::metrics::TmCount;
-use super::task_manager::{Cluster, SlotAddr};
+use super::resource_profile::{ResourceProfile, Resources, Utilization};
+use super::resource_request_pre_mappings::ResourceRequestPreMappings;
+use super::task_manager::{Cluster, SlotAddr, MAX_SLOTS_PER_TASK_MANAGER};
 use super::Event;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeSet, VecDeque};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// How many candidate TaskManagers a match event lists at most.
 pub const MAX_LISTED_CANDIDATES: usize = 12;
+
+/// Beyond this many requests in one batch (or subtasks in one vertex), events are
+/// summarised per TaskManager (or per vertex).
+pub const DETAIL_LIMIT: usize = 1024;
 
 /// The ResourceManager's slot choice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ResourceMatching {
-    /// First TaskManager (registration order) with a free slot.
+    /// First TaskManager (registration order) that can host the slot.
     AnyMatching,
-    /// TaskManager with the least slot utilisation.
+    /// TaskManager with the least utilisation.
     LeastUtilization,
+    /// TaskManager with the most utilisation that can still host the slot.
+    MostUtilization,
+}
+
+impl ResourceMatching {
+    /// What the mode chooses.
+    pub fn for_mode(mode: super::LoadBalanceMode) -> ResourceMatching {
+        match mode {
+            super::LoadBalanceMode::Slots => ResourceMatching::LeastUtilization,
+            super::LoadBalanceMode::MinResources => ResourceMatching::MostUtilization,
+            super::LoadBalanceMode::None | super::LoadBalanceMode::Tasks => ResourceMatching::AnyMatching,
+        }
+    }
+
+    /// Words for narration.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ResourceMatching::AnyMatching => "any matching (first TaskManager with a free slot)",
+            ResourceMatching::LeastUtilization => "least utilisation",
+            ResourceMatching::MostUtilization => "most utilisation (fewest TaskManagers)",
+        }
+    }
 }
 
 /// The slot pool's request matching.
@@ -72,14 +123,56 @@ pub enum MatchRule {
         /// Candidates not listed.
         more_candidates: u32,
     },
+    /// Local recovery: the request's previous slot was free again.
+    PreviousAllocation,
+    /// Adaptive scheduler: the slot matching resolver's choice.
+    Resolver {
+        /// The choice and its numbers.
+        choice: super::adaptive::slot_matching_resolver::Choice,
+    },
+    /// Adaptive scheduler with local recovery: the slot with the most local state.
+    StateLocality {
+        /// Key groups of the group already in that slot.
+        local_key_groups: u64,
+    },
+}
+
+impl MatchRule {
+    /// Its kind.
+    pub fn kind(&self) -> MatchKind {
+        match self {
+            MatchRule::FirstPending { .. } => MatchKind::FirstPending,
+            MatchRule::FewestTasks { .. } => MatchKind::FewestTasks,
+            MatchRule::PreviousAllocation => MatchKind::PreviousAllocation,
+            MatchRule::Resolver { .. } => MatchKind::Resolver,
+            MatchRule::StateLocality { .. } => MatchKind::StateLocality,
+        }
+    }
+}
+
+/// The kind of rule in a summary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchKind {
+    /// [`MatchRule::FirstPending`].
+    FirstPending,
+    /// [`MatchRule::FewestTasks`].
+    FewestTasks,
+    /// [`MatchRule::PreviousAllocation`].
+    PreviousAllocation,
+    /// [`MatchRule::Resolver`].
+    Resolver,
+    /// [`MatchRule::StateLocality`].
+    StateLocality,
 }
 
 /// The slots visible to the slot pool in one batch: free slots held by the job, per
-/// TaskManager, in slot order.
+/// TaskManager and slot profile, in slot order.
 #[derive(Clone, Debug, Default)]
 pub struct View {
-    free: Vec<VecDeque<u32>>,
+    free: Vec<BTreeMap<ResourceProfile, VecDeque<u32>>>,
     in_view: Vec<Vec<bool>>,
+    per_tm: Vec<usize>,
     count: usize,
 }
 
@@ -87,24 +180,45 @@ impl View {
     /// An empty view for `cluster`.
     pub fn new(cluster: &Cluster) -> View {
         View {
-            free: vec![VecDeque::new(); cluster.tms.len()],
+            free: vec![BTreeMap::new(); cluster.tms.len()],
             in_view: cluster.tms.iter().map(|t| vec![false; t.slots.len()]).collect(),
+            per_tm: vec![0; cluster.tms.len()],
             count: 0,
         }
     }
 
-    /// Add a free slot.
-    pub fn hold(&mut self, a: SlotAddr) {
+    /// Whether slot `a` is in view.
+    pub fn contains(&self, a: SlotAddr) -> bool {
+        self.in_view
+            .get(a.tm as usize)
+            .and_then(|v| v.get(a.slot as usize))
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// Add a free slot of profile `profile`.
+    pub fn hold(&mut self, a: SlotAddr, profile: ResourceProfile) {
         let (t, s) = (a.tm as usize, a.slot as usize);
-        if let Some(flag) = self.in_view.get_mut(t).and_then(|v| v.get_mut(s)) {
-            if !*flag {
-                *flag = true;
-                let q = &mut self.free[t];
-                let pos = q.iter().position(|&x| x > a.slot).unwrap_or(q.len());
-                q.insert(pos, a.slot);
-                self.count += 1;
-            }
+        let Some(flags) = self.in_view.get_mut(t) else {
+            return;
+        };
+        if flags.len() <= s {
+            flags.resize(s + 1, false);
         }
+        if flags[s] {
+            return;
+        }
+        flags[s] = true;
+        let q = self.free[t].entry(profile).or_default();
+        // Slots usually arrive in ascending order: append, else binary insertion.
+        if q.back().is_none_or(|&last| last < a.slot) {
+            q.push_back(a.slot);
+        } else {
+            let pos = q.partition_point(|&x| x < a.slot);
+            q.insert(pos, a.slot);
+        }
+        self.per_tm[t] += 1;
+        self.count += 1;
     }
 
     /// Number of free slots in view.
@@ -117,28 +231,97 @@ impl View {
         self.count == 0
     }
 
-    fn take(&mut self, tm: usize) -> Option<u32> {
-        let s = self.free.get_mut(tm)?.pop_front()?;
+    fn take(&mut self, tm: usize, profile: ResourceProfile) -> Option<u32> {
+        let q = self.free.get_mut(tm)?.get_mut(&profile)?;
+        let s = q.pop_front()?;
+        if q.is_empty() {
+            self.free[tm].remove(&profile);
+        }
         self.in_view[tm][s as usize] = false;
+        self.per_tm[tm] -= 1;
         self.count -= 1;
         Some(s)
     }
 
+    fn take_slot(&mut self, a: SlotAddr) -> Option<ResourceProfile> {
+        let (t, s) = (a.tm as usize, a.slot);
+        if !self.contains(a) {
+            return None;
+        }
+        let (profile, pos) = self.free[t]
+            .iter()
+            .find_map(|(p, q)| q.binary_search(&s).ok().map(|i| (*p, i)))?;
+        let q = self.free[t].get_mut(&profile)?;
+        q.remove(pos);
+        if q.is_empty() {
+            self.free[t].remove(&profile);
+        }
+        self.in_view[t][s as usize] = false;
+        self.per_tm[t] -= 1;
+        self.count -= 1;
+        Some(profile)
+    }
+
     /// Free slots in view per TaskManager (only those with any).
     pub fn per_tm(&self, cluster: &Cluster) -> Vec<TmCount> {
-        self.free
+        self.per_tm
             .iter()
             .enumerate()
-            .filter(|(_, q)| !q.is_empty())
-            .map(|(t, q)| TmCount {
+            .filter(|(_, &n)| n > 0)
+            .map(|(t, &n)| TmCount {
                 tm: cluster.tms[t].name.clone(),
-                n: q.len() as u32,
+                n: n as u32,
             })
             .collect()
     }
 
+    /// Profiles of the slots in view (one entry per slot).
+    pub fn profiles(&self) -> Vec<ResourceProfile> {
+        let mut out = Vec::with_capacity(self.count);
+        for m in &self.free {
+            for (p, q) in m {
+                out.extend(std::iter::repeat_n(*p, q.len()));
+            }
+        }
+        out
+    }
+
+    /// Slots in view per profile.
+    pub fn profile_counts(&self) -> BTreeMap<ResourceProfile, usize> {
+        let mut out = BTreeMap::new();
+        for m in &self.free {
+            for (p, q) in m {
+                *out.entry(*p).or_insert(0) += q.len();
+            }
+        }
+        out
+    }
+
+    /// Every free slot in view: TaskManagers in registration order, slots in order.
+    pub fn slots_in_order(&self) -> Vec<SlotAddr> {
+        let mut out = Vec::with_capacity(self.count);
+        for t in 0..self.free.len() {
+            out.extend(
+                self.slots_of(t)
+                    .into_iter()
+                    .map(|(slot, _)| SlotAddr { tm: t as u32, slot }),
+            );
+        }
+        out
+    }
+
     fn held_on(&self, tm: usize) -> usize {
-        self.free.get(tm).map_or(0, VecDeque::len)
+        self.per_tm.get(tm).copied().unwrap_or(0)
+    }
+
+    /// Free slots of TaskManager `tm`, in slot order, with their profiles.
+    fn slots_of(&self, tm: usize) -> Vec<(u32, ResourceProfile)> {
+        let mut v: Vec<(u32, ResourceProfile)> = self.free[tm]
+            .iter()
+            .flat_map(|(p, q)| q.iter().map(move |&s| (s, *p)))
+            .collect();
+        v.sort_unstable_by_key(|&(s, _)| s);
+        v
     }
 }
 
@@ -148,12 +331,72 @@ pub struct MatchCtx<'a> {
     pub cluster: &'a mut Cluster,
     /// Tasks per request.
     pub tasks: &'a [u32],
-    /// Current tasks per TaskManager (updated).
+    /// Resource profile per request.
+    pub profiles: &'a [ResourceProfile],
+    /// Current tasks of the job per TaskManager (updated).
     pub tm_tasks: &'a mut Vec<u32>,
     /// Where each request was placed (updated).
     pub placement: &'a mut Vec<Option<SlotAddr>>,
     /// Simulated time of this step.
     pub at_ms: u64,
+    /// Whether this batch is summarised per TaskManager.
+    pub summarise: bool,
+    /// Per-TaskManager tallies of a summarised batch.
+    pub tally: Tally,
+}
+
+/// Per-TaskManager tallies of a summarised batch.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    rows: BTreeMap<(usize, u8), TallyRow>,
+}
+
+#[derive(Clone, Debug)]
+struct TallyRow {
+    kind: MatchKind,
+    requests: u32,
+    first: u32,
+    last: u32,
+    tasks: u64,
+}
+
+impl Tally {
+    /// Count one match.
+    pub fn add(&mut self, tm: usize, kind: MatchKind, request: u32, tasks: u32) {
+        let row = self.rows.entry((tm, kind as u8)).or_insert(TallyRow {
+            kind,
+            requests: 0,
+            first: request,
+            last: request,
+            tasks: 0,
+        });
+        row.requests += 1;
+        row.first = row.first.min(request);
+        row.last = row.last.max(request);
+        row.tasks += u64::from(tasks);
+    }
+
+    /// The summary events, one per TaskManager and rule.
+    pub fn events(&self, cluster: &Cluster, tm_tasks: &[u32], at_ms: u64) -> Vec<Event> {
+        self.rows
+            .iter()
+            .map(|(&(t, _), r)| Event::SlotRequestsMatched {
+                at_ms,
+                tm: cluster.tms[t].name.clone(),
+                requests: r.requests,
+                first_request: r.first,
+                last_request: r.last,
+                tasks: r.tasks,
+                tm_tasks_now: tm_tasks.get(t).copied().unwrap_or(0),
+                rule: r.kind,
+            })
+            .collect()
+    }
+
+    /// True when nothing was tallied.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
 }
 
 impl MatchCtx<'_> {
@@ -168,79 +411,209 @@ impl MatchCtx<'_> {
         }
         n
     }
+
+    fn profile(&self, request: u32) -> ResourceProfile {
+        self.profiles
+            .get(request as usize)
+            .copied()
+            .unwrap_or(ResourceProfile::Unknown)
+    }
+
+    fn report(
+        &mut self,
+        events: &mut Vec<Event>,
+        request: u32,
+        tm: usize,
+        slot: u32,
+        tasks: u32,
+        rule: MatchRule,
+    ) {
+        if self.summarise {
+            self.tally.add(tm, rule.kind(), request, tasks);
+            return;
+        }
+        events.push(Event::SlotRequestMatched {
+            at_ms: self.at_ms,
+            request,
+            tasks,
+            tm: self.cluster.tms[tm].name.clone(),
+            slot,
+            tm_tasks_now: self.tm_tasks[tm],
+            rule,
+        });
+    }
 }
 
-/// The ResourceManager allocates `needed` more slots (free, running, not yet in view)
-/// to the job and adds them to the view. Returns the allocation event, if any slot moved.
+/// The ResourceManager allocates a slot for each profile in `needs` (request
+/// profiles, in request order) from running TaskManagers, carving fine-grained slots,
+/// and adds them to the view. Returns the allocation event, if any slot moved.
 pub fn allocate(
-    cluster: &Cluster,
+    cluster: &mut Cluster,
     view: &mut View,
-    needed: usize,
+    needs: &[ResourceProfile],
     how: ResourceMatching,
     at_ms: u64,
 ) -> Option<Event> {
-    let mut got: Vec<u32> = vec![0; cluster.tms.len()];
-    let mut left = needed;
-    // Free slots not in view, per TaskManager (running only).
-    let spare = |view: &View, t: usize| -> Vec<u32> {
+    if needs.is_empty() {
+        return None;
+    }
+    // Requirements per profile, in order of first appearance.
+    let mut groups: Vec<(ResourceProfile, usize)> = Vec::new();
+    for &p in needs {
+        match groups.iter_mut().find(|(q, _)| *q == p) {
+            Some((_, n)) => *n += 1,
+            None => groups.push((p, 1)),
+        }
+    }
+    let n_tm = cluster.tms.len();
+    // Free positions not in view, per running TaskManager (ascending).
+    let mut spare: Vec<VecDeque<u32>> = (0..n_tm)
+        .map(|t| {
+            let tm = &cluster.tms[t];
+            if !tm.is_running() {
+                return VecDeque::new();
+            }
+            tm.slots
+                .iter()
+                .enumerate()
+                .filter(|(s, occ)| {
+                    occ.is_none()
+                        && !tm.is_other_job_slot(*s)
+                        && !view.contains(SlotAddr {
+                            tm: t as u32,
+                            slot: *s as u32,
+                        })
+                })
+                .map(|(s, _)| s as u32)
+                .collect()
+        })
+        .collect();
+    let mut got: Vec<u32> = vec![0; n_tm];
+    let mut short = 0u32;
+    // Free resources of fine-grained TaskManagers and slot totals, kept up to date here
+    // so that each choice costs O(log n).
+    let mut free_res: Vec<Option<Resources>> = cluster.tms.iter().map(|t| t.free_resources()).collect();
+    let totals: Vec<u64> = cluster.tms.iter().map(|t| t.slots.len() as u64).collect();
+
+    let can_host = |cluster: &Cluster,
+                    spare: &[VecDeque<u32>],
+                    free_res: &[Option<Resources>],
+                    t: usize,
+                    p: ResourceProfile| {
         let tm = &cluster.tms[t];
         if !tm.is_running() {
-            return Vec::new();
+            return false;
         }
-        tm.slots
-            .iter()
-            .enumerate()
-            .filter(|(s, occ)| occ.is_none() && !view.in_view[t][*s])
-            .map(|(s, _)| s as u32)
-            .collect()
+        match (free_res[t], tm.default_slot()) {
+            (Some(free), Some(default)) => {
+                free.fits(p.effective(default))
+                    && (!spare[t].is_empty() || tm.slots.len() < MAX_SLOTS_PER_TASK_MANAGER as usize)
+            }
+            _ => !spare[t].is_empty(),
+        }
     };
-    match how {
-        ResourceMatching::AnyMatching => {
-            for (t, count) in got.iter_mut().enumerate() {
-                if left == 0 {
-                    break;
+    // The ResourceManager's utilisation of t now (see `TaskManager::utilization`).
+    let util = |cluster: &Cluster, spare: &[VecDeque<u32>], free_res: &[Option<Resources>], t: usize| {
+        let tm = &cluster.tms[t];
+        match (tm.resources, free_res[t]) {
+            (Some(total), Some(free)) => {
+                let cpu = Utilization {
+                    num: total.cpu_milli - free.cpu_milli.min(total.cpu_milli),
+                    den: total.cpu_milli,
+                };
+                let mem = Utilization {
+                    num: total.memory_mb - free.memory_mb.min(total.memory_mb),
+                    den: total.memory_mb,
+                };
+                cpu.max(mem)
+            }
+            _ => Utilization {
+                num: totals[t] - spare[t].len() as u64,
+                den: totals[t],
+            },
+        }
+    };
+    // Take a position on t for `p`.
+    let take = |cluster: &mut Cluster,
+                spare: &mut [VecDeque<u32>],
+                free_res: &mut [Option<Resources>],
+                view: &mut View,
+                t: usize,
+                p: ResourceProfile| {
+        let tm = &mut cluster.tms[t];
+        let slot = match spare[t].pop_front() {
+            Some(s) => s,
+            None => {
+                tm.slots.push(None);
+                tm.slot_profiles.push(None);
+                (tm.slots.len() - 1) as u32
+            }
+        };
+        let profile = match (tm.resources, tm.default_slot()) {
+            (Some(_), Some(default)) => {
+                let r = p.effective(default);
+                tm.slot_profiles[slot as usize] = Some(r);
+                if let Some(f) = free_res[t].as_mut() {
+                    *f = f.minus(r);
                 }
-                for s in spare(view, t).into_iter().take(left) {
-                    view.hold(SlotAddr {
-                        tm: t as u32,
-                        slot: s,
-                    });
-                    *count += 1;
-                    left -= 1;
+                ResourceProfile::of(r)
+            }
+            _ => ResourceProfile::Any,
+        };
+        view.hold(SlotAddr { tm: t as u32, slot }, profile);
+    };
+
+    for (p, n) in groups {
+        let mut left = n;
+        match how {
+            ResourceMatching::AnyMatching => {
+                for (t, got_t) in got.iter_mut().enumerate() {
+                    while left > 0 && can_host(cluster, &spare, &free_res, t, p) {
+                        take(cluster, &mut spare, &mut free_res, view, t, p);
+                        *got_t += 1;
+                        left -= 1;
+                    }
+                    if left == 0 {
+                        break;
+                    }
                 }
             }
-        }
-        ResourceMatching::LeastUtilization => {
-            let mut spare_lists: Vec<VecDeque<u32>> =
-                (0..cluster.tms.len()).map(|t| spare(view, t).into()).collect();
-            while left > 0 {
-                // utilisation = (slots - spare) / slots, compared exactly.
-                let mut best: Option<(usize, u64, u64)> = None;
-                for (t, list) in spare_lists.iter().enumerate() {
-                    if list.is_empty() {
-                        continue;
-                    }
-                    let total = cluster.tms[t].slots.len() as u64;
-                    let used = total - list.len() as u64;
-                    let better = match best {
-                        None => true,
-                        Some((_, bu, bt)) => used * bt < bu * total,
-                    };
-                    if better {
-                        best = Some((t, used, total));
+            ResourceMatching::LeastUtilization | ResourceMatching::MostUtilization => {
+                let least = how == ResourceMatching::LeastUtilization;
+                let mut least_q: BTreeSet<(Utilization, usize)> = BTreeSet::new();
+                let mut most_q: BTreeSet<(Reverse<Utilization>, usize)> = BTreeSet::new();
+                for t in 0..n_tm {
+                    if can_host(cluster, &spare, &free_res, t, p) {
+                        let k = util(cluster, &spare, &free_res, t);
+                        if least {
+                            least_q.insert((k, t));
+                        } else {
+                            most_q.insert((Reverse(k), t));
+                        }
                     }
                 }
-                let Some((t, _, _)) = best else { break };
-                if let Some(s) = spare_lists[t].pop_front() {
-                    view.hold(SlotAddr {
-                        tm: t as u32,
-                        slot: s,
-                    });
+                while left > 0 {
+                    let t = if least {
+                        least_q.pop_first().map(|(_, t)| t)
+                    } else {
+                        most_q.pop_first().map(|(_, t)| t)
+                    };
+                    let Some(t) = t else { break };
+                    take(cluster, &mut spare, &mut free_res, view, t, p);
                     got[t] += 1;
                     left -= 1;
+                    if can_host(cluster, &spare, &free_res, t, p) {
+                        let k = util(cluster, &spare, &free_res, t);
+                        if least {
+                            least_q.insert((k, t));
+                        } else {
+                            most_q.insert((Reverse(k), t));
+                        }
+                    }
                 }
             }
         }
+        short += left as u32;
     }
     let per_tm: Vec<TmCount> = got
         .iter()
@@ -251,111 +624,236 @@ pub fn allocate(
             n,
         })
         .collect();
-    (!per_tm.is_empty()).then_some(Event::SlotsAllocated {
+    (!per_tm.is_empty() || short > 0).then_some(Event::SlotsAllocated {
         at_ms,
         by: how,
-        needed: needed as u32,
+        needed: needs.len() as u32,
         per_tm,
+        unfulfilled: short,
     })
+}
+
+/// Per-request-profile queues of pending requests, each in request order.
+struct PendingByProfile {
+    queues: BTreeMap<ResourceProfile, VecDeque<(usize, u32)>>,
+}
+
+impl PendingByProfile {
+    fn new(pending: &VecDeque<u32>, profiles: &[ResourceProfile]) -> Self {
+        let mut queues: BTreeMap<ResourceProfile, VecDeque<(usize, u32)>> = BTreeMap::new();
+        for (k, &r) in pending.iter().enumerate() {
+            let p = profiles
+                .get(r as usize)
+                .copied()
+                .unwrap_or(ResourceProfile::Unknown);
+            queues.entry(p).or_default().push_back((k, r));
+        }
+        PendingByProfile { queues }
+    }
+
+    /// The oldest pending request a slot of `slot` profile matches.
+    fn pop_for(&mut self, slot: ResourceProfile) -> Option<(usize, u32)> {
+        let best = self
+            .queues
+            .iter()
+            .filter(|(rp, q)| slot.is_matching(**rp) && !q.is_empty())
+            .min_by_key(|(_, q)| q.front().map(|&(k, _)| k))
+            .map(|(rp, _)| *rp)?;
+        self.queues.get_mut(&best)?.pop_front()
+    }
 }
 
 /// Simple matching: TaskManagers offer their slots in view one after another (in
 /// registration order, slots in index order); each offered slot goes to the oldest
-/// pending request. Matched requests leave `pending`.
+/// pending request whose profile it matches. Matched requests leave `pending`.
 pub fn simple(ctx: &mut MatchCtx<'_>, view: &mut View, pending: &mut VecDeque<u32>) -> Vec<Event> {
     let mut events = Vec::new();
     let mut position = 0u32;
-    for t in 0..ctx.cluster.tms.len() {
-        while view.held_on(t) > 0 {
-            let Some(&request) = pending.front() else {
-                return events;
-            };
-            let Some(slot) = view.take(t) else { break };
-            pending.pop_front();
+    let mut queues = PendingByProfile::new(pending, ctx.profiles);
+    let mut matched = vec![false; pending.len()];
+    let mut left = pending.len();
+    'tms: for t in 0..ctx.cluster.tms.len() {
+        if view.held_on(t) == 0 {
+            continue;
+        }
+        for (slot, profile) in view.slots_of(t) {
+            if left == 0 {
+                break 'tms;
+            }
             position += 1;
+            let Some((k, request)) = queues.pop_for(profile) else {
+                continue;
+            };
+            view.take_slot(SlotAddr { tm: t as u32, slot });
+            matched[k] = true;
+            left -= 1;
             let tasks = ctx.place(request, t, slot);
-            events.push(Event::SlotRequestMatched {
-                at_ms: ctx.at_ms,
+            ctx.report(
+                &mut events,
                 request,
-                tasks,
-                tm: ctx.cluster.tms[t].name.clone(),
+                t,
                 slot,
-                tm_tasks_now: ctx.tm_tasks[t],
-                rule: MatchRule::FirstPending {
+                tasks,
+                MatchRule::FirstPending {
                     offer_position: position,
                 },
-            });
+            );
         }
     }
+    retain_unmatched(pending, &matched);
+    events
+}
+
+fn retain_unmatched(pending: &mut VecDeque<u32>, matched: &[bool]) {
+    let mut k = 0;
+    pending.retain(|_| {
+        let keep = !matched[k];
+        k += 1;
+        keep
+    });
+}
+
+/// Local recovery: each pending request whose previous slot (`prefer`, indexed by
+/// request id) is in view and matches its profile gets it back, in request order.
+pub fn previous_allocations(
+    ctx: &mut MatchCtx<'_>,
+    view: &mut View,
+    pending: &mut VecDeque<u32>,
+    prefer: &[Option<SlotAddr>],
+) -> Vec<Event> {
+    let mut events = Vec::new();
+    let mut matched = vec![false; pending.len()];
+    let order: Vec<u32> = pending.iter().copied().collect();
+    for (k, &request) in order.iter().enumerate() {
+        let Some(Some(a)) = prefer.get(request as usize).copied() else {
+            continue;
+        };
+        if !view.contains(a) {
+            continue;
+        }
+        let t = a.tm as usize;
+        if !ctx.cluster.tms[t]
+            .slot_profile(a.slot as usize)
+            .is_matching(ctx.profile(request))
+        {
+            continue;
+        }
+        view.take_slot(a);
+        matched[k] = true;
+        let tasks = ctx.place(request, t, a.slot);
+        ctx.report(
+            &mut events,
+            request,
+            t,
+            a.slot,
+            tasks,
+            MatchRule::PreviousAllocation,
+        );
+    }
+    retain_unmatched(pending, &matched);
     events
 }
 
 /// Fewest-tasks matching. With `sorted`, requests are taken by task count descending
 /// (stable), as the tasks-balanced strategy does with a full view; without, in request
 /// order (serving requests one by one from a partial view). Each request goes to the
-/// TaskManager with the fewest tasks among those with a free slot in view. Requests
-/// left when the view runs dry stay in `pending` (in their order).
+/// TaskManager with the fewest tasks among those with a free slot in view that
+/// matches its profile (and that the pre-mapping, if given, still allows). Requests
+/// left when no slot fits stay in `pending` (in their order).
 pub fn fewest_tasks(
     ctx: &mut MatchCtx<'_>,
     view: &mut View,
     pending: &mut VecDeque<u32>,
     sorted: bool,
+    mut premap: Option<&mut ResourceRequestPreMappings>,
 ) -> Vec<Event> {
-    let mut order: Vec<u32> = pending.iter().copied().collect();
+    let mut order: Vec<(usize, u32)> = pending.iter().copied().enumerate().collect();
     if sorted {
-        order.sort_by_key(|&r| std::cmp::Reverse(ctx.tasks.get(r as usize).copied().unwrap_or(0)));
+        order.sort_by_key(|&(_, r)| Reverse(ctx.tasks.get(r as usize).copied().unwrap_or(0)));
     }
     let full_view = view.len() >= pending.len();
-    let mut candidates: BTreeSet<(u32, usize)> = (0..ctx.cluster.tms.len())
-        .filter(|&t| view.held_on(t) > 0)
-        .map(|t| (ctx.tm_tasks[t], t))
-        .collect();
-    let mut events = Vec::new();
-    let mut matched = vec![false; order.len()];
-    for (k, &request) in order.iter().enumerate() {
-        let Some(&(load, t)) = candidates.iter().next() else {
-            break;
-        };
-        let mut listed: Vec<(usize, u32)> = candidates
-            .iter()
-            .take(MAX_LISTED_CANDIDATES)
-            .map(|&(l, tm)| (tm, l))
-            .collect();
-        listed.sort_unstable();
-        let more = candidates.len().saturating_sub(MAX_LISTED_CANDIDATES) as u32;
-        let Some(slot) = view.take(t) else { break };
-        candidates.remove(&(load, t));
-        let tasks = ctx.place(request, t, slot);
-        if view.held_on(t) > 0 {
-            candidates.insert((ctx.tm_tasks[t], t));
+    // Candidates per slot profile: (tasks of the job on the TaskManager, TaskManager).
+    let mut candidates: BTreeMap<ResourceProfile, BTreeSet<(u32, usize)>> = BTreeMap::new();
+    for t in 0..ctx.cluster.tms.len() {
+        for (p, q) in &view.free[t] {
+            if !q.is_empty() {
+                candidates.entry(*p).or_default().insert((ctx.tm_tasks[t], t));
+            }
         }
-        matched[k] = true;
-        events.push(Event::SlotRequestMatched {
-            at_ms: ctx.at_ms,
-            request,
-            tasks,
-            tm: ctx.cluster.tms[t].name.clone(),
-            slot,
-            tm_tasks_now: ctx.tm_tasks[t],
-            rule: MatchRule::FewestTasks {
+    }
+    let mut events = Vec::new();
+    let mut matched = vec![false; pending.len()];
+    for &(k, request) in &order {
+        let rp = ctx.profile(request);
+        let usable: Vec<ResourceProfile> = candidates
+            .iter()
+            .filter(|(sp, set)| {
+                !set.is_empty()
+                    && sp.is_matching(rp)
+                    && premap.as_ref().is_none_or(|m| m.has_available_profile(rp, **sp))
+            })
+            .map(|(sp, _)| *sp)
+            .collect();
+        let best = usable
+            .iter()
+            .filter_map(|sp| candidates[sp].first().map(|&(l, t)| (l, t, *sp)))
+            .min();
+        let Some((load, t, sp)) = best else {
+            continue;
+        };
+        let rule = if ctx.summarise {
+            MatchRule::FewestTasks {
+                full_view,
+                candidates: Vec::new(),
+                more_candidates: 0,
+            }
+        } else {
+            let mut listed: Vec<(u32, usize)> = Vec::new();
+            let mut total = 0usize;
+            for p in &usable {
+                let set = &candidates[p];
+                total += set.len();
+                listed.extend(set.iter().take(MAX_LISTED_CANDIDATES).copied());
+            }
+            listed.sort_unstable();
+            listed.dedup_by_key(|x| x.1);
+            listed.truncate(MAX_LISTED_CANDIDATES);
+            let shown = listed.len();
+            listed.sort_unstable_by_key(|&(_, tm)| tm);
+            MatchRule::FewestTasks {
                 full_view,
                 candidates: listed
                     .into_iter()
-                    .map(|(tm, n)| TmCount {
+                    .map(|(n, tm)| TmCount {
                         tm: ctx.cluster.tms[tm].name.clone(),
                         n,
                     })
                     .collect(),
-                more_candidates: more,
-            },
-        });
+                more_candidates: total.saturating_sub(shown) as u32,
+            }
+        };
+        let Some(slot) = view.take(t, sp) else { continue };
+        // Re-key t in every profile set it is in.
+        let profiles_of_t: Vec<ResourceProfile> = candidates
+            .iter()
+            .filter(|(_, set)| set.contains(&(load, t)))
+            .map(|(p, _)| *p)
+            .collect();
+        let tasks = ctx.place(request, t, slot);
+        for p in profiles_of_t {
+            let set = candidates.get_mut(&p).expect("profile present");
+            set.remove(&(load, t));
+            if view.free[t].get(&p).is_some_and(|q| !q.is_empty()) {
+                set.insert((ctx.tm_tasks[t], t));
+            }
+        }
+        if let Some(m) = premap.as_deref_mut() {
+            // The candidate was allowed, so the pre-mapping can always be decreased.
+            let _ = m.decrease(rp, sp);
+        }
+        matched[k] = true;
+        ctx.report(&mut events, request, t, slot, tasks, rule);
     }
-    let done: BTreeSet<u32> = order
-        .iter()
-        .zip(&matched)
-        .filter(|(_, &m)| m)
-        .map(|(&r, _)| r)
-        .collect();
-    pending.retain(|r| !done.contains(r));
+    retain_unmatched(pending, &matched);
     events
 }

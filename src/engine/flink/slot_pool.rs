@@ -12,9 +12,13 @@
 //! * when a batch settles, the ResourceManager first allocates the shortfall (pending
 //!   requests minus free slots the job already holds) from running TaskManagers, then
 //!   pending requests are matched against the free slots now visible:
-//!   - modes `none`/`slots`: simple matching (slot offers, oldest request first);
+//!   - with local recovery, requests whose previous slot is in view take it first;
+//!   - modes `none`/`slots`/`min_resources`: simple matching (slot offers, oldest
+//!     matching request first);
 //!   - mode `tasks` with at least as many free slots as pending requests: the
-//!     tasks-balanced matching over the full view;
+//!     tasks-balanced matching over the full view, if the
+//!     [`ResourceRequestPreMappings`](super::resource_request_pre_mappings) say every
+//!     request can be served (otherwise nothing is matched and the batch waits);
 //!   - mode `tasks` with fewer slots than requests (a *partial* view, e.g. during
 //!     failover before the replacement TaskManager is visible): requests are served one
 //!     by one in request order from the slots already there, each on the TaskManager
@@ -26,10 +30,12 @@
 //!   deadline still counts.
 
 use super::config::LoadBalanceMode;
-use super::slot_matching::{self, MatchCtx, ResourceMatching, View};
+use super::resource_profile::ResourceProfile;
+use super::resource_request_pre_mappings::ResourceRequestPreMappings;
+use super::slot_matching::{self, MatchCtx, ResourceMatching, Tally, View, DETAIL_LIMIT};
 use super::task_manager::{Cluster, SlotAddr, TmState};
 use super::Event;
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 /// A TaskManager that (re-)registers during the round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +58,11 @@ pub struct Round<'a> {
     pub start_ms: u64,
     /// Tasks per request (indexed by request id).
     pub tasks: &'a [u32],
+    /// Resource profile per request (indexed by request id).
+    pub profiles: &'a [ResourceProfile],
+    /// With local recovery: each request's previous slot (indexed by request id; empty
+    /// without local recovery).
+    pub prefer: &'a [Option<SlotAddr>],
     /// Requests to place, in request order.
     pub pending: Vec<u32>,
     /// Free slots the job already holds (e.g. released by a restart).
@@ -81,6 +92,8 @@ pub fn run(cluster: &mut Cluster, placement: &mut Vec<Option<SlotAddr>>, round: 
         timeout_ms,
         start_ms,
         tasks,
+        profiles,
+        prefer,
         pending,
         held,
         arrivals,
@@ -89,7 +102,11 @@ pub fn run(cluster: &mut Cluster, placement: &mut Vec<Option<SlotAddr>>, round: 
     let mut pending: VecDeque<u32> = pending.into();
     let mut view = View::new(cluster);
     for a in held {
-        view.hold(a);
+        let profile = cluster
+            .tms
+            .get(a.tm as usize)
+            .map_or(ResourceProfile::Any, |t| t.slot_profile(a.slot as usize));
+        view.hold(a, profile);
     }
     let mut tm_tasks: Vec<u32> = cluster
         .tms
@@ -102,11 +119,7 @@ pub fn run(cluster: &mut Cluster, placement: &mut Vec<Option<SlotAddr>>, round: 
                 .sum()
         })
         .collect();
-    let rm = if mode == LoadBalanceMode::Slots {
-        ResourceMatching::LeastUtilization
-    } else {
-        ResourceMatching::AnyMatching
-    };
+    let rm = ResourceMatching::for_mode(mode);
     let deadline = start_ms.saturating_add(timeout_ms);
     let mut last_change = start_ms;
     let mut next_arrival = 0usize;
@@ -146,9 +159,9 @@ pub fn run(cluster: &mut Cluster, placement: &mut Vec<Option<SlotAddr>>, round: 
             break (deadline, false);
         }
         // The batch settles at `fire`.
-        let shortfall = pending.len().saturating_sub(view.len());
-        if shortfall > 0 {
-            if let Some(e) = slot_matching::allocate(cluster, &mut view, shortfall, rm, fire) {
+        let needs = shortfall(&view, &pending, profiles);
+        if !needs.is_empty() {
+            if let Some(e) = slot_matching::allocate(cluster, &mut view, &needs, rm, fire) {
                 events.push(e);
             }
         }
@@ -164,17 +177,53 @@ pub fn run(cluster: &mut Cluster, placement: &mut Vec<Option<SlotAddr>>, round: 
         let mut ctx = MatchCtx {
             cluster,
             tasks,
+            profiles,
             tm_tasks: &mut tm_tasks,
             placement,
             at_ms: fire,
+            summarise: pending.len() > DETAIL_LIMIT,
+            tally: Tally::default(),
         };
+        if !prefer.is_empty() {
+            let kept = slot_matching::previous_allocations(&mut ctx, &mut view, &mut pending, prefer);
+            events.extend(kept);
+        }
         let matched = match mode {
-            LoadBalanceMode::Tasks => slot_matching::fewest_tasks(&mut ctx, &mut view, &mut pending, full),
-            LoadBalanceMode::None | LoadBalanceMode::Slots => {
+            LoadBalanceMode::Tasks if full && !pending.is_empty() => {
+                let pending_profiles: Vec<ResourceProfile> = pending
+                    .iter()
+                    .map(|&r| {
+                        profiles
+                            .get(r as usize)
+                            .copied()
+                            .unwrap_or(ResourceProfile::Unknown)
+                    })
+                    .collect();
+                match ResourceRequestPreMappings::create_from(&pending_profiles, &view.profiles()) {
+                    Ok(mut m) if m.is_matching_fulfilled() => {
+                        slot_matching::fewest_tasks(&mut ctx, &mut view, &mut pending, true, Some(&mut m))
+                    }
+                    _ => vec![Event::PreMappingUnfulfilled {
+                        at_ms: fire,
+                        pending: pending_profiles.len() as u32,
+                        free_slots: view.len() as u32,
+                        requested: profile_counts(pending_profiles.iter().copied()),
+                        offered: profile_counts(view.profiles().into_iter()),
+                    }],
+                }
+            }
+            LoadBalanceMode::Tasks => {
+                slot_matching::fewest_tasks(&mut ctx, &mut view, &mut pending, false, None)
+            }
+            LoadBalanceMode::None | LoadBalanceMode::Slots | LoadBalanceMode::MinResources => {
                 slot_matching::simple(&mut ctx, &mut view, &mut pending)
             }
         };
         events.extend(matched);
+        if !ctx.tally.is_empty() {
+            let summary = ctx.tally.events(ctx.cluster, ctx.tm_tasks, fire);
+            events.extend(summary);
+        }
         if pending.is_empty() {
             break (fire, true);
         }
@@ -197,11 +246,7 @@ pub fn run(cluster: &mut Cluster, placement: &mut Vec<Option<SlotAddr>>, round: 
 
     if !succeeded {
         // The job fails: everything placed in this round is released.
-        for t in &mut cluster.tms {
-            for s in &mut t.slots {
-                *s = None;
-            }
-        }
+        cluster.clear_slots();
         for p in placement.iter_mut() {
             *p = None;
         }
@@ -224,4 +269,58 @@ pub fn run(cluster: &mut Cluster, placement: &mut Vec<Option<SlotAddr>>, round: 
         now_ms,
         succeeded,
     }
+}
+
+/// The requests the job's free slots do not cover, as profiles in request order: a
+/// fine-grained request is covered by a free slot of its own profile or an `ANY` slot,
+/// an `UNKNOWN` request by any free slot left after that (the slot pool declares what
+/// is missing, and the ResourceManager allocates it).
+fn shortfall(view: &View, pending: &VecDeque<u32>, profiles: &[ResourceProfile]) -> Vec<ResourceProfile> {
+    let prof = |r: u32| {
+        profiles
+            .get(r as usize)
+            .copied()
+            .unwrap_or(ResourceProfile::Unknown)
+    };
+    if pending.len() <= view.len() && pending.iter().all(|&r| prof(r) == ResourceProfile::Unknown) {
+        return Vec::new();
+    }
+    let mut free = view.profile_counts();
+    let mut covered = vec![false; pending.len()];
+    for (k, &r) in pending.iter().enumerate() {
+        let p = prof(r);
+        if p == ResourceProfile::Unknown {
+            continue;
+        }
+        for sp in [p, ResourceProfile::Any] {
+            if let Some(n) = free.get_mut(&sp).filter(|n| **n > 0) {
+                *n -= 1;
+                covered[k] = true;
+                break;
+            }
+        }
+    }
+    let mut rest: usize = free.values().sum();
+    for (k, &r) in pending.iter().enumerate() {
+        if prof(r) == ResourceProfile::Unknown && rest > 0 {
+            rest -= 1;
+            covered[k] = true;
+        }
+    }
+    pending
+        .iter()
+        .zip(&covered)
+        .filter(|(_, &c)| !c)
+        .map(|(&r, _)| prof(r))
+        .collect()
+}
+
+fn profile_counts(it: impl Iterator<Item = ResourceProfile>) -> Vec<super::ProfileCount> {
+    let mut m: BTreeMap<ResourceProfile, u32> = BTreeMap::new();
+    for p in it {
+        *m.entry(p).or_insert(0) += 1;
+    }
+    m.into_iter()
+        .map(|(profile, n)| super::ProfileCount { profile, n })
+        .collect()
 }

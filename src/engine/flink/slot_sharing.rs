@@ -18,6 +18,10 @@ pub enum SlotSharingStrategy {
     LocalInputPreferred,
     /// Highest-parallelism vertices by index, the others round-robin.
     TaskBalanced,
+    /// Adaptive scheduler: group i holds subtask i of each vertex.
+    DefaultResolver,
+    /// Adaptive scheduler: the balanced builder on the determined parallelism.
+    TaskBalancedResolver,
 }
 
 impl SlotSharingStrategy {
@@ -26,6 +30,8 @@ impl SlotSharingStrategy {
         match self {
             SlotSharingStrategy::LocalInputPreferred => "LocalInputPreferredSlotSharingStrategy",
             SlotSharingStrategy::TaskBalanced => "TaskBalancedPreferredSlotSharingStrategy",
+            SlotSharingStrategy::DefaultResolver => "DefaultSlotSharingResolver",
+            SlotSharingStrategy::TaskBalancedResolver => "TaskBalancedSlotSharingResolver",
         }
     }
 }
@@ -90,6 +96,21 @@ pub enum AssignReason {
     },
 }
 
+impl AssignReason {
+    /// The rule's name, as in its JSON tag.
+    pub fn rule_name(&self) -> &'static str {
+        match self {
+            AssignReason::CoLocated { .. } => "co_located",
+            AssignReason::ProducerSlot { .. } => "producer_slot",
+            AssignReason::FirstAvailable => "first_available",
+            AssignReason::NewSlot => "new_slot",
+            AssignReason::SameIndex => "same_index",
+            AssignReason::RoundRobin { .. } => "round_robin",
+            AssignReason::LeastUtilized { .. } => "least_utilized",
+        }
+    }
+}
+
 /// One subtask's assignment.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Assignment {
@@ -124,8 +145,13 @@ impl SlotSharingPlan {
 /// Run the chosen strategy.
 pub fn plan(job: &JobGraph, strategy: SlotSharingStrategy) -> SlotSharingPlan {
     match strategy {
-        SlotSharingStrategy::LocalInputPreferred => super::local_input_preferred::build(job),
-        SlotSharingStrategy::TaskBalanced => super::task_balanced::build(job),
+        SlotSharingStrategy::LocalInputPreferred | SlotSharingStrategy::DefaultResolver => {
+            super::local_input_preferred::build(job)
+        }
+        SlotSharingStrategy::TaskBalanced | SlotSharingStrategy::TaskBalancedResolver => {
+            let par: Vec<u32> = job.vertices.iter().map(|v| v.parallelism).collect();
+            super::task_balanced::build(job, &par)
+        }
     }
 }
 
@@ -142,17 +168,14 @@ pub(crate) struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    pub fn new(job: &'a JobGraph) -> Self {
-        let request_of = job
-            .vertices
-            .iter()
-            .map(|v| vec![u32::MAX; v.parallelism as usize])
-            .collect();
+    /// A builder for `job` with each vertex at `parallelism[v]`.
+    pub fn new(job: &'a JobGraph, parallelism: &[u32]) -> Self {
+        let request_of = parallelism.iter().map(|&p| vec![u32::MAX; p as usize]).collect();
         // One constraint per subtask index of the widest member of each co-location group.
         let mut colo_width = vec![0usize; job.co_location_groups.len()];
-        for v in &job.vertices {
+        for (v, &p) in job.vertices.iter().zip(parallelism) {
             if let Some(c) = v.co_location_group {
-                colo_width[c] = colo_width[c].max(v.parallelism as usize);
+                colo_width[c] = colo_width[c].max(p as usize);
             }
         }
         Builder {

@@ -10,9 +10,14 @@ pub fn of(e: &Event) -> Option<Subject> {
         Event::TaskManagerAdded { tm, .. }
         | Event::TaskManagerRemoved { tm, .. }
         | Event::TaskManagerLost { tm, .. }
-        | Event::TaskManagerRestored { tm, .. } => Some(Subject::new("tm", tm.clone())),
+        | Event::TaskManagerRestored { tm, .. }
+        | Event::SlotRequestsMatched { tm, .. }
+        | Event::SlotsOccupied { tm, .. }
+        | Event::TaskManagerResourcesSet { tm, .. } => Some(Subject::new("tm", tm.clone())),
         Event::SlotRequestMatched { tm, slot, .. } => Some(Subject::new("slot", format!("{tm}/{slot}"))),
-        Event::SubtasksAssigned { vertex, .. } => Some(Subject::new("vertex", vertex.clone())),
+        Event::SubtasksAssigned { vertex, .. } | Event::ResourceRequirementsSet { vertex, .. } => {
+            Some(Subject::new("vertex", vertex.clone()))
+        }
         Event::JobDefined { .. }
         | Event::ConfigChanged { .. }
         | Event::StrategiesChosen { .. }
@@ -22,6 +27,12 @@ pub fn of(e: &Event) -> Option<Subject> {
         | Event::ResourceViewSettled { .. }
         | Event::SlotRequestsTimedOut { .. }
         | Event::SchedulingFinished { .. }
-        | Event::SchedulingFailed { .. } => None,
+        | Event::SchedulingFailed { .. }
+        | Event::PreMappingUnfulfilled { .. }
+        | Event::SlotSharingGroupResourcesSet { .. }
+        | Event::AdaptiveStrategiesChosen { .. }
+        | Event::ParallelismDetermined { .. }
+        | Event::WaitingForResources { .. }
+        | Event::Rescaling { .. } => None,
     }
 }

@@ -20,14 +20,16 @@
 use super::job_graph::JobGraph;
 use super::slot_sharing::{AssignReason, Assignment, Builder, SlotSharingPlan, SlotSharingStrategy};
 
-/// Build the plan.
-pub fn build(job: &JobGraph) -> SlotSharingPlan {
-    let mut b = Builder::new(job);
+/// Build the plan with each vertex at `parallelism[v]` (its configured parallelism
+/// for the default scheduler; the adaptive scheduler's `TaskBalancedSlotSharingResolver`
+/// passes the parallelism it determined).
+pub fn build(job: &JobGraph, parallelism: &[u32]) -> SlotSharingPlan {
+    let mut b = Builder::new(job, parallelism);
     let groups = job.slot_sharing_groups.len();
     let mut max_p = vec![0u32; groups];
-    for v in &job.vertices {
+    for (v, &p) in job.vertices.iter().zip(parallelism) {
         let g = v.slot_sharing_group;
-        max_p[g] = max_p[g].max(v.parallelism);
+        max_p[g] = max_p[g].max(p);
     }
     let mut group_requests: Vec<Vec<u32>> = vec![Vec::new(); groups];
     for &v in &job.topological_order {
@@ -44,15 +46,16 @@ pub fn build(job: &JobGraph) -> SlotSharingPlan {
 
     for &v in &job.topological_order {
         let vertex = &job.vertices[v];
+        let vp = parallelism[v];
         let g = vertex.slot_sharing_group;
         let slots = &group_requests[g];
         let n = slots.len().max(1);
-        let is_max = vertex.parallelism == max_p[g];
-        let mut assignments = Vec::with_capacity(vertex.parallelism as usize);
+        let is_max = vp == max_p[g];
+        let mut assignments = Vec::with_capacity(vp as usize);
         if vertex.co_location_group.is_none() {
             let start = if is_max { 0 } else { rr[g] % n };
             let mut idx = start;
-            for i in 0..vertex.parallelism {
+            for i in 0..vp {
                 let r = slots[idx];
                 b.add(r, v, i);
                 assignments.push(Assignment {
@@ -72,11 +75,12 @@ pub fn build(job: &JobGraph) -> SlotSharingPlan {
                 rr[g] = idx;
             }
         } else {
-            for i in 0..vertex.parallelism {
+            let mut least = LeastUtilized::new(&b, slots);
+            for i in 0..vp {
                 let (r, reason) = match b.colocated(v, i) {
                     Some(r) => (r, AssignReason::CoLocated { constraint: i }),
                     None => {
-                        let idx = least_utilized(&b, slots, Some(v));
+                        let idx = least.first();
                         let r = slots[idx];
                         (
                             r,
@@ -87,6 +91,7 @@ pub fn build(job: &JobGraph) -> SlotSharingPlan {
                     }
                 };
                 b.add(r, v, i);
+                least.hold(slots, r);
                 if let Some(c) = vertex.co_location_group {
                     if let Some(s) = b.constraint[c].get_mut(i as usize) {
                         s.get_or_insert(r);
@@ -105,6 +110,52 @@ pub fn build(job: &JobGraph) -> SlotSharingPlan {
         steps.push((v, assignments));
     }
     b.finish(SlotSharingStrategy::TaskBalanced, steps)
+}
+
+/// Flink's `getLeastUtilizeSlotIndex` for one co-located vertex, in O(log n) per
+/// query: a segment tree over the group's slots holding each slot's task count, or
+/// "taken" once the slot holds a subtask of this vertex. The query returns the first
+/// slot (lowest index) with the fewest tasks among those not taken; 0 when every slot
+/// is taken (as in Flink).
+struct LeastUtilized {
+    size: usize,
+    /// (tasks, index) minima; `u32::MAX` tasks marks a taken slot.
+    tree: Vec<(u32, u32)>,
+    /// Request id -> position in the group's slot list.
+    position: std::collections::HashMap<u32, usize>,
+}
+
+impl LeastUtilized {
+    fn new(b: &Builder<'_>, slots: &[u32]) -> Self {
+        let size = slots.len().next_power_of_two().max(1);
+        let mut tree = vec![(u32::MAX, u32::MAX); 2 * size];
+        for (i, &r) in slots.iter().enumerate() {
+            tree[size + i] = (b.requests[r as usize].tasks(), i as u32);
+        }
+        for k in (1..size).rev() {
+            tree[k] = tree[2 * k].min(tree[2 * k + 1]);
+        }
+        let position = slots.iter().enumerate().map(|(i, &r)| (r, i)).collect();
+        LeastUtilized { size, tree, position }
+    }
+
+    fn first(&self) -> usize {
+        match self.tree.get(1) {
+            Some(&(n, i)) if n != u32::MAX => i as usize,
+            _ => 0,
+        }
+    }
+
+    /// Request `r` now holds a subtask of the vertex: taken.
+    fn hold(&mut self, _slots: &[u32], r: u32) {
+        let Some(&i) = self.position.get(&r) else { return };
+        let mut k = self.size + i;
+        self.tree[k] = (u32::MAX, i as u32);
+        while k > 1 {
+            k /= 2;
+            self.tree[k] = self.tree[2 * k].min(self.tree[2 * k + 1]);
+        }
+    }
 }
 
 /// Index (into `slots`) of the first slot with the fewest tasks, skipping slots that

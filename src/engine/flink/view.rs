@@ -2,6 +2,7 @@
 //! the subtasks in each slot).
 
 use super::config::LoadBalanceMode;
+use super::resource_profile::Resources;
 use super::task_manager::TmState;
 use super::{JobStatus, Sim};
 use serde::Serialize;
@@ -24,6 +25,12 @@ pub struct SlotCell {
     pub request: Option<u32>,
     /// Its subtasks, in the order phase 1 added them.
     pub subtasks: Vec<SubtaskLabel>,
+    /// The slot's carved resources (fine-grained TaskManagers only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<Resources>,
+    /// Held by another job.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub other_job: bool,
 }
 
 /// One TaskManager row.
@@ -37,6 +44,16 @@ pub struct TmRow {
     pub tasks: u32,
     /// Its slots.
     pub slots: Vec<SlotCell>,
+    /// Total resources, if declared.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resources: Option<Resources>,
+    /// Another job's tasks on it.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub other_job_tasks: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// The whole grid.
@@ -84,6 +101,12 @@ impl SlotGrid {
                             slot: i as u32,
                             request: *occ,
                             subtasks,
+                            profile: if t.resources.is_some() {
+                                t.slot_profiles.get(i).copied().flatten()
+                            } else {
+                                None
+                            },
+                            other_job: t.is_other_job_slot(i),
                         }
                     })
                     .collect();
@@ -92,6 +115,8 @@ impl SlotGrid {
                     state: t.state,
                     tasks: slots.iter().map(|c| c.subtasks.len() as u32).sum(),
                     slots,
+                    resources: t.resources,
+                    other_job_tasks: t.other_job_tasks(),
                 }
             })
             .collect();

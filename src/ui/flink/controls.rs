@@ -50,11 +50,12 @@ pub fn Controls(p: &ControlsProps) -> Html {
             let sel: HtmlSelectElement = e.target_unchecked_into();
             let mode = match sel.value().as_str() {
                 "slots" => LoadBalanceMode::Slots,
+                "min_resources" => LoadBalanceMode::MinResources,
                 "tasks" => LoadBalanceMode::Tasks,
                 _ => LoadBalanceMode::None,
             };
             set_config(flink::Config {
-                load_balance_mode: mode,
+                load_balance_mode: Some(mode),
                 ..config.clone()
             });
             // The mode takes effect at the next scheduling: do it now.
@@ -128,7 +129,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
         let store = store.clone();
         Callback::from(move |_: MouseEvent| store.dispatch(Msg::act(Action::Schedule)))
     };
-    let mode = config.load_balance_mode;
+    let mode = config.configured_mode();
     let effective = config.effective_mode();
 
     html! {
@@ -136,7 +137,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
             <div data-controls="config">
                 <label for="flink-mode">{"taskmanager.load-balance.mode"}</label>
                 <select id="flink-mode" onchange={on_mode}>
-                    { for [LoadBalanceMode::None, LoadBalanceMode::Slots, LoadBalanceMode::Tasks].into_iter().map(|m| html! {
+                    { for [LoadBalanceMode::None, LoadBalanceMode::Slots, LoadBalanceMode::MinResources, LoadBalanceMode::Tasks].into_iter().map(|m| html! {
                         <option value={m.name()} selected={m == mode}>{super::mode_title(m)}</option>
                     }) }
                 </select>

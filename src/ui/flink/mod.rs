@@ -95,7 +95,7 @@ pub fn twin_mode(mode: LoadBalanceMode) -> LoadBalanceMode {
 /// effective mode really is `none`.
 pub fn with_mode(log: &Log<flink::Sim>, mode: LoadBalanceMode) -> Log<flink::Sim> {
     let switch = |c: &mut flink::Config| {
-        c.load_balance_mode = mode;
+        c.load_balance_mode = Some(mode);
         if mode == LoadBalanceMode::None {
             c.evenly_spread_out_slots = false;
         }
@@ -125,6 +125,7 @@ pub fn mode_title(mode: LoadBalanceMode) -> &'static str {
     match mode {
         LoadBalanceMode::None => "none (default)",
         LoadBalanceMode::Slots => "slots",
+        LoadBalanceMode::MinResources => "min_resources",
         LoadBalanceMode::Tasks => "tasks (balanced)",
     }
 }
