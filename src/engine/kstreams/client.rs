@@ -155,6 +155,9 @@ pub struct Instance {
     pub restoring: BTreeMap<TaskId, Restoring>,
     /// Standbys that are warm-up replicas.
     pub warmups: BTreeSet<TaskId>,
+    /// The last generation it was a member of (None: never).
+    #[serde(skip)]
+    pub member_of: Option<u64>,
 }
 
 impl Instance {

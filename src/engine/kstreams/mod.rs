@@ -42,6 +42,8 @@ pub const MAX_RACK_AWARE_ASSIGNMENT_TAG_KEY_LENGTH: usize = 20;
 pub const MAX_RACK_AWARE_ASSIGNMENT_TAG_VALUE_LENGTH: usize = 30;
 /// Most threads one instance may run in the playground.
 pub const MAX_THREADS: u32 = 1024;
+/// Most members a `RebalanceStarted` event names (it counts them all).
+pub const MAX_LISTED_MEMBERS: usize = 32;
 /// Most instances in the playground.
 pub const MAX_INSTANCES: usize = 10_000;
 /// Most standby replicas in the playground.
@@ -50,8 +52,12 @@ pub const MAX_STANDBY_REPLICAS: u32 = 16;
 pub const MIN_PROBING_REBALANCE_INTERVAL_MS: u64 = 60_000;
 
 /// Kafka Streams configuration, with Kafka's names and defaults.
+///
+/// One rule for every way a value gets in: the scenario's `config` object and the
+/// `set_config` action both go through serde (unknown keys refused) and
+/// [`Config::validate`] ([`Config::with_value`] is the action's path).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Config {
     /// `application.id` (names the changelog topics).
     #[serde(rename = "application.id")]
@@ -111,6 +117,22 @@ impl Default for Config {
 }
 
 impl Config {
+    /// This config with `key` (a Kafka name, as in the scenario's `config`) set to
+    /// `value`, parsed and validated exactly as a scenario's `config` is.
+    pub fn with_value(&self, key: &str, value: &serde_json::Value) -> Result<Config, Error> {
+        let mut v = serde_json::to_value(self).map_err(|e| Error::BadConfig(e.to_string()))?;
+        let obj = v
+            .as_object_mut()
+            .ok_or_else(|| Error::BadConfig("config is not an object".into()))?;
+        if !obj.contains_key(key) {
+            return Err(Error::UnknownConfig(key.to_string()));
+        }
+        obj.insert(key.to_string(), value.clone());
+        let cfg: Config = serde_json::from_value(v).map_err(|e| Error::BadConfig(format!("{key}: {e}")))?;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
     /// Kafka's validation (plus playground limits).
     pub fn validate(&self) -> Result<(), Error> {
         if self.rack_aware_assignment_tags.len() > MAX_RACK_AWARE_ASSIGNMENT_TAG_LIST_SIZE {
@@ -410,8 +432,12 @@ pub enum Event {
         trigger: String,
         /// Assignor.
         assignor: AssignorKind,
-        /// Members in process-id order (the assignor's client order).
+        /// Members in process-id order (the assignor's client order); at most
+        /// [`MAX_LISTED_MEMBERS`] are named.
         members: Vec<String>,
+        /// How many members there are.
+        #[serde(default)]
+        member_count: u32,
         /// Tasks to assign.
         tasks: u32,
     },
@@ -450,6 +476,24 @@ pub enum Event {
         cost_after: i64,
         /// Tasks moved.
         moved: u64,
+    },
+    /// Which standby assignor places the standbys, and with which rack information.
+    StandbyAssignorChosen {
+        /// The task assignor that asked for it.
+        assignor: AssignorKind,
+        /// `DefaultStandbyTaskAssignor`, `ClientTagAwareStandbyTaskAssignor`, or the
+        /// task assignor itself when it places standbys with its own rules.
+        standby_assignor: String,
+        /// Tag keys the copies are spread over (`rack` when `client.rack` stands in for a tag).
+        tags: Vec<String>,
+        /// Members that set `client.rack`.
+        members_with_client_rack: u32,
+        /// Members in the group.
+        members: u32,
+        /// `rack.aware.assignment.strategy`.
+        strategy: RackStrategy,
+        /// Whether the rack-aware optimizer then moves standbys (by changelog traffic).
+        rack_optimizer: bool,
     },
     /// An instance's tasks were spread over its threads.
     ThreadsAssigned {
@@ -512,6 +556,53 @@ pub enum Event {
 fn tasks_text(v: &[TaskId]) -> String {
     let s: Vec<String> = v.iter().map(|t| t.to_string()).collect();
     format!("[{}]", s.join(", "))
+}
+
+fn strategy_name(s: RackStrategy) -> &'static str {
+    match s {
+        RackStrategy::None => "none",
+        RackStrategy::MinTraffic => "min_traffic",
+        RackStrategy::BalanceSubtopology => "balance_subtopology",
+    }
+}
+
+fn standby_choice_text(
+    assignor: AssignorKind,
+    standby_assignor: &str,
+    tags: &[String],
+    with_rack: u32,
+    members: u32,
+    strategy: RackStrategy,
+    rack_optimizer: bool,
+) -> String {
+    let mut s = if standby_assignor == "ClientTagAwareStandbyTaskAssignor" {
+        format!(
+            "standbys by {standby_assignor}: copies spread over different values of [{}], then least loaded",
+            tags.join(", ")
+        )
+    } else if standby_assignor == "DefaultStandbyTaskAssignor" {
+        format!("standbys by {standby_assignor}: least-loaded instance without a copy")
+    } else {
+        format!("standbys by {standby_assignor}'s own rules: previous owner, then least-loaded instance without a copy")
+    };
+    if tags.is_empty() && with_rack > 0 {
+        s.push_str(&format!(
+            ". {with_rack} of {members} members set client.rack, but {} passes no rack information to its standby placement, so client.rack does not spread standbys over racks (only rack.aware.assignment.tags does)",
+            assignor.class_name()
+        ));
+    }
+    match (strategy, rack_optimizer) {
+        (RackStrategy::None, _) => {}
+        (st, true) => s.push_str(&format!(
+            "; then the rack-aware optimizer ({}) swaps standbys between racks to cut changelog cross-rack traffic, which does not keep them off their active's rack",
+            strategy_name(st)
+        )),
+        (st, false) => s.push_str(&format!(
+            "; rack.aware.assignment.strategy {} is set but rack-aware assignment is disabled, so no rack optimizer runs",
+            strategy_name(st)
+        )),
+    }
+    s
 }
 
 impl Narrate for Event {
@@ -594,12 +685,20 @@ impl Narrate for Event {
                 trigger,
                 assignor,
                 members,
+                member_count,
                 tasks,
-            } => format!(
-                "rebalance {generation} ({trigger}): {assignor:?} assignor, {tasks} tasks over {} members [{}]",
-                members.len(),
-                members.join(", ")
-            ),
+            } => {
+                let count = (*member_count as usize).max(members.len());
+                let more = if count > members.len() {
+                    format!(", … and {} more", count - members.len())
+                } else {
+                    String::new()
+                };
+                format!(
+                    "rebalance {generation} ({trigger}): {assignor:?} assignor, {tasks} tasks over {count} members [{}{more}]",
+                    members.join(", ")
+                )
+            }
             Event::TaskAssigned {
                 task,
                 instance,
@@ -633,6 +732,23 @@ impl Narrate for Event {
                 moved,
             } => format!(
                 "rack-aware {strategy:?} on {target} (traffic cost {traffic_cost}, non-overlap cost {non_overlap_cost}): cost {cost_before} -> {cost_after}, {moved} moved"
+            ),
+            Event::StandbyAssignorChosen {
+                assignor,
+                standby_assignor,
+                tags,
+                members_with_client_rack,
+                members,
+                strategy,
+                rack_optimizer,
+            } => standby_choice_text(
+                *assignor,
+                standby_assignor,
+                tags,
+                *members_with_client_rack,
+                *members,
+                *strategy,
+                *rack_optimizer,
             ),
             Event::ThreadsAssigned { instance, threads } => {
                 let parts: Vec<String> = threads
@@ -686,6 +802,9 @@ pub enum Error {
     /// Kafka's `CopartitionedTopicsEnforcer` message.
     #[error("Topics not co-partitioned: [{0}]")]
     NotCopartitioned(String),
+    /// Kafka's `TopologyException` for a topic read by two source nodes.
+    #[error("Invalid topology: Topic {0} has already been registered by another source.")]
+    TopicAlreadyRegistered(String),
     /// No sub-topologies.
     #[error("a topology needs at least one sub-topology")]
     EmptyTopology,
@@ -1033,6 +1152,7 @@ impl Sim {
             local: BTreeMap::new(),
             restoring: BTreeMap::new(),
             warmups: BTreeSet::new(),
+            member_of: None,
         };
         self.instances.insert(name.to_string(), inst);
         let mut out = vec![Event::InstanceAdded {
@@ -1258,16 +1378,7 @@ impl Sim {
     }
 
     fn set_config(&mut self, key: &str, value: &serde_json::Value) -> Result<Vec<Event>, Error> {
-        let mut v = serde_json::to_value(&self.config).map_err(|e| Error::BadConfig(e.to_string()))?;
-        let obj = v
-            .as_object_mut()
-            .ok_or_else(|| Error::BadConfig("config is not an object".into()))?;
-        if !obj.contains_key(key) {
-            return Err(Error::UnknownConfig(key.to_string()));
-        }
-        obj.insert(key.to_string(), value.clone());
-        let cfg: Config = serde_json::from_value(v).map_err(|e| Error::BadConfig(format!("{key}: {e}")))?;
-        cfg.validate()?;
+        let cfg = self.config.with_value(key, value)?;
         for inst in self.instances.values() {
             check_tags(&cfg, &inst.name, &inst.tags)?;
         }

@@ -239,13 +239,19 @@ fn rack_model(sim: &Sim, clients: &[ClientState], out: &mut Vec<Event>) -> Optio
 /// Run one rebalance: assign, spread over threads, start restoration, report.
 pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
     let cfg = sim.config.clone();
+    let sim_generation = sim.generation;
     let generation = sim.generation + 1;
     let member_names: Vec<String> = sim.members().iter().map(|i| i.name.clone()).collect();
     let mut out = vec![Event::RebalanceStarted {
         generation,
         trigger: trigger.to_string(),
         assignor: cfg.task_assignor,
-        members: member_names.clone(),
+        members: member_names
+            .iter()
+            .take(super::MAX_LISTED_MEMBERS)
+            .cloned()
+            .collect(),
+        member_count: member_names.len() as u32,
         tasks: sim.tasks.len() as u32,
     }];
     let index: BTreeMap<TaskId, usize> = sim.tasks.iter().enumerate().map(|(i, t)| (t.id, i)).collect();
@@ -302,6 +308,13 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
         };
         let old_active = inst.active_tasks();
         let old_standby = inst.standby_tasks();
+        let old_threads: Vec<(u32, Vec<TaskId>, Vec<TaskId>)> = inst
+            .threads
+            .iter()
+            .map(|th| (th.index, th.active.clone(), th.standby.clone()))
+            .collect();
+        let was_member = inst.member_of.is_some() && inst.member_of == Some(sim_generation);
+        inst.member_of = Some(generation);
         let n = c.consumers.len();
         let prev_by_lag = |k: usize| -> Vec<usize> {
             let mut v: Vec<usize> = c.consumers[k].prev.iter().copied().collect();
@@ -315,20 +328,17 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
         let a1 = assign_to_threads(&sa, true, n, &prev_by_lag, &mut load);
         let s1 = assign_to_threads(&sb, true, n, &prev_by_lag, &mut load);
         let a2 = assign_to_threads(&sl, false, n, &prev_by_lag, &mut load);
-        let mut loads = Vec::new();
         for (k, cons) in c.consumers.iter().enumerate() {
             if let Some(th) = inst.threads.iter_mut().find(|th| th.index == cons.index) {
                 th.active = a1[k].iter().chain(a2[k].iter()).map(|&t| metas[t].id).collect();
                 th.standby = s1[k].iter().map(|&t| metas[t].id).collect();
             }
         }
-        for th in &inst.threads {
-            loads.push(ThreadLoad {
-                thread: th.index,
-                active: th.active.clone(),
-                standby: th.standby.clone(),
-            });
-        }
+        let changed = old_threads.len() != inst.threads.len()
+            || old_threads
+                .iter()
+                .zip(&inst.threads)
+                .any(|((i, a, s), th)| *i != th.index || *a != th.active || *s != th.standby);
         // Actives: keep running, keep restoring, or start restoring.
         let mut restoring = BTreeMap::new();
         for &t in &c.active {
@@ -417,21 +427,34 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
             }
         }
         inst.warmups = warm;
-        let _ = old_active;
         if c.active.is_empty() {
             idle += 1;
-            thread_events.push(Event::InstanceIdle {
-                instance: c.name.clone(),
-                threads: c.capacity,
-                standbys: c.standby.len() as u32,
-            });
+            // Reported when it becomes idle: it ran actives before, or it was not a
+            // member of the previous generation (it just joined or came back).
+            if !old_active.is_empty() || !was_member {
+                thread_events.push(Event::InstanceIdle {
+                    instance: c.name.clone(),
+                    threads: c.capacity,
+                    standbys: c.standby.len() as u32,
+                });
+            }
         } else {
             busy += 1;
         }
-        thread_events.push(Event::ThreadsAssigned {
-            instance: c.name.clone(),
-            threads: loads,
-        });
+        if changed {
+            thread_events.push(Event::ThreadsAssigned {
+                instance: c.name.clone(),
+                threads: inst
+                    .threads
+                    .iter()
+                    .map(|th| ThreadLoad {
+                        thread: th.index,
+                        active: th.active.clone(),
+                        standby: th.standby.clone(),
+                    })
+                    .collect(),
+            });
+        }
     }
     out.extend(thread_events);
     sim.generation = generation;

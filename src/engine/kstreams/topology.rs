@@ -125,6 +125,7 @@ impl Topology {
         let mut subs = Vec::new();
         let mut tasks = Vec::new();
         let mut store_names = BTreeSet::new();
+        let mut registered: BTreeSet<String> = BTreeSet::new();
         for (i, spec) in specs.iter().enumerate() {
             if spec.sources.is_empty() {
                 return Err(Error::NoSources(i as u32));
@@ -136,6 +137,13 @@ impl Topology {
                 .collect::<BTreeSet<_>>()
                 .into_iter()
                 .collect();
+            // Kafka's `InternalTopologyBuilder.validateTopicNotAlreadyRegistered`: a
+            // topic is read by one source node, so by one sub-topology.
+            for t in &sources {
+                if !registered.insert(t.clone()) {
+                    return Err(Error::TopicAlreadyRegistered(t.clone()));
+                }
+            }
             let mut max = 0;
             for t in &sources {
                 max = max.max(count(t)?);

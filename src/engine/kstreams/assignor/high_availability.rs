@@ -11,8 +11,9 @@
 //!
 //! Returns whether a probing rebalance is needed (some movement was scheduled).
 
-use super::{balance_over_clients, Ctx, Reason};
+use super::{balance_over_clients, AssignorKind, Ctx, Reason};
 use crate::engine::kstreams::client_state::poll_least;
+use crate::engine::kstreams::Event;
 use crate::engine::kstreams::{rack_aware, standby, warmup};
 
 /// Kafka's default traffic cost for the high-availability assignor.
@@ -51,6 +52,15 @@ pub fn assign(ctx: &mut Ctx) -> bool {
     // 2. Standbys.
     if ctx.cfg.num_standby_replicas > 0 {
         let sa = standby::StandbyAssignor::choose(ctx);
+        ctx.log.push(Event::StandbyAssignorChosen {
+            assignor: AssignorKind::HighAvailability,
+            standby_assignor: sa.class_name().to_string(),
+            tags: sa.keys.clone(),
+            members_with_client_rack: ctx.members_with_rack(),
+            members: ctx.clients.len() as u32,
+            strategy: ctx.cfg.rack_aware_assignment_strategy,
+            rack_optimizer: ctx.rack.is_some(),
+        });
         sa.assign(ctx, &stateful);
         let allowed = |s: usize, d: usize| sa.allowed_move(s, d);
         balance_over_clients(ctx, true, &allowed);

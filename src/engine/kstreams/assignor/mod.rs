@@ -86,7 +86,22 @@ pub struct Ctx<'a> {
     pub log: Vec<Event>,
 }
 
+impl AssignorKind {
+    /// Kafka's class name.
+    pub fn class_name(self) -> &'static str {
+        match self {
+            AssignorKind::HighAvailability => "HighAvailabilityTaskAssignor",
+            AssignorKind::Sticky => "LegacyStickyTaskAssignor",
+        }
+    }
+}
+
 impl<'a> Ctx<'a> {
+    /// Members that set `client.rack`.
+    pub fn members_with_rack(&self) -> u32 {
+        self.clients.iter().filter(|c| c.rack.is_some()).count() as u32
+    }
+
     /// A fresh context.
     pub fn new(
         tasks: &'a [TaskMeta],
@@ -158,6 +173,17 @@ pub fn balance_over_clients(ctx: &mut Ctx, standby: bool, allowed: &dyn Fn(usize
     for _pass in 0..10_000 {
         let mut moved = false;
         for s in 0..n {
+            // A client with nothing of this kind to give is never a source: skipping
+            // it here (instead of testing every destination) keeps a pass linear in
+            // clients × sources, not quadratic in clients.
+            let empty = if standby {
+                ctx.clients[s].standby.is_empty()
+            } else {
+                ctx.clients[s].active.is_empty()
+            };
+            if empty {
+                continue;
+            }
             for d in 0..n {
                 if s == d || !should_move(&ctx.clients[s], &ctx.clients[d]) {
                     continue;

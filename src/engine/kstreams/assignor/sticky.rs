@@ -179,6 +179,17 @@ pub fn assign(ctx: &mut Ctx) -> bool {
     }
     // Standbys.
     let want = ctx.cfg.num_standby_replicas;
+    if want > 0 {
+        ctx.log.push(super::Event::StandbyAssignorChosen {
+            assignor: super::AssignorKind::Sticky,
+            standby_assignor: "LegacyStickyTaskAssignor".into(),
+            tags: Vec::new(),
+            members_with_client_rack: ctx.members_with_rack(),
+            members: ctx.clients.len() as u32,
+            strategy: ctx.cfg.rack_aware_assignment_strategy,
+            rack_optimizer: ctx.rack.is_some(),
+        });
+    }
     for t in ctx.stateful() {
         for i in 0..want {
             let without: Vec<usize> = all

@@ -1,0 +1,167 @@
+//! Cost and input rules that hold whatever the scenario: events grow with what
+//! changed (not with the group's size at every join), a topic is read by one
+//! sub-topology, and the scenario's `config` and `set_config` accept the same keys.
+
+use lbscope::engine::kstreams::{Action, Config, Error, Event, Sim, SubtopologySpec, MAX_LISTED_MEMBERS};
+use lbscope::engine::Engine;
+use lbscope::scenario::{replay, Body, Scenario};
+use std::collections::BTreeMap;
+
+fn add(name: &str) -> Action {
+    Action::AddInstance {
+        name: name.into(),
+        threads: Some(1),
+        rack: None,
+        tags: BTreeMap::new(),
+        process_id: None,
+    }
+}
+
+fn stateful(sources: &[&str]) -> SubtopologySpec {
+    SubtopologySpec {
+        sources: sources.iter().map(|s| s.to_string()).collect(),
+        stores: vec![],
+        changelog: true,
+    }
+}
+
+fn topic(s: &mut Sim, name: &str, partitions: u32) {
+    s.apply(&Action::DefineTopic {
+        topic: name.into(),
+        partitions,
+        racks: vec![],
+        replication_factor: 1,
+    })
+    .unwrap();
+}
+
+/// N joins into a running 5-task application: each join costs a bounded number
+/// of events (the join, the rebalance's start and end, the few tasks that move,
+/// the instances whose threads changed, the new idle member), so the total is
+/// linear in N. Before, every join made every member report `threads_assigned`
+/// and every idle member `instance_idle` again: N²/2 events.
+#[test]
+fn events_for_n_joins_grow_linearly() {
+    let mut s = Sim::new(Config::default(), 7).unwrap();
+    topic(&mut s, "in", 5);
+    s.apply(&Action::DefineTopology {
+        subtopologies: vec![SubtopologySpec {
+            sources: vec!["in".into()],
+            stores: vec!["agg".into()],
+            changelog: true,
+        }],
+        copartition_groups: vec![],
+    })
+    .unwrap();
+    const N: usize = 600;
+    let mut total = 0usize;
+    let mut idle = 0usize;
+    let mut threads = 0usize;
+    let mut longest_member_list = 0usize;
+    for i in 0..N {
+        let ev = s.apply(&add(&format!("app-{i}"))).unwrap();
+        total += ev.len();
+        for e in &ev {
+            match e {
+                Event::InstanceIdle { .. } => idle += 1,
+                Event::ThreadsAssigned { .. } => threads += 1,
+                Event::RebalanceStarted {
+                    members,
+                    member_count,
+                    ..
+                } => {
+                    longest_member_list = longest_member_list.max(members.len());
+                    assert_eq!(*member_count as usize, i + 1);
+                }
+                _ => {}
+            }
+        }
+    }
+    // Every joiner past the fifth idles and is reported once, when it joins.
+    assert!(idle <= N, "{idle} instance_idle events for {N} joins");
+    // At most 5 tasks move per join, each changing two instances' threads.
+    assert!(
+        threads <= 11 * N,
+        "{threads} threads_assigned events for {N} joins"
+    );
+    assert!(total <= 30 * N, "{total} events for {N} joins");
+    assert!(longest_member_list <= MAX_LISTED_MEMBERS);
+    assert_eq!(s.instances().len(), N);
+}
+
+/// Kafka's `InternalTopologyBuilder` refuses a second source node for a topic,
+/// so one topic cannot feed two sub-topologies.
+#[test]
+fn one_source_topic_in_two_subtopologies_is_refused() {
+    let mut s = Sim::new(Config::default(), 1).unwrap();
+    topic(&mut s, "a", 2);
+    topic(&mut s, "b", 2);
+    let before = s.view();
+    let err = s
+        .apply(&Action::DefineTopology {
+            subtopologies: vec![stateful(&["a"]), stateful(&["b", "a"])],
+            copartition_groups: vec![],
+        })
+        .unwrap_err();
+    assert_eq!(err, Error::TopicAlreadyRegistered("a".into()));
+    assert_eq!(
+        err.to_string(),
+        "Invalid topology: Topic a has already been registered by another source."
+    );
+    assert_eq!(s.view(), before);
+    // Listing a topic twice in one sub-topology is one source node reading it.
+    s.apply(&Action::DefineTopology {
+        subtopologies: vec![stateful(&["a", "a"]), stateful(&["b"])],
+        copartition_groups: vec![],
+    })
+    .unwrap();
+}
+
+fn scenario_with(config: &str) -> Result<Scenario, String> {
+    let text = format!(
+        r#"{{"format": 1, "seed": 1, "system": "kstreams", "config": {config}, "setup": [], "actions": []}}"#
+    );
+    Scenario::from_json(&text).map_err(|e| e.to_string())
+}
+
+/// The scenario's `config` and `set_config` share one rule: every key either
+/// accepts in both or is refused by both, with the same values.
+#[test]
+fn set_config_and_scenario_config_accept_the_same_keys() {
+    let defaults = serde_json::to_value(Config::default()).unwrap();
+    for (key, value) in defaults.as_object().unwrap() {
+        let mut s = Sim::new(Config::default(), 1).unwrap();
+        s.apply(&Action::SetConfig {
+            key: key.clone(),
+            value: value.clone(),
+        })
+        .unwrap_or_else(|e| panic!("set_config {key} = {value}: {e}"));
+        scenario_with(&format!("{{{}: {value}}}", serde_json::to_string(key).unwrap()))
+            .unwrap_or_else(|e| panic!("scenario config {key}: {e}"));
+    }
+    for bad in ["no.such.key", "num.standby.replica"] {
+        let mut s = Sim::new(Config::default(), 1).unwrap();
+        let err = s
+            .apply(&Action::SetConfig {
+                key: bad.into(),
+                value: serde_json::json!(1),
+            })
+            .unwrap_err();
+        assert_eq!(err, Error::UnknownConfig(bad.into()));
+        let e = scenario_with(&format!("{{\"{bad}\": 1}}")).unwrap_err();
+        assert!(e.contains(bad), "{e}");
+    }
+    // A value refused by validation is refused both ways.
+    let mut s = Sim::new(Config::default(), 1).unwrap();
+    assert!(s
+        .apply(&Action::SetConfig {
+            key: "max.warmup.replicas".into(),
+            value: serde_json::json!(0),
+        })
+        .is_err());
+    let sc = scenario_with(r#"{"max.warmup.replicas": 0}"#).unwrap();
+    let Body::Kstreams(log) = &sc.body else {
+        panic!("not kstreams")
+    };
+    assert!(replay::<Sim>(1, log, None).is_err());
+}
