@@ -165,3 +165,23 @@ fn set_config_and_scenario_config_accept_the_same_keys() {
     };
     assert!(replay::<Sim>(1, log, None).is_err());
 }
+
+/// The playground's limit, joined one by one into a 5-task application (run with
+/// `cargo test --release --test kstreams_reliability -- --ignored`; not part of the
+/// default suite because a debug build takes minutes).
+#[test]
+#[ignore]
+fn ten_thousand_joins_finish() {
+    let mut s = Sim::new(Config::default(), 7).unwrap();
+    topic(&mut s, "in", 5);
+    s.apply(&Action::DefineTopology {
+        subtopologies: vec![stateful(&["in"])],
+        copartition_groups: vec![],
+    })
+    .unwrap();
+    let mut total = 0usize;
+    for i in 0..lbscope::engine::kstreams::MAX_INSTANCES {
+        total += s.apply(&add(&format!("app-{i}"))).unwrap().len();
+    }
+    assert!(total <= 30 * lbscope::engine::kstreams::MAX_INSTANCES, "{total}");
+}

@@ -272,6 +272,41 @@ pub enum Action {
     },
     /// Force a rebalance.
     Rebalance,
+    /// Set an instance's current assignment per stream thread, as its next
+    /// subscription's user data carries it (the "previous" assignment the assignor
+    /// starts from). No rebalance runs; `rebalance` runs one. Actives are running
+    /// (caught up, reporting `Task.LATEST_OFFSET`) unless listed in `restoring`.
+    SetAssignment {
+        /// Instance name.
+        instance: String,
+        /// Per thread: its active and standby tasks; threads not listed get none.
+        threads: Vec<ThreadAssignmentSpec>,
+        /// Stateful actives still restoring (they report their offset sum, not
+        /// `LATEST_OFFSET`).
+        #[serde(default)]
+        restoring: Vec<TaskId>,
+    },
+    /// Set the changelog offset sums an instance holds on disk per task (what its
+    /// subscription reports; lag = end offset sum − this).
+    SetTaskOffsets {
+        /// Instance name.
+        instance: String,
+        /// Offset sum per task; tasks not listed keep theirs.
+        offsets: BTreeMap<TaskId, u64>,
+    },
+    /// Set the changelog end offset sums of stateful tasks.
+    SetEndOffsets {
+        /// End offset sum per task.
+        offsets: BTreeMap<TaskId, u64>,
+    },
+    /// Set the racks of every partition's replicas of a source or changelog topic
+    /// (one list per partition; an empty list: that partition has no rack information).
+    SetPartitionRacks {
+        /// A defined topic, or a changelog topic of the topology.
+        topic: String,
+        /// Racks per partition.
+        racks: Vec<Vec<String>>,
+    },
     /// Change one config value, by its Kafka name.
     SetConfig {
         /// Kafka config name, e.g. `num.standby.replicas`.
@@ -279,6 +314,32 @@ pub enum Action {
         /// New value (JSON).
         value: serde_json::Value,
     },
+}
+
+/// One task's offset sum on an instance and the lag it gives.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskOffset {
+    /// Task.
+    pub task: TaskId,
+    /// Offset sum on disk.
+    pub offset: u64,
+    /// Changelog end offset sum.
+    pub end: u64,
+    /// The lag the subscription reports (Kafka: the end offset when the offset is past it).
+    pub lag: u64,
+}
+
+/// One stream thread's tasks in a [`Action::SetAssignment`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThreadAssignmentSpec {
+    /// The `N` of `StreamThread-N`.
+    pub thread: u32,
+    /// Active tasks.
+    #[serde(default)]
+    pub active: Vec<TaskId>,
+    /// Standby tasks.
+    #[serde(default)]
+    pub standby: Vec<TaskId>,
 }
 
 /// The role a replica plays on an instance.
@@ -539,6 +600,36 @@ pub enum Event {
         /// Longest estimated restore among new actives.
         max_restore_ms: u64,
     },
+    /// An instance's assignment was set directly.
+    AssignmentSet {
+        /// Instance.
+        instance: String,
+        /// Per thread.
+        threads: Vec<ThreadLoad>,
+        /// Actives still restoring.
+        restoring: Vec<TaskId>,
+        /// Actives another instance also claims.
+        also_active_elsewhere: Vec<TaskId>,
+    },
+    /// Offset sums on an instance's disk were set.
+    TaskOffsetsSet {
+        /// Instance.
+        instance: String,
+        /// Offset sum and the lag it gives, per task.
+        offsets: Vec<TaskOffset>,
+    },
+    /// Changelog end offset sums were set.
+    EndOffsetsSet {
+        /// Per task.
+        offsets: BTreeMap<TaskId, u64>,
+    },
+    /// A topic's partition racks were set.
+    PartitionRacksSet {
+        /// Topic.
+        topic: String,
+        /// Racks per partition.
+        racks: Vec<Vec<String>>,
+    },
     /// A config value changed.
     ConfigSet {
         /// Key.
@@ -778,6 +869,54 @@ impl Narrate for Event {
             } => format!(
                 "generation {generation}: {active} active ({sticky} sticky, {moved} moved), {standby} standby, {warmups} warm-up; {busy_instances} busy and {idle_instances} idle instances; longest restore ~{max_restore_ms} ms"
             ),
+            Event::AssignmentSet {
+                instance,
+                threads,
+                restoring,
+                also_active_elsewhere,
+            } => {
+                let parts: Vec<String> = threads
+                    .iter()
+                    .map(|t| {
+                        format!(
+                            "StreamThread-{} active {} standby {}",
+                            t.thread,
+                            tasks_text(&t.active),
+                            tasks_text(&t.standby)
+                        )
+                    })
+                    .collect();
+                let mut s = format!("{instance}'s assignment set: {}", parts.join("; "));
+                if !restoring.is_empty() {
+                    s.push_str(&format!("; still restoring {}", tasks_text(restoring)));
+                }
+                if !also_active_elsewhere.is_empty() {
+                    s.push_str(&format!(
+                        "; {} also claimed as active by another instance",
+                        tasks_text(also_active_elsewhere)
+                    ));
+                }
+                s
+            }
+            Event::TaskOffsetsSet { instance, offsets } => {
+                let parts: Vec<String> = offsets
+                    .iter()
+                    .map(|o| format!("{} offset sum {} of {} (lag {})", o.task, o.offset, o.end, o.lag))
+                    .collect();
+                format!("{instance} holds {}", parts.join(", "))
+            }
+            Event::EndOffsetsSet { offsets } => {
+                let parts: Vec<String> = offsets.iter().map(|(t, o)| format!("{t} = {o}")).collect();
+                format!("changelog end offset sums: {}", parts.join(", "))
+            }
+            Event::PartitionRacksSet { topic, racks } => {
+                let parts: Vec<String> = racks
+                    .iter()
+                    .enumerate()
+                    .map(|(p, r)| format!("{topic}-{p} on [{}]", r.join(", ")))
+                    .collect();
+                format!("partition racks: {}", parts.join("; "))
+            }
             Event::ConfigSet { key, value } => format!("{key} = {value}"),
             Event::Warning { message } => format!("warning: {message}"),
         }
@@ -876,6 +1015,38 @@ pub enum Error {
     /// Too many records at once.
     #[error("{0} records at once is more than the limit of 10^12")]
     TooManyRecords(u64),
+    /// A task id the topology does not have.
+    #[error("task {0} does not exist in the topology")]
+    UnknownTask(TaskId),
+    /// A stateless task cannot have a standby, offsets or a changelog end.
+    #[error("task {0} is stateless (no changelog)")]
+    StatelessTask(TaskId),
+    /// A task listed twice for one instance.
+    #[error("task {task} is listed twice for instance {instance}")]
+    TaskListedTwice {
+        /// Instance.
+        instance: String,
+        /// Task.
+        task: TaskId,
+    },
+    /// `restoring` names a task that is not one of the instance's actives.
+    #[error("task {task} is not an active task of {instance}, so it cannot be restoring")]
+    NotActive {
+        /// Instance.
+        instance: String,
+        /// Task.
+        task: TaskId,
+    },
+    /// Racks for the wrong number of partitions.
+    #[error("topic {topic} has {partitions} partitions but racks were given for {given}")]
+    RackListLength {
+        /// Topic.
+        topic: String,
+        /// Its partitions.
+        partitions: u32,
+        /// Lists given.
+        given: usize,
+    },
     /// Unknown key.
     #[error("unknown config {0}")]
     UnknownConfig(String),
@@ -901,6 +1072,8 @@ pub struct Sim {
     generation: u64,
     probing_at_ms: Option<u64>,
     metrics: Metrics,
+    /// Racks of each changelog partition set by `set_partition_racks`, by changelog topic.
+    changelog_racks: BTreeMap<String, Vec<Vec<String>>>,
 }
 
 fn check_tags(cfg: &Config, name: &str, tags: &BTreeMap<String, String>) -> Result<(), Error> {
@@ -1046,6 +1219,7 @@ impl Sim {
             racks: racks.to_vec(),
             replication_factor: rf.max(1),
             end_offsets: vec![0; partitions as usize],
+            partition_racks: None,
         };
         self.topics.insert(name.to_string(), topic);
         Ok(vec![Event::TopicDefined {
@@ -1089,6 +1263,13 @@ impl Sim {
                 .flat_map(|s| s.changelogs.iter().cloned())
                 .collect(),
         };
+        let names: BTreeMap<&String, u32> = topo
+            .subtopologies
+            .iter()
+            .flat_map(|s| s.changelogs.iter().map(move |c| (c, s.tasks)))
+            .collect();
+        self.changelog_racks
+            .retain(|c, v| names.get(c).is_some_and(|&n| n as usize == v.len()));
         self.topology = Some(topo);
         self.tasks = tasks;
         let mut out = vec![ev];
@@ -1377,6 +1558,223 @@ impl Sim {
         }])
     }
 
+    fn task_info(&self, t: TaskId) -> Result<&TaskInfo, Error> {
+        if self.topology.is_none() {
+            return Err(Error::NoTopology);
+        }
+        self.tasks
+            .binary_search_by_key(&t, |x| x.id)
+            .map(|i| &self.tasks[i])
+            .map_err(|_| Error::UnknownTask(t))
+    }
+
+    fn set_assignment(
+        &mut self,
+        name: &str,
+        threads: &[ThreadAssignmentSpec],
+        restoring: &[TaskId],
+    ) -> Result<Vec<Event>, Error> {
+        let inst = self
+            .instances
+            .get(name)
+            .ok_or_else(|| Error::UnknownInstance(name.to_string()))?;
+        if inst.status != InstanceStatus::Running {
+            return Err(Error::NotRunning(name.to_string()));
+        }
+        let mut seen_threads = BTreeSet::new();
+        let mut seen = BTreeSet::new();
+        let mut actives = BTreeSet::new();
+        for th in threads {
+            if !inst.threads.iter().any(|x| x.index == th.thread) || !seen_threads.insert(th.thread) {
+                return Err(Error::UnknownThread(name.to_string(), th.thread));
+            }
+            for &t in th.active.iter().chain(th.standby.iter()) {
+                self.task_info(t)?;
+                if !seen.insert(t) {
+                    return Err(Error::TaskListedTwice {
+                        instance: name.to_string(),
+                        task: t,
+                    });
+                }
+            }
+            for &t in &th.standby {
+                if !self.task_info(t)?.stateful() {
+                    return Err(Error::StatelessTask(t));
+                }
+            }
+            actives.extend(th.active.iter().copied());
+        }
+        for &t in restoring {
+            if !actives.contains(&t) {
+                return Err(Error::NotActive {
+                    instance: name.to_string(),
+                    task: t,
+                });
+            }
+            if !self.task_info(t)?.stateful() {
+                return Err(Error::StatelessTask(t));
+            }
+        }
+        // Validation done: from here on nothing fails.
+        let elsewhere: Vec<TaskId> = actives
+            .iter()
+            .copied()
+            .filter(|t| {
+                self.instances
+                    .values()
+                    .any(|i| i.name != name && i.threads.iter().any(|th| th.active.contains(t)))
+            })
+            .collect();
+        let now = self.now_ms;
+        let ends: BTreeMap<TaskId, u64> = seen.iter().map(|t| (*t, self.end_offset(*t))).collect();
+        let stateful: BTreeSet<TaskId> = seen
+            .iter()
+            .copied()
+            .filter(|t| self.end.contains_key(t))
+            .collect();
+        let inst = self.instances.get_mut(name).expect("checked above");
+        inst.clear_assignment();
+        for th in &mut inst.threads {
+            if let Some(spec) = threads.iter().find(|x| x.thread == th.index) {
+                th.active = spec.active.clone();
+                th.standby = spec.standby.clone();
+            }
+        }
+        for &t in &actives {
+            if !stateful.contains(&t) {
+                continue;
+            }
+            let end = ends.get(&t).copied().unwrap_or(0);
+            if restoring.contains(&t) {
+                let local = inst.local.get(&t).copied().unwrap_or(0).min(end);
+                inst.local.insert(t, local);
+                inst.restoring.insert(
+                    t,
+                    client::Restoring {
+                        since_ms: now,
+                        lag_at_start: end - local,
+                    },
+                );
+            } else {
+                inst.local.insert(t, end);
+            }
+        }
+        for th in threads {
+            for &t in &th.standby {
+                inst.local.entry(t).or_insert(0);
+            }
+        }
+        let loads = inst
+            .threads
+            .iter()
+            .map(|th| ThreadLoad {
+                thread: th.index,
+                active: th.active.clone(),
+                standby: th.standby.clone(),
+            })
+            .collect();
+        let mut restoring: Vec<TaskId> = restoring.to_vec();
+        restoring.sort();
+        restoring.dedup();
+        Ok(vec![Event::AssignmentSet {
+            instance: name.to_string(),
+            threads: loads,
+            restoring,
+            also_active_elsewhere: elsewhere,
+        }])
+    }
+
+    fn set_task_offsets(&mut self, name: &str, offsets: &BTreeMap<TaskId, u64>) -> Result<Vec<Event>, Error> {
+        if !self.instances.contains_key(name) {
+            return Err(Error::UnknownInstance(name.to_string()));
+        }
+        for &t in offsets.keys() {
+            if !self.task_info(t)?.stateful() {
+                return Err(Error::StatelessTask(t));
+            }
+        }
+        let ends: BTreeMap<TaskId, u64> = offsets.keys().map(|t| (*t, self.end_offset(*t))).collect();
+        let inst = self.instances.get_mut(name).expect("checked above");
+        let mut out = Vec::with_capacity(offsets.len());
+        for (&t, &o) in offsets {
+            inst.local.insert(t, o);
+            let end = ends.get(&t).copied().unwrap_or(0);
+            out.push(TaskOffset {
+                task: t,
+                offset: o,
+                end,
+                lag: if o > end { end } else { end - o },
+            });
+        }
+        Ok(vec![Event::TaskOffsetsSet {
+            instance: name.to_string(),
+            offsets: out,
+        }])
+    }
+
+    fn set_end_offsets(&mut self, offsets: &BTreeMap<TaskId, u64>) -> Result<Vec<Event>, Error> {
+        for &t in offsets.keys() {
+            if !self.task_info(t)?.stateful() {
+                return Err(Error::StatelessTask(t));
+            }
+        }
+        for (&t, &o) in offsets {
+            self.end.insert(t, o);
+        }
+        // A running active writes its changelog, so its local state follows the end.
+        for inst in self.instances.values_mut() {
+            for th in &inst.threads {
+                for t in &th.active {
+                    if let (Some(&o), false) = (offsets.get(t), inst.restoring.contains_key(t)) {
+                        inst.local.insert(*t, o);
+                    }
+                }
+            }
+        }
+        Ok(vec![Event::EndOffsetsSet {
+            offsets: offsets.clone(),
+        }])
+    }
+
+    fn set_partition_racks(&mut self, topic: &str, racks: &[Vec<String>]) -> Result<Vec<Event>, Error> {
+        let partitions = if let Some(t) = self.topics.get(topic) {
+            t.partitions
+        } else {
+            self.topology
+                .as_ref()
+                .and_then(|topo| {
+                    topo.subtopologies
+                        .iter()
+                        .find(|s| s.changelogs.iter().any(|c| c == topic))
+                        .map(|s| s.tasks)
+                })
+                .ok_or_else(|| Error::UnknownTopic(topic.to_string()))?
+        };
+        if racks.len() != partitions as usize {
+            return Err(Error::RackListLength {
+                topic: topic.to_string(),
+                partitions,
+                given: racks.len(),
+            });
+        }
+        if racks.iter().flatten().any(|r| r.is_empty()) {
+            return Err(Error::BadName("rack".into(), String::new()));
+        }
+        let sorted: Vec<Vec<String>> = racks
+            .iter()
+            .map(|v| v.iter().cloned().collect::<BTreeSet<_>>().into_iter().collect())
+            .collect();
+        if let Some(t) = self.topics.get_mut(topic) {
+            t.partition_racks = Some(sorted.clone());
+        } else {
+            self.changelog_racks.insert(topic.to_string(), sorted.clone());
+        }
+        Ok(vec![Event::PartitionRacksSet {
+            topic: topic.to_string(),
+            racks: sorted,
+        }])
+    }
+
     fn set_config(&mut self, key: &str, value: &serde_json::Value) -> Result<Vec<Event>, Error> {
         let cfg = self.config.with_value(key, value)?;
         for inst in self.instances.values() {
@@ -1456,6 +1854,7 @@ impl Engine for Sim {
             generation: 0,
             probing_at_ms: None,
             metrics: Metrics::default(),
+            changelog_racks: BTreeMap::new(),
         })
     }
 
@@ -1496,6 +1895,14 @@ impl Engine for Sim {
                 }
                 Ok(self.rebalance("requested"))
             }
+            Action::SetAssignment {
+                instance,
+                threads,
+                restoring,
+            } => self.set_assignment(instance, threads, restoring),
+            Action::SetTaskOffsets { instance, offsets } => self.set_task_offsets(instance, offsets),
+            Action::SetEndOffsets { offsets } => self.set_end_offsets(offsets),
+            Action::SetPartitionRacks { topic, racks } => self.set_partition_racks(topic, racks),
             Action::SetConfig { key, value } => self.set_config(key, value),
         }
     }

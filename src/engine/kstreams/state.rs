@@ -152,6 +152,12 @@ fn client_state(inst: &Instance, index: &BTreeMap<TaskId, usize>, metas: &[TaskM
     }
 }
 
+fn no_partition_racks(tp: &super::task::TopicPartition) -> Event {
+    Event::Warning {
+        message: format!("rack-aware assignment disabled: topic partition {tp} has no rack information"),
+    }
+}
+
 fn rack_model(sim: &Sim, clients: &[ClientState], out: &mut Vec<Event>) -> Option<RackModel> {
     let strategy = sim.config.rack_aware_assignment_strategy;
     if strategy == RackStrategy::None || clients.is_empty() {
@@ -189,7 +195,7 @@ fn rack_model(sim: &Sim, clients: &[ClientState], out: &mut Vec<Event>) -> Optio
         let mut sm = vec![0i64; racks.len()];
         for tp in &t.source_partitions {
             let topic = sim.topics.get(&tp.topic)?;
-            if topic.racks.is_empty() {
+            if topic.racks.is_empty() && topic.partition_racks.is_none() {
                 out.push(Event::Warning {
                     message: format!(
                         "rack-aware assignment disabled: topic {} has no rack information",
@@ -199,14 +205,19 @@ fn rack_model(sim: &Sim, clients: &[ClientState], out: &mut Vec<Event>) -> Optio
                 return None;
             }
             let rs = topic.replica_racks(tp.partition);
+            if rs.is_empty() {
+                out.push(no_partition_racks(tp));
+                return None;
+            }
             for (r, name) in racks.iter().enumerate() {
                 if !rs.contains(name) {
                     sm[r] += 1;
                 }
             }
         }
-        // lbscope rule: a changelog partition's replicas sit on the racks of the same
-        // partition of the sub-topology's first source topic (by name) that has it.
+        // A changelog partition's racks are those set by `set_partition_racks`; else
+        // (lbscope rule) the racks of the same partition of the sub-topology's first
+        // source topic (by name) that has it.
         let mut cm = vec![0i64; racks.len()];
         if !t.changelog_partitions.is_empty() {
             let sub = topo.subtopologies.get(t.id.subtopology as usize)?;
@@ -215,10 +226,22 @@ fn rack_model(sim: &Sim, clients: &[ClientState], out: &mut Vec<Event>) -> Optio
                 .iter()
                 .filter_map(|s| sim.topics.get(s))
                 .find(|x| t.id.partition < x.partitions)?;
-            let rs = first.replica_racks(t.id.partition);
-            for (r, name) in racks.iter().enumerate() {
-                if !rs.contains(name) {
-                    cm[r] += t.changelog_partitions.len() as i64;
+            for cp in &t.changelog_partitions {
+                let rs = match sim.changelog_racks.get(&cp.topic) {
+                    Some(v) => v
+                        .get(cp.partition as usize)
+                        .map(|x| x.iter().cloned().collect())
+                        .unwrap_or_default(),
+                    None => first.replica_racks(t.id.partition),
+                };
+                if rs.is_empty() {
+                    out.push(no_partition_racks(cp));
+                    return None;
+                }
+                for (r, name) in racks.iter().enumerate() {
+                    if !rs.contains(name) {
+                        cm[r] += 1;
+                    }
                 }
             }
         }
