@@ -21,6 +21,9 @@ pub struct TaskMeta {
     pub stateful: bool,
     /// Sum of its changelog end offsets.
     pub end: u64,
+    /// Its sub-topology has state stores (KIP-924's `TaskInfo.isStateful`, true
+    /// also for stores without a changelog).
+    pub has_stores: bool,
 }
 
 /// One consumer (stream thread) of a client.
@@ -32,6 +35,10 @@ pub struct ConsumerState {
     pub key: String,
     /// Stateful tasks it owned (active or standby) in the last assignment.
     pub prev: BTreeSet<usize>,
+    /// Every active task it owned in the last assignment.
+    pub prev_active: BTreeSet<usize>,
+    /// Standby and warm-up tasks it owned in the last assignment.
+    pub prev_standby: BTreeSet<usize>,
 }
 
 /// Kafka's `ClientState`.

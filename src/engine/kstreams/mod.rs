@@ -25,7 +25,7 @@ pub mod view;
 pub mod warmup;
 
 use super::{Engine, Narrate, SimRng, System};
-pub use assignor::{AssignorKind, Reason};
+pub use assignor::{Assignor, AssignorKind, Reason};
 pub use client::{Instance, InstanceStatus, ProcessId, StreamThread};
 pub use rack_aware::RackStrategy;
 use serde::{Deserialize, Serialize};
@@ -89,9 +89,30 @@ pub struct Config {
     /// `rack.aware.assignment.non_overlap_cost` (assignor default when absent).
     #[serde(rename = "rack.aware.assignment.non_overlap_cost")]
     pub non_overlap_cost: Option<u32>,
-    /// `task.assignor.class`: `high_availability` (Kafka's default) or `sticky` (legacy).
+    /// `task.assignor.class` (KIP-924): a `TaskAssignor` class name, e.g. the built-in
+    /// `org.apache.kafka.streams.processor.assignment.assignors.StickyTaskAssignor`;
+    /// null (the default) uses `internal.task.assignor.class`. lbscope also reads its
+    /// old values `high_availability` and `sticky` as that legacy assignor.
     #[serde(rename = "task.assignor.class")]
+    pub task_assignor_class: Option<String>,
+    /// `internal.task.assignor.class`: the legacy assignor when no `task.assignor.class`
+    /// is set (`HighAvailabilityTaskAssignor` by default).
+    #[serde(rename = "internal.task.assignor.class")]
     pub task_assignor: AssignorKind,
+    /// `group.protocol`: `classic` (the default; the client-side assignors) or
+    /// `streams` (KIP-1071: the group coordinator's assignor).
+    #[serde(rename = "group.protocol")]
+    pub group_protocol: GroupProtocol,
+    /// Broker config `group.streams.num.standby.replicas`: standbys per task of a
+    /// streams group that sets no `streams.num.standby.replicas`.
+    #[serde(rename = "group.streams.num.standby.replicas")]
+    pub group_streams_num_standby_replicas: u32,
+    /// Broker config `group.streams.max.standby.replicas`: the most a group may set.
+    #[serde(rename = "group.streams.max.standby.replicas")]
+    pub group_streams_max_standby_replicas: u32,
+    /// Group config `streams.num.standby.replicas` (null: the broker's default).
+    #[serde(rename = "streams.num.standby.replicas")]
+    pub streams_num_standby_replicas: Option<u32>,
     /// lbscope only: records per second one replica restores from its changelog.
     #[serde(rename = "lbscope.restore.records.per.second")]
     pub restore_records_per_second: u64,
@@ -110,7 +131,12 @@ impl Default for Config {
             rack_aware_assignment_strategy: RackStrategy::None,
             traffic_cost: None,
             non_overlap_cost: None,
+            task_assignor_class: None,
             task_assignor: AssignorKind::HighAvailability,
+            group_protocol: GroupProtocol::Classic,
+            group_streams_num_standby_replicas: 0,
+            group_streams_max_standby_replicas: 2,
+            streams_num_standby_replicas: None,
             restore_records_per_second: 10_000,
         }
     }
@@ -133,8 +159,65 @@ impl Config {
         Ok(cfg)
     }
 
+    /// The assignor a rebalance runs: the group coordinator's under
+    /// `group.protocol=streams`; else `task.assignor.class` when set (KIP-924); else
+    /// `internal.task.assignor.class` (Kafka's `StreamsPartitionAssignor`).
+    pub fn assignor(&self) -> Assignor {
+        if self.group_protocol == GroupProtocol::Streams {
+            return Assignor::StreamsGroupSticky;
+        }
+        match self.task_assignor_class.as_deref() {
+            Some("high_availability") => Assignor::HighAvailability,
+            Some("sticky") => Assignor::Sticky,
+            Some(_) => Assignor::StickyTaskAssignor,
+            None => match self.task_assignor {
+                AssignorKind::HighAvailability => Assignor::HighAvailability,
+                AssignorKind::Sticky => Assignor::Sticky,
+            },
+        }
+    }
+
+    /// Standby replicas per stateful task the running assignor places: the group's
+    /// `streams.num.standby.replicas` (else the broker's
+    /// `group.streams.num.standby.replicas`) under the streams protocol, else
+    /// `num.standby.replicas`.
+    pub fn standby_replicas(&self) -> u32 {
+        if self.group_protocol == GroupProtocol::Streams {
+            self.streams_num_standby_replicas
+                .unwrap_or(self.group_streams_num_standby_replicas)
+        } else {
+            self.num_standby_replicas
+        }
+    }
+
     /// Kafka's validation (plus playground limits).
     pub fn validate(&self) -> Result<(), Error> {
+        if let Some(c) = &self.task_assignor_class {
+            if !matches!(
+                c.as_str(),
+                "high_availability" | "sticky" | assignor::STICKY_TASK_ASSIGNOR_CLASS
+            ) {
+                return Err(Error::BadConfig(format!(
+                    "Expected an instantiable class name for task.assignor.class but got {c} (the built-in TaskAssignor is {})",
+                    assignor::STICKY_TASK_ASSIGNOR_CLASS
+                )));
+            }
+        }
+        if let Some(n) = self.streams_num_standby_replicas {
+            if n > self.group_streams_max_standby_replicas {
+                return Err(Error::BadConfig(format!(
+                    "streams.num.standby.replicas {n} is above group.streams.max.standby.replicas {}",
+                    self.group_streams_max_standby_replicas
+                )));
+            }
+        }
+        if self.group_streams_num_standby_replicas > MAX_STANDBY_REPLICAS
+            || self.group_streams_max_standby_replicas > MAX_STANDBY_REPLICAS
+        {
+            return Err(Error::BadConfig(format!(
+                "group.streams standby replicas above the playground limit of {MAX_STANDBY_REPLICAS}"
+            )));
+        }
         if self.rack_aware_assignment_tags.len() > MAX_RACK_AWARE_ASSIGNMENT_TAG_LIST_SIZE {
             return Err(Error::TooManyRackTags(self.rack_aware_assignment_tags.len()));
         }
@@ -177,6 +260,17 @@ fn one() -> u32 {
 
 fn one64() -> u64 {
     1
+}
+
+/// `group.protocol` of a Kafka Streams client.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GroupProtocol {
+    /// The classic consumer group protocol: the group leader's `StreamsPartitionAssignor` assigns.
+    #[default]
+    Classic,
+    /// KIP-1071's streams group protocol: the group coordinator assigns.
+    Streams,
 }
 
 /// The only way a Kafka Streams simulation changes.
@@ -492,7 +586,7 @@ pub enum Event {
         /// Why.
         trigger: String,
         /// Assignor.
-        assignor: AssignorKind,
+        assignor: Assignor,
         /// Members in process-id order (the assignor's client order); at most
         /// [`MAX_LISTED_MEMBERS`] are named.
         members: Vec<String>,
@@ -538,10 +632,35 @@ pub enum Event {
         /// Tasks moved.
         moved: u64,
     },
+    /// A sticky assignor's active quota: a previous owner keeps (or a previous
+    /// standby takes) an active while it has fewer than `threads × per thread`.
+    ActiveQuota {
+        /// Assignor.
+        assignor: Assignor,
+        /// All tasks (stateful and stateless).
+        tasks: u32,
+        /// Stream threads over all members.
+        threads: u32,
+        /// `floor(tasks / threads)`.
+        active_tasks_per_thread: u32,
+    },
+    /// The streams group's assignor quotas (`ceil(tasks / members)` per member).
+    MemberQuotas {
+        /// Members (stream threads) in the group.
+        members: u32,
+        /// Stateful active tasks per member.
+        stateful_active_per_member: u32,
+        /// Active tasks per member.
+        active_per_member: u32,
+        /// Active and standby tasks per member.
+        tasks_per_member: u32,
+        /// Standbys per stateful task.
+        standby_replicas: u32,
+    },
     /// Which standby assignor places the standbys, and with which rack information.
     StandbyAssignorChosen {
         /// The task assignor that asked for it.
-        assignor: AssignorKind,
+        assignor: Assignor,
         /// `DefaultStandbyTaskAssignor`, `ClientTagAwareStandbyTaskAssignor`, or the
         /// task assignor itself when it places standbys with its own rules.
         standby_assignor: String,
@@ -658,7 +777,7 @@ fn strategy_name(s: RackStrategy) -> &'static str {
 }
 
 fn standby_choice_text(
-    assignor: AssignorKind,
+    assignor: Assignor,
     standby_assignor: &str,
     tags: &[String],
     with_rack: u32,
@@ -786,7 +905,8 @@ impl Narrate for Event {
                     String::new()
                 };
                 format!(
-                    "rebalance {generation} ({trigger}): {assignor:?} assignor, {tasks} tasks over {count} members [{}{more}]",
+                    "rebalance {generation} ({trigger}): {} assignor, {tasks} tasks over {count} members [{}{more}]",
+                    assignor.label(),
                     members.join(", ")
                 )
             }
@@ -823,6 +943,24 @@ impl Narrate for Event {
                 moved,
             } => format!(
                 "rack-aware {strategy:?} on {target} (traffic cost {traffic_cost}, non-overlap cost {non_overlap_cost}): cost {cost_before} -> {cost_after}, {moved} moved"
+            ),
+            Event::ActiveQuota {
+                assignor,
+                tasks,
+                threads,
+                active_tasks_per_thread,
+            } => format!(
+                "{}: {tasks} tasks over {threads} threads, floor = {active_tasks_per_thread} per thread: a previous owner (then a previous standby) keeps an active while it runs fewer than its threads × {active_tasks_per_thread}",
+                assignor.class_name()
+            ),
+            Event::MemberQuotas {
+                members,
+                stateful_active_per_member,
+                active_per_member,
+                tasks_per_member,
+                standby_replicas,
+            } => format!(
+                "streams group quotas over {members} members: {stateful_active_per_member} stateful actives, {active_per_member} actives and {tasks_per_member} tasks (with {standby_replicas} standbys per stateful task) per member, rounded up; a previous owner keeps a task while under its quota"
             ),
             Event::StandbyAssignorChosen {
                 assignor,

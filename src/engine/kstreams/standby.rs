@@ -195,7 +195,7 @@ impl StandbyAssignor {
 
     /// Assign `num.standby.replicas` standbys per stateful task.
     pub fn assign(&self, ctx: &mut Ctx, stateful: &[usize]) {
-        let want = ctx.cfg.num_standby_replicas;
+        let want = ctx.standby_replicas;
         let mut holders: Vec<Vec<usize>> = vec![Vec::new(); ctx.tasks.len()];
         let mut owner: Vec<Option<usize>> = vec![None; ctx.tasks.len()];
         for (k, c) in ctx.clients.iter().enumerate() {

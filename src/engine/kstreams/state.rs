@@ -12,7 +12,9 @@
 //! * a task moves in one rebalance (cooperative rebalancing's extra revocation
 //!   round is not modelled).
 
-use super::assignor::{high_availability, sticky, AssignorKind, Ctx, Reason};
+use super::assignor::{
+    high_availability, sticky, sticky_task_assignor, streams_group, Assignor, Ctx, Reason,
+};
 use super::client::{Instance, InstanceStatus, Restoring};
 use super::client_state::{ClientState, ConsumerState, TaskMeta, LATEST_OFFSET};
 use super::rack_aware::{RackModel, RackStrategy};
@@ -134,6 +136,8 @@ fn client_state(inst: &Instance, index: &BTreeMap<TaskId, usize>, metas: &[TaskM
                 .filter_map(idx)
                 .filter(|&i| metas[i].stateful)
                 .collect(),
+            prev_active: th.active.iter().filter_map(idx).collect(),
+            prev_standby: th.standby.iter().filter_map(idx).collect(),
         })
         .collect();
     consumers.sort_by(|a, b| a.key.cmp(&b.key));
@@ -264,17 +268,18 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
     let cfg = sim.config.clone();
     let sim_generation = sim.generation;
     let generation = sim.generation + 1;
-    let member_names: Vec<String> = sim.members().iter().map(|i| i.name.clone()).collect();
+    let members = sim.members();
+    let member_count = members.len();
     let mut out = vec![Event::RebalanceStarted {
         generation,
         trigger: trigger.to_string(),
-        assignor: cfg.task_assignor,
-        members: member_names
+        assignor: cfg.assignor(),
+        members: members
             .iter()
             .take(super::MAX_LISTED_MEMBERS)
-            .cloned()
+            .map(|i| i.name.clone())
             .collect(),
-        member_count: member_names.len() as u32,
+        member_count: member_count as u32,
         tasks: sim.tasks.len() as u32,
     }];
     let index: BTreeMap<TaskId, usize> = sim.tasks.iter().enumerate().map(|(i, t)| (t.id, i)).collect();
@@ -285,18 +290,21 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
             id: t.id,
             stateful: t.stateful(),
             end: sim.end.get(&t.id).copied().unwrap_or(0),
+            has_stores: sim
+                .topology
+                .as_ref()
+                .and_then(|topo| topo.subtopologies.get(t.id.subtopology as usize))
+                .is_some_and(|s| !s.stores.is_empty()),
         })
         .collect();
-    let clients: Vec<ClientState> = member_names
-        .iter()
-        .filter_map(|n| sim.instances.get(n))
-        .map(|i| client_state(i, &index, &metas))
-        .collect();
+    let clients: Vec<ClientState> = members.iter().map(|i| client_state(i, &index, &metas)).collect();
     let rack = rack_model(sim, &clients, &mut out);
     let mut ctx = Ctx::new(&metas, clients, &cfg, rack);
-    let probing = match cfg.task_assignor {
-        AssignorKind::HighAvailability => high_availability::assign(&mut ctx),
-        AssignorKind::Sticky => sticky::assign(&mut ctx),
+    let probing = match cfg.assignor() {
+        Assignor::HighAvailability => high_availability::assign(&mut ctx),
+        Assignor::Sticky => sticky::assign(&mut ctx),
+        Assignor::StickyTaskAssignor => sticky_task_assignor::assign(&mut ctx),
+        Assignor::StreamsGroupSticky => streams_group::assign(&mut ctx),
     };
     let Ctx {
         clients,
@@ -304,10 +312,11 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
         standby_reason,
         warmups,
         log,
+        member_tasks,
         ..
     } = ctx;
     out.extend(log);
-    if member_names.is_empty() && !metas.is_empty() {
+    if member_count == 0 && !metas.is_empty() {
         out.push(Event::Warning {
             message: format!("no running instance: {} tasks are unassigned", metas.len()),
         });
@@ -329,6 +338,28 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
         let Some(inst) = sim.instances.get_mut(&c.name) else {
             continue;
         };
+        let was_member = inst.member_of.is_some() && inst.member_of == Some(sim_generation);
+        // Fast path: a member that held nothing and gets nothing changes nothing.
+        if c.active.is_empty()
+            && c.standby.is_empty()
+            && inst.restoring.is_empty()
+            && inst.warmups.is_empty()
+            && inst
+                .threads
+                .iter()
+                .all(|th| th.active.is_empty() && th.standby.is_empty())
+        {
+            inst.member_of = Some(generation);
+            idle += 1;
+            if !was_member {
+                thread_events.push(Event::InstanceIdle {
+                    instance: c.name.clone(),
+                    threads: c.capacity,
+                    standbys: 0,
+                });
+            }
+            continue;
+        }
         let old_active = inst.active_tasks();
         let old_standby = inst.standby_tasks();
         let old_threads: Vec<(u32, Vec<TaskId>, Vec<TaskId>)> = inst
@@ -336,7 +367,6 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
             .iter()
             .map(|th| (th.index, th.active.clone(), th.standby.clone()))
             .collect();
-        let was_member = inst.member_of.is_some() && inst.member_of == Some(sim_generation);
         inst.member_of = Some(generation);
         let n = c.consumers.len();
         let prev_by_lag = |k: usize| -> Vec<usize> {
@@ -344,17 +374,40 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
             v.sort_by_key(|&t| (c.lag_for(t, &metas), t));
             v
         };
-        let sa: Vec<usize> = c.active.iter().copied().filter(|&t| metas[t].stateful).collect();
-        let sl: Vec<usize> = c.active.iter().copied().filter(|&t| !metas[t].stateful).collect();
-        let sb: Vec<usize> = c.standby.iter().copied().collect();
-        let mut load = vec![0usize; n];
-        let a1 = assign_to_threads(&sa, true, n, &prev_by_lag, &mut load);
-        let s1 = assign_to_threads(&sb, true, n, &prev_by_lag, &mut load);
-        let a2 = assign_to_threads(&sl, false, n, &prev_by_lag, &mut load);
+        // Per consumer: (stateful actives, stateless actives, standbys).
+        let per_consumer: Vec<(Vec<usize>, Vec<usize>, Vec<usize>)> =
+            match member_tasks.as_ref().and_then(|m| m.get(ci)) {
+                // The streams group's assignor assigned the members (threads) itself.
+                Some(mt) => (0..n)
+                    .map(|k| {
+                        let m = mt.get(k).cloned().unwrap_or_default();
+                        (
+                            m.active.into_iter().collect(),
+                            Vec::new(),
+                            m.standby.into_iter().collect(),
+                        )
+                    })
+                    .collect(),
+                None => {
+                    let sa: Vec<usize> = c.active.iter().copied().filter(|&t| metas[t].stateful).collect();
+                    let sl: Vec<usize> = c.active.iter().copied().filter(|&t| !metas[t].stateful).collect();
+                    let sb: Vec<usize> = c.standby.iter().copied().collect();
+                    let mut load = vec![0usize; n];
+                    let a1 = assign_to_threads(&sa, true, n, &prev_by_lag, &mut load);
+                    let s1 = assign_to_threads(&sb, true, n, &prev_by_lag, &mut load);
+                    let a2 = assign_to_threads(&sl, false, n, &prev_by_lag, &mut load);
+                    a1.into_iter()
+                        .zip(a2)
+                        .zip(s1)
+                        .map(|((a, b), s)| (a, b, s))
+                        .collect()
+                }
+            };
         for (k, cons) in c.consumers.iter().enumerate() {
             if let Some(th) = inst.threads.iter_mut().find(|th| th.index == cons.index) {
-                th.active = a1[k].iter().chain(a2[k].iter()).map(|&t| metas[t].id).collect();
-                th.standby = s1[k].iter().map(|&t| metas[t].id).collect();
+                let (a1, a2, s1) = &per_consumer[k];
+                th.active = a1.iter().chain(a2.iter()).map(|&t| metas[t].id).collect();
+                th.standby = s1.iter().map(|&t| metas[t].id).collect();
             }
         }
         let changed = old_threads.len() != inst.threads.len()

@@ -11,7 +11,7 @@
 //!
 //! Returns whether a probing rebalance is needed (some movement was scheduled).
 
-use super::{balance_over_clients, AssignorKind, Ctx, Reason};
+use super::{balance_over_clients, Assignor, Ctx, Reason};
 use crate::engine::kstreams::client_state::poll_least;
 use crate::engine::kstreams::Event;
 use crate::engine::kstreams::{rack_aware, standby, warmup};
@@ -50,10 +50,10 @@ pub fn assign(ctx: &mut Ctx) -> bool {
     }
 
     // 2. Standbys.
-    if ctx.cfg.num_standby_replicas > 0 {
+    if ctx.standby_replicas > 0 {
         let sa = standby::StandbyAssignor::choose(ctx);
         ctx.log.push(Event::StandbyAssignorChosen {
-            assignor: AssignorKind::HighAvailability,
+            assignor: Assignor::HighAvailability,
             standby_assignor: sa.class_name().to_string(),
             tags: sa.keys.clone(),
             members_with_client_rack: ctx.members_with_rack(),
