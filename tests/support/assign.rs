@@ -52,6 +52,8 @@ pub struct Client {
     pub tags: BTreeMap<String, String>,
     /// `client.rack`.
     pub rack: Option<String>,
+    /// Actives already assigned in this round (for standby assignors and optimizers).
+    pub current: Vec<TaskId>,
 }
 
 /// A client with `capacity` threads and nothing before.
@@ -64,6 +66,7 @@ pub fn client(n: u64, capacity: u32) -> Client {
         lags: BTreeMap::new(),
         tags: BTreeMap::new(),
         rack: None,
+        current: Vec::new(),
     }
 }
 
@@ -103,6 +106,12 @@ impl Client {
     /// Client tags.
     pub fn tags(mut self, kv: &[(&str, &str)]) -> Self {
         self.tags = kv.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        self
+    }
+
+    /// Actives already assigned in this round.
+    pub fn assigned_active(mut self, ts: &[TaskId]) -> Self {
+        self.current.extend_from_slice(ts);
         self
     }
 
@@ -232,6 +241,22 @@ pub fn run(
     cfg: &Config,
     rack: Option<RackModel>,
 ) -> Out {
+    run_with(tasks, clients, cfg, rack, |ctx| match which {
+        Which::HighAvailability => high_availability::assign(ctx),
+        Which::LegacySticky => sticky::assign(ctx),
+        Which::Sticky => sticky_task_assignor::assign(ctx),
+        Which::StreamsGroup => streams_group::assign(ctx),
+    })
+}
+
+/// Run `f` on a context built from `clients` (their `current` actives placed).
+pub fn run_with(
+    tasks: Vec<TaskMeta>,
+    clients: &[Client],
+    cfg: &Config,
+    rack: Option<RackModel>,
+    f: impl FnOnce(&mut Ctx) -> bool,
+) -> Out {
     let index: BTreeMap<TaskId, usize> = tasks.iter().enumerate().map(|(i, m)| (m.id, i)).collect();
     let idx = |x: &TaskId| {
         *index
@@ -265,7 +290,7 @@ pub fn run(
                 capacity: c.capacity,
                 rack: c.rack.clone(),
                 tags: c.tags.clone(),
-                active: BTreeSet::new(),
+                active: c.current.iter().map(idx).collect(),
                 standby: BTreeSet::new(),
                 prev_active,
                 prev_standby,
@@ -275,12 +300,7 @@ pub fn run(
         })
         .collect();
     let mut ctx = Ctx::new(&tasks, states, cfg, rack);
-    let probing = match which {
-        Which::HighAvailability => high_availability::assign(&mut ctx),
-        Which::LegacySticky => sticky::assign(&mut ctx),
-        Which::Sticky => sticky_task_assignor::assign(&mut ctx),
-        Which::StreamsGroup => streams_group::assign(&mut ctx),
-    };
+    let probing = f(&mut ctx);
     let members = ctx.member_tasks.as_ref().map(|m| {
         m.iter()
             .map(|per| {
