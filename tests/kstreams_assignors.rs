@@ -1101,3 +1101,79 @@ mod task_assignment_utils_test {
             .any(|e| matches!(e, lbscope::engine::kstreams::Event::Warning { message } if message.contains("rack.aware.assignment.traffic_cost and rack.aware.assignment.non_overlap_cost"))));
     }
 }
+
+/// The high-availability assignor's failover: derived by reading
+/// `HighAvailabilityTaskAssignor.assignActiveStatefulTasks` (stateful actives round
+/// robin over the clients in process-id order, then `balanceTasksOverThreads`) and
+/// `TaskMovement.assignActiveTaskMovements` (a task leaves its target only when the
+/// target is not caught up).
+mod high_availability_failover {
+    use super::*;
+    use lbscope::engine::kstreams::Event;
+
+    /// Client B (not a member any more) ran 0_2 and 0_3; client 2 holds caught-up
+    /// standbys of exactly those. Every member is within `acceptable.recovery.lag`,
+    /// so the round-robin target stands: 0_1 leaves client 1 for client 2 and 0_2
+    /// goes to client 1, although client 2 could have taken just B's tasks.
+    #[test]
+    fn every_client_caught_up_keeps_the_round_robin_target() {
+        let st = [t(0, 0), t(0, 1), t(0, 2), t(0, 3)];
+        let a = client(1, 1)
+            .active(&[t(0, 0), t(0, 1)])
+            .lag(&[t(0, 0), t(0, 1)], -2)
+            .lag(&[t(0, 2), t(0, 3)], 50);
+        let c = client(2, 1).standby(&[t(0, 2), t(0, 3)]).lag(&st, 0);
+        let out = run(
+            Which::HighAvailability,
+            tasks(&st, &[]),
+            &[a, c],
+            &configs(10_000, 2, 0),
+            None,
+        );
+        assert_eq!(out.active(1), vec![t(0, 0), t(0, 2)]);
+        assert_eq!(out.active(2), vec![t(0, 1), t(0, 3)]);
+        assert!(!out.probing);
+        let moved: Vec<_> = out
+            .log
+            .iter()
+            .filter_map(|e| match e {
+                Event::ActiveMovementExplained {
+                    task,
+                    from,
+                    to,
+                    caught_up_count,
+                    target,
+                    from_caught_up,
+                    restore_records,
+                    ..
+                } => Some((
+                    *task,
+                    from.clone(),
+                    to.clone(),
+                    *caught_up_count,
+                    *target,
+                    *from_caught_up,
+                    *restore_records,
+                )),
+                _ => None,
+            })
+            .collect();
+        assert!(moved.contains(&(t(0, 1), Some("PID_1".into()), "PID_2".into(), 2, true, true, 0)));
+        assert!(moved.contains(&(t(0, 2), None, "PID_1".into(), 2, true, false, 50)));
+        let text = lbscope::engine::Narrate::narrate(
+            out.log
+                .iter()
+                .find(|e| matches!(e, Event::ActiveMovementExplained { task, .. } if *task == t(0, 1)))
+                .unwrap(),
+        );
+        assert!(text.contains("could have kept it"), "{text}");
+        assert!(out.log.iter().any(|e| matches!(
+            e,
+            Event::HighAvailabilityTarget {
+                tasks_all_caught_up: 4,
+                moved: 3,
+                ..
+            }
+        )));
+    }
+}

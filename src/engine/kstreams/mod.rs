@@ -632,6 +632,51 @@ pub enum Event {
         /// Tasks moved.
         moved: u64,
     },
+    /// The high-availability assignor's target: stateful actives go round robin
+    /// over the members and are balanced without looking at who holds them; a task
+    /// leaves that target only when the target is not caught up and a caught-up
+    /// member exists.
+    HighAvailabilityTarget {
+        /// Stateful tasks.
+        stateful_tasks: u32,
+        /// Members.
+        members: u32,
+        /// Stateful tasks on which every member is caught up.
+        tasks_all_caught_up: u32,
+        /// Stateful tasks on which no member is caught up.
+        tasks_none_caught_up: u32,
+        /// `acceptable.recovery.lag`.
+        acceptable_recovery_lag: u64,
+        /// Stateful actives whose owner changed.
+        moved: u32,
+    },
+    /// Why the high-availability assignor gave a stateful active a new owner.
+    ActiveMovementExplained {
+        /// Task.
+        task: TaskId,
+        /// Its previous owner among the members (none: it had none, e.g. it crashed).
+        from: Option<String>,
+        /// Its new owner.
+        to: String,
+        /// Members caught up on it (running it, or lag within
+        /// `acceptable.recovery.lag`); at most 8 are named.
+        caught_up: Vec<String>,
+        /// How many members are caught up on it.
+        caught_up_count: u32,
+        /// Members.
+        members: u32,
+        /// `acceptable.recovery.lag`.
+        acceptable_recovery_lag: u64,
+        /// The lag the new owner reported (-2: running).
+        lag: i64,
+        /// Records the new owner replays before it runs.
+        restore_records: u64,
+        /// The new owner is the balanced target (else a caught-up stand-in while a
+        /// warm-up restores on the target).
+        target: bool,
+        /// The previous owner was caught up too (it could have kept the task).
+        from_caught_up: bool,
+    },
     /// A sticky assignor's active quota: a previous owner keeps (or a previous
     /// standby takes) an active while it has fewer than `threads × per thread`.
     ActiveQuota {
@@ -944,6 +989,58 @@ impl Narrate for Event {
             } => format!(
                 "rack-aware {strategy:?} on {target} (traffic cost {traffic_cost}, non-overlap cost {non_overlap_cost}): cost {cost_before} -> {cost_after}, {moved} moved"
             ),
+            Event::HighAvailabilityTarget {
+                stateful_tasks,
+                members,
+                tasks_all_caught_up,
+                tasks_none_caught_up,
+                acceptable_recovery_lag,
+                moved,
+            } => format!(
+                "high-availability target: {stateful_tasks} stateful tasks round robin over {members} members, then balanced; every member is caught up (lag <= acceptable.recovery.lag {acceptable_recovery_lag}) on {tasks_all_caught_up} of them and none on {tasks_none_caught_up}. Where the target is caught up it stands, even if another instance holds the task: {moved} stateful actives change owner"
+            ),
+            Event::ActiveMovementExplained {
+                task,
+                from,
+                to,
+                caught_up,
+                caught_up_count,
+                members,
+                acceptable_recovery_lag,
+                lag,
+                restore_records,
+                target,
+                from_caught_up,
+            } => {
+                let more = if (*caught_up_count as usize) > caught_up.len() {
+                    format!(", … and {} more", *caught_up_count as usize - caught_up.len())
+                } else {
+                    String::new()
+                };
+                let who = format!(
+                    "{caught_up_count} of {members} members are caught up on it (lag <= {acceptable_recovery_lag}: [{}{more}])",
+                    caught_up.join(", ")
+                );
+                let lag_text = if *lag == client_state::LATEST_OFFSET {
+                    "running".to_string()
+                } else {
+                    format!("lag {lag}")
+                };
+                let from_text = match from {
+                    Some(f) if *from_caught_up => format!("leaves {f}, which was caught up and could have kept it, and"),
+                    Some(f) => format!("leaves {f} and"),
+                    None => "had no live owner and".to_string(),
+                };
+                if *target {
+                    format!(
+                        "{task} {from_text} goes to {to}, its balanced round-robin target: {who}; the target is caught up ({lag_text}), so it moves now without a warm-up and {to} replays {restore_records} records"
+                    )
+                } else {
+                    format!(
+                        "{task} {from_text} goes to {to}, a caught-up stand-in ({lag_text}): {who}; its balanced target was not caught up, so a warm-up restores there; {to} replays {restore_records} records"
+                    )
+                }
+            }
             Event::ActiveQuota {
                 assignor,
                 tasks,

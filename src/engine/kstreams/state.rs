@@ -334,10 +334,11 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
         (0, 0, 0, 0, 0, 0, 0);
     let mut max_restore = 0u64;
     let mut thread_events = Vec::new();
-    for (ci, c) in clients.iter().enumerate() {
-        let Some(inst) = sim.instances.get_mut(&c.name) else {
-            continue;
-        };
+    // The members in the clients' order (process id), without a lookup by name each.
+    let mut member_insts: Vec<&mut Instance> = sim.instances.values_mut().filter(|i| i.is_member()).collect();
+    member_insts.sort_by_key(|i| i.process_id);
+    for ((ci, c), inst) in clients.iter().enumerate().zip(member_insts) {
+        debug_assert_eq!(inst.name, c.name);
         let was_member = inst.member_of.is_some() && inst.member_of == Some(sim_generation);
         // Fast path: a member that held nothing and gets nothing changes nothing.
         if c.active.is_empty()
