@@ -185,3 +185,120 @@ fn ten_thousand_joins_finish() {
     }
     assert!(total <= 30 * lbscope::engine::kstreams::MAX_INSTANCES, "{total}");
 }
+
+/// `task.assignor.class` takes a class name (KIP-924) and lbscope's old values
+/// keep their meaning; `internal.task.assignor.class` takes the legacy class names;
+/// anything else is refused with Kafka's message (`AssignorConfiguration`).
+#[test]
+fn assignor_keys_select_as_kafka_3_8_and_old_values_keep_their_meaning() {
+    use lbscope::engine::kstreams::{Assignor, GroupProtocol};
+    let pick = |config: &str| -> Result<Assignor, String> {
+        let sc = scenario_with(config)?;
+        let Body::Kstreams(log) = &sc.body else {
+            panic!("not kstreams")
+        };
+        log.config.validate().map_err(|e| e.to_string())?;
+        Ok(log.config.assignor())
+    };
+    assert_eq!(pick("{}"), Ok(Assignor::HighAvailability));
+    assert_eq!(
+        pick(r#"{"task.assignor.class": "high_availability"}"#),
+        Ok(Assignor::HighAvailability)
+    );
+    assert_eq!(pick(r#"{"task.assignor.class": "sticky"}"#), Ok(Assignor::Sticky));
+    assert_eq!(
+        pick(
+            r#"{"task.assignor.class": "org.apache.kafka.streams.processor.assignment.assignors.StickyTaskAssignor"}"#
+        ),
+        Ok(Assignor::StickyTaskAssignor)
+    );
+    assert_eq!(
+        pick(
+            r#"{"internal.task.assignor.class": "org.apache.kafka.streams.processor.internals.assignment.LegacyStickyTaskAssignor"}"#
+        ),
+        Ok(Assignor::Sticky)
+    );
+    assert_eq!(
+        pick(r#"{"group.protocol": "streams", "task.assignor.class": "sticky"}"#),
+        Ok(Assignor::StreamsGroupSticky)
+    );
+    let e = pick(r#"{"task.assignor.class": "com.example.Mine"}"#).unwrap_err();
+    assert!(
+        e.contains("Expected an instantiable class name for task.assignor.class but got com.example.Mine"),
+        "{e}"
+    );
+    let e = pick(r#"{"internal.task.assignor.class": "nope"}"#).unwrap_err();
+    assert!(e.contains("internal.task.assignor.class"), "{e}");
+    assert_eq!(Config::default().group_protocol, GroupProtocol::Classic);
+    // The group's standbys: its own setting, else the broker's default.
+    let c = Config {
+        group_protocol: GroupProtocol::Streams,
+        num_standby_replicas: 2,
+        group_streams_num_standby_replicas: 1,
+        ..Config::default()
+    };
+    assert_eq!(c.standby_replicas(), 1);
+    let c = Config {
+        streams_num_standby_replicas: Some(3),
+        ..c
+    };
+    assert!(
+        c.validate().is_err(),
+        "above group.streams.max.standby.replicas 2"
+    );
+}
+
+/// A streams-group application end to end: the broker assigns every stream thread
+/// (member) its own tasks, the client's `num.standby.replicas` is not used.
+#[test]
+fn streams_protocol_assigns_members() {
+    use lbscope::engine::kstreams::GroupProtocol;
+    let mut s = Sim::new(
+        Config {
+            group_protocol: GroupProtocol::Streams,
+            num_standby_replicas: 1,
+            streams_num_standby_replicas: Some(1),
+            ..Config::default()
+        },
+        3,
+    )
+    .unwrap();
+    topic(&mut s, "in", 6);
+    for n in ["a", "b"] {
+        s.apply(&Action::AddInstance {
+            name: n.into(),
+            threads: Some(2),
+            rack: None,
+            tags: BTreeMap::new(),
+            process_id: None,
+        })
+        .unwrap();
+    }
+    let ev = s
+        .apply(&Action::DefineTopology {
+            subtopologies: vec![SubtopologySpec {
+                sources: vec!["in".into()],
+                stores: vec!["agg".into()],
+                changelog: true,
+            }],
+            copartition_groups: vec![],
+        })
+        .unwrap();
+    assert!(ev
+        .iter()
+        .any(|e| matches!(e, Event::MemberQuotas { members: 4, .. })));
+    for i in s.instances().values() {
+        for th in &i.threads {
+            assert!(th.active.len() + th.standby.len() <= 3, "{th:?}");
+            assert!(!th.active.is_empty());
+        }
+    }
+    let actives: usize = s.instances().values().map(|i| i.active_tasks().len()).sum();
+    let standbys: usize = s.instances().values().map(|i| i.standby_tasks().len()).sum();
+    assert_eq!((actives, standbys), (6, 6));
+    // Sticky on the next rebalance: nothing moves.
+    let ev = s.apply(&Action::Rebalance).unwrap();
+    assert!(ev
+        .iter()
+        .any(|e| matches!(e, Event::RebalanceCompleted { moved: 0, .. })));
+}
