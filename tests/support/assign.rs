@@ -276,17 +276,16 @@ pub fn run_with(
                     let s: BTreeSet<usize> = c.prev_standby[k].iter().map(idx).collect();
                     ConsumerState {
                         index: k as u32 + 1,
-                        key: format!("StreamThread-{}-consumer", k + 1),
                         prev: a.union(&s).copied().filter(|&i| tasks[i].stateful).collect(),
                         prev_active: a,
                         prev_standby: s,
                     }
                 })
                 .collect();
-            consumers.sort_by(|a, b| a.key.cmp(&b.key));
+            consumers.sort_by(|a, b| lbscope::engine::kstreams::client::consumer_key_cmp(a.index, b.index));
             ClientState {
                 pid: pid(c.n),
-                name: format!("PID_{}", c.n),
+                name: format!("PID_{}", c.n).into(),
                 capacity: c.capacity,
                 rack: c.rack.clone(),
                 tags: c.tags.clone(),

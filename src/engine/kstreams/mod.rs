@@ -1568,6 +1568,7 @@ impl Sim {
             local: BTreeMap::new(),
             restoring: BTreeMap::new(),
             warmups: BTreeSet::new(),
+            shared_name: name.into(),
             member_of: None,
         };
         self.instances.insert(name.to_string(), inst);

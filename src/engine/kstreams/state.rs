@@ -15,7 +15,7 @@
 use super::assignor::{
     high_availability, sticky, sticky_task_assignor, streams_group, Assignor, Ctx, Reason,
 };
-use super::client::{Instance, InstanceStatus, Restoring};
+use super::client::{consumer_key_cmp, Instance, InstanceStatus, Restoring};
 use super::client_state::{ClientState, ConsumerState, TaskMeta, LATEST_OFFSET};
 use super::rack_aware::{RackModel, RackStrategy};
 use super::task::TaskId;
@@ -86,6 +86,34 @@ pub fn progress(sim: &mut Sim, to_ms: u64) -> Vec<Event> {
     out
 }
 
+/// An instance's consumers (stream threads) in consumer-key order, with the tasks
+/// each owned in the last assignment.
+fn consumer_states(
+    inst: &Instance,
+    index: &BTreeMap<TaskId, usize>,
+    metas: &[TaskMeta],
+) -> Vec<ConsumerState> {
+    let idx = |t: &TaskId| index.get(t).copied();
+    let mut consumers: Vec<ConsumerState> = inst
+        .threads
+        .iter()
+        .map(|th| ConsumerState {
+            index: th.index,
+            prev: th
+                .active
+                .iter()
+                .chain(th.standby.iter())
+                .filter_map(idx)
+                .filter(|&i| metas[i].stateful)
+                .collect(),
+            prev_active: th.active.iter().filter_map(idx).collect(),
+            prev_standby: th.standby.iter().filter_map(idx).collect(),
+        })
+        .collect();
+    consumers.sort_by(|a, b| consumer_key_cmp(a.index, b.index));
+    consumers
+}
+
 fn client_state(inst: &Instance, index: &BTreeMap<TaskId, usize>, metas: &[TaskMeta]) -> ClientState {
     let idx = |t: &TaskId| index.get(t).copied();
     let prev_active: BTreeSet<usize> = inst.active_tasks().iter().filter_map(idx).collect();
@@ -123,27 +151,18 @@ fn client_state(inst: &Instance, index: &BTreeMap<TaskId, usize>, metas: &[TaskM
             );
         }
     }
-    let mut consumers: Vec<ConsumerState> = inst
+    let consumers = if inst
         .threads
         .iter()
-        .map(|th| ConsumerState {
-            index: th.index,
-            key: th.consumer_key(),
-            prev: th
-                .active
-                .iter()
-                .chain(th.standby.iter())
-                .filter_map(idx)
-                .filter(|&i| metas[i].stateful)
-                .collect(),
-            prev_active: th.active.iter().filter_map(idx).collect(),
-            prev_standby: th.standby.iter().filter_map(idx).collect(),
-        })
-        .collect();
-    consumers.sort_by(|a, b| a.key.cmp(&b.key));
+        .all(|th| th.active.is_empty() && th.standby.is_empty())
+    {
+        Vec::new()
+    } else {
+        consumer_states(inst, index, metas)
+    };
     ClientState {
         pid: inst.process_id,
-        name: inst.name.clone(),
+        name: inst.shared_name.clone(),
         capacity: inst.threads.len() as u32,
         rack: inst.rack.clone(),
         tags: inst.tags.clone(),
@@ -171,7 +190,7 @@ fn rack_model(sim: &Sim, clients: &[ClientState], out: &mut Vec<Event>) -> Optio
         out.push(Event::Warning {
             message: format!(
                 "rack-aware assignment disabled: instance {} has no client.rack",
-                c.name
+                &*c.name
             ),
         });
         return None;
@@ -338,7 +357,7 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
     let mut member_insts: Vec<&mut Instance> = sim.instances.values_mut().filter(|i| i.is_member()).collect();
     member_insts.sort_by_key(|i| i.process_id);
     for ((ci, c), inst) in clients.iter().enumerate().zip(member_insts) {
-        debug_assert_eq!(inst.name, c.name);
+        debug_assert_eq!(inst.name.as_str(), &*c.name);
         let was_member = inst.member_of.is_some() && inst.member_of == Some(sim_generation);
         // Fast path: a member that held nothing and gets nothing changes nothing.
         if c.active.is_empty()
@@ -354,7 +373,7 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
             idle += 1;
             if !was_member {
                 thread_events.push(Event::InstanceIdle {
-                    instance: c.name.clone(),
+                    instance: c.name.to_string(),
                     threads: c.capacity,
                     standbys: 0,
                 });
@@ -369,9 +388,17 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
             .map(|th| (th.index, th.active.clone(), th.standby.clone()))
             .collect();
         inst.member_of = Some(generation);
-        let n = c.consumers.len();
+        // A client that held nothing before has its consumers built only now.
+        let built;
+        let consumers: &[ConsumerState] = if c.consumers.is_empty() {
+            built = consumer_states(inst, &index, &metas);
+            &built
+        } else {
+            &c.consumers
+        };
+        let n = consumers.len();
         let prev_by_lag = |k: usize| -> Vec<usize> {
-            let mut v: Vec<usize> = c.consumers[k].prev.iter().copied().collect();
+            let mut v: Vec<usize> = consumers[k].prev.iter().copied().collect();
             v.sort_by_key(|&t| (c.lag_for(t, &metas), t));
             v
         };
@@ -404,7 +431,7 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
                         .collect()
                 }
             };
-        for (k, cons) in c.consumers.iter().enumerate() {
+        for (k, cons) in consumers.iter().enumerate() {
             if let Some(th) = inst.threads.iter_mut().find(|th| th.index == cons.index) {
                 let (a1, a2, s1) = &per_consumer[k];
                 th.active = a1.iter().chain(a2.iter()).map(|&t| metas[t].id).collect();
@@ -422,7 +449,7 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
             let id = metas[t].id;
             n_active += 1;
             let previous = old_owner.get(&id).cloned();
-            let stays = previous.as_deref() == Some(c.name.as_str());
+            let stays = previous.as_deref() == Some(&*c.name);
             let reported = if metas[t].stateful {
                 c.lag_for(t, &metas)
             } else {
@@ -460,7 +487,7 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
                 max_restore = max_restore.max(ms);
                 out.push(Event::TaskAssigned {
                     task: id,
-                    instance: c.name.clone(),
+                    instance: c.name.to_string(),
                     role: Role::Active,
                     reason: active_reason[t],
                     lag: reported,
@@ -490,7 +517,7 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
                 let lag = end - local;
                 out.push(Event::TaskAssigned {
                     task: id,
-                    instance: c.name.clone(),
+                    instance: c.name.to_string(),
                     role: if is_warm { Role::WarmUp } else { Role::Standby },
                     reason: standby_reason
                         .get(&(ci, t))
@@ -510,7 +537,7 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
             // member of the previous generation (it just joined or came back).
             if !old_active.is_empty() || !was_member {
                 thread_events.push(Event::InstanceIdle {
-                    instance: c.name.clone(),
+                    instance: c.name.to_string(),
                     threads: c.capacity,
                     standbys: c.standby.len() as u32,
                 });
@@ -520,7 +547,7 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
         }
         if changed {
             thread_events.push(Event::ThreadsAssigned {
-                instance: c.name.clone(),
+                instance: c.name.to_string(),
                 threads: inst
                     .threads
                     .iter()

@@ -198,9 +198,9 @@ fn explain_movements(
             .collect();
         moved.push(Event::ActiveMovementExplained {
             task: ctx.tasks[t].id,
-            from: prev_owner[t].map(|c| ctx.clients[c].name.clone()),
-            to: ctx.clients[to].name.clone(),
-            caught_up: caught.iter().map(|&c| ctx.clients[c].name.clone()).collect(),
+            from: prev_owner[t].map(|c| ctx.clients[c].name.to_string()),
+            to: ctx.clients[to].name.to_string(),
+            caught_up: caught.iter().map(|&c| ctx.clients[c].name.to_string()).collect(),
             caught_up_count: count as u32,
             members: members as u32,
             acceptable_recovery_lag: ctx.cfg.acceptable_recovery_lag,

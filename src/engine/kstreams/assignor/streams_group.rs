@@ -317,18 +317,18 @@ pub fn assign(ctx: &mut Ctx) -> bool {
     let want = ctx.standby_replicas;
     let stateful: Vec<usize> = ctx.stateful();
     let stateless: Vec<usize> = ctx.stateless();
-    let members: usize = ctx.clients.iter().map(|c| c.consumers.len()).sum();
+    let members: usize = ctx.clients.iter().map(|c| c.capacity as usize).sum();
     let all = ctx.tasks.len();
     let total = all + stateful.len() * want as usize;
     let procs: Vec<Process> = ctx
         .clients
         .iter()
         .map(|c| Process {
-            capacity: c.consumers.len(),
+            capacity: c.capacity as usize,
             task_count: 0,
             active_count: 0,
             stateful_active_count: 0,
-            member_counts: vec![0; c.consumers.len()],
+            member_counts: vec![0; c.capacity as usize],
             assigned: BTreeSet::new(),
         })
         .collect();
@@ -355,7 +355,7 @@ pub fn assign(ctx: &mut Ctx) -> bool {
                 held.insert(t);
             }
         }
-        if !c.consumers.is_empty() {
+        if c.capacity > 0 {
             for &t in c.lags.keys() {
                 if !held.contains(&t) {
                     cands.entry(t).or_default().push(((p, 0), false, offset(t)));
