@@ -53,7 +53,7 @@ fn events_for_n_joins_grow_linearly() {
         copartition_groups: vec![],
     })
     .unwrap();
-    const N: usize = 600;
+    const N: usize = 2000;
     let mut total = 0usize;
     let mut idle = 0usize;
     let mut threads = 0usize;

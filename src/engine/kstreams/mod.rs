@@ -1412,7 +1412,8 @@ impl Sim {
     /// Members of the group in the assignor's order (process id).
     pub fn members(&self) -> Vec<&Instance> {
         let mut v: Vec<&Instance> = self.instances.values().filter(|i| i.is_member()).collect();
-        v.sort_by_key(|i| i.process_id);
+        // Process ids are unique, so an unstable sort is deterministic.
+        v.sort_unstable_by_key(|i| i.process_id);
         v
     }
 

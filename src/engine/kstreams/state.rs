@@ -355,7 +355,7 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
     let mut thread_events = Vec::new();
     // The members in the clients' order (process id), without a lookup by name each.
     let mut member_insts: Vec<&mut Instance> = sim.instances.values_mut().filter(|i| i.is_member()).collect();
-    member_insts.sort_by_key(|i| i.process_id);
+    member_insts.sort_unstable_by_key(|i| i.process_id);
     for ((ci, c), inst) in clients.iter().enumerate().zip(member_insts) {
         debug_assert_eq!(inst.name.as_str(), &*c.name);
         let was_member = inst.member_of.is_some() && inst.member_of == Some(sim_generation);

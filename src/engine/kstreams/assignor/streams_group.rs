@@ -31,10 +31,11 @@
 //! sort as text ("10" before "2").
 //!
 //! lbscope's rules where Java leaves the order open (hash maps, heap ties):
-//! members are visited in process-id order, then thread order (so the last of
-//! several members claiming a previous active wins, as a map `put`); ties between
-//! processes go to the first in process-id order, between members of a process to
-//! the first thread; a process's reported offsets are the first member's.
+//! members are visited in process-id order, then in consumer-key order of their
+//! threads (so the last of several members claiming a previous active wins, as a
+//! map `put`); ties between processes go to the first in process-id order, between
+//! members of a process to the first in that order; the offsets a process reports
+//! for tasks none of its members holds are its first member's.
 
 use super::{Ctx, MemberTasks, Reason};
 use crate::engine::kstreams::Event;
