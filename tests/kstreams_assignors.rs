@@ -1069,6 +1069,43 @@ mod task_assignment_utils_test {
         }
     }
 
+    /// Both strategies; each task's one partition is its source and changelog.
+    #[test]
+    fn should_optimize_standby_tasks_basic() {
+        use lbscope::engine::kstreams::assignor::sticky_task_assignor::optimize_standby;
+        for strategy in [RackStrategy::MinTraffic, RackStrategy::BalanceSubtopology] {
+            let cfg = Config {
+                rack_aware_assignment_strategy: strategy,
+                traffic_cost: Some(100),
+                non_overlap_cost: Some(1),
+                num_standby_replicas: 1,
+                ..Config::default()
+            };
+            // Racks rack-1, rack-2, rack-3; 0_0's partition on rack-2, 0_1's on rack-3.
+            let miss = vec![vec![1, 0, 1], vec![1, 1, 0]];
+            let rack = RackModel {
+                strategy,
+                racks: vec!["rack-1".into(), "rack-2".into(), "rack-3".into()],
+                client_rack: vec![0, 1, 2],
+                source_miss: miss.clone(),
+                changelog_miss: miss,
+                subtopology: vec![0, 0],
+            };
+            let cs = [
+                client(1, 2).rack("rack-1").assigned_active(&[t(0, 0), t(0, 1)]),
+                client(2, 2).rack("rack-2").assigned_standby(&[t(0, 1)]),
+                client(3, 2).rack("rack-3").assigned_standby(&[t(0, 0)]),
+            ];
+            let out = assign::run_with(tasks(&[t(0, 0), t(0, 1)], &[]), &cs, &cfg, Some(rack), |ctx| {
+                optimize_standby(ctx, 100, 1);
+                false
+            });
+            assert_eq!(out.active(1), vec![t(0, 0), t(0, 1)], "{strategy:?}");
+            assert_eq!(out.standby(2), vec![t(0, 0)], "{strategy:?}");
+            assert_eq!(out.standby(3), vec![t(0, 1)], "{strategy:?}");
+        }
+    }
+
     /// Derived by reading `TaskAssignmentUtils.canPerformRackAwareOptimization`: it
     /// checks that both costs are *configured*, so with them unset nothing moves
     /// even though `StickyTaskAssignor` passes its defaults as overrides.

@@ -54,6 +54,8 @@ pub struct Client {
     pub rack: Option<String>,
     /// Actives already assigned in this round (for standby assignors and optimizers).
     pub current: Vec<TaskId>,
+    /// Standbys already assigned in this round (for optimizers).
+    pub current_standby: Vec<TaskId>,
 }
 
 /// A client with `capacity` threads and nothing before.
@@ -67,6 +69,7 @@ pub fn client(n: u64, capacity: u32) -> Client {
         tags: BTreeMap::new(),
         rack: None,
         current: Vec::new(),
+        current_standby: Vec::new(),
     }
 }
 
@@ -112,6 +115,12 @@ impl Client {
     /// Actives already assigned in this round.
     pub fn assigned_active(mut self, ts: &[TaskId]) -> Self {
         self.current.extend_from_slice(ts);
+        self
+    }
+
+    /// Standbys already assigned in this round.
+    pub fn assigned_standby(mut self, ts: &[TaskId]) -> Self {
+        self.current_standby.extend_from_slice(ts);
         self
     }
 
@@ -290,7 +299,7 @@ pub fn run_with(
                 rack: c.rack.clone(),
                 tags: c.tags.clone(),
                 active: c.current.iter().map(idx).collect(),
-                standby: BTreeSet::new(),
+                standby: c.current_standby.iter().map(idx).collect(),
                 prev_active,
                 prev_standby,
                 lags: c.lags.iter().map(|(x, l)| (idx(x), *l)).collect(),
