@@ -113,7 +113,7 @@ fn settings_come_from_the_engine_schema_and_refusals_name_the_key() {
         .compare_options()
         .contains(&("loadBalancerLoadSheddingStrategy", "ThresholdShedder")));
     let s = run(s, [Msg::Tab(System::Kstreams)]);
-    assert!(s.compare_options().contains(&("task.assignor.class", "sticky")));
+    assert!(s.compare_options().contains(&("group.protocol", "streams")));
 }
 
 #[test]

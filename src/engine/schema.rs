@@ -244,7 +244,11 @@ pub fn check_entry<C: Schema>(name: &str, value: &Value) -> Result<&'static Knob
         key: name.to_string(),
         closest: closest::<C>(name),
     })?;
-    k.check(value).map_err(ConfigError::Invalid)?;
+    // A modelled choice is the engine's to read (it may accept other spellings,
+    // such as Kafka's short assignor names); every other kind is checked here.
+    if !(k.modelled && matches!(k.kind, Kind::Choice(_))) {
+        k.check(value).map_err(ConfigError::Invalid)?;
+    }
     if k.modelled {
         let mut one = Map::new();
         one.insert(k.key.to_string(), value.clone());

@@ -48,6 +48,17 @@ fn instance(name: &str, threads: u32, rack: Option<&str>) -> A {
     }
 }
 
+/// An instance that sets `client.rack` and the client tag `rack` to the same value.
+fn racked(name: &str, threads: u32, rack: &str) -> A {
+    A::AddInstance {
+        name: name.into(),
+        threads: Some(threads),
+        rack: Some(rack.to_string()),
+        tags: BTreeMap::from([("rack".to_string(), rack.to_string())]),
+        process_id: None,
+    }
+}
+
 fn body(config: Config, setup: Vec<A>, actions: Vec<A>) -> Log<Sim> {
     Log {
         config,
@@ -515,20 +526,21 @@ fn standbys() -> Lesson {
 fn rack_standbys() -> Lesson {
     let config = Config {
         num_standby_replicas: 1,
+        rack_aware_assignment_tags: vec!["rack".into()],
         ..Config::default()
     };
     let setup = vec![
         topic("input", 6, &[]),
-        instance("a1", 1, Some("r1")),
-        instance("a2", 1, Some("r1")),
-        instance("b1", 1, Some("r2")),
-        instance("b2", 1, Some("r2")),
+        racked("a1", 1, "r1"),
+        racked("a2", 1, "r1"),
+        racked("b1", 1, "r2"),
+        racked("b2", 1, "r2"),
     ];
     lesson(
         "kstreams-rack-aware-standbys",
         Concept::KstreamsRackAwareStandbys,
         "Rack-aware standbys",
-        "With racks known, standbys go to a different rack than their active, so losing a rack still leaves a caught-up copy.",
+        "With a rack client tag listed in rack.aware.assignment.tags, standbys go to a different rack than their active, so losing a rack still leaves a caught-up copy. client.rack alone does not do this in the default assignor.",
         body(config, setup, vec![topology(&["counts"])]),
         vec![
             step("Two racks", 0, &[C::Members], n(|c| {
@@ -539,8 +551,9 @@ fn rack_standbys() -> Lesson {
                     .map(|i| format!("{} on {}", i.name, i.rack.clone().unwrap_or_default()))
                     .collect();
                 Said::new(format!(
-                    "Four instances set client.rack: {}. Start the stateful topology with num.standby.replicas = {}.",
+                    "Four instances set client.rack and the client tag rack to the same value: {}. rack.aware.assignment.tags = [{}]. The high-availability assignor spreads standbys only over these tags: it passes no rack information to its standby assignor, so client.rack alone would leave standbys to the least-loaded instance. Start the stateful topology with num.standby.replicas = {}.",
                     and_list(&v),
+                    c.state.config().rack_aware_assignment_tags.join(", "),
                     c.state.config().num_standby_replicas
                 ))
             }))
@@ -566,18 +579,18 @@ fn rack_standbys() -> Lesson {
                     _ => None,
                 }).len();
                 Said::new(format!(
-                    "Active/standby per task: {}. {other} of {} standbys sit on a different rack than their active ({tagged} placed by the rack tag). With rack.aware.assignment.tags set, the client tags would take precedence over client.rack.",
+                    "Active/standby per task: {}. {other} of {} standbys sit on a different rack than their active ({tagged} placed by the rack tag, by ClientTagAwareStandbyTaskAssignor).",
                     and_list(&pairs),
                     c.state.tasks().len()
                 ))
             })),
             step("Play freely", 1, FREE, n(|_| {
-                Said::new("Crash both instances of one rack: every task still has a copy on the other rack. Add instances with client tags and set rack.aware.assignment.tags to compare.")
+                Said::new("Crash both instances of one rack: every task still has a copy on the other rack. Set rack.aware.assignment.tags to [] and rebalance to see client.rack alone leave standbys to the least-loaded instance.")
             })),
         ],
         real(
             &["num.standby.replicas", "rack.aware.assignment.tags"],
-            &[("client.rack", "null")],
+            &[("client.rack", "null"), ("client.tag.rack", "(unset)")],
             &[],
             &["assignment.ClientTagAwareStandbyTaskAssignor", "assignment.StandbyTaskAssignorFactory"],
         ),

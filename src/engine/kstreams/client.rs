@@ -125,6 +125,29 @@ impl StreamThread {
     }
 }
 
+/// Orders threads `a` and `b` as their consumer keys (`StreamThread-N-consumer`)
+/// sort as strings, without building the strings: the decimal digits of N, then
+/// the `-` that follows (which sorts before every digit).
+pub fn consumer_key_cmp(a: u32, b: u32) -> Ordering {
+    let digits = |mut n: u32, buf: &mut [u8; 11]| -> usize {
+        let mut i = buf.len();
+        i -= 1;
+        buf[i] = b'-';
+        loop {
+            i -= 1;
+            buf[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        i
+    };
+    let (mut x, mut y) = ([0u8; 11], [0u8; 11]);
+    let (i, j) = (digits(a, &mut x), digits(b, &mut y));
+    x[i..].cmp(&y[j..])
+}
+
 /// An active task being restored from its changelog.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Restoring {
@@ -155,6 +178,12 @@ pub struct Instance {
     pub restoring: BTreeMap<TaskId, Restoring>,
     /// Standbys that are warm-up replicas.
     pub warmups: BTreeSet<TaskId>,
+    /// `name`, shared with the assignor's client states without a copy each rebalance.
+    #[serde(skip)]
+    pub shared_name: std::sync::Arc<str>,
+    /// The last generation it was a member of (None: never).
+    #[serde(skip)]
+    pub member_of: Option<u64>,
 }
 
 impl Instance {
@@ -224,5 +253,14 @@ mod tests {
         };
         assert!(t(10).consumer_key() < t(2).consumer_key());
         assert!(t(1).consumer_key() < t(10).consumer_key());
+        for a in [1, 2, 9, 10, 11, 19, 20, 100, 1000, 1024] {
+            for b in [1, 2, 9, 10, 11, 19, 20, 100, 1000, 1024] {
+                assert_eq!(
+                    consumer_key_cmp(a, b),
+                    t(a).consumer_key().cmp(&t(b).consumer_key()),
+                    "{a} {b}"
+                );
+            }
+        }
     }
 }

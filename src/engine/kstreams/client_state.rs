@@ -21,6 +21,9 @@ pub struct TaskMeta {
     pub stateful: bool,
     /// Sum of its changelog end offsets.
     pub end: u64,
+    /// Its sub-topology has state stores (KIP-924's `TaskInfo.isStateful`, true
+    /// also for stores without a changelog).
+    pub has_stores: bool,
 }
 
 /// One consumer (stream thread) of a client.
@@ -28,10 +31,12 @@ pub struct TaskMeta {
 pub struct ConsumerState {
     /// Thread index (`StreamThread-N`).
     pub index: u32,
-    /// Sort key (the member id prefix).
-    pub key: String,
     /// Stateful tasks it owned (active or standby) in the last assignment.
     pub prev: BTreeSet<usize>,
+    /// Every active task it owned in the last assignment.
+    pub prev_active: BTreeSet<usize>,
+    /// Standby and warm-up tasks it owned in the last assignment.
+    pub prev_standby: BTreeSet<usize>,
 }
 
 /// Kafka's `ClientState`.
@@ -40,7 +45,7 @@ pub struct ClientState {
     /// Process id.
     pub pid: ProcessId,
     /// Instance name.
-    pub name: String,
+    pub name: std::sync::Arc<str>,
     /// Threads (capacity in the load formulas).
     pub capacity: u32,
     /// `client.rack`.
@@ -57,7 +62,8 @@ pub struct ClientState {
     pub prev_standby: BTreeSet<usize>,
     /// Reported lags of tasks it holds state for (others lag by the full end offset).
     pub lags: BTreeMap<usize, i64>,
-    /// Its consumers, sorted by key.
+    /// Its consumers in consumer-key order; empty for a client that held no task
+    /// before (its `capacity` threads then all start empty).
     pub consumers: Vec<ConsumerState>,
 }
 

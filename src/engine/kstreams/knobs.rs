@@ -60,10 +60,29 @@ pub(super) const KNOBS: &[Knob] = &[
     .unit("ms"),
     Knob::new(
         "task.assignor.class",
-        Kind::Choice(&["high_availability", "sticky"]),
+        Kind::Text,
         ASSIGN,
-        "The task assignor: high_availability (Kafka's default) or sticky (legacy).",
+        "KIP-924: a TaskAssignor class (the built-in org.apache.kafka.streams.processor.assignment.assignors.StickyTaskAssignor); unset: internal.task.assignor.class. lbscope also reads high_availability and sticky as the legacy assignors.",
+    )
+    .optional(),
+    Knob::new(
+        "internal.task.assignor.class",
+        Kind::Choice(&[
+            "org.apache.kafka.streams.processor.internals.assignment.HighAvailabilityTaskAssignor",
+            "org.apache.kafka.streams.processor.internals.assignment.LegacyStickyTaskAssignor",
+        ]),
+        ASSIGN,
+        "The legacy assignor when task.assignor.class is unset (HighAvailabilityTaskAssignor by default).",
     ),
+    Knob::new(
+        "group.protocol",
+        Kind::Choice(&["classic", "streams"]),
+        ASSIGN,
+        "classic: the client-side assignors; streams (KIP-1071): the group coordinator's assignor.",
+    ),
+    Knob::new("group.streams.num.standby.replicas", Kind::Int { min: 0, max: 16 }, ASSIGN, "Broker: standbys per task of a streams group that sets none."),
+    Knob::new("group.streams.max.standby.replicas", Kind::Int { min: 0, max: 16 }, ASSIGN, "Broker: the most standbys a streams group may set."),
+    Knob::new("streams.num.standby.replicas", Kind::Int { min: 0, max: 16 }, ASSIGN, "Group: standbys per task under the streams protocol (unset: the broker's default).").optional(),
     Knob::new(
         "rack.aware.assignment.tags",
         Kind::TextList,

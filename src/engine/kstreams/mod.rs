@@ -29,7 +29,7 @@ pub mod warmup;
 
 use super::schema::{self, ConfigChange, ConfigError};
 use super::{AnyAction, Engine, Narrate, Series, SimRng, Subject, System};
-pub use assignor::{AssignorKind, Reason};
+pub use assignor::{Assignor, AssignorKind, Reason};
 pub use client::{Instance, InstanceStatus, ProcessId, StreamThread};
 pub use rack_aware::RackStrategy;
 use serde::{Deserialize, Serialize};
@@ -46,6 +46,8 @@ pub const MAX_RACK_AWARE_ASSIGNMENT_TAG_KEY_LENGTH: usize = 20;
 pub const MAX_RACK_AWARE_ASSIGNMENT_TAG_VALUE_LENGTH: usize = 30;
 /// Most threads one instance may run in the playground.
 pub const MAX_THREADS: u32 = 1024;
+/// Most members a `RebalanceStarted` event names (it counts them all).
+pub const MAX_LISTED_MEMBERS: usize = 32;
 /// Most instances in the playground.
 pub const MAX_INSTANCES: usize = 10_000;
 /// Most standby replicas in the playground.
@@ -54,6 +56,10 @@ pub const MAX_STANDBY_REPLICAS: u32 = 16;
 pub const MIN_PROBING_REBALANCE_INTERVAL_MS: u64 = 60_000;
 
 /// Kafka Streams configuration, with Kafka's names and defaults.
+///
+/// One rule for every way a value gets in: the scenario's `config` object and the
+/// `set_config` action both go through the schema ([`crate::engine::schema`]:
+/// unknown keys refused with the closest known key) and [`Config::validate`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
@@ -87,9 +93,30 @@ pub struct Config {
     /// `rack.aware.assignment.non_overlap_cost` (assignor default when absent).
     #[serde(rename = "rack.aware.assignment.non_overlap_cost")]
     pub non_overlap_cost: Option<u32>,
-    /// `task.assignor.class`: `high_availability` (Kafka's default) or `sticky` (legacy).
+    /// `task.assignor.class` (KIP-924): a `TaskAssignor` class name, e.g. the built-in
+    /// `org.apache.kafka.streams.processor.assignment.assignors.StickyTaskAssignor`;
+    /// null (the default) uses `internal.task.assignor.class`. lbscope also reads its
+    /// old values `high_availability` and `sticky` as that legacy assignor.
     #[serde(rename = "task.assignor.class")]
+    pub task_assignor_class: Option<String>,
+    /// `internal.task.assignor.class`: the legacy assignor when no `task.assignor.class`
+    /// is set (`HighAvailabilityTaskAssignor` by default).
+    #[serde(rename = "internal.task.assignor.class")]
     pub task_assignor: AssignorKind,
+    /// `group.protocol`: `classic` (the default; the client-side assignors) or
+    /// `streams` (KIP-1071: the group coordinator's assignor).
+    #[serde(rename = "group.protocol")]
+    pub group_protocol: GroupProtocol,
+    /// Broker config `group.streams.num.standby.replicas`: standbys per task of a
+    /// streams group that sets no `streams.num.standby.replicas`.
+    #[serde(rename = "group.streams.num.standby.replicas")]
+    pub group_streams_num_standby_replicas: u32,
+    /// Broker config `group.streams.max.standby.replicas`: the most a group may set.
+    #[serde(rename = "group.streams.max.standby.replicas")]
+    pub group_streams_max_standby_replicas: u32,
+    /// Group config `streams.num.standby.replicas` (null: the broker's default).
+    #[serde(rename = "streams.num.standby.replicas")]
+    pub streams_num_standby_replicas: Option<u32>,
     /// lbscope only: records per second one replica restores from its changelog.
     #[serde(rename = "lbscope.restore.records.per.second")]
     pub restore_records_per_second: u64,
@@ -111,7 +138,12 @@ impl Default for Config {
             rack_aware_assignment_strategy: RackStrategy::None,
             traffic_cost: None,
             non_overlap_cost: None,
+            task_assignor_class: None,
             task_assignor: AssignorKind::HighAvailability,
+            group_protocol: GroupProtocol::Classic,
+            group_streams_num_standby_replicas: 0,
+            group_streams_max_standby_replicas: 2,
+            streams_num_standby_replicas: None,
             restore_records_per_second: 10_000,
             unmodelled: BTreeMap::new(),
         }
@@ -119,9 +151,66 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The assignor a rebalance runs: the group coordinator's under
+    /// `group.protocol=streams`; else `task.assignor.class` when set (KIP-924); else
+    /// `internal.task.assignor.class` (Kafka's `StreamsPartitionAssignor`).
+    pub fn assignor(&self) -> Assignor {
+        if self.group_protocol == GroupProtocol::Streams {
+            return Assignor::StreamsGroupSticky;
+        }
+        match self.task_assignor_class.as_deref() {
+            Some("high_availability") => Assignor::HighAvailability,
+            Some("sticky") => Assignor::Sticky,
+            Some(_) => Assignor::StickyTaskAssignor,
+            None => match self.task_assignor {
+                AssignorKind::HighAvailability => Assignor::HighAvailability,
+                AssignorKind::Sticky => Assignor::Sticky,
+            },
+        }
+    }
+
+    /// Standby replicas per stateful task the running assignor places: the group's
+    /// `streams.num.standby.replicas` (else the broker's
+    /// `group.streams.num.standby.replicas`) under the streams protocol, else
+    /// `num.standby.replicas`.
+    pub fn standby_replicas(&self) -> u32 {
+        if self.group_protocol == GroupProtocol::Streams {
+            self.streams_num_standby_replicas
+                .unwrap_or(self.group_streams_num_standby_replicas)
+        } else {
+            self.num_standby_replicas
+        }
+    }
+
     /// Kafka's validation (plus playground limits).
     pub fn validate(&self) -> Result<(), Error> {
         schema::check_unmodelled(self)?;
+        if let Some(c) = &self.task_assignor_class {
+            if !matches!(
+                c.as_str(),
+                "high_availability" | "sticky" | assignor::STICKY_TASK_ASSIGNOR_CLASS
+            ) {
+                return Err(Error::BadConfig(format!(
+                    "Expected an instantiable class name for task.assignor.class but got {c} (the built-in TaskAssignor is {})",
+                    assignor::STICKY_TASK_ASSIGNOR_CLASS
+                )));
+            }
+        }
+        if let Some(n) = self.streams_num_standby_replicas {
+            if n > self.group_streams_max_standby_replicas {
+                return Err(Error::BadConfig(format!(
+                    "streams.num.standby.replicas {n} is above group.streams.max.standby.replicas {}",
+                    self.group_streams_max_standby_replicas
+                )));
+            }
+        }
+        if self.group_streams_num_standby_replicas > MAX_STANDBY_REPLICAS
+            || self.group_streams_max_standby_replicas > MAX_STANDBY_REPLICAS
+        {
+            return Err(Error::BadConfig(format!(
+                "group.streams standby replicas above the playground limit of {MAX_STANDBY_REPLICAS}"
+            )));
+        }
         if self.rack_aware_assignment_tags.len() > MAX_RACK_AWARE_ASSIGNMENT_TAG_LIST_SIZE {
             return Err(Error::TooManyRackTags(self.rack_aware_assignment_tags.len()));
         }
@@ -164,6 +253,17 @@ fn one() -> u32 {
 
 fn one64() -> u64 {
     1
+}
+
+/// `group.protocol` of a Kafka Streams client.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GroupProtocol {
+    /// The classic consumer group protocol: the group leader's `StreamsPartitionAssignor` assigns.
+    #[default]
+    Classic,
+    /// KIP-1071's streams group protocol: the group coordinator assigns.
+    Streams,
 }
 
 /// The only way a Kafka Streams simulation changes.
@@ -259,9 +359,70 @@ pub enum Action {
     },
     /// Force a rebalance.
     Rebalance,
+    /// Set an instance's current assignment per stream thread, as its next
+    /// subscription's user data carries it (the "previous" assignment the assignor
+    /// starts from). No rebalance runs; `rebalance` runs one. Actives are running
+    /// (caught up, reporting `Task.LATEST_OFFSET`) unless listed in `restoring`.
+    SetAssignment {
+        /// Instance name.
+        instance: String,
+        /// Per thread: its active and standby tasks; threads not listed get none.
+        threads: Vec<ThreadAssignmentSpec>,
+        /// Stateful actives still restoring (they report their offset sum, not
+        /// `LATEST_OFFSET`).
+        #[serde(default)]
+        restoring: Vec<TaskId>,
+    },
+    /// Set the changelog offset sums an instance holds on disk per task (what its
+    /// subscription reports; lag = end offset sum − this).
+    SetTaskOffsets {
+        /// Instance name.
+        instance: String,
+        /// Offset sum per task; tasks not listed keep theirs.
+        offsets: BTreeMap<TaskId, u64>,
+    },
+    /// Set the changelog end offset sums of stateful tasks.
+    SetEndOffsets {
+        /// End offset sum per task.
+        offsets: BTreeMap<TaskId, u64>,
+    },
+    /// Set the racks of every partition's replicas of a source or changelog topic
+    /// (one list per partition; an empty list: that partition has no rack information).
+    SetPartitionRacks {
+        /// A defined topic, or a changelog topic of the topology.
+        topic: String,
+        /// Racks per partition.
+        racks: Vec<Vec<String>>,
+    },
     /// Set config keys, by their Kafka names (`{"config": {KEY: VALUE, …}}`; the
     /// older one-key form `{"key": KEY, "value": VALUE}` is read too).
     SetConfig(ConfigChange<Config>),
+}
+
+/// One task's offset sum on an instance and the lag it gives.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TaskOffset {
+    /// Task.
+    pub task: TaskId,
+    /// Offset sum on disk.
+    pub offset: u64,
+    /// Changelog end offset sum.
+    pub end: u64,
+    /// The lag the subscription reports (Kafka: the end offset when the offset is past it).
+    pub lag: u64,
+}
+
+/// One stream thread's tasks in a [`Action::SetAssignment`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ThreadAssignmentSpec {
+    /// The `N` of `StreamThread-N`.
+    pub thread: u32,
+    /// Active tasks.
+    #[serde(default)]
+    pub active: Vec<TaskId>,
+    /// Standby tasks.
+    #[serde(default)]
+    pub standby: Vec<TaskId>,
 }
 
 /// The role a replica plays on an instance.
@@ -414,9 +575,13 @@ pub enum Event {
         /// Why.
         trigger: String,
         /// Assignor.
-        assignor: AssignorKind,
-        /// Members in process-id order (the assignor's client order).
+        assignor: Assignor,
+        /// Members in process-id order (the assignor's client order); at most
+        /// [`MAX_LISTED_MEMBERS`] are named.
         members: Vec<String>,
+        /// How many members there are.
+        #[serde(default)]
+        member_count: u32,
         /// Tasks to assign.
         tasks: u32,
     },
@@ -455,6 +620,94 @@ pub enum Event {
         cost_after: i64,
         /// Tasks moved.
         moved: u64,
+    },
+    /// The high-availability assignor's target: stateful actives go round robin
+    /// over the members and are balanced without looking at who holds them; a task
+    /// leaves that target only when the target is not caught up and a caught-up
+    /// member exists.
+    HighAvailabilityTarget {
+        /// Stateful tasks.
+        stateful_tasks: u32,
+        /// Members.
+        members: u32,
+        /// Stateful tasks on which every member is caught up.
+        tasks_all_caught_up: u32,
+        /// Stateful tasks on which no member is caught up.
+        tasks_none_caught_up: u32,
+        /// `acceptable.recovery.lag`.
+        acceptable_recovery_lag: u64,
+        /// Stateful actives whose owner changed.
+        moved: u32,
+    },
+    /// Why the high-availability assignor gave a stateful active a new owner.
+    ActiveMovementExplained {
+        /// Task.
+        task: TaskId,
+        /// Its previous owner among the members (none: it had none, e.g. it crashed).
+        from: Option<String>,
+        /// Its new owner.
+        to: String,
+        /// Members caught up on it (running it, or lag within
+        /// `acceptable.recovery.lag`); at most 8 are named.
+        caught_up: Vec<String>,
+        /// How many members are caught up on it.
+        caught_up_count: u32,
+        /// Members.
+        members: u32,
+        /// `acceptable.recovery.lag`.
+        acceptable_recovery_lag: u64,
+        /// The lag the new owner reported (-2: running).
+        lag: i64,
+        /// Records the new owner replays before it runs.
+        restore_records: u64,
+        /// The new owner is the balanced target (else a caught-up stand-in while a
+        /// warm-up restores on the target).
+        target: bool,
+        /// The previous owner was caught up too (it could have kept the task).
+        from_caught_up: bool,
+    },
+    /// A sticky assignor's active quota: a previous owner keeps (or a previous
+    /// standby takes) an active while it has fewer than `threads × per thread`.
+    ActiveQuota {
+        /// Assignor.
+        assignor: Assignor,
+        /// All tasks (stateful and stateless).
+        tasks: u32,
+        /// Stream threads over all members.
+        threads: u32,
+        /// `floor(tasks / threads)`.
+        active_tasks_per_thread: u32,
+    },
+    /// The streams group's assignor quotas (`ceil(tasks / members)` per member).
+    MemberQuotas {
+        /// Members (stream threads) in the group.
+        members: u32,
+        /// Stateful active tasks per member.
+        stateful_active_per_member: u32,
+        /// Active tasks per member.
+        active_per_member: u32,
+        /// Active and standby tasks per member.
+        tasks_per_member: u32,
+        /// Standbys per stateful task.
+        standby_replicas: u32,
+    },
+    /// Which standby assignor places the standbys, and with which rack information.
+    StandbyAssignorChosen {
+        /// The task assignor that asked for it.
+        assignor: Assignor,
+        /// `DefaultStandbyTaskAssignor`, `ClientTagAwareStandbyTaskAssignor`, or the
+        /// task assignor itself when it places standbys with its own rules.
+        standby_assignor: String,
+        /// Tag keys the copies are spread over (`rack` when `client.rack` stands in for a tag).
+        tags: Vec<String>,
+        /// Members that set `client.rack`.
+        members_with_client_rack: u32,
+        /// Members in the group.
+        members: u32,
+        /// `rack.aware.assignment.strategy`.
+        strategy: RackStrategy,
+        /// Whether the rack-aware optimizer then moves standbys (by changelog traffic).
+        rack_optimizer: bool,
     },
     /// An instance's tasks were spread over its threads.
     ThreadsAssigned {
@@ -500,6 +753,36 @@ pub enum Event {
         /// Longest estimated restore among new actives.
         max_restore_ms: u64,
     },
+    /// An instance's assignment was set directly.
+    AssignmentSet {
+        /// Instance.
+        instance: String,
+        /// Per thread.
+        threads: Vec<ThreadLoad>,
+        /// Actives still restoring.
+        restoring: Vec<TaskId>,
+        /// Actives another instance also claims.
+        also_active_elsewhere: Vec<TaskId>,
+    },
+    /// Offset sums on an instance's disk were set.
+    TaskOffsetsSet {
+        /// Instance.
+        instance: String,
+        /// Offset sum and the lag it gives, per task.
+        offsets: Vec<TaskOffset>,
+    },
+    /// Changelog end offset sums were set.
+    EndOffsetsSet {
+        /// Per task.
+        offsets: BTreeMap<TaskId, u64>,
+    },
+    /// A topic's partition racks were set.
+    PartitionRacksSet {
+        /// Topic.
+        topic: String,
+        /// Racks per partition.
+        racks: Vec<Vec<String>>,
+    },
     /// A config value changed.
     ConfigSet {
         /// Key.
@@ -517,6 +800,53 @@ pub enum Event {
 fn tasks_text(v: &[TaskId]) -> String {
     let s: Vec<String> = v.iter().map(|t| t.to_string()).collect();
     format!("[{}]", s.join(", "))
+}
+
+fn strategy_name(s: RackStrategy) -> &'static str {
+    match s {
+        RackStrategy::None => "none",
+        RackStrategy::MinTraffic => "min_traffic",
+        RackStrategy::BalanceSubtopology => "balance_subtopology",
+    }
+}
+
+fn standby_choice_text(
+    assignor: Assignor,
+    standby_assignor: &str,
+    tags: &[String],
+    with_rack: u32,
+    members: u32,
+    strategy: RackStrategy,
+    rack_optimizer: bool,
+) -> String {
+    let mut s = if standby_assignor == "ClientTagAwareStandbyTaskAssignor" {
+        format!(
+            "standbys by {standby_assignor}: copies spread over different values of [{}], then least loaded",
+            tags.join(", ")
+        )
+    } else if standby_assignor == "DefaultStandbyTaskAssignor" {
+        format!("standbys by {standby_assignor}: least-loaded instance without a copy")
+    } else {
+        format!("standbys by {standby_assignor}'s own rules: previous owner, then least-loaded instance without a copy")
+    };
+    if tags.is_empty() && with_rack > 0 {
+        s.push_str(&format!(
+            ". {with_rack} of {members} members set client.rack, but {} passes no rack information to its standby placement, so client.rack does not spread standbys over racks (only rack.aware.assignment.tags does)",
+            assignor.class_name()
+        ));
+    }
+    match (strategy, rack_optimizer) {
+        (RackStrategy::None, _) => {}
+        (st, true) => s.push_str(&format!(
+            "; then the rack-aware optimizer ({}) swaps standbys between racks to cut changelog cross-rack traffic, which does not keep them off their active's rack",
+            strategy_name(st)
+        )),
+        (st, false) => s.push_str(&format!(
+            "; rack.aware.assignment.strategy {} is set but rack-aware assignment is disabled, so no rack optimizer runs",
+            strategy_name(st)
+        )),
+    }
+    s
 }
 
 impl Narrate for Event {
@@ -599,12 +929,21 @@ impl Narrate for Event {
                 trigger,
                 assignor,
                 members,
+                member_count,
                 tasks,
-            } => format!(
-                "rebalance {generation} ({trigger}): {assignor:?} assignor, {tasks} tasks over {} members [{}]",
-                members.len(),
-                members.join(", ")
-            ),
+            } => {
+                let count = (*member_count as usize).max(members.len());
+                let more = if count > members.len() {
+                    format!(", … and {} more", count - members.len())
+                } else {
+                    String::new()
+                };
+                format!(
+                    "rebalance {generation} ({trigger}): {} assignor, {tasks} tasks over {count} members [{}{more}]",
+                    assignor.label(),
+                    members.join(", ")
+                )
+            }
             Event::TaskAssigned {
                 task,
                 instance,
@@ -639,6 +978,93 @@ impl Narrate for Event {
             } => format!(
                 "rack-aware {strategy:?} on {target} (traffic cost {traffic_cost}, non-overlap cost {non_overlap_cost}): cost {cost_before} -> {cost_after}, {moved} moved"
             ),
+            Event::HighAvailabilityTarget {
+                stateful_tasks,
+                members,
+                tasks_all_caught_up,
+                tasks_none_caught_up,
+                acceptable_recovery_lag,
+                moved,
+            } => format!(
+                "high-availability target: {stateful_tasks} stateful tasks round robin over {members} members, then balanced; every member is caught up (lag <= acceptable.recovery.lag {acceptable_recovery_lag}) on {tasks_all_caught_up} of them and none on {tasks_none_caught_up}. Where the target is caught up it stands, even if another instance holds the task: {moved} stateful actives change owner"
+            ),
+            Event::ActiveMovementExplained {
+                task,
+                from,
+                to,
+                caught_up,
+                caught_up_count,
+                members,
+                acceptable_recovery_lag,
+                lag,
+                restore_records,
+                target,
+                from_caught_up,
+            } => {
+                let more = if (*caught_up_count as usize) > caught_up.len() {
+                    format!(", … and {} more", *caught_up_count as usize - caught_up.len())
+                } else {
+                    String::new()
+                };
+                let who = format!(
+                    "{caught_up_count} of {members} members are caught up on it (lag <= {acceptable_recovery_lag}: [{}{more}])",
+                    caught_up.join(", ")
+                );
+                let lag_text = if *lag == client_state::LATEST_OFFSET {
+                    "running".to_string()
+                } else {
+                    format!("lag {lag}")
+                };
+                let from_text = match from {
+                    Some(f) if *from_caught_up => format!("leaves {f}, which was caught up and could have kept it, and"),
+                    Some(f) => format!("leaves {f} and"),
+                    None => "had no live owner and".to_string(),
+                };
+                if *target {
+                    format!(
+                        "{task} {from_text} goes to {to}, its balanced round-robin target: {who}; the target is caught up ({lag_text}), so it moves now without a warm-up and {to} replays {restore_records} records"
+                    )
+                } else {
+                    format!(
+                        "{task} {from_text} goes to {to}, a caught-up stand-in ({lag_text}): {who}; its balanced target was not caught up, so a warm-up restores there; {to} replays {restore_records} records"
+                    )
+                }
+            }
+            Event::ActiveQuota {
+                assignor,
+                tasks,
+                threads,
+                active_tasks_per_thread,
+            } => format!(
+                "{}: {tasks} tasks over {threads} threads, floor = {active_tasks_per_thread} per thread: a previous owner (then a previous standby) keeps an active while it runs fewer than its threads × {active_tasks_per_thread}",
+                assignor.class_name()
+            ),
+            Event::MemberQuotas {
+                members,
+                stateful_active_per_member,
+                active_per_member,
+                tasks_per_member,
+                standby_replicas,
+            } => format!(
+                "streams group quotas over {members} members: {stateful_active_per_member} stateful actives, {active_per_member} actives and {tasks_per_member} tasks (with {standby_replicas} standbys per stateful task) per member, rounded up; a previous owner keeps a task while under its quota"
+            ),
+            Event::StandbyAssignorChosen {
+                assignor,
+                standby_assignor,
+                tags,
+                members_with_client_rack,
+                members,
+                strategy,
+                rack_optimizer,
+            } => standby_choice_text(
+                *assignor,
+                standby_assignor,
+                tags,
+                *members_with_client_rack,
+                *members,
+                *strategy,
+                *rack_optimizer,
+            ),
             Event::ThreadsAssigned { instance, threads } => {
                 let parts: Vec<String> = threads
                     .iter()
@@ -667,6 +1093,54 @@ impl Narrate for Event {
             } => format!(
                 "generation {generation}: {active} active ({sticky} sticky, {moved} moved), {standby} standby, {warmups} warm-up; {busy_instances} busy and {idle_instances} idle instances; longest restore ~{max_restore_ms} ms"
             ),
+            Event::AssignmentSet {
+                instance,
+                threads,
+                restoring,
+                also_active_elsewhere,
+            } => {
+                let parts: Vec<String> = threads
+                    .iter()
+                    .map(|t| {
+                        format!(
+                            "StreamThread-{} active {} standby {}",
+                            t.thread,
+                            tasks_text(&t.active),
+                            tasks_text(&t.standby)
+                        )
+                    })
+                    .collect();
+                let mut s = format!("{instance}'s assignment set: {}", parts.join("; "));
+                if !restoring.is_empty() {
+                    s.push_str(&format!("; still restoring {}", tasks_text(restoring)));
+                }
+                if !also_active_elsewhere.is_empty() {
+                    s.push_str(&format!(
+                        "; {} also claimed as active by another instance",
+                        tasks_text(also_active_elsewhere)
+                    ));
+                }
+                s
+            }
+            Event::TaskOffsetsSet { instance, offsets } => {
+                let parts: Vec<String> = offsets
+                    .iter()
+                    .map(|o| format!("{} offset sum {} of {} (lag {})", o.task, o.offset, o.end, o.lag))
+                    .collect();
+                format!("{instance} holds {}", parts.join(", "))
+            }
+            Event::EndOffsetsSet { offsets } => {
+                let parts: Vec<String> = offsets.iter().map(|(t, o)| format!("{t} = {o}")).collect();
+                format!("changelog end offset sums: {}", parts.join(", "))
+            }
+            Event::PartitionRacksSet { topic, racks } => {
+                let parts: Vec<String> = racks
+                    .iter()
+                    .enumerate()
+                    .map(|(p, r)| format!("{topic}-{p} on [{}]", r.join(", ")))
+                    .collect();
+                format!("partition racks: {}", parts.join("; "))
+            }
             Event::ConfigSet { key, value } => format!("{key} = {value}"),
             Event::Warning { message } => format!("warning: {message}"),
         }
@@ -691,6 +1165,9 @@ pub enum Error {
     /// Kafka's `CopartitionedTopicsEnforcer` message.
     #[error("Topics not co-partitioned: [{0}]")]
     NotCopartitioned(String),
+    /// Kafka's `TopologyException` for a topic read by two source nodes.
+    #[error("Invalid topology: Topic {0} has already been registered by another source.")]
+    TopicAlreadyRegistered(String),
     /// No sub-topologies.
     #[error("a topology needs at least one sub-topology")]
     EmptyTopology,
@@ -765,6 +1242,38 @@ pub enum Error {
     /// A config key or value was refused.
     #[error(transparent)]
     Config(#[from] ConfigError),
+    /// A task id the topology does not have.
+    #[error("task {0} does not exist in the topology")]
+    UnknownTask(TaskId),
+    /// A stateless task cannot have a standby, offsets or a changelog end.
+    #[error("task {0} is stateless (no changelog)")]
+    StatelessTask(TaskId),
+    /// A task listed twice for one instance.
+    #[error("task {task} is listed twice for instance {instance}")]
+    TaskListedTwice {
+        /// Instance.
+        instance: String,
+        /// Task.
+        task: TaskId,
+    },
+    /// `restoring` names a task that is not one of the instance's actives.
+    #[error("task {task} is not an active task of {instance}, so it cannot be restoring")]
+    NotActive {
+        /// Instance.
+        instance: String,
+        /// Task.
+        task: TaskId,
+    },
+    /// Racks for the wrong number of partitions.
+    #[error("topic {topic} has {partitions} partitions but racks were given for {given}")]
+    RackListLength {
+        /// Topic.
+        topic: String,
+        /// Its partitions.
+        partitions: u32,
+        /// Lists given.
+        given: usize,
+    },
     /// Bad value.
     #[error("bad config: {0}")]
     BadConfig(String),
@@ -787,6 +1296,8 @@ pub struct Sim {
     generation: u64,
     probing_at_ms: Option<u64>,
     metrics: Metrics,
+    /// Racks of each changelog partition set by `set_partition_racks`, by changelog topic.
+    changelog_racks: BTreeMap<String, Vec<Vec<String>>>,
 }
 
 fn check_tags(cfg: &Config, name: &str, tags: &BTreeMap<String, String>) -> Result<(), Error> {
@@ -890,7 +1401,8 @@ impl Sim {
     /// Members of the group in the assignor's order (process id).
     pub fn members(&self) -> Vec<&Instance> {
         let mut v: Vec<&Instance> = self.instances.values().filter(|i| i.is_member()).collect();
-        v.sort_by_key(|i| i.process_id);
+        // Process ids are unique, so an unstable sort is deterministic.
+        v.sort_unstable_by_key(|i| i.process_id);
         v
     }
 
@@ -932,6 +1444,7 @@ impl Sim {
             racks: racks.to_vec(),
             replication_factor: rf.max(1),
             end_offsets: vec![0; partitions as usize],
+            partition_racks: None,
         };
         self.topics.insert(name.to_string(), topic);
         Ok(vec![Event::TopicDefined {
@@ -975,6 +1488,13 @@ impl Sim {
                 .flat_map(|s| s.changelogs.iter().cloned())
                 .collect(),
         };
+        let names: BTreeMap<&String, u32> = topo
+            .subtopologies
+            .iter()
+            .flat_map(|s| s.changelogs.iter().map(move |c| (c, s.tasks)))
+            .collect();
+        self.changelog_racks
+            .retain(|c, v| names.get(c).is_some_and(|&n| n as usize == v.len()));
         self.topology = Some(topo);
         self.tasks = tasks;
         let mut out = vec![ev];
@@ -1038,6 +1558,8 @@ impl Sim {
             local: BTreeMap::new(),
             restoring: BTreeMap::new(),
             warmups: BTreeSet::new(),
+            shared_name: name.into(),
+            member_of: None,
         };
         self.instances.insert(name.to_string(), inst);
         let mut out = vec![Event::InstanceAdded {
@@ -1262,6 +1784,223 @@ impl Sim {
         }])
     }
 
+    fn task_info(&self, t: TaskId) -> Result<&TaskInfo, Error> {
+        if self.topology.is_none() {
+            return Err(Error::NoTopology);
+        }
+        self.tasks
+            .binary_search_by_key(&t, |x| x.id)
+            .map(|i| &self.tasks[i])
+            .map_err(|_| Error::UnknownTask(t))
+    }
+
+    fn set_assignment(
+        &mut self,
+        name: &str,
+        threads: &[ThreadAssignmentSpec],
+        restoring: &[TaskId],
+    ) -> Result<Vec<Event>, Error> {
+        let inst = self
+            .instances
+            .get(name)
+            .ok_or_else(|| Error::UnknownInstance(name.to_string()))?;
+        if inst.status != InstanceStatus::Running {
+            return Err(Error::NotRunning(name.to_string()));
+        }
+        let mut seen_threads = BTreeSet::new();
+        let mut seen = BTreeSet::new();
+        let mut actives = BTreeSet::new();
+        for th in threads {
+            if !inst.threads.iter().any(|x| x.index == th.thread) || !seen_threads.insert(th.thread) {
+                return Err(Error::UnknownThread(name.to_string(), th.thread));
+            }
+            for &t in th.active.iter().chain(th.standby.iter()) {
+                self.task_info(t)?;
+                if !seen.insert(t) {
+                    return Err(Error::TaskListedTwice {
+                        instance: name.to_string(),
+                        task: t,
+                    });
+                }
+            }
+            for &t in &th.standby {
+                if !self.task_info(t)?.stateful() {
+                    return Err(Error::StatelessTask(t));
+                }
+            }
+            actives.extend(th.active.iter().copied());
+        }
+        for &t in restoring {
+            if !actives.contains(&t) {
+                return Err(Error::NotActive {
+                    instance: name.to_string(),
+                    task: t,
+                });
+            }
+            if !self.task_info(t)?.stateful() {
+                return Err(Error::StatelessTask(t));
+            }
+        }
+        // Validation done: from here on nothing fails.
+        let elsewhere: Vec<TaskId> = actives
+            .iter()
+            .copied()
+            .filter(|t| {
+                self.instances
+                    .values()
+                    .any(|i| i.name != name && i.threads.iter().any(|th| th.active.contains(t)))
+            })
+            .collect();
+        let now = self.now_ms;
+        let ends: BTreeMap<TaskId, u64> = seen.iter().map(|t| (*t, self.end_offset(*t))).collect();
+        let stateful: BTreeSet<TaskId> = seen
+            .iter()
+            .copied()
+            .filter(|t| self.end.contains_key(t))
+            .collect();
+        let inst = self.instances.get_mut(name).expect("checked above");
+        inst.clear_assignment();
+        for th in &mut inst.threads {
+            if let Some(spec) = threads.iter().find(|x| x.thread == th.index) {
+                th.active = spec.active.clone();
+                th.standby = spec.standby.clone();
+            }
+        }
+        for &t in &actives {
+            if !stateful.contains(&t) {
+                continue;
+            }
+            let end = ends.get(&t).copied().unwrap_or(0);
+            if restoring.contains(&t) {
+                let local = inst.local.get(&t).copied().unwrap_or(0).min(end);
+                inst.local.insert(t, local);
+                inst.restoring.insert(
+                    t,
+                    client::Restoring {
+                        since_ms: now,
+                        lag_at_start: end - local,
+                    },
+                );
+            } else {
+                inst.local.insert(t, end);
+            }
+        }
+        for th in threads {
+            for &t in &th.standby {
+                inst.local.entry(t).or_insert(0);
+            }
+        }
+        let loads = inst
+            .threads
+            .iter()
+            .map(|th| ThreadLoad {
+                thread: th.index,
+                active: th.active.clone(),
+                standby: th.standby.clone(),
+            })
+            .collect();
+        let mut restoring: Vec<TaskId> = restoring.to_vec();
+        restoring.sort();
+        restoring.dedup();
+        Ok(vec![Event::AssignmentSet {
+            instance: name.to_string(),
+            threads: loads,
+            restoring,
+            also_active_elsewhere: elsewhere,
+        }])
+    }
+
+    fn set_task_offsets(&mut self, name: &str, offsets: &BTreeMap<TaskId, u64>) -> Result<Vec<Event>, Error> {
+        if !self.instances.contains_key(name) {
+            return Err(Error::UnknownInstance(name.to_string()));
+        }
+        for &t in offsets.keys() {
+            if !self.task_info(t)?.stateful() {
+                return Err(Error::StatelessTask(t));
+            }
+        }
+        let ends: BTreeMap<TaskId, u64> = offsets.keys().map(|t| (*t, self.end_offset(*t))).collect();
+        let inst = self.instances.get_mut(name).expect("checked above");
+        let mut out = Vec::with_capacity(offsets.len());
+        for (&t, &o) in offsets {
+            inst.local.insert(t, o);
+            let end = ends.get(&t).copied().unwrap_or(0);
+            out.push(TaskOffset {
+                task: t,
+                offset: o,
+                end,
+                lag: if o > end { end } else { end - o },
+            });
+        }
+        Ok(vec![Event::TaskOffsetsSet {
+            instance: name.to_string(),
+            offsets: out,
+        }])
+    }
+
+    fn set_end_offsets(&mut self, offsets: &BTreeMap<TaskId, u64>) -> Result<Vec<Event>, Error> {
+        for &t in offsets.keys() {
+            if !self.task_info(t)?.stateful() {
+                return Err(Error::StatelessTask(t));
+            }
+        }
+        for (&t, &o) in offsets {
+            self.end.insert(t, o);
+        }
+        // A running active writes its changelog, so its local state follows the end.
+        for inst in self.instances.values_mut() {
+            for th in &inst.threads {
+                for t in &th.active {
+                    if let (Some(&o), false) = (offsets.get(t), inst.restoring.contains_key(t)) {
+                        inst.local.insert(*t, o);
+                    }
+                }
+            }
+        }
+        Ok(vec![Event::EndOffsetsSet {
+            offsets: offsets.clone(),
+        }])
+    }
+
+    fn set_partition_racks(&mut self, topic: &str, racks: &[Vec<String>]) -> Result<Vec<Event>, Error> {
+        let partitions = if let Some(t) = self.topics.get(topic) {
+            t.partitions
+        } else {
+            self.topology
+                .as_ref()
+                .and_then(|topo| {
+                    topo.subtopologies
+                        .iter()
+                        .find(|s| s.changelogs.iter().any(|c| c == topic))
+                        .map(|s| s.tasks)
+                })
+                .ok_or_else(|| Error::UnknownTopic(topic.to_string()))?
+        };
+        if racks.len() != partitions as usize {
+            return Err(Error::RackListLength {
+                topic: topic.to_string(),
+                partitions,
+                given: racks.len(),
+            });
+        }
+        if racks.iter().flatten().any(|r| r.is_empty()) {
+            return Err(Error::BadName("rack".into(), String::new()));
+        }
+        let sorted: Vec<Vec<String>> = racks
+            .iter()
+            .map(|v| v.iter().cloned().collect::<BTreeSet<_>>().into_iter().collect())
+            .collect();
+        if let Some(t) = self.topics.get_mut(topic) {
+            t.partition_racks = Some(sorted.clone());
+        } else {
+            self.changelog_racks.insert(topic.to_string(), sorted.clone());
+        }
+        Ok(vec![Event::PartitionRacksSet {
+            topic: topic.to_string(),
+            racks: sorted,
+        }])
+    }
+
     fn set_config(&mut self, change: &ConfigChange<Config>) -> Result<Vec<Event>, Error> {
         let cfg = change.config.apply_to(&self.config)?;
         cfg.validate()?;
@@ -1353,6 +2092,7 @@ impl Engine for Sim {
             generation: 0,
             probing_at_ms: None,
             metrics: Metrics::default(),
+            changelog_racks: BTreeMap::new(),
         })
     }
 
@@ -1393,6 +2133,14 @@ impl Engine for Sim {
                 }
                 Ok(self.rebalance("requested"))
             }
+            Action::SetAssignment {
+                instance,
+                threads,
+                restoring,
+            } => self.set_assignment(instance, threads, restoring),
+            Action::SetTaskOffsets { instance, offsets } => self.set_task_offsets(instance, offsets),
+            Action::SetEndOffsets { offsets } => self.set_end_offsets(offsets),
+            Action::SetPartitionRacks { topic, racks } => self.set_partition_racks(topic, racks),
             Action::SetConfig(change) => self.set_config(change),
         }
     }
@@ -1510,6 +2258,10 @@ impl schema::Schema for Config {
     }
 
     fn compare_keys() -> &'static [&'static str] {
-        &["task.assignor.class", "rack.aware.assignment.strategy"]
+        &[
+            "internal.task.assignor.class",
+            "group.protocol",
+            "rack.aware.assignment.strategy",
+        ]
     }
 }

@@ -283,6 +283,20 @@ fn label(s: RackStrategy) -> &'static str {
 
 /// Optimise the actives among `tasks` (Kafka's `optimizeActiveTasks`).
 pub fn optimize_active(ctx: &mut Ctx, tasks: &[usize], traffic: i64, non_overlap: i64, what: &str) {
+    optimize_active_with(ctx, tasks, traffic, non_overlap, what, false)
+}
+
+/// [`optimize_active`], with `with_changelogs` counting a task's changelog
+/// partitions in its traffic cost as well as its source partitions (KIP-924's
+/// `TaskAssignmentUtils.optimizeRackAwareActiveTasks`, whose `TaskInfo` lists both).
+pub fn optimize_active_with(
+    ctx: &mut Ctx,
+    tasks: &[usize],
+    traffic: i64,
+    non_overlap: i64,
+    what: &str,
+    with_changelogs: bool,
+) {
     let Some(rm) = ctx.rack.clone() else { return };
     if tasks.is_empty() {
         return;
@@ -322,7 +336,13 @@ pub fn optimize_active(ctx: &mut Ctx, tasks: &[usize], traffic: i64, non_overlap
     let groups = if balance { gids.len() } else { 1 };
     let cost: Vec<Vec<i64>> = tasks
         .iter()
-        .map(|&t| rm.source_miss[t].iter().map(|m| m * traffic).collect())
+        .map(|&t| {
+            rm.source_miss[t]
+                .iter()
+                .zip(&rm.changelog_miss[t])
+                .map(|(m, c)| (m + if with_changelogs { *c } else { 0 }) * traffic)
+                .collect()
+        })
         .collect();
     let before: i64 = (0..tasks.len()).map(|i| cost[i][rm.client_rack[owner[i]]]).sum();
     let Some(new_owner) = solve(

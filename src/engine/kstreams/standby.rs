@@ -3,12 +3,19 @@
 //! different values of the `rack.aware.assignment.tags`, falling back to least
 //! loaded).
 //!
-//! Choice (Kafka's `StandbyTaskAssignorFactory`): tag-aware with the client tags
-//! when `rack.aware.assignment.tags` is set; otherwise tag-aware with the single
-//! tag `rack = client.rack` when every member has a `client.rack`; otherwise the
-//! default. (Kafka's legacy high-availability assignor passes no rack information
-//! to the factory, so it only uses tags; lbscope follows the architecture doc and
-//! the factory and also uses `client.rack` — see the crate notes.)
+//! Choice (Kafka's `StandbyTaskAssignorFactory.create(configs, rackAwareTaskAssignor)`):
+//! tag-aware with the client tags when `rack.aware.assignment.tags` is set;
+//! otherwise, *if a `RackAwareTaskAssignor` is passed* and every client has a valid
+//! `client.rack`, tag-aware with the single tag `rack = client.rack`; otherwise the
+//! default. The `HighAvailabilityTaskAssignor` calls the factory with `null` for the
+//! rack-aware assignor, so with `client.rack` but no `rack.aware.assignment.tags` its
+//! standbys go to the least-loaded client without a copy whatever
+//! `rack.aware.assignment.strategy` says: `client.rack` alone does not spread
+//! standbys over racks (the course document says it can). Under `min_traffic` and
+//! `balance_subtopology` the rack-aware optimizer afterwards swaps standbys between
+//! clients on different racks to cut *changelog* cross-rack traffic, which is a
+//! different goal. lbscope models the factory as a whole ([`StandbyAssignor::from_factory`])
+//! and calls it exactly as the high-availability assignor does ([`StandbyAssignor::choose`]).
 
 use super::assignor::{Ctx, Reason};
 use super::client_state::poll_least;
@@ -23,6 +30,8 @@ type Tag = (u32, u32);
 pub struct StandbyAssignor {
     /// Which one.
     pub kind: StandbyKind,
+    /// The tag keys it spreads copies over (empty for the default assignor).
+    pub keys: Vec<String>,
     tags: Vec<Vec<Tag>>,
     /// Interned ids of the rack-aware tag keys.
     rack_keys: Vec<u32>,
@@ -43,14 +52,33 @@ pub enum StandbyKind {
 }
 
 impl StandbyAssignor {
-    /// Kafka's factory rule.
+    /// Kafka's class name of the chosen standby assignor.
+    pub fn class_name(&self) -> &'static str {
+        match self.kind {
+            StandbyKind::Default => "DefaultStandbyTaskAssignor",
+            StandbyKind::TagAware { .. } => "ClientTagAwareStandbyTaskAssignor",
+        }
+    }
+
+    /// The standby assignor the `HighAvailabilityTaskAssignor` uses: Kafka's factory
+    /// called without a rack-aware assignor, so `client.rack` never makes it tag-aware.
     pub fn choose(ctx: &Ctx) -> Self {
+        Self::from_factory(ctx, false)
+    }
+
+    /// Kafka's `StandbyTaskAssignorFactory.create`: `with_rack_aware_assignor` says
+    /// whether a `RackAwareTaskAssignor` is passed (then `client.rack` on every client
+    /// makes it tag-aware over the single tag `rack`).
+    pub fn from_factory(ctx: &Ctx, with_rack_aware_assignor: bool) -> Self {
         let (kind, keys): (StandbyKind, Vec<String>) = if !ctx.cfg.rack_aware_assignment_tags.is_empty() {
             (
                 StandbyKind::TagAware { rack_as_tag: false },
                 ctx.cfg.rack_aware_assignment_tags.clone(),
             )
-        } else if !ctx.clients.is_empty() && ctx.clients.iter().all(|c| c.rack.is_some()) {
+        } else if with_rack_aware_assignor
+            && !ctx.clients.is_empty()
+            && ctx.clients.iter().all(|c| c.rack.is_some())
+        {
             (
                 StandbyKind::TagAware { rack_as_tag: true },
                 vec!["rack".to_string()],
@@ -88,6 +116,7 @@ impl StandbyAssignor {
         }
         StandbyAssignor {
             kind,
+            keys,
             tags,
             rack_keys,
             values_per_key: distinct.iter().map(BTreeSet::len).collect(),
@@ -166,7 +195,7 @@ impl StandbyAssignor {
 
     /// Assign `num.standby.replicas` standbys per stateful task.
     pub fn assign(&self, ctx: &mut Ctx, stateful: &[usize]) {
-        let want = ctx.cfg.num_standby_replicas;
+        let want = ctx.standby_replicas;
         let mut holders: Vec<Vec<usize>> = vec![Vec::new(); ctx.tasks.len()];
         let mut owner: Vec<Option<usize>> = vec![None; ctx.tasks.len()];
         for (k, c) in ctx.clients.iter().enumerate() {

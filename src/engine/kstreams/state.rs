@@ -12,8 +12,10 @@
 //! * a task moves in one rebalance (cooperative rebalancing's extra revocation
 //!   round is not modelled).
 
-use super::assignor::{high_availability, sticky, AssignorKind, Ctx, Reason};
-use super::client::{Instance, InstanceStatus, Restoring};
+use super::assignor::{
+    high_availability, sticky, sticky_task_assignor, streams_group, Assignor, Ctx, Reason,
+};
+use super::client::{consumer_key_cmp, Instance, InstanceStatus, Restoring};
 use super::client_state::{ClientState, ConsumerState, TaskMeta, LATEST_OFFSET};
 use super::rack_aware::{RackModel, RackStrategy};
 use super::task::TaskId;
@@ -84,6 +86,34 @@ pub fn progress(sim: &mut Sim, to_ms: u64) -> Vec<Event> {
     out
 }
 
+/// An instance's consumers (stream threads) in consumer-key order, with the tasks
+/// each owned in the last assignment.
+fn consumer_states(
+    inst: &Instance,
+    index: &BTreeMap<TaskId, usize>,
+    metas: &[TaskMeta],
+) -> Vec<ConsumerState> {
+    let idx = |t: &TaskId| index.get(t).copied();
+    let mut consumers: Vec<ConsumerState> = inst
+        .threads
+        .iter()
+        .map(|th| ConsumerState {
+            index: th.index,
+            prev: th
+                .active
+                .iter()
+                .chain(th.standby.iter())
+                .filter_map(idx)
+                .filter(|&i| metas[i].stateful)
+                .collect(),
+            prev_active: th.active.iter().filter_map(idx).collect(),
+            prev_standby: th.standby.iter().filter_map(idx).collect(),
+        })
+        .collect();
+    consumers.sort_by(|a, b| consumer_key_cmp(a.index, b.index));
+    consumers
+}
+
 fn client_state(inst: &Instance, index: &BTreeMap<TaskId, usize>, metas: &[TaskMeta]) -> ClientState {
     let idx = |t: &TaskId| index.get(t).copied();
     let prev_active: BTreeSet<usize> = inst.active_tasks().iter().filter_map(idx).collect();
@@ -121,25 +151,18 @@ fn client_state(inst: &Instance, index: &BTreeMap<TaskId, usize>, metas: &[TaskM
             );
         }
     }
-    let mut consumers: Vec<ConsumerState> = inst
+    let consumers = if inst
         .threads
         .iter()
-        .map(|th| ConsumerState {
-            index: th.index,
-            key: th.consumer_key(),
-            prev: th
-                .active
-                .iter()
-                .chain(th.standby.iter())
-                .filter_map(idx)
-                .filter(|&i| metas[i].stateful)
-                .collect(),
-        })
-        .collect();
-    consumers.sort_by(|a, b| a.key.cmp(&b.key));
+        .all(|th| th.active.is_empty() && th.standby.is_empty())
+    {
+        Vec::new()
+    } else {
+        consumer_states(inst, index, metas)
+    };
     ClientState {
         pid: inst.process_id,
-        name: inst.name.clone(),
+        name: inst.shared_name.clone(),
         capacity: inst.threads.len() as u32,
         rack: inst.rack.clone(),
         tags: inst.tags.clone(),
@@ -152,6 +175,12 @@ fn client_state(inst: &Instance, index: &BTreeMap<TaskId, usize>, metas: &[TaskM
     }
 }
 
+fn no_partition_racks(tp: &super::task::TopicPartition) -> Event {
+    Event::Warning {
+        message: format!("rack-aware assignment disabled: topic partition {tp} has no rack information"),
+    }
+}
+
 fn rack_model(sim: &Sim, clients: &[ClientState], out: &mut Vec<Event>) -> Option<RackModel> {
     let strategy = sim.config.rack_aware_assignment_strategy;
     if strategy == RackStrategy::None || clients.is_empty() {
@@ -161,7 +190,7 @@ fn rack_model(sim: &Sim, clients: &[ClientState], out: &mut Vec<Event>) -> Optio
         out.push(Event::Warning {
             message: format!(
                 "rack-aware assignment disabled: instance {} has no client.rack",
-                c.name
+                &*c.name
             ),
         });
         return None;
@@ -189,7 +218,7 @@ fn rack_model(sim: &Sim, clients: &[ClientState], out: &mut Vec<Event>) -> Optio
         let mut sm = vec![0i64; racks.len()];
         for tp in &t.source_partitions {
             let topic = sim.topics.get(&tp.topic)?;
-            if topic.racks.is_empty() {
+            if topic.racks.is_empty() && topic.partition_racks.is_none() {
                 out.push(Event::Warning {
                     message: format!(
                         "rack-aware assignment disabled: topic {} has no rack information",
@@ -199,14 +228,19 @@ fn rack_model(sim: &Sim, clients: &[ClientState], out: &mut Vec<Event>) -> Optio
                 return None;
             }
             let rs = topic.replica_racks(tp.partition);
+            if rs.is_empty() {
+                out.push(no_partition_racks(tp));
+                return None;
+            }
             for (r, name) in racks.iter().enumerate() {
                 if !rs.contains(name) {
                     sm[r] += 1;
                 }
             }
         }
-        // lbscope rule: a changelog partition's replicas sit on the racks of the same
-        // partition of the sub-topology's first source topic (by name) that has it.
+        // A changelog partition's racks are those set by `set_partition_racks`; else
+        // (lbscope rule) the racks of the same partition of the sub-topology's first
+        // source topic (by name) that has it.
         let mut cm = vec![0i64; racks.len()];
         if !t.changelog_partitions.is_empty() {
             let sub = topo.subtopologies.get(t.id.subtopology as usize)?;
@@ -215,10 +249,22 @@ fn rack_model(sim: &Sim, clients: &[ClientState], out: &mut Vec<Event>) -> Optio
                 .iter()
                 .filter_map(|s| sim.topics.get(s))
                 .find(|x| t.id.partition < x.partitions)?;
-            let rs = first.replica_racks(t.id.partition);
-            for (r, name) in racks.iter().enumerate() {
-                if !rs.contains(name) {
-                    cm[r] += t.changelog_partitions.len() as i64;
+            for cp in &t.changelog_partitions {
+                let rs = match sim.changelog_racks.get(&cp.topic) {
+                    Some(v) => v
+                        .get(cp.partition as usize)
+                        .map(|x| x.iter().cloned().collect())
+                        .unwrap_or_default(),
+                    None => first.replica_racks(t.id.partition),
+                };
+                if rs.is_empty() {
+                    out.push(no_partition_racks(cp));
+                    return None;
+                }
+                for (r, name) in racks.iter().enumerate() {
+                    if !rs.contains(name) {
+                        cm[r] += 1;
+                    }
                 }
             }
         }
@@ -239,13 +285,20 @@ fn rack_model(sim: &Sim, clients: &[ClientState], out: &mut Vec<Event>) -> Optio
 /// Run one rebalance: assign, spread over threads, start restoration, report.
 pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
     let cfg = sim.config.clone();
+    let sim_generation = sim.generation;
     let generation = sim.generation + 1;
-    let member_names: Vec<String> = sim.members().iter().map(|i| i.name.clone()).collect();
+    let members = sim.members();
+    let member_count = members.len();
     let mut out = vec![Event::RebalanceStarted {
         generation,
         trigger: trigger.to_string(),
-        assignor: cfg.task_assignor,
-        members: member_names.clone(),
+        assignor: cfg.assignor(),
+        members: members
+            .iter()
+            .take(super::MAX_LISTED_MEMBERS)
+            .map(|i| i.name.clone())
+            .collect(),
+        member_count: member_count as u32,
         tasks: sim.tasks.len() as u32,
     }];
     let index: BTreeMap<TaskId, usize> = sim.tasks.iter().enumerate().map(|(i, t)| (t.id, i)).collect();
@@ -256,18 +309,21 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
             id: t.id,
             stateful: t.stateful(),
             end: sim.end.get(&t.id).copied().unwrap_or(0),
+            has_stores: sim
+                .topology
+                .as_ref()
+                .and_then(|topo| topo.subtopologies.get(t.id.subtopology as usize))
+                .is_some_and(|s| !s.stores.is_empty()),
         })
         .collect();
-    let clients: Vec<ClientState> = member_names
-        .iter()
-        .filter_map(|n| sim.instances.get(n))
-        .map(|i| client_state(i, &index, &metas))
-        .collect();
+    let clients: Vec<ClientState> = members.iter().map(|i| client_state(i, &index, &metas)).collect();
     let rack = rack_model(sim, &clients, &mut out);
     let mut ctx = Ctx::new(&metas, clients, &cfg, rack);
-    let probing = match cfg.task_assignor {
-        AssignorKind::HighAvailability => high_availability::assign(&mut ctx),
-        AssignorKind::Sticky => sticky::assign(&mut ctx),
+    let probing = match cfg.assignor() {
+        Assignor::HighAvailability => high_availability::assign(&mut ctx),
+        Assignor::Sticky => sticky::assign(&mut ctx),
+        Assignor::StickyTaskAssignor => sticky_task_assignor::assign(&mut ctx),
+        Assignor::StreamsGroupSticky => streams_group::assign(&mut ctx),
     };
     let Ctx {
         clients,
@@ -275,10 +331,11 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
         standby_reason,
         warmups,
         log,
+        member_tasks,
         ..
     } = ctx;
     out.extend(log);
-    if member_names.is_empty() && !metas.is_empty() {
+    if member_count == 0 && !metas.is_empty() {
         out.push(Event::Warning {
             message: format!("no running instance: {} tasks are unassigned", metas.len()),
         });
@@ -296,46 +353,103 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
         (0, 0, 0, 0, 0, 0, 0);
     let mut max_restore = 0u64;
     let mut thread_events = Vec::new();
-    for (ci, c) in clients.iter().enumerate() {
-        let Some(inst) = sim.instances.get_mut(&c.name) else {
+    // The members in the clients' order (process id), without a lookup by name each.
+    let mut member_insts: Vec<&mut Instance> = sim.instances.values_mut().filter(|i| i.is_member()).collect();
+    member_insts.sort_unstable_by_key(|i| i.process_id);
+    for ((ci, c), inst) in clients.iter().enumerate().zip(member_insts) {
+        debug_assert_eq!(inst.name.as_str(), &*c.name);
+        let was_member = inst.member_of.is_some() && inst.member_of == Some(sim_generation);
+        // Fast path: a member that held nothing and gets nothing changes nothing.
+        if c.active.is_empty()
+            && c.standby.is_empty()
+            && inst.restoring.is_empty()
+            && inst.warmups.is_empty()
+            && inst
+                .threads
+                .iter()
+                .all(|th| th.active.is_empty() && th.standby.is_empty())
+        {
+            inst.member_of = Some(generation);
+            idle += 1;
+            if !was_member {
+                thread_events.push(Event::InstanceIdle {
+                    instance: c.name.to_string(),
+                    threads: c.capacity,
+                    standbys: 0,
+                });
+            }
             continue;
-        };
+        }
         let old_active = inst.active_tasks();
         let old_standby = inst.standby_tasks();
-        let n = c.consumers.len();
+        let old_threads: Vec<(u32, Vec<TaskId>, Vec<TaskId>)> = inst
+            .threads
+            .iter()
+            .map(|th| (th.index, th.active.clone(), th.standby.clone()))
+            .collect();
+        inst.member_of = Some(generation);
+        // A client that held nothing before has its consumers built only now.
+        let built;
+        let consumers: &[ConsumerState] = if c.consumers.is_empty() {
+            built = consumer_states(inst, &index, &metas);
+            &built
+        } else {
+            &c.consumers
+        };
+        let n = consumers.len();
         let prev_by_lag = |k: usize| -> Vec<usize> {
-            let mut v: Vec<usize> = c.consumers[k].prev.iter().copied().collect();
+            let mut v: Vec<usize> = consumers[k].prev.iter().copied().collect();
             v.sort_by_key(|&t| (c.lag_for(t, &metas), t));
             v
         };
-        let sa: Vec<usize> = c.active.iter().copied().filter(|&t| metas[t].stateful).collect();
-        let sl: Vec<usize> = c.active.iter().copied().filter(|&t| !metas[t].stateful).collect();
-        let sb: Vec<usize> = c.standby.iter().copied().collect();
-        let mut load = vec![0usize; n];
-        let a1 = assign_to_threads(&sa, true, n, &prev_by_lag, &mut load);
-        let s1 = assign_to_threads(&sb, true, n, &prev_by_lag, &mut load);
-        let a2 = assign_to_threads(&sl, false, n, &prev_by_lag, &mut load);
-        let mut loads = Vec::new();
-        for (k, cons) in c.consumers.iter().enumerate() {
+        // Per consumer: (stateful actives, stateless actives, standbys).
+        let per_consumer: Vec<(Vec<usize>, Vec<usize>, Vec<usize>)> =
+            match member_tasks.as_ref().and_then(|m| m.get(ci)) {
+                // The streams group's assignor assigned the members (threads) itself.
+                Some(mt) => (0..n)
+                    .map(|k| {
+                        let m = mt.get(k).cloned().unwrap_or_default();
+                        (
+                            m.active.into_iter().collect(),
+                            Vec::new(),
+                            m.standby.into_iter().collect(),
+                        )
+                    })
+                    .collect(),
+                None => {
+                    let sa: Vec<usize> = c.active.iter().copied().filter(|&t| metas[t].stateful).collect();
+                    let sl: Vec<usize> = c.active.iter().copied().filter(|&t| !metas[t].stateful).collect();
+                    let sb: Vec<usize> = c.standby.iter().copied().collect();
+                    let mut load = vec![0usize; n];
+                    let a1 = assign_to_threads(&sa, true, n, &prev_by_lag, &mut load);
+                    let s1 = assign_to_threads(&sb, true, n, &prev_by_lag, &mut load);
+                    let a2 = assign_to_threads(&sl, false, n, &prev_by_lag, &mut load);
+                    a1.into_iter()
+                        .zip(a2)
+                        .zip(s1)
+                        .map(|((a, b), s)| (a, b, s))
+                        .collect()
+                }
+            };
+        for (k, cons) in consumers.iter().enumerate() {
             if let Some(th) = inst.threads.iter_mut().find(|th| th.index == cons.index) {
-                th.active = a1[k].iter().chain(a2[k].iter()).map(|&t| metas[t].id).collect();
-                th.standby = s1[k].iter().map(|&t| metas[t].id).collect();
+                let (a1, a2, s1) = &per_consumer[k];
+                th.active = a1.iter().chain(a2.iter()).map(|&t| metas[t].id).collect();
+                th.standby = s1.iter().map(|&t| metas[t].id).collect();
             }
         }
-        for th in &inst.threads {
-            loads.push(ThreadLoad {
-                thread: th.index,
-                active: th.active.clone(),
-                standby: th.standby.clone(),
-            });
-        }
+        let changed = old_threads.len() != inst.threads.len()
+            || old_threads
+                .iter()
+                .zip(&inst.threads)
+                .any(|((i, a, s), th)| *i != th.index || *a != th.active || *s != th.standby);
         // Actives: keep running, keep restoring, or start restoring.
         let mut restoring = BTreeMap::new();
         for &t in &c.active {
             let id = metas[t].id;
             n_active += 1;
             let previous = old_owner.get(&id).cloned();
-            let stays = previous.as_deref() == Some(c.name.as_str());
+            let stays = previous.as_deref() == Some(&*c.name);
             let reported = if metas[t].stateful {
                 c.lag_for(t, &metas)
             } else {
@@ -373,7 +487,7 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
                 max_restore = max_restore.max(ms);
                 out.push(Event::TaskAssigned {
                     task: id,
-                    instance: c.name.clone(),
+                    instance: c.name.to_string(),
                     role: Role::Active,
                     reason: active_reason[t],
                     lag: reported,
@@ -403,7 +517,7 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
                 let lag = end - local;
                 out.push(Event::TaskAssigned {
                     task: id,
-                    instance: c.name.clone(),
+                    instance: c.name.to_string(),
                     role: if is_warm { Role::WarmUp } else { Role::Standby },
                     reason: standby_reason
                         .get(&(ci, t))
@@ -417,21 +531,34 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
             }
         }
         inst.warmups = warm;
-        let _ = old_active;
         if c.active.is_empty() {
             idle += 1;
-            thread_events.push(Event::InstanceIdle {
-                instance: c.name.clone(),
-                threads: c.capacity,
-                standbys: c.standby.len() as u32,
-            });
+            // Reported when it becomes idle: it ran actives before, or it was not a
+            // member of the previous generation (it just joined or came back).
+            if !old_active.is_empty() || !was_member {
+                thread_events.push(Event::InstanceIdle {
+                    instance: c.name.to_string(),
+                    threads: c.capacity,
+                    standbys: c.standby.len() as u32,
+                });
+            }
         } else {
             busy += 1;
         }
-        thread_events.push(Event::ThreadsAssigned {
-            instance: c.name.clone(),
-            threads: loads,
-        });
+        if changed {
+            thread_events.push(Event::ThreadsAssigned {
+                instance: c.name.to_string(),
+                threads: inst
+                    .threads
+                    .iter()
+                    .map(|th| ThreadLoad {
+                        thread: th.index,
+                        active: th.active.clone(),
+                        standby: th.standby.clone(),
+                    })
+                    .collect(),
+            });
+        }
     }
     out.extend(thread_events);
     sim.generation = generation;

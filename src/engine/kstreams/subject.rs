@@ -7,21 +7,24 @@ use crate::engine::Subject;
 /// The subject of a Kafka Streams event.
 pub fn of(e: &Event) -> Option<Subject> {
     match e {
-        Event::TopicDefined { topic, .. } | Event::Produced { topic, .. } => {
-            Some(Subject::new("topic", topic.clone()))
-        }
+        Event::TopicDefined { topic, .. }
+        | Event::Produced { topic, .. }
+        | Event::PartitionRacksSet { topic, .. } => Some(Subject::new("topic", topic.clone())),
         Event::InstanceAdded { instance, .. }
         | Event::InstanceRemoved { instance, .. }
         | Event::InstanceCrashed { instance, .. }
         | Event::InstanceRestarted { instance, .. }
         | Event::ThreadsAssigned { instance, .. }
-        | Event::InstanceIdle { instance, .. } => Some(Subject::new("instance", instance.clone())),
+        | Event::InstanceIdle { instance, .. }
+        | Event::AssignmentSet { instance, .. }
+        | Event::TaskOffsetsSet { instance, .. } => Some(Subject::new("instance", instance.clone())),
         Event::ThreadAdded { instance, thread, .. } | Event::ThreadRemoved { instance, thread, .. } => {
             Some(Subject::new("thread", format!("{instance}/T{thread}")))
         }
         Event::TaskRestored { task, .. }
         | Event::WarmupCaughtUp { task, .. }
-        | Event::TaskAssigned { task, .. } => Some(Subject::new("task", task.to_string())),
+        | Event::TaskAssigned { task, .. }
+        | Event::ActiveMovementExplained { task, .. } => Some(Subject::new("task", task.to_string())),
         Event::TopologyDefined { .. }
         | Event::TimeAdvanced { .. }
         | Event::RebalanceStarted { .. }
@@ -29,6 +32,11 @@ pub fn of(e: &Event) -> Option<Subject> {
         | Event::ProbingRebalanceScheduled { .. }
         | Event::RebalanceCompleted { .. }
         | Event::ConfigSet { .. }
-        | Event::Warning { .. } => None,
+        | Event::Warning { .. }
+        | Event::HighAvailabilityTarget { .. }
+        | Event::ActiveQuota { .. }
+        | Event::MemberQuotas { .. }
+        | Event::EndOffsetsSet { .. }
+        | Event::StandbyAssignorChosen { .. } => None,
     }
 }

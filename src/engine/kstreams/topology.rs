@@ -25,15 +25,26 @@ pub struct Topic {
     pub replication_factor: u32,
     /// Records produced so far, per partition (the partitions' end offsets).
     pub end_offsets: Vec<u64>,
+    /// Racks of each partition's replicas set by `set_partition_racks` (overrides
+    /// the round-robin rule of [`Topic::replica_racks`]; an empty list: no rack
+    /// information for that partition).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partition_racks: Option<Vec<Vec<String>>>,
 }
 
 impl Topic {
-    /// The racks holding replicas of partition `p`.
+    /// The racks holding replicas of partition `p` (empty: no rack information).
     ///
     /// lbscope rule: replica `i` of partition `p` sits on `racks[(p + i) % racks.len()]`
     /// (a round-robin placement like the broker's rack-aware replica assignment, without its
     /// random start offset).
     pub fn replica_racks(&self, p: u32) -> BTreeSet<String> {
+        if let Some(pr) = &self.partition_racks {
+            return pr
+                .get(p as usize)
+                .map(|v| v.iter().cloned().collect())
+                .unwrap_or_default();
+        }
         let n = self.racks.len();
         if n == 0 {
             return BTreeSet::new();
@@ -125,6 +136,7 @@ impl Topology {
         let mut subs = Vec::new();
         let mut tasks = Vec::new();
         let mut store_names = BTreeSet::new();
+        let mut registered: BTreeSet<String> = BTreeSet::new();
         for (i, spec) in specs.iter().enumerate() {
             if spec.sources.is_empty() {
                 return Err(Error::NoSources(i as u32));
@@ -136,6 +148,13 @@ impl Topology {
                 .collect::<BTreeSet<_>>()
                 .into_iter()
                 .collect();
+            // Kafka's `InternalTopologyBuilder.validateTopicNotAlreadyRegistered`: a
+            // topic is read by one source node, so by one sub-topology.
+            for t in &sources {
+                if !registered.insert(t.clone()) {
+                    return Err(Error::TopicAlreadyRegistered(t.clone()));
+                }
+            }
             let mut max = 0;
             for t in &sources {
                 max = max.max(count(t)?);
@@ -210,6 +229,7 @@ mod tests {
                 racks: vec![],
                 replication_factor: 1,
                 end_offsets: vec![0; n as usize],
+                partition_racks: None,
             },
         )
     }

@@ -128,5 +128,6 @@ pub fn reason_short(r: Reason) -> &'static str {
         Reason::LeastLoaded => "least loaded",
         Reason::TagDiverse => "rack tags differ",
         Reason::PreviousStandby => "previous standby",
+        Reason::PreviousActive => "previous active",
     }
 }

@@ -105,6 +105,10 @@ fn action_text(a: &Action) -> String {
         Action::Produce { topic, records, .. } => format!("Produced {} records to {topic}", num(*records)),
         Action::AdvanceTime { ms } => format!("Let {} pass", duration(*ms)),
         Action::Rebalance => "Rebalanced".into(),
+        Action::SetAssignment { instance, .. } => format!("Gave {instance} a previous assignment"),
+        Action::SetTaskOffsets { instance, .. } => format!("Set the offsets {instance} holds"),
+        Action::SetEndOffsets { .. } => "Set the changelog end offsets".into(),
+        Action::SetPartitionRacks { topic, .. } => format!("Set the replica racks of {topic}"),
         Action::SetConfig(change) => format!(
             "Set {}",
             change

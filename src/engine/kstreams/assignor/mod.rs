@@ -3,6 +3,8 @@
 
 pub mod high_availability;
 pub mod sticky;
+pub mod sticky_task_assignor;
+pub mod streams_group;
 
 use super::client_state::{ClientState, TaskMeta};
 use super::rack_aware::RackModel;
@@ -34,6 +36,8 @@ pub enum Reason {
     TagDiverse,
     /// Sticky assignor: the client had it as a standby before.
     PreviousStandby,
+    /// A standby on the member that ran the task as active before.
+    PreviousActive,
 }
 
 impl Reason {
@@ -50,19 +54,91 @@ impl Reason {
             Reason::LeastLoaded => "least-loaded instance without a copy",
             Reason::TagDiverse => "rack tags differ from the other copies",
             Reason::PreviousStandby => "it had this task as a standby before",
+            Reason::PreviousActive => "it ran this task as active before",
         }
     }
 }
 
-/// Which assignor runs (`task.assignor.class`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// Kafka's class name of the high-availability assignor.
+pub const HIGH_AVAILABILITY_TASK_ASSIGNOR_CLASS: &str =
+    "org.apache.kafka.streams.processor.internals.assignment.HighAvailabilityTaskAssignor";
+/// Kafka's class name of the legacy sticky assignor.
+pub const LEGACY_STICKY_TASK_ASSIGNOR_CLASS: &str =
+    "org.apache.kafka.streams.processor.internals.assignment.LegacyStickyTaskAssignor";
+/// Kafka's class name of KIP-924's built-in `StickyTaskAssignor`.
+pub const STICKY_TASK_ASSIGNOR_CLASS: &str =
+    "org.apache.kafka.streams.processor.assignment.assignors.StickyTaskAssignor";
+
+/// The legacy assignor of `internal.task.assignor.class` (`AssignorConfiguration`:
+/// `HighAvailabilityTaskAssignor` unless set). Written as Kafka's class name; read
+/// from a class name or lbscope's short names `high_availability` / `sticky`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum AssignorKind {
     /// `HighAvailabilityTaskAssignor` (the default).
     #[default]
     HighAvailability,
     /// `LegacyStickyTaskAssignor`.
     Sticky,
+}
+
+impl Serialize for AssignorKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(match self {
+            AssignorKind::HighAvailability => HIGH_AVAILABILITY_TASK_ASSIGNOR_CLASS,
+            AssignorKind::Sticky => LEGACY_STICKY_TASK_ASSIGNOR_CLASS,
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for AssignorKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        match s.as_str() {
+            HIGH_AVAILABILITY_TASK_ASSIGNOR_CLASS | "high_availability" => Ok(AssignorKind::HighAvailability),
+            LEGACY_STICKY_TASK_ASSIGNOR_CLASS | "sticky" => Ok(AssignorKind::Sticky),
+            _ => Err(serde::de::Error::custom(format!(
+                "Expected an instantiable class name for internal.task.assignor.class (a LegacyTaskAssignor: {HIGH_AVAILABILITY_TASK_ASSIGNOR_CLASS} or {LEGACY_STICKY_TASK_ASSIGNOR_CLASS}) but got {s}"
+            ))),
+        }
+    }
+}
+
+/// The assignor that computes a rebalance's assignment (from `group.protocol`,
+/// `task.assignor.class` and `internal.task.assignor.class`, see
+/// [`crate::engine::kstreams::Config::assignor`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Assignor {
+    /// `HighAvailabilityTaskAssignor`.
+    HighAvailability,
+    /// `LegacyStickyTaskAssignor`.
+    Sticky,
+    /// KIP-924's `org.apache.kafka.streams.processor.assignment.assignors.StickyTaskAssignor`.
+    StickyTaskAssignor,
+    /// The group coordinator's `StickyTaskAssignor` (`group.protocol=streams`, KIP-1071).
+    StreamsGroupSticky,
+}
+
+impl Assignor {
+    /// Kafka's class name.
+    pub fn class_name(self) -> &'static str {
+        match self {
+            Assignor::HighAvailability => "HighAvailabilityTaskAssignor",
+            Assignor::Sticky => "LegacyStickyTaskAssignor",
+            Assignor::StickyTaskAssignor => "StickyTaskAssignor",
+            Assignor::StreamsGroupSticky => "the group coordinator's StickyTaskAssignor",
+        }
+    }
+
+    /// The name the event log prints.
+    pub fn label(self) -> &'static str {
+        match self {
+            Assignor::HighAvailability => "HighAvailability",
+            Assignor::Sticky => "Sticky",
+            Assignor::StickyTaskAssignor => "StickyTaskAssignor (KIP-924)",
+            Assignor::StreamsGroupSticky => "streams group StickyTaskAssignor",
+        }
+    }
 }
 
 /// The assignor's working state for one rebalance.
@@ -84,9 +160,29 @@ pub struct Ctx<'a> {
     pub warmups: BTreeSet<(usize, usize)>,
     /// Events raised while assigning (rack optimizer reports, warnings).
     pub log: Vec<Event>,
+    /// Standby replicas per stateful task to place.
+    pub standby_replicas: u32,
+    /// Per client, per consumer (in `ClientState::consumers` order): the active and
+    /// standby tasks an assignor that assigns members itself gave it (the streams
+    /// group's); `None` when tasks are spread over threads afterwards.
+    pub member_tasks: Option<Vec<Vec<MemberTasks>>>,
+}
+
+/// One member's (stream thread's) tasks from an assignor that assigns members.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MemberTasks {
+    /// Active tasks.
+    pub active: BTreeSet<usize>,
+    /// Standby tasks.
+    pub standby: BTreeSet<usize>,
 }
 
 impl<'a> Ctx<'a> {
+    /// Members that set `client.rack`.
+    pub fn members_with_rack(&self) -> u32 {
+        self.clients.iter().filter(|c| c.rack.is_some()).count() as u32
+    }
+
     /// A fresh context.
     pub fn new(
         tasks: &'a [TaskMeta],
@@ -103,6 +199,8 @@ impl<'a> Ctx<'a> {
             standby_reason: BTreeMap::new(),
             warmups: BTreeSet::new(),
             log: Vec::new(),
+            standby_replicas: cfg.standby_replicas(),
+            member_tasks: None,
         }
     }
 
@@ -158,6 +256,17 @@ pub fn balance_over_clients(ctx: &mut Ctx, standby: bool, allowed: &dyn Fn(usize
     for _pass in 0..10_000 {
         let mut moved = false;
         for s in 0..n {
+            // A client with nothing of this kind to give is never a source: skipping
+            // it here (instead of testing every destination) keeps a pass linear in
+            // clients × sources, not quadratic in clients.
+            let empty = if standby {
+                ctx.clients[s].standby.is_empty()
+            } else {
+                ctx.clients[s].active.is_empty()
+            };
+            if empty {
+                continue;
+            }
             for d in 0..n {
                 if s == d || !should_move(&ctx.clients[s], &ctx.clients[d]) {
                     continue;

@@ -10,8 +10,9 @@
 //! map `put` would).
 
 use super::{Ctx, Reason};
-use crate::engine::kstreams::client_state::{has_more_available_capacity, ClientState};
+use crate::engine::kstreams::client_state::{cmp_load, has_more_available_capacity, ClientState};
 use crate::engine::kstreams::rack_aware;
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Kafka's stateful defaults for this assignor's rack optimisation.
@@ -20,6 +21,8 @@ pub const DEFAULT_STATEFUL_TRAFFIC_COST: i64 = 1;
 pub const DEFAULT_STATEFUL_NON_OVERLAP_COST: i64 = 10;
 
 struct Sticky {
+    /// KIP-924's `StickyTaskAssignor` rules for "less loaded" (see [`Variant`]).
+    kip924: bool,
     prev_active: BTreeMap<usize, usize>,
     prev_standby: BTreeMap<usize, BTreeSet<usize>>,
     pairs: BTreeSet<(usize, usize)>,
@@ -56,6 +59,9 @@ fn find_least_loaded(ctx: &Ctx, st: &Sticky, t: usize, within: &[usize], check_p
         }
         let better = match best {
             None => true,
+            Some(b) if st.kip924 => {
+                cmp_load(c.assigned_load(), ctx.clients[b].assigned_load()) == Ordering::Less
+            }
             Some(b) => has_more_available_capacity(c, &ctx.clients[b]),
         };
         if better && (!check_pairs || st.has_new_pair(t, &assigned_set(c))) {
@@ -69,9 +75,16 @@ fn least_loaded(ctx: &Ctx, st: &Sticky, t: usize, within: &[usize]) -> Option<us
     find_least_loaded(ctx, st, t, within, true).or_else(|| find_least_loaded(ctx, st, t, within, false))
 }
 
-fn should_balance_load(ctx: &Ctx, c: usize) -> bool {
+fn should_balance_load(ctx: &Ctx, st: &Sticky, c: usize) -> bool {
     let me = &ctx.clients[c];
-    me.assigned() >= me.capacity as usize && ctx.clients.iter().any(|o| has_more_available_capacity(o, me))
+    let less_loaded = |o: &ClientState| {
+        if st.kip924 {
+            cmp_load(o.assigned_load(), me.assigned_load()) == Ordering::Less
+        } else {
+            has_more_available_capacity(o, me)
+        }
+    };
+    me.assigned() >= me.capacity as usize && ctx.clients.iter().any(less_loaded)
 }
 
 fn least_loaded_prev_standby(ctx: &Ctx, st: &Sticky, t: usize, within: &[usize]) -> Option<usize> {
@@ -91,9 +104,9 @@ fn find_client(ctx: &Ctx, st: &Sticky, t: usize, within: &[usize]) -> Option<(us
     let Some((p, why)) = previous else {
         return least_loaded(ctx, st, t, within).map(|c| (c, Reason::Balance));
     };
-    if should_balance_load(ctx, p) {
+    if should_balance_load(ctx, st, p) {
         match least_loaded_prev_standby(ctx, st, t, within) {
-            Some(s) if !should_balance_load(ctx, s) => Some((s, Reason::PreviousStandby)),
+            Some(s) if !should_balance_load(ctx, st, s) => Some((s, Reason::PreviousStandby)),
             _ => least_loaded(ctx, st, t, within).map(|c| (c, Reason::Balance)),
         }
     } else {
@@ -101,13 +114,33 @@ fn find_client(ctx: &Ctx, st: &Sticky, t: usize, within: &[usize]) -> Option<(us
     }
 }
 
-/// Run the sticky assignor (never asks for a probing rebalance).
+/// Which sticky assignor: the legacy one or KIP-924's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// `LegacyStickyTaskAssignor`: a client is less loaded when its assigned load
+    /// (tasks / threads) is lower, or equal with more threads
+    /// (`ClientState.hasMoreAvailableCapacityThan`); rack-aware optimisation runs
+    /// whenever rack-aware assignment can be enabled.
+    Legacy,
+    /// KIP-924's `StickyTaskAssignor`: less loaded means a strictly lower load (no
+    /// thread-count tie-break); rack-aware optimisation goes through
+    /// `TaskAssignmentUtils` (see [`super::sticky_task_assignor`]).
+    Kip924,
+}
+
+/// Run the legacy sticky assignor (never asks for a probing rebalance).
 pub fn assign(ctx: &mut Ctx) -> bool {
+    assign_with(ctx, Variant::Legacy)
+}
+
+/// Run a sticky assignor (never asks for a probing rebalance).
+pub fn assign_with(ctx: &mut Ctx, variant: Variant) -> bool {
     let n_tasks = ctx.tasks.len();
     if ctx.clients.is_empty() || n_tasks == 0 {
         return false;
     }
     let mut st = Sticky {
+        kip924: variant == Variant::Kip924,
         prev_active: BTreeMap::new(),
         prev_standby: BTreeMap::new(),
         pairs: BTreeSet::new(),
@@ -125,6 +158,16 @@ pub fn assign(ctx: &mut Ctx) -> bool {
     // Active: previous owners under quota.
     let capacity: usize = ctx.clients.iter().map(|c| c.capacity as usize).sum();
     let per_thread = n_tasks / capacity.max(1);
+    ctx.log.push(super::Event::ActiveQuota {
+        assignor: if st.kip924 {
+            super::Assignor::StickyTaskAssignor
+        } else {
+            super::Assignor::Sticky
+        },
+        tasks: n_tasks as u32,
+        threads: capacity as u32,
+        active_tasks_per_thread: per_thread as u32,
+    });
     let quota_ok = |c: &ClientState| c.active.len() < c.capacity as usize * per_thread;
     let mut assigned = BTreeSet::new();
     for (&t, &k) in &st.prev_active.clone() {
@@ -171,14 +214,32 @@ pub fn assign(ctx: &mut Ctx) -> bool {
         .cfg
         .non_overlap_cost
         .map_or(DEFAULT_STATEFUL_NON_OVERLAP_COST, i64::from);
-    if ctx.rack.is_some() {
+    if variant == Variant::Kip924 {
+        super::sticky_task_assignor::optimize_active(ctx, traffic, non_overlap);
+    } else if ctx.rack.is_some() {
         let stateful = ctx.stateful();
         let stateless = ctx.stateless();
         rack_aware::optimize_active(ctx, &stateful, traffic, non_overlap, "stateful actives");
         rack_aware::optimize_active(ctx, &stateless, 1, 0, "stateless actives");
     }
     // Standbys.
-    let want = ctx.cfg.num_standby_replicas;
+    let want = ctx.standby_replicas;
+    if want > 0 {
+        let who = if st.kip924 {
+            super::Assignor::StickyTaskAssignor
+        } else {
+            super::Assignor::Sticky
+        };
+        ctx.log.push(super::Event::StandbyAssignorChosen {
+            assignor: who,
+            standby_assignor: who.class_name().into(),
+            tags: Vec::new(),
+            members_with_client_rack: ctx.members_with_rack(),
+            members: ctx.clients.len() as u32,
+            strategy: ctx.cfg.rack_aware_assignment_strategy,
+            rack_optimizer: ctx.rack.is_some(),
+        });
+    }
     for t in ctx.stateful() {
         for i in 0..want {
             let without: Vec<usize> = all
@@ -207,7 +268,9 @@ pub fn assign(ctx: &mut Ctx) -> bool {
             }
         }
     }
-    if want > 0 && ctx.rack.is_some() {
+    if want > 0 && variant == Variant::Kip924 {
+        super::sticky_task_assignor::optimize_standby(ctx, traffic, non_overlap);
+    } else if want > 0 && ctx.rack.is_some() {
         let classes = vec![0; ctx.clients.len()];
         rack_aware::optimize_standby(ctx, traffic, non_overlap, &|_, _, _| true, &classes);
     }
