@@ -37,7 +37,7 @@ tools-web:
 	@rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
 	@command -v rustfmt >/dev/null && cargo clippy --version >/dev/null 2>&1 || rustup component add rustfmt clippy
 	@if [ ! -x www-tests/node_modules/.bin/wasm-opt ] || [ www-tests/package-lock.json -nt www-tests/node_modules/.package-lock.json ]; then \
-	  npm ci --prefix www-tests --no-audit --no-fund; fi
+	  npm ci --prefix www-tests --no-audit --no-fund --no-update-notifier; fi
 
 tools-browser:
 	@if ! command -v chromium >/dev/null; then \
@@ -45,10 +45,14 @@ tools-browser:
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium chromium-driver >/dev/null; fi
 
 # Compile tools/webbuild while the command $(1) runs (its own build directory, target/webbuild,
-# so the two cargo runs do not wait for each other), then wait for both.
+# so the two cargo runs do not wait for each other), then wait for both (also when $(1) fails);
+# print how long each took.
 define with_webbuild
-cargo build -q -p lbscope-webbuild --profile webbuild & tool=$$!; \
-if ! $(1); then kill $$tool 2>/dev/null || true; wait $$tool || true; exit 1; fi; \
+t0=$$(date +%s); \
+{ cargo build -q -p lbscope-webbuild --profile webbuild && \
+  echo "lbscope-webbuild: compiled the tool in $$(( $$(date +%s) - t0 )) s"; } & tool=$$!; \
+if ! $(1); then wait $$tool || true; exit 1; fi; \
+echo "lbscope-webbuild: compiled the app in $$(( $$(date +%s) - t0 )) s"; \
 wait $$tool
 endef
 
