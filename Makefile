@@ -1,22 +1,32 @@
 # lbscope: the two commands of the README are `make serve` and `make test`.
 # Both install whatever is missing first (idempotent; quick when all is there).
 # Nothing is downloaded from GitHub or a CDN: only crates.io, npm and Debian.
+#
+# The web build is the project's own tools/webbuild (`lbscope-webbuild`): cargo builds the wasm,
+# the wasm-bindgen library (the version in Cargo.lock) writes the JS glue, wasm-opt comes from the
+# npm package binaryen, and a small std-only server serves dist/ on 127.0.0.1.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 export PATH := $(CURDIR)/www-tests/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
-TRUNK_VERSION := 0.21.14
-# wasm-bindgen-cli must be exactly the wasm-bindgen of Cargo.lock.
-WASM_BINDGEN_VERSION := $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/"/, "", $$3); print $$3 }' Cargo.lock)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+WEBBUILD := target/webbuild/lbscope-webbuild
+WASM_BUILD := cargo build --target wasm32-unknown-unknown --bin lbscope-web --profile
+PORT ?= 8080
+# What `make serve` serves: the release code of `make test` (`wasm-release`, which of the
+# profiles tried compiles in the least CPU time), without the wasm-opt pass (about a minute,
+# only for size). `make serve SERVE=--release` serves exactly the `make test` build.
+SERVE ?= --profile wasm-release
 
-.PHONY: serve test tools tools-web tools-browser check native-test wasm-release www-test bench profile fmt
+.PHONY: serve serve-trunk test tools tools-web tools-browser tools-trunk webbuild check native-test \
+  wasm-release www-test bench profile fmt
 
-## serve: install what is missing, then serve the app on http://127.0.0.1:8080
+## serve: install what is missing, then build and serve the app on http://127.0.0.1:8080
 serve: tools-web
-	@echo "lbscope: serving on http://127.0.0.1:8080  (Ctrl-C to stop)"
-	trunk serve --offline
+	@$(call with_webbuild,$(WASM_BUILD) wasm-release)
+	$(WEBBUILD) dist $(SERVE)
+	$(WEBBUILD) serve --port $(PORT)
 
 ## test: install what is missing, then fmt, clippy, native tests, release wasm build, browser tests
 test: tools-web tools-browser check native-test wasm-release www-test
@@ -26,41 +36,71 @@ tools: tools-web tools-browser
 tools-web:
 	@rustup target list --installed | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
 	@command -v rustfmt >/dev/null && cargo clippy --version >/dev/null 2>&1 || rustup component add rustfmt clippy
-	@if ! wasm-bindgen --version 2>/dev/null | grep -qF "$(WASM_BINDGEN_VERSION)"; then \
-	  echo "installing wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (about 2 minutes)"; \
-	  cargo install wasm-bindgen-cli --version "$(WASM_BINDGEN_VERSION)"; fi
-	@if ! trunk --version 2>/dev/null | grep -qF "$(TRUNK_VERSION)"; then \
-	  echo "installing trunk $(TRUNK_VERSION) (about 7 minutes)"; \
-	  cargo install trunk --version "$(TRUNK_VERSION)" --locked; fi
 	@if [ ! -x www-tests/node_modules/.bin/wasm-opt ] || [ www-tests/package-lock.json -nt www-tests/node_modules/.package-lock.json ]; then \
-	  npm ci --prefix www-tests --no-audit --no-fund; fi
+	  npm ci --prefix www-tests --no-audit --no-fund --no-update-notifier; fi
 
 tools-browser:
 	@if ! command -v chromium >/dev/null; then \
 	  echo "installing Debian chromium"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium chromium-driver >/dev/null; fi
 
+# Compile tools/webbuild while the command $(1) runs (its own build directory, target/webbuild,
+# so the two cargo runs do not wait for each other), then wait for both (also when $(1) fails);
+# print how long each took.
+define with_webbuild
+t0=$$(date +%s); \
+{ cargo build -q -p lbscope-webbuild --profile webbuild && \
+  echo "lbscope-webbuild: compiled the tool in $$(( $$(date +%s) - t0 )) s"; } & tool=$$!; \
+if ! $(1); then wait $$tool || true; exit 1; fi; \
+echo "lbscope-webbuild: compiled the app in $$(( $$(date +%s) - t0 )) s"; \
+wait $$tool
+endef
+
+webbuild:
+	cargo build -p lbscope-webbuild --profile webbuild
+
 check:
-	cargo fmt --check
+	cargo fmt --all --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --lib --bins -- -D warnings
+	cargo clippy -p lbscope-webbuild --profile webbuild --all-targets -- -D warnings
 
 native-test:
 	cargo test
+	cargo test -q -p lbscope-webbuild --profile webbuild
 
-wasm-release:
-	trunk build --release --offline
+## wasm-release: dist/ as `make test` and `make bench` use it (wasm-release profile, wasm-opt -Oz)
+wasm-release: tools-web
+	@$(call with_webbuild,$(WASM_BUILD) wasm-release)
+	$(WEBBUILD) dist --release
 
 www-test:
 	cd www-tests && node --test --test-concurrency=1 --test-reporter=spec ./
 
-## bench: every performance figure: the native table, then the in-browser run
+## serve-trunk (optional): trunk's serve, which rebuilds dist/ when a source file changes
+## (reload the page yourself: the CSP forbids trunk's injected reload script). Installs trunk
+## and wasm-bindgen-cli from crates.io when missing: about 15 minutes on 2 cores.
+serve-trunk: tools-web tools-trunk
+	trunk serve --offline --port $(PORT)
+
+TRUNK_VERSION := 0.21.14
+# wasm-bindgen-cli must be exactly the wasm-bindgen of Cargo.lock.
+WASM_BINDGEN_VERSION = $(shell awk '/^name = "wasm-bindgen"$$/ { getline; gsub(/"/, "", $$3); print $$3 }' Cargo.lock)
+tools-trunk:
+	@if ! wasm-bindgen --version 2>/dev/null | grep -qF "$(WASM_BINDGEN_VERSION)"; then \
+	  echo "installing wasm-bindgen-cli $(WASM_BINDGEN_VERSION) (about 5 minutes)"; \
+	  cargo install wasm-bindgen-cli --version "$(WASM_BINDGEN_VERSION)"; fi
+	@if ! trunk --version 2>/dev/null | grep -qF "$(TRUNK_VERSION)"; then \
+	  echo "installing trunk $(TRUNK_VERSION) (about 10 minutes)"; \
+	  cargo install trunk --version "$(TRUNK_VERSION)" --locked; fi
+
+## bench: every figure of the README's performance section: the native table, then the in-browser run
 ## (BENCH_TOPICS=20000 for a quicker browser run)
 BENCH_TOPICS ?= 200000
 bench: tools-web tools-browser
 	cargo build --release --bin lbscope
 	./target/release/lbscope bench
-	trunk build --release --offline
+	$(MAKE) --no-print-directory wasm-release
 	node www-tests/bench/browser-bench.mjs $(BENCH_TOPICS) 20
 
 ## profile: where a browser round's time goes (Chromium CPU profile of the
@@ -69,14 +109,9 @@ PROFILE_TOPICS ?= 200000
 PROFILE_DIST := target/dist-profile
 profile: tools-web tools-browser
 	cargo build --release --bin lbscope
-	trunk build --release --offline
-	cargo build --profile wasm-profile --target wasm32-unknown-unknown --bin lbscope-web
-	rm -rf $(PROFILE_DIST) && mkdir -p $(PROFILE_DIST)
-	wasm-bindgen --target web --no-typescript --out-dir $(PROFILE_DIST) --out-name lbscope-web \
-	  target/wasm32-unknown-unknown/wasm-profile/lbscope-web.wasm
-	cp index.js styles/*.css styles/favicon.svg $(PROFILE_DIST)/
-	sed -e 's/ integrity="[^"]*"//g' dist/index.html > $(PROFILE_DIST)/index.html
+	@$(call with_webbuild,$(WASM_BUILD) wasm-profile)
+	$(WEBBUILD) dist --profile wasm-profile --wasm-opt off --out $(PROFILE_DIST)
 	LBSCOPE_DIST=$(PROFILE_DIST) node www-tests/bench/profile.mjs $(PROFILE_TOPICS) 10
 
 fmt:
-	cargo fmt
+	cargo fmt --all

@@ -1,4 +1,4 @@
-//! The web app's entry point: trunk builds this for wasm32.
+//! The web app's entry point: `make serve` (tools/webbuild) builds this for wasm32.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -8,7 +8,7 @@ fn main() {
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
     eprintln!(
-        "lbscope-web is the browser app: build it with `trunk build` (see README), or use the `lbscope` CLI."
+        "lbscope-web is the browser app: build and serve it with `make serve` (see README), or use the `lbscope` CLI."
     );
     std::process::exit(2);
 }
