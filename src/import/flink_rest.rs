@@ -35,7 +35,12 @@ pub fn unescape_html(s: &str) -> String {
     while let Some(i) = rest.find('&') {
         out.push_str(&rest[..i]);
         rest = &rest[i..];
-        let end = rest[..rest.len().min(12)].find(';');
+        // An entity is short: look for its `;` within the next 12 characters.
+        let end = rest
+            .char_indices()
+            .take(12)
+            .find(|(_, c)| *c == ';')
+            .map(|(i, _)| i);
         let Some(end) = end else {
             out.push('&');
             rest = &rest[1..];
@@ -308,6 +313,10 @@ mod tests {
         assert_eq!(
             unescape_html("a &amp; b &#92; &#x41; &bogus; &"),
             "a & b \\ A &bogus; &"
+        );
+        assert_eq!(
+            unescape_html("&ééééééééééé;&#999999999;"),
+            "&ééééééééééé;&#999999999;"
         );
     }
 
