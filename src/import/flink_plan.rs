@@ -467,6 +467,104 @@ mod tests {
             .all(|e| e.from == 1 && e.to == 0 && e.strategy == "FORWARD"));
     }
 
+    /// The stream graphs of `StreamingJobGraphGeneratorTest`, as `getExecutionPlan()`
+    /// prints them, with the job vertices its assertions expect.
+    mod streaming_job_graph_generator_test {
+        use super::*;
+
+        fn names(g: &JobGraph) -> Vec<&str> {
+            g.vertices.iter().map(|v| v.name.as_str()).collect()
+        }
+
+        /// From `testParallelismOneNotChained`'s assertions: at parallelism 1,
+        /// `fromElements -> map` and `keyBy -> map -> sink` make 2 job vertices,
+        /// both of parallelism 1.
+        #[test]
+        fn test_parallelism_one_not_chained() {
+            let ops = [
+                op(1, "Source: Collection Source", 1, &[]),
+                op(2, "Map", 1, &[(1, "FORWARD")]),
+                op(4, "Map", 1, &[(2, "HASH")]),
+                op(5, "Sink: Unnamed", 1, &[(4, "FORWARD")]),
+            ];
+            let g = chain("p", &ops).unwrap();
+            assert_eq!(g.vertices.len(), 2);
+            assert!(g.vertices.iter().all(|v| v.parallelism == 1));
+            assert_eq!(
+                names(&g),
+                ["Map -> Sink: Unnamed", "Source: Collection Source -> Map"]
+            );
+        }
+
+        /// From `testChainStartEndSetting`: `fromElements` (parallelism 1) then
+        /// `CHAIN(Map -> Print)` at parallelism 2.
+        #[test]
+        fn test_chain_start_end_setting() {
+            let ops = [
+                op(1, "Source: Collection Source", 1, &[]),
+                op(2, "Map", 2, &[(1, "REBALANCE")]),
+                op(3, "Sink: Print to Std. Out", 2, &[(2, "FORWARD")]),
+            ];
+            let g = chain("p", &ops).unwrap();
+            assert_eq!(
+                names(&g),
+                ["Map -> Sink: Print to Std. Out", "Source: Collection Source"]
+            );
+            assert_eq!(g.edges.len(), 1);
+        }
+
+        /// From `testResourcesForChainedSourceSink`: `CHAIN(Source -> Map -> Filter)`
+        /// and, after `keyBy`, `CHAIN(Reduce -> Sink)`.
+        #[test]
+        fn test_resources_for_chained_source_sink() {
+            let ops = [
+                op(1, "Source: Custom Source", 4, &[]),
+                op(2, "Map", 4, &[(1, "FORWARD")]),
+                op(3, "Filter", 4, &[(2, "FORWARD")]),
+                op(5, "Keyed Reduce", 4, &[(3, "HASH")]),
+                op(6, "Sink: Unnamed", 4, &[(5, "FORWARD")]),
+            ];
+            let g = chain("p", &ops).unwrap();
+            assert_eq!(
+                names(&g),
+                [
+                    "Keyed Reduce -> Sink: Unnamed",
+                    "Source: Custom Source -> Map -> Filter"
+                ]
+            );
+        }
+
+        /// From `testShuffleModeUndefined` (and `testShuffleModePipelined`):
+        /// `source -forward-> map (parallelism 1) -rescale-> print (parallelism 2)`
+        /// is 2 job vertices, the source and the map chained.
+        #[test]
+        fn test_shuffle_mode_undefined() {
+            let ops = [
+                op(1, "Source: Collection Source", 1, &[]),
+                op(3, "Map", 1, &[(1, "FORWARD")]),
+                op(5, "Sink: Print to Std. Out", 2, &[(3, "RESCALE")]),
+            ];
+            let g = chain("p", &ops).unwrap();
+            assert_eq!(g.vertices.len(), 2);
+            assert_eq!(names(&g)[1], "Source: Collection Source -> Map");
+            assert_eq!(g.edges[0].strategy, "RESCALE");
+        }
+
+        /// From `testInputOutputFormat`: one source with two forward sinks is one
+        /// job vertex.
+        #[test]
+        fn test_input_output_format() {
+            let ops = [
+                op(1, "Source: source", 1, &[]),
+                op(2, "Sink: sink1", 1, &[(1, "FORWARD")]),
+                op(3, "Sink: sink2", 1, &[(1, "FORWARD")]),
+            ];
+            let g = chain("p", &ops).unwrap();
+            assert_eq!(names(&g), ["Source: source -> (Sink: sink1, Sink: sink2)"]);
+            assert!(g.edges.is_empty());
+        }
+    }
+
     #[test]
     fn bad_graphs_are_named() {
         let e = chain(

@@ -557,6 +557,58 @@ fn is_internal(name: &str) -> bool {
     name.ends_with("-repartition") || (name.ends_with("-topic") && name.contains("-SUBSCRIPTION-"))
 }
 
+/// Kafka's `RepartitionTopics#setRepartitionSourceTopicPartitionCount` and
+/// `computePartitionCount`: a repartition topic without a count gets the largest
+/// count among the source topics of the sub-topologies that write it, counting
+/// only the sources whose count is known so far; passes repeat until every one
+/// has a count, and a pass without progress is Kafka's "Failed to compute number
+/// of partitions for all repartition topics".
+///
+/// `subs` holds each sub-topology's (source topics, sink topics); `internal` the
+/// repartition topics; `known` the counts known up front (external topics, and
+/// repartition topics whose count the topology sets). Returns the counts of the
+/// internal topics, or the first one left without. Where Kafka's hash-set order
+/// is open, lbscope visits the sub-topologies in id order and each one's
+/// repartition sources by name.
+pub(crate) fn repartition_counts(
+    subs: &[(Vec<String>, BTreeSet<String>)],
+    internal: &BTreeSet<String>,
+    known: &BTreeMap<String, u32>,
+) -> Result<BTreeMap<String, u32>, String> {
+    let mut counts: BTreeMap<String, u32> = known.clone();
+    loop {
+        let mut needed = None;
+        let mut progress = false;
+        for (sources, _) in subs {
+            let mut mine: Vec<&String> = sources.iter().filter(|t| internal.contains(*t)).collect();
+            mine.sort();
+            for t in mine {
+                if counts.contains_key(t) {
+                    continue;
+                }
+                let best = subs
+                    .iter()
+                    .filter(|(_, sinks)| sinks.contains(t))
+                    .flat_map(|(src, _)| src.iter().filter_map(|s| counts.get(s).copied()))
+                    .max();
+                match best {
+                    Some(p) => {
+                        counts.insert(t.clone(), p);
+                        progress = true;
+                    }
+                    None => needed = needed.or_else(|| Some(t.clone())),
+                }
+            }
+        }
+        match needed {
+            None => break,
+            Some(t) if !progress => return Err(t),
+            Some(_) => {}
+        }
+    }
+    Ok(counts.into_iter().filter(|(t, _)| internal.contains(t)).collect())
+}
+
 /// Build the Kafka Streams scenario.
 pub(super) fn build(
     inputs: &[Input<'_>],
@@ -791,46 +843,24 @@ pub(super) fn build(
             counts.insert(full, (p, 1));
         }
     }
-    loop {
-        let mut progress = false;
-        let mut pending = Vec::new();
-        for i in &internal {
-            let full = decorate(i);
-            if counts.contains_key(&full) {
-                continue;
-            }
-            // The sub-topologies that write it: the largest count of their sources.
-            let mut best: Option<u32> = None;
-            let mut unknown = false;
-            for (_, src, _, sinks) in &specs {
-                if !sinks.contains(i) {
-                    continue;
-                }
-                for s in src {
-                    match counts.get(s) {
-                        Some((p, _)) => best = Some(best.map_or(*p, |b: u32| b.max(*p))),
-                        None => unknown = true,
-                    }
-                }
-            }
-            match best {
-                Some(p) if !unknown => {
-                    counts.insert(full.clone(), (p, 1));
-                    progress = true;
-                }
-                _ => pending.push(full),
+    let flows: Vec<(Vec<String>, BTreeSet<String>)> = specs
+        .iter()
+        .map(|(_, src, _, sinks)| (src.clone(), sinks.iter().map(|t| decorate(t)).collect()))
+        .collect();
+    let known: BTreeMap<String, u32> = counts.iter().map(|(t, (p, _))| (t.clone(), *p)).collect();
+    let internal_full: BTreeSet<String> = internal.iter().map(|t| decorate(t)).collect();
+    match repartition_counts(&flows, &internal_full, &known) {
+        Ok(found) => {
+            for (t, p) in found {
+                counts.entry(t).or_insert((p, 1));
             }
         }
-        if pending.is_empty() {
-            break;
-        }
-        if !progress {
+        Err(t) => {
             return Err(ImportError::Missing(format!(
-                "cannot compute the partition count of {} from the topics written into it (a cycle of \
+                "cannot compute the partition count of {t} from the topics written into it (a cycle of \
                  repartition topics?): pass --partitions {}=N",
-                pending[0],
-                pending[0].strip_prefix(&format!("{app}-")).unwrap_or(&pending[0])
-            )));
+                t.strip_prefix(&format!("{app}-")).unwrap_or(&t)
+            )))
         }
     }
     if !internal.is_empty() {
@@ -1148,6 +1178,81 @@ mod tests {
             e.to_string(),
             "w: line 2: sub-topology id \"x\" is not a whole number"
         );
+    }
+
+    /// The topologies of `RepartitionTopicsTest`, with the counts its assertions expect.
+    mod repartition_topics_test {
+        use super::super::repartition_counts;
+        use std::collections::{BTreeMap, BTreeSet};
+
+        fn set(xs: &[&str]) -> BTreeSet<String> {
+            xs.iter().map(|x| x.to_string()).collect()
+        }
+
+        fn list(xs: &[&str]) -> Vec<String> {
+            xs.iter().map(|x| x.to_string()).collect()
+        }
+
+        /// From `shouldSetRepartitionTopicPartitionCountFromUpstreamExternalSourceTopic`:
+        /// sub-topology 0 reads source1 (3 partitions) and repartition2 (2) and writes
+        /// repartitionWithoutPartitionCount, which gets 3 partitions.
+        #[test]
+        fn should_set_repartition_topic_partition_count_from_upstream_external_source_topic() {
+            let subs = vec![
+                (
+                    list(&["source1", "repartition2"]),
+                    set(&["repartition1", "repartitionWithoutPartitionCount"]),
+                ),
+                (
+                    list(&["repartition1", "repartitionWithoutPartitionCount"]),
+                    set(&["sink2"]),
+                ),
+            ];
+            let internal = set(&["repartition1", "repartition2", "repartitionWithoutPartitionCount"]);
+            let known: BTreeMap<String, u32> = [("source1", 3), ("repartition1", 4), ("repartition2", 2)]
+                .into_iter()
+                .map(|(t, p)| (t.to_string(), p))
+                .collect();
+            let c = repartition_counts(&subs, &internal, &known).unwrap();
+            assert_eq!(c["repartitionWithoutPartitionCount"], 3);
+            assert_eq!((c["repartition1"], c["repartition2"]), (4, 2));
+        }
+
+        /// From `shouldSetRepartitionTopicPartitionCountFromUpstreamInternalRepartitionSourceTopic`:
+        /// sub-topology 0 reads source1 (3) and repartition1 (4): the topic it writes gets 4.
+        #[test]
+        fn should_set_repartition_topic_partition_count_from_upstream_internal_repartition_source_topic() {
+            let subs = vec![
+                (
+                    list(&["source1", "repartition1"]),
+                    set(&["repartition2", "repartitionWithoutPartitionCount"]),
+                ),
+                (
+                    list(&["repartition1", "repartitionWithoutPartitionCount"]),
+                    set(&["sink2"]),
+                ),
+            ];
+            let internal = set(&["repartition1", "repartition2", "repartitionWithoutPartitionCount"]);
+            let known: BTreeMap<String, u32> = [("source1", 3), ("repartition1", 4), ("repartition2", 2)]
+                .into_iter()
+                .map(|(t, p)| (t.to_string(), p))
+                .collect();
+            let c = repartition_counts(&subs, &internal, &known).unwrap();
+            assert_eq!(c["repartitionWithoutPartitionCount"], 4);
+        }
+
+        /// As `shouldThrowTaskAssignmentExceptionIfPartitionCountCannotBeComputedForAllRepartitionTopics`:
+        /// a repartition topic only written from topics without a count is refused.
+        #[test]
+        fn should_throw_task_assignment_exception_if_partition_count_cannot_be_computed_for_all_repartition_topics(
+        ) {
+            let subs = vec![(list(&["r1"]), set(&["r2"])), (list(&["r2"]), set(&["r1"]))];
+            let internal = set(&["r1", "r2"]);
+            assert_eq!(
+                repartition_counts(&subs, &internal, &BTreeMap::new()),
+                Err("r1".to_string())
+            );
+        }
     }
 
     #[test]
