@@ -2,7 +2,7 @@
 //! regression test that replays every input they ever crashed on
 //! (`tests/fuzz_regressions.rs`). Each must return normally on any input.
 
-use crate::engine::{flink, kstreams, pulsar, Engine};
+use crate::engine::{flink, kstreams, pulsar, Engine, System};
 use crate::scenario::{run, url, Scenario};
 
 /// Most actions one fuzz input may drive (keeps each execution fast).
@@ -208,5 +208,81 @@ fn kstreams_action(k: u8, n: u8) -> kstreams::Action {
                 .unwrap_or(kstreams::Action::Rebalance)
         }
         _ => kstreams::Action::Rebalance,
+    }
+}
+
+/// Kafka Streams' importer (Topology#describe() text, kafka-topics output) on arbitrary bytes.
+pub fn import_kstreams(data: &[u8]) {
+    import_any(System::Kstreams, data);
+}
+
+/// Flink's importer (execution plan, REST plans, /taskmanagers) on arbitrary bytes.
+pub fn import_flink(data: &[u8]) {
+    import_any(System::Flink, data);
+}
+
+/// Pulsar's importer (bundles, load reports, topic lists and stats) on arbitrary bytes.
+pub fn import_pulsar(data: &[u8]) {
+    import_any(System::Pulsar, data);
+}
+
+/// The first byte picks the options; the rest is split at `0xFF` bytes (never in
+/// UTF-8 text) into up to four inputs. An accepted import must give a scenario
+/// that validates and replays.
+fn import_any(system: System, data: &[u8]) {
+    use crate::import::{import, Options};
+    let Some((&flags, rest)) = data.split_first() else {
+        return;
+    };
+    let parts: Vec<String> = rest
+        .split(|b| *b == 0xFF)
+        .take(4)
+        .map(|p| String::from_utf8_lossy(p).into_owned())
+        .collect();
+    const NAMES: [&str; 4] = ["in-0", "in-1", "in-2", "in-3"];
+    let inputs: Vec<(&str, &str)> = parts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (NAMES[i], t.as_str()))
+        .collect();
+    let mut o = Options::default();
+    match system {
+        System::Kstreams => {
+            if flags & 1 == 1 {
+                for (i, t) in ["a", "b", "lines", "orders", "payments", "text-input"]
+                    .iter()
+                    .enumerate()
+                {
+                    o.partitions
+                        .insert((*t).to_string(), 1 + (i as u32 + u32::from(flags >> 4)) % 7);
+                }
+            }
+            if flags & 2 == 2 {
+                o.instances = Some(1 + u32::from(flags >> 5));
+                o.threads = (flags & 4 == 4).then_some(2);
+            }
+            o.standbys = (flags & 8 == 8).then_some(1);
+        }
+        System::Flink => {
+            if flags & 1 == 1 {
+                o.task_managers = Some(1 + u32::from(flags >> 4));
+                o.slots = Some(1 + u32::from((flags >> 1) & 7));
+            }
+        }
+        System::Pulsar => {
+            o.reported_usage = flags & 1 == 1;
+            if flags & 2 == 2 {
+                o.namespace = Some("public/default".into());
+            }
+        }
+    }
+    if let Ok(imported) = import(system, &inputs, &o) {
+        imported
+            .scenario
+            .validate()
+            .expect("an imported scenario validates");
+        if imported.scenario.action_count() <= 4 * MAX_FUZZ_ACTIONS {
+            run::event_log(&imported.scenario).expect("an imported scenario replays");
+        }
     }
 }

@@ -4,11 +4,14 @@
 //!
 //! * [`engine`] is pure: no clock, no global RNG, no web crates. State changes only
 //!   through an `Action`; every decision comes back as `Event`s carrying its numbers.
+//! * [`import`] turns what the real systems print (Kafka Streams' topology
+//!   description, Flink's plans, pulsar-admin's reports) into a scenario.
 //! * [`scenario`] is the one format (seed + setup + config + action log) used by the
 //!   share URL, JSON files, the CLI and the golden tests.
 //! * `ui` (wasm32 only) is a thin Yew viewer over the engine.
 
 pub mod engine;
+pub mod import;
 pub mod lessons;
 pub mod playground;
 pub mod scenario;

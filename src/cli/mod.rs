@@ -53,6 +53,50 @@ enum Command {
         #[arg(value_enum)]
         system: SystemArg,
     },
+    /// Import what a real cluster prints (Kafka Streams' Topology#describe(), Flink's
+    /// plans, pulsar-admin's reports) and print it as a scenario (JSON on stdout;
+    /// notices about fields lbscope does not use on stderr).
+    Import {
+        /// kstreams, flink or pulsar.
+        #[arg(value_enum)]
+        system: SystemArg,
+        /// Input files, in any order (`-` reads stdin).
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Kafka Streams: a topic's partition count, `TOPIC=N` (repeatable).
+        #[arg(long, value_name = "TOPIC=N")]
+        partitions: Vec<String>,
+        /// Kafka Streams: the topics a source pattern matches, `PATTERN=T1,T2` (repeatable).
+        #[arg(long, value_name = "PATTERN=TOPICS")]
+        pattern_topics: Vec<String>,
+        /// Kafka Streams: `application.id` (names changelog and repartition topics).
+        #[arg(long)]
+        application_id: Option<String>,
+        /// Kafka Streams: instances to start.
+        #[arg(long)]
+        instances: Option<u32>,
+        /// Kafka Streams: `num.stream.threads` of each instance.
+        #[arg(long)]
+        threads: Option<u32>,
+        /// Kafka Streams: `num.standby.replicas`.
+        #[arg(long)]
+        standbys: Option<u32>,
+        /// Flink: TaskManagers to register (instead of a /taskmanagers JSON).
+        #[arg(long)]
+        task_managers: Option<u32>,
+        /// Flink: `taskmanager.numberOfTaskSlots` of each TaskManager.
+        #[arg(long)]
+        slots: Option<u32>,
+        /// Pulsar: the namespace a `namespaces bundles` output belongs to.
+        #[arg(long)]
+        namespace: Option<String>,
+        /// Pulsar: pin each broker's usage to its load report's (instead of deriving it from the traffic).
+        #[arg(long)]
+        reported_usage: bool,
+        /// Seed of the scenario's RNG.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Decode a share URL (or its `#s=...` fragment) and print the scenario JSON.
     Decode {
         /// The link.
@@ -149,12 +193,68 @@ fn run(cmd: Command) -> Result<String, String> {
             Ok(format!("{}{}\n", base, url::to_fragment(&sc)))
         }
         Command::Preset { system } => {
-            let sys = match system {
-                SystemArg::Pulsar => System::Pulsar,
-                SystemArg::Flink => System::Flink,
-                SystemArg::Kstreams => System::Kstreams,
+            Ok(crate::scenario::presets::default_scenario(sys_of(system)).to_json() + "\n")
+        }
+        Command::Import {
+            system,
+            files,
+            partitions,
+            pattern_topics,
+            application_id,
+            instances,
+            threads,
+            standbys,
+            task_managers,
+            slots,
+            namespace,
+            reported_usage,
+            seed,
+        } => {
+            let mut o = crate::import::Options {
+                application_id,
+                instances,
+                threads,
+                standbys,
+                task_managers,
+                slots,
+                namespace,
+                reported_usage,
+                seed,
+                ..Default::default()
             };
-            Ok(crate::scenario::presets::default_scenario(sys).to_json() + "\n")
+            for p in &partitions {
+                let (t, n) = p
+                    .rsplit_once('=')
+                    .ok_or_else(|| format!("--partitions {p}: expected TOPIC=N"))?;
+                let n: u32 = n
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("--partitions {p}: {n:?} is not a whole number"))?;
+                if o.partitions.insert(t.trim().to_string(), n).is_some() {
+                    return Err(format!("--partitions {}: given twice", t.trim()));
+                }
+            }
+            for p in &pattern_topics {
+                let (pat, ts) = p
+                    .rsplit_once('=')
+                    .ok_or_else(|| format!("--pattern-topics {p}: expected PATTERN=TOPIC1,TOPIC2"))?;
+                let ts: Vec<String> = ts
+                    .split(',')
+                    .map(|t| t.trim().to_string())
+                    .filter(|t| !t.is_empty())
+                    .collect();
+                if ts.is_empty() {
+                    return Err(format!("--pattern-topics {p}: name at least one topic"));
+                }
+                o.pattern_topics.insert(pat.to_string(), ts);
+            }
+            let texts = read_inputs(&files)?;
+            let inputs: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+            let imported = crate::import::import(sys_of(system), &inputs, &o).map_err(|e| e.to_string())?;
+            for n in &imported.notices {
+                eprintln!("lbscope: notice: {n}");
+            }
+            Ok(imported.scenario.to_json() + "\n")
         }
         Command::Decode { link } => {
             let sc = url::decode(&link).map_err(|e| e.to_string())?;
@@ -190,6 +290,58 @@ fn run(cmd: Command) -> Result<String, String> {
             })
         }
     }
+}
+
+fn sys_of(s: SystemArg) -> System {
+    match s {
+        SystemArg::Pulsar => System::Pulsar,
+        SystemArg::Flink => System::Flink,
+        SystemArg::Kstreams => System::Kstreams,
+    }
+}
+
+/// Read each input (`-` is stdin, at most once) as UTF-8, refusing one larger
+/// than the import reads before it is all in memory.
+fn read_inputs(files: &[String]) -> Result<Vec<(String, String)>, String> {
+    use std::io::Read;
+    let max = crate::import::MAX_INPUT_BYTES as u64;
+    let mut out = Vec::with_capacity(files.len());
+    let mut stdin_used = false;
+    for f in files {
+        let mut buf = Vec::new();
+        let name = if f == "-" {
+            if stdin_used {
+                return Err("`-` (stdin) is given twice".into());
+            }
+            stdin_used = true;
+            std::io::stdin()
+                .lock()
+                .take(max + 1)
+                .read_to_end(&mut buf)
+                .map_err(|e| format!("cannot read stdin: {e}"))?;
+            "stdin".to_string()
+        } else {
+            let file = std::fs::File::open(f).map_err(|e| format!("cannot read {f}: {e}"))?;
+            file.take(max + 1)
+                .read_to_end(&mut buf)
+                .map_err(|e| format!("cannot read {f}: {e}"))?;
+            f.clone()
+        };
+        if buf.len() as u64 > max {
+            return Err(format!(
+                "{name}: larger than the {} MiB lbscope reads from one input",
+                max >> 20
+            ));
+        }
+        let text = String::from_utf8(buf).map_err(|e| {
+            format!(
+                "{name}: not UTF-8 text (byte {} is not valid UTF-8)",
+                e.utf8_error().valid_up_to()
+            )
+        })?;
+        out.push((name, text));
+    }
+    Ok(out)
 }
 
 fn ring(n: u32, topics: &[String]) -> Result<String, String> {

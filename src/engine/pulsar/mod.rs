@@ -80,6 +80,17 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         bundles: Option<u32>,
     },
+    /// Create a namespace whose bundles have the given boundaries (the `bundles` of
+    /// its policies, as `pulsar-admin namespaces bundles` prints them). As
+    /// `NamespacesBase.validateBundlesData` does, repeated boundaries are ignored and
+    /// the rest sorted; the first must be `0x00000000` and the last `0xffffffff`
+    /// (`NamespaceBundleFactory.validateFullRange`).
+    CreateNamespaceWithBoundaries {
+        /// `tenant/namespace`.
+        namespace: String,
+        /// The boundaries (at least two distinct ones: one bundle).
+        boundaries: Vec<u32>,
+    },
     /// Create a topic (its namespace must exist); a client lookup follows.
     CreateTopic {
         /// Full or short topic name.
@@ -171,6 +182,15 @@ pub enum Action {
         /// The load.
         #[serde(default)]
         load: Option<Traffic>,
+    },
+    /// An unowned bundle becomes owned by a live broker, as if that broker had
+    /// answered its lookup (the ownership a real cluster reports, e.g. the `bundles`
+    /// of a broker's load report).
+    AssignBundle {
+        /// `tenant/ns/0xLLLLLLLL_0xUUUUUUUU`.
+        bundle: String,
+        /// The broker.
+        broker: String,
     },
     /// Set config keys (`{"config": {KEY: VALUE, …}}`; other keys keep their values).
     SetConfig(ConfigChange<Config>),
@@ -346,6 +366,13 @@ pub enum Event {
         broker: BrokerId,
         /// Percentages.
         usage: DirectUsage,
+    },
+    /// A bundle was assigned to a broker directly ([`Action::AssignBundle`]).
+    BundleAssigned {
+        /// Bundle.
+        bundle: BundleId,
+        /// Its owner now.
+        broker: BrokerId,
     },
     /// Bundle load set directly (or cleared).
     BundleLoadSet {
@@ -553,12 +580,29 @@ fn opt(b: &Option<BrokerId>) -> String {
 impl Narrate for Event {
     fn narrate(&self) -> String {
         match self {
-            Event::NamespaceCreated { namespace, bundles } => format!(
-                "namespace {namespace} created with {} bundles: segment = 2^32 / {} = 0x{:08x}",
-                bundles.len(),
-                bundles.len(),
-                bundle::FULL_SPACE / bundles.len().max(1) as u64
-            ),
+            Event::NamespaceCreated { namespace, bundles } => {
+                let even = u32::try_from(bundles.len())
+                    .ok()
+                    .and_then(bundle::initial_boundaries)
+                    .is_some_and(|b| bundle::ranges_from_boundaries(&b) == *bundles);
+                if even {
+                    format!(
+                        "namespace {namespace} created with {} bundles: segment = 2^32 / {} = 0x{:08x}",
+                        bundles.len(),
+                        bundles.len(),
+                        bundle::FULL_SPACE / bundles.len().max(1) as u64
+                    )
+                } else {
+                    let shown: Vec<String> = bundles.iter().take(8).map(|b| format!("0x{:08x}", b.lower)).collect();
+                    format!(
+                        "namespace {namespace} created with {} bundles at the given boundaries {}{}, 0x{:08x}",
+                        bundles.len(),
+                        shown.join(", "),
+                        if bundles.len() > shown.len() { ", …" } else { "" },
+                        bundle::LAST_BOUNDARY
+                    )
+                }
+            }
             Event::TopicCreated { topic, hash, bundle } => {
                 format!("topic {topic}: crc32 = 0x{hash:08x} -> bundle {bundle}")
             }
@@ -640,6 +684,9 @@ impl Narrate for Event {
                 ),
                 None => format!("bundle {bundle} load follows its topics again"),
             },
+            Event::BundleAssigned { bundle, broker } => {
+                format!("bundle {bundle} assigned to {broker} directly; clients redirected to {broker}")
+            }
             Event::LeaderElected { broker, previous } => {
                 format!("{broker} is the leader (previously {})", opt(previous))
             }
@@ -1290,16 +1337,71 @@ impl Sim {
                 max: MAX_BUNDLES,
             });
         }
-        // `tenant/namespace`, or the legacy `tenant/cluster/namespace` (Pulsar's
-        // `NamespaceName` accepts both; topics of a legacy namespace are named
-        // `persistent://tenant/cluster/namespace/topic`).
+        self.check_new_namespace(name)?;
+        let ns = Namespace::new(name, n).ok_or(Error::ZeroBundles(n))?;
+        Ok(self.insert_namespace(ns))
+    }
+
+    /// A new namespace's name must be `tenant/namespace`, or the legacy
+    /// `tenant/cluster/namespace` (Pulsar's `NamespaceName` accepts both; topics of
+    /// a legacy namespace are named `persistent://tenant/cluster/namespace/topic`),
+    /// and unused.
+    fn check_new_namespace(&self, name: &str) -> Result<(), Error> {
         if !is_namespace_name(name) {
             return Err(Error::BadNamespace(name.to_string()));
         }
         if self.namespaces.contains_key(name) {
             return Err(Error::NamespaceExists(name.to_string()));
         }
-        let ns = Namespace::new(name, n).ok_or(Error::ZeroBundles(n))?;
+        Ok(())
+    }
+
+    /// `NamespacesBase.validateBundlesData` on lbscope's numbers: boundaries sorted
+    /// and deduplicated, the first `0x00000000`, the last `0xffffffff`.
+    fn create_namespace_with_boundaries(
+        &mut self,
+        name: &str,
+        boundaries: &[u32],
+    ) -> Result<Vec<Event>, Error> {
+        let sorted: Vec<u32> = boundaries
+            .iter()
+            .copied()
+            .collect::<BTreeSet<u32>>()
+            .into_iter()
+            .collect();
+        let (Some(&first), Some(&last)) = (sorted.first(), sorted.last()) else {
+            return Err(Error::ZeroBundles(0));
+        };
+        if first != 0 || last != bundle::LAST_BOUNDARY {
+            return Err(Error::Invalid(format!(
+                "Input bundles do not cover the whole hash range. first:0x{first:08x}, last:0x{last:08x}"
+            )));
+        }
+        let n = u32::try_from(sorted.len() - 1).unwrap_or(u32::MAX);
+        if n == 0 {
+            return Err(Error::ZeroBundles(0));
+        }
+        if n > MAX_BUNDLES {
+            return Err(Error::TooManyBundles {
+                got: n,
+                max: MAX_BUNDLES,
+            });
+        }
+        self.check_new_namespace(name)?;
+        let ns = Namespace {
+            name: name.to_string(),
+            bundles: bundle::ranges_from_boundaries(&sorted),
+            topics: Default::default(),
+            ring: Default::default(),
+            partitioned: Default::default(),
+        };
+        Ok(self.insert_namespace(ns))
+    }
+
+    /// Register a validated new namespace and its (unowned) bundles.
+    fn insert_namespace(&mut self, ns: Namespace) -> Vec<Event> {
+        let name = ns.name.clone();
+        let name = name.as_str();
         let id = NamespaceName::from(name);
         self.ns_ids.insert(name.to_string(), id.clone());
         for r in &ns.bundles {
@@ -1316,7 +1418,36 @@ impl Sim {
             bundles: ns.bundles.clone(),
         };
         self.namespaces.insert(name.to_string(), ns);
-        Ok(vec![ev])
+        vec![ev]
+    }
+
+    /// [`Action::AssignBundle`]: an unowned, settled bundle gets `broker` as owner.
+    fn assign_bundle(&mut self, raw: &str, broker: &str) -> Result<Vec<Event>, Error> {
+        let bid = self.parse_bundle(raw)?;
+        let owner = self.alive_broker(broker)?;
+        let Some(st) = self.bundles.get(&bid) else {
+            return Err(Error::NoSuchBundle(raw.to_string()));
+        };
+        if let Some(o) = st.owner() {
+            return Err(Error::Invalid(format!("bundle {bid} is already owned by {o}")));
+        }
+        if st.ownership.state.is_in_flight() {
+            return Err(Error::Invalid(format!(
+                "bundle {bid} is {:?}; only a settled, unowned bundle can be assigned",
+                st.ownership.state
+            )));
+        }
+        let mut ev = Vec::new();
+        self.assign_to(&bid, &owner, &mut ev);
+        if let Some(st) = self.bundles.get_mut(&bid) {
+            st.planned = None;
+            st.affinity = None;
+        }
+        ev.push(Event::BundleAssigned {
+            bundle: bid,
+            broker: owner,
+        });
+        Ok(ev)
     }
 
     /// Validate a new topic name; returns (name, hash).
@@ -1599,6 +1730,11 @@ impl Engine for Sim {
     fn apply(&mut self, action: &Action) -> Result<Vec<Event>, Error> {
         match action {
             Action::CreateNamespace { namespace, bundles } => self.create_namespace(namespace, *bundles),
+            Action::CreateNamespaceWithBoundaries {
+                namespace,
+                boundaries,
+            } => self.create_namespace_with_boundaries(namespace, boundaries),
+            Action::AssignBundle { bundle, broker } => self.assign_bundle(bundle, broker),
             Action::CreateTopic { topic } => self.create_topic(topic, None),
             Action::CreateTopicWithHash { topic, hash } => self.create_topic(topic, Some(*hash)),
             Action::CreateTopics {
@@ -1896,5 +2032,157 @@ mod tests {
             sim.config().load_balancer_load_placement_strategy,
             PlacementStrategy::AvgShedder
         );
+    }
+
+    /// Derived by reading `NamespacesBase.validateBundlesData` and
+    /// `NamespaceBundleFactory.validateFullRange`: repeated boundaries are ignored,
+    /// the rest sorted, and the set must start at 0x00000000 and end at 0xffffffff.
+    #[test]
+    fn namespaces_base_validate_bundles_data() {
+        let mut sim = Sim::new(Config::default(), 1).unwrap();
+        let ev = sim
+            .apply(&Action::CreateNamespaceWithBoundaries {
+                namespace: "t/n".into(),
+                boundaries: vec![0xFFFF_FFFF, 0x1000_0000, 0, 0x1000_0000, 0x9000_0000],
+            })
+            .unwrap();
+        let names: Vec<String> = sim.namespaces()["t/n"].bundles.iter().map(|b| b.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "0x00000000_0x10000000",
+                "0x10000000_0x90000000",
+                "0x90000000_0xffffffff"
+            ]
+        );
+        assert!(matches!(&ev[0], Event::NamespaceCreated { bundles, .. } if bundles.len() == 3));
+        assert_eq!(
+            ev[0].narrate(),
+            "namespace t/n created with 3 bundles at the given boundaries 0x00000000, 0x10000000, 0x90000000, 0xffffffff"
+        );
+        assert_eq!(sim.bundles().len(), 3);
+        let before = format!("{sim:?}");
+        for (b, want) in [
+            (
+                vec![0x10, 0xFFFF_FFFF],
+                "invalid value: Input bundles do not cover the whole hash range. first:0x00000010, last:0xffffffff",
+            ),
+            (
+                vec![0, 0x8000_0000],
+                "invalid value: Input bundles do not cover the whole hash range. first:0x00000000, last:0x80000000",
+            ),
+            (
+                vec![0, 0],
+                "invalid value: Input bundles do not cover the whole hash range. first:0x00000000, last:0x00000000",
+            ),
+            (vec![], "a namespace needs at least 1 bundle (got 0)"),
+        ] {
+            let err = sim
+                .apply(&Action::CreateNamespaceWithBoundaries {
+                    namespace: "t/m".into(),
+                    boundaries: b,
+                })
+                .unwrap_err();
+            assert_eq!(err.to_string(), want);
+        }
+        let dup = sim.apply(&Action::CreateNamespaceWithBoundaries {
+            namespace: "t/n".into(),
+            boundaries: vec![0, 0xFFFF_FFFF],
+        });
+        assert_eq!(dup.unwrap_err(), Error::NamespaceExists("t/n".into()));
+        assert_eq!(
+            before,
+            format!("{sim:?}"),
+            "refused actions leave the state unchanged"
+        );
+    }
+
+    /// An assigned bundle is owned by the named broker, topics created in it are
+    /// served there without a placement decision, and a bundle can only be
+    /// assigned while unowned and settled.
+    #[test]
+    fn assign_bundle_sets_the_owner_a_lookup_would() {
+        for lm in [LoadManager::Modular, LoadManager::Extensible] {
+            let c = Config {
+                load_manager_class_name: lm,
+                ..Config::default()
+            };
+            let mut sim = Sim::new(c, 1).unwrap();
+            for b in ["b1", "b2"] {
+                sim.apply(&Action::AddBroker {
+                    broker: b.into(),
+                    capacity: Capacity::default(),
+                })
+                .unwrap();
+            }
+            sim.apply(&Action::CreateNamespace {
+                namespace: "public/default".into(),
+                bundles: Some(4),
+            })
+            .unwrap();
+            let ev = sim
+                .apply(&Action::AssignBundle {
+                    bundle: "public/default/0x00000000_0x40000000".into(),
+                    broker: "b2".into(),
+                })
+                .unwrap();
+            let last = ev.last().unwrap();
+            assert!(matches!(last, Event::BundleAssigned { broker, .. } if broker.0 == "b2"));
+            assert_eq!(
+                last.narrate(),
+                "bundle public/default/0x00000000_0x40000000 assigned to b2 directly; clients redirected to b2"
+            );
+            if lm == LoadManager::Extensible {
+                assert!(ev.iter().any(|e| matches!(
+                    e,
+                    Event::StateChanged {
+                        to: ServiceUnitState::Owned,
+                        ..
+                    }
+                )));
+            }
+            // my-topic hashes to 0x2bad45f7, inside the assigned bundle.
+            let ev = sim
+                .apply(&Action::CreateTopic {
+                    topic: "my-topic".into(),
+                })
+                .unwrap();
+            assert!(!ev.iter().any(|e| matches!(e, Event::Lookup { .. })), "{ev:?}");
+            let bid = BundleId {
+                namespace: "public/default".into(),
+                range: BundleRange {
+                    lower: 0,
+                    upper: 0x4000_0000,
+                },
+            };
+            assert_eq!(sim.bundles()[&bid].owner().map(|b| b.0.as_str()), Some("b2"));
+            let before = format!("{sim:?}");
+            for (bundle, broker, want) in [
+                (
+                    "public/default/0x00000000_0x40000000",
+                    "b1",
+                    "invalid value: bundle public/default/0x00000000_0x40000000 is already owned by b2",
+                ),
+                (
+                    "public/default/0x00000000_0x20000000",
+                    "b1",
+                    "no bundle public/default/0x00000000_0x20000000",
+                ),
+                (
+                    "public/default/0x40000000_0x80000000",
+                    "b9",
+                    "broker b9 does not exist",
+                ),
+            ] {
+                let err = sim
+                    .apply(&Action::AssignBundle {
+                        bundle: bundle.into(),
+                        broker: broker.into(),
+                    })
+                    .unwrap_err();
+                assert_eq!(err.to_string(), want);
+            }
+            assert_eq!(before, format!("{sim:?}"));
+        }
     }
 }

@@ -29,6 +29,7 @@ pub fn of(e: &Event) -> Option<Subject> {
         | Event::BrokerLoadSet { broker: b, .. }
         | Event::LeaderElected { broker: b, .. } => broker(b),
         Event::BundleLoadSet { bundle: b, .. }
+        | Event::BundleAssigned { bundle: b, .. }
         | Event::Lookup { bundle: b, .. }
         | Event::NoBrokerAvailable { bundle: b }
         | Event::StateChanged { bundle: b, .. }

@@ -1,0 +1,725 @@
+//! Pulsar: brokers (one per load report, capacities from the reported limits),
+//! namespaces (bundle boundaries from `namespaces bundles`, else from the bundles
+//! the reports list), bundle ownership (each report's `bundles`), topics (from
+//! `namespaces topics` / `topics stats`, hashed into bundles as Pulsar hashes
+//! them) and traffic (each topic's stats; without them, the reports' per-bundle
+//! `lastStats`).
+//!
+//! Setup order: namespaces, brokers (in input order: the first is lbscope's
+//! leader), `assign_bundle` for every reported bundle, topics (a topic in a bundle
+//! no report owns is placed by lbscope's lookup, as a client lookup would place
+//! it), then traffic.
+
+use super::pulsar_admin::{self, BrokerReport, NamedTopic, RESOURCES};
+use super::{json, shorten, thousands, ImportError, Input, InputKind, Notes, Options};
+use crate::engine::pulsar::broker::Capacity;
+use crate::engine::pulsar::bundle::{self, BundleRange};
+use crate::engine::pulsar::config::LoadManager;
+use crate::engine::pulsar::topic::TopicName;
+use crate::engine::pulsar::traffic::Traffic;
+use crate::engine::pulsar::{self};
+use crate::engine::System;
+use crate::scenario::{Body, Scenario};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Where a namespace's bundles come from.
+enum Tiling {
+    /// A `namespaces bundles` input's boundaries.
+    Given(Vec<u32>),
+    /// The reports' bundles (gaps filled with one bundle each).
+    Reported(Vec<BundleRange>),
+    /// `defaultNumberOfNamespaceBundles`.
+    Default,
+}
+
+fn split_bundle(input: &str, full: &str) -> Result<(String, BundleRange), ImportError> {
+    let bad = || {
+        ImportError::bad(
+            input,
+            format!(
+                "bundle {:?} is not of the form tenant/namespace/0xLLLLLLLL_0xUUUUUUUU",
+                shorten(full, 80)
+            ),
+        )
+    };
+    let (ns, range) = full.rsplit_once('/').ok_or_else(bad)?;
+    let range = BundleRange::parse(range).ok_or_else(bad)?;
+    let parts: Vec<&str> = ns.split('/').collect();
+    if parts.len() == 3 {
+        return Err(ImportError::bad(
+            input,
+            format!("bundle {full}: {ns} is a v1 namespace (tenant/cluster/namespace); lbscope models tenant/namespace"),
+        ));
+    }
+    if parts.len() != 2 || parts.iter().any(|p| p.is_empty()) {
+        return Err(bad());
+    }
+    Ok((ns.to_string(), range))
+}
+
+/// The load manager a report's `loadManagerClassName` names.
+fn load_manager(name: &str) -> Option<LoadManager> {
+    if name.ends_with("ExtensibleLoadManagerImpl") || name.ends_with("ExtensibleLoadManagerWrapper") {
+        Some(LoadManager::Extensible)
+    } else if name.ends_with("ModularLoadManagerImpl") || name.ends_with("ModularLoadManagerWrapper") {
+        Some(LoadManager::Modular)
+    } else {
+        None
+    }
+}
+
+/// Capacities from the reported limits (lbscope's default where a limit is not positive).
+fn capacity(input: &str, r: &BrokerReport, pinned: bool, notes: &mut Notes) -> Capacity {
+    let d = Capacity::default();
+    let lim = |i: usize| {
+        r.resources[i]
+            .map(|u| u.limit)
+            .filter(|l| l.is_finite() && *l > 0.0)
+    };
+    let mut assumed = Vec::new();
+    let mut pick = |i: usize, scale: f64, default: f64| match lim(i) {
+        Some(l) => l / scale,
+        None => {
+            assumed.push(RESOURCES[i]);
+            default
+        }
+    };
+    let c = Capacity {
+        cpu_cores: pick(0, 100.0, d.cpu_cores),
+        memory_mb: pick(1, 1.0, d.memory_mb),
+        direct_memory_mb: pick(2, 1.0, d.direct_memory_mb),
+        nic_in_mbit: pick(3, 1000.0, d.nic_in_mbit),
+        nic_out_mbit: pick(4, 1000.0, d.nic_out_mbit),
+    };
+    if !assumed.is_empty() {
+        notes.add(
+            input,
+            format!(
+                "broker {}: no positive limit for {}: lbscope's default capacity is used for it",
+                r.broker,
+                assumed.join(", ")
+            ),
+        );
+    }
+    let used: Vec<String> = RESOURCES
+        .iter()
+        .zip(&r.resources)
+        .filter_map(|(n, u)| {
+            let u = (*u)?;
+            (u.limit > 0.0).then(|| format!("{n} {:.1} %", 100.0 * u.usage / u.limit))
+        })
+        .collect();
+    notes.add(
+        input,
+        format!(
+            "broker {}: capacity {} cores, {:.0} MB memory, {:.0} MB direct memory, {:.0}/{:.0} Mbit/s NIC in/out \
+             (from the report's limits); the reported usage{} {}",
+            r.broker,
+            c.cpu_cores,
+            c.memory_mb,
+            c.direct_memory_mb,
+            c.nic_in_mbit,
+            c.nic_out_mbit,
+            if used.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", used.join(", "))
+            },
+            if pinned {
+                "is pinned with set_broker_load (--reported-usage): it stays as reported whatever moves"
+            } else {
+                "is not set: lbscope derives usage from the traffic it is given (--reported-usage pins it instead)"
+            }
+        ),
+    );
+    c
+}
+
+/// The reported usage in percent, for `set_broker_load`.
+fn reported_usage(r: &BrokerReport) -> pulsar::broker::DirectUsage {
+    let pct = |i: usize| {
+        r.resources[i]
+            .filter(|u| u.limit > 0.0 && u.usage.is_finite() && u.usage >= 0.0)
+            .map(|u| 100.0 * u.usage / u.limit)
+    };
+    pulsar::broker::DirectUsage {
+        cpu: pct(0),
+        memory: pct(1),
+        direct_memory: pct(2),
+        bandwidth_in: pct(3),
+        bandwidth_out: pct(4),
+    }
+}
+
+/// Build the Pulsar scenario.
+pub(super) fn build(
+    inputs: &[Input<'_>],
+    options: &Options,
+    notes: &mut Notes,
+) -> Result<Scenario, ImportError> {
+    let mut bundle_inputs: Vec<(&str, Vec<u32>)> = Vec::new();
+    let mut reports: Vec<(&str, BrokerReport)> = Vec::new();
+    let mut named: Vec<(&str, NamedTopic)> = Vec::new();
+    for inp in inputs {
+        match inp.kind {
+            InputKind::PulsarBundles => {
+                let v = json::parse(inp.name, inp.text)?;
+                let (b, unused) = pulsar_admin::parse_bundles(inp.name, &v)?;
+                notes.unused_fields(inp.name, "bundles", unused);
+                bundle_inputs.push((inp.name, b));
+            }
+            InputKind::PulsarLocalBrokerData | InputKind::PulsarLoadReport => {
+                let v = json::parse(inp.name, inp.text)?;
+                let r = pulsar_admin::parse_load_report(inp.name, &v)?;
+                notes.unused_fields(inp.name, "load report", r.unused.iter().cloned());
+                reports.push((inp.name, r));
+            }
+            InputKind::PulsarTopicList | InputKind::PulsarTopicStats => {
+                let list = pulsar_admin::parse_topics(inp.name, inp.text)?;
+                let mut unused = BTreeSet::new();
+                for t in &list {
+                    if let Some(s) = &t.stats {
+                        unused.extend(s.unused.iter().cloned());
+                        for (_, p) in &s.per_partition {
+                            unused.extend(p.unused.iter().map(|f| format!("partitions.*.{f}")));
+                        }
+                    }
+                }
+                notes.unused_fields(inp.name, "topics stats", unused);
+                named.extend(list.into_iter().map(|t| (inp.name, t)));
+                if named.len() > pulsar_admin::MAX_TOPICS {
+                    return Err(ImportError::too_large(
+                        inp.name,
+                        format!(
+                            "the inputs name more than {} topics; lbscope imports at most that many (each needs \
+                             two of a scenario's 100,000 actions)",
+                            thousands(pulsar_admin::MAX_TOPICS)
+                        ),
+                    ));
+                }
+            }
+            InputKind::PulsarUnnamedTopicStats => {
+                return Err(ImportError::bad(
+                    inp.name,
+                    "a topics stats JSON does not name its topic: print each topic's name on the line before its \
+                     stats (for t in $(pulsar-admin namespaces topics NS); do echo $t; pulsar-admin topics stats $t; \
+                     done)",
+                ))
+            }
+            _ => {}
+        }
+    }
+    if reports.is_empty() {
+        return Err(ImportError::Missing(
+            "no load report among the inputs: give `pulsar-admin --admin-url http://BROKER:8080 broker-stats \
+             load-report` of each broker (they name the brokers, their capacities and the bundles they own)"
+                .into(),
+        ));
+    }
+
+    // Brokers and the bundles they own.
+    let mut brokers: BTreeSet<String> = BTreeSet::new();
+    let mut owner: BTreeMap<(String, BundleRange), (String, &str)> = BTreeMap::new();
+    let mut reported: BTreeMap<String, Vec<BundleRange>> = BTreeMap::new();
+    for (input, r) in &reports {
+        if !brokers.insert(r.broker.clone()) {
+            return Err(ImportError::bad(
+                input,
+                format!("broker {} has a load report in another input too", r.broker),
+            ));
+        }
+        for b in &r.bundles {
+            let (ns, range) = split_bundle(input, b)?;
+            if let Some((other, _)) = owner.get(&(ns.clone(), range)) {
+                return Err(ImportError::bad(
+                    input,
+                    format!(
+                        "bundle {b} is owned by {} and by {other} in the reports (were they taken at different times?)",
+                        r.broker
+                    ),
+                ));
+            }
+            owner.insert((ns.clone(), range), (r.broker.clone(), input));
+            reported.entry(ns).or_default().push(range);
+        }
+        for s in &r.stats {
+            split_bundle(input, &s.bundle)?;
+        }
+    }
+
+    // Topics (partitioned stats with per-partition stats become their partitions).
+    struct TopicIn<'a> {
+        name: TopicName,
+        input: &'a str,
+        line: usize,
+        traffic: Option<Traffic>,
+        /// A partitioned topic without per-partition stats: its partition count.
+        partitions: u32,
+    }
+    let mut topics: Vec<TopicIn<'_>> = Vec::new();
+    let mut by_name: BTreeMap<TopicName, usize> = BTreeMap::new();
+    let mut repeats = 0usize;
+    for (input, t) in named {
+        let parse = |n: &str, line: usize| {
+            TopicName::parse(n).map_err(|e| ImportError::bad(input, format!("line {line}: {e}")))
+        };
+        let mut add = |name: TopicName, traffic: Option<Traffic>, partitions: u32, line: usize| match by_name
+            .get(&name)
+        {
+            Some(&i) => {
+                repeats += 1;
+                if topics[i].traffic.is_none() && traffic.is_some() {
+                    topics[i].traffic = traffic;
+                    topics[i].partitions = partitions;
+                }
+            }
+            None => {
+                by_name.insert(name.clone(), topics.len());
+                topics.push(TopicIn {
+                    name,
+                    input,
+                    line,
+                    traffic,
+                    partitions,
+                });
+            }
+        };
+        let name = parse(&t.name, t.line)?;
+        match t.stats {
+            Some(s) if !s.per_partition.is_empty() => {
+                for (pname, ps) in s.per_partition {
+                    if !pulsar_admin::looks_like_topic_name(&pname) || super::clean_name(&pname).1 {
+                        return Err(ImportError::bad(
+                            input,
+                            format!(
+                                "the stats of {name} (line {}): partition {:?} is not a topic name",
+                                t.line,
+                                shorten(&pname, 80)
+                            ),
+                        ));
+                    }
+                    add(parse(&pname, t.line)?, Some(ps.traffic), 0, t.line);
+                }
+            }
+            Some(s) if s.partitions > 0 => {
+                notes.add(
+                    input,
+                    format!(
+                        "line {}: {name} is a partitioned topic of {} partitions without per-partition stats: its \
+                         traffic is spread evenly over them (topics partitioned-stats --per-partition gives each)",
+                        t.line, s.partitions
+                    ),
+                );
+                add(name, Some(s.traffic), s.partitions, t.line);
+            }
+            Some(s) => add(name, Some(s.traffic), 0, t.line),
+            None => add(name, None, 0, t.line),
+        }
+        let count: usize = topics.iter().map(|t| t.partitions.max(1) as usize).sum();
+        if count > pulsar_admin::MAX_TOPICS {
+            return Err(ImportError::too_large(
+                input,
+                format!(
+                    "the inputs name more than {} topics (partitions counted one by one); lbscope imports at most \
+                     that many",
+                    thousands(pulsar_admin::MAX_TOPICS)
+                ),
+            ));
+        }
+    }
+    if repeats > 0 {
+        notes.add(
+            "import",
+            format!("{repeats} topic names appear more than once; each is created once"),
+        );
+    }
+    // Partitions listed by name belong to a partitioned topic created whole from its stats.
+    let parents: BTreeMap<String, u32> = topics
+        .iter()
+        .filter(|t| t.partitions > 0)
+        .map(|t| (t.name.0.clone(), t.partitions))
+        .collect();
+    if !parents.is_empty() {
+        let before = topics.len();
+        topics.retain(|t| {
+            let Some((parent, idx)) = t.name.0.rsplit_once("-partition-") else {
+                return true;
+            };
+            !parents
+                .get(parent)
+                .is_some_and(|&n| idx.parse::<u32>().is_ok_and(|i| i < n))
+        });
+        let merged = before - topics.len();
+        if merged > 0 {
+            notes.add(
+                "import",
+                format!("{merged} partitions listed by name are created with their partitioned topic"),
+            );
+        }
+    }
+
+    // Namespaces and their bundles.
+    let mut namespaces: BTreeSet<String> = reported.keys().cloned().collect();
+    namespaces.extend(topics.iter().map(|t| t.name.namespace().to_string()));
+    let mut tilings: BTreeMap<String, Tiling> = BTreeMap::new();
+    if let Some(ns) = &options.namespace {
+        if bundle_inputs.len() != 1 {
+            return Err(ImportError::BadOption(format!(
+                "--namespace {ns} names the namespace of one `namespaces bundles` input, but {} were given",
+                bundle_inputs.len()
+            )));
+        }
+        let parts: Vec<&str> = ns.split('/').collect();
+        if parts.len() != 2 || parts.iter().any(|p| p.is_empty()) {
+            return Err(ImportError::BadOption(format!(
+                "--namespace {ns:?} is not of the form tenant/namespace"
+            )));
+        }
+    }
+    for (input, b) in &bundle_inputs {
+        let ranges = {
+            let mut s: Vec<u32> = b.iter().copied().collect::<BTreeSet<_>>().into_iter().collect();
+            s.dedup();
+            bundle::ranges_from_boundaries(&s)
+        };
+        let fits = |ns: &str| {
+            reported
+                .get(ns)
+                .is_none_or(|rs| rs.iter().all(|r| ranges.binary_search(r).is_ok()))
+        };
+        let ns = match &options.namespace {
+            Some(ns) => ns.clone(),
+            None => {
+                let open: Vec<&String> = namespaces.iter().filter(|n| !tilings.contains_key(*n)).collect();
+                let fitting: Vec<&String> = open
+                    .iter()
+                    .copied()
+                    .filter(|n| reported.contains_key(*n) && fits(n))
+                    .collect();
+                if open.len() == 1 {
+                    open[0].clone()
+                } else if fitting.len() == 1 {
+                    notes.add(
+                        input,
+                        format!(
+                            "taken as the bundles of {}, the one namespace whose reported bundles it holds",
+                            fitting[0]
+                        ),
+                    );
+                    fitting[0].clone()
+                } else {
+                    return Err(ImportError::Missing(format!(
+                        "{input}: `namespaces bundles` does not print its namespace and lbscope cannot tell which \
+                         it is ({}): pass --namespace TENANT/NS",
+                        if open.is_empty() {
+                            "no load report or topic names a namespace".to_string()
+                        } else {
+                            format!("candidates {}", open.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "))
+                        }
+                    )));
+                }
+            }
+        };
+        if tilings.contains_key(&ns) {
+            return Err(ImportError::BadOption(format!(
+                "two `namespaces bundles` inputs for {ns}; give one"
+            )));
+        }
+        if let Some(rs) = reported.get(&ns) {
+            if let Some(r) = rs.iter().find(|r| ranges.binary_search(r).is_err()) {
+                let (broker, rin) = owner
+                    .get(&(ns.clone(), *r))
+                    .map_or((String::new(), *input), |(b, i)| (b.clone(), *i));
+                return Err(ImportError::bad(
+                    rin,
+                    format!(
+                        "broker {broker} owns bundle {ns}/{r}, which is not one of the bundles {input} gives for {ns} \
+                         (was a bundle split between the two outputs?)"
+                    ),
+                ));
+            }
+        }
+        namespaces.insert(ns.clone());
+        tilings.insert(ns, Tiling::Given(b.clone()));
+    }
+    for ns in &namespaces {
+        if tilings.contains_key(ns) {
+            continue;
+        }
+        match reported.get(ns) {
+            Some(rs) => {
+                let mut rs = rs.clone();
+                rs.sort();
+                let mut tiling = Vec::new();
+                let mut at: u64 = 0;
+                let mut gaps = 0;
+                for r in &rs {
+                    if u64::from(r.lower) < at {
+                        return Err(ImportError::Missing(format!(
+                            "the load reports list overlapping bundles of {ns} ({r} and the one before it): give \
+                             `pulsar-admin namespaces bundles {ns}`"
+                        )));
+                    }
+                    if u64::from(r.lower) > at {
+                        tiling.push(BundleRange {
+                            lower: at as u32,
+                            upper: r.lower,
+                        });
+                        gaps += 1;
+                    }
+                    tiling.push(*r);
+                    at = u64::from(r.upper);
+                }
+                if at < u64::from(bundle::LAST_BOUNDARY) {
+                    tiling.push(BundleRange {
+                        lower: at as u32,
+                        upper: bundle::LAST_BOUNDARY,
+                    });
+                    gaps += 1;
+                }
+                notes.add(
+                    "import",
+                    format!(
+                        "no `namespaces bundles` input for {ns}: its bundles are the {} the load reports list{}",
+                        rs.len(),
+                        if gaps > 0 {
+                            format!(
+                                ", and each of the {gaps} gaps between them is taken as one unowned bundle (give \
+                                 `pulsar-admin namespaces bundles {ns}` for the exact boundaries)"
+                            )
+                        } else {
+                            String::new()
+                        }
+                    ),
+                );
+                tilings.insert(ns.clone(), Tiling::Reported(tiling));
+            }
+            None => {
+                notes.add(
+                    "import",
+                    format!(
+                        "no bundles known for {ns}: it is created with defaultNumberOfNamespaceBundles (give \
+                         `pulsar-admin namespaces bundles {ns}` for its real boundaries)"
+                    ),
+                );
+                tilings.insert(ns.clone(), Tiling::Default);
+            }
+        }
+    }
+
+    // The scenario.
+    let mut sc = Scenario::empty(System::Pulsar, options.seed);
+    let Body::Pulsar(log) = &mut sc.body else {
+        unreachable!("an empty Pulsar scenario")
+    };
+    let managers: BTreeSet<&str> = reports
+        .iter()
+        .filter_map(|(_, r)| r.load_manager.as_deref())
+        .collect();
+    if let Some(first) = reports.iter().find_map(|(_, r)| r.load_manager.as_deref()) {
+        match load_manager(first) {
+            Some(lm) => log.config.load_manager_class_name = lm,
+            None => notes.add(
+                "import",
+                format!(
+                    "loadManagerClassName {first} is not modelled: lbscope uses ModularLoadManagerImpl (set \
+                     loadManagerClassName to compare with ExtensibleLoadManagerImpl)"
+                ),
+            ),
+        }
+        if managers.len() > 1 {
+            notes.add(
+                "import",
+                format!(
+                    "the brokers report different load managers ({}): lbscope uses the first",
+                    managers.iter().copied().collect::<Vec<_>>().join(", ")
+                ),
+            );
+        }
+    }
+    let versions: BTreeSet<&str> = reports.iter().filter_map(|(_, r)| r.version.as_deref()).collect();
+    if !versions.is_empty() {
+        notes.add(
+            "import",
+            format!(
+                "the brokers run Pulsar {}: lbscope starts from its default config (the pulsar-4.x profile); \
+                 set_profile or set_config switch strategies",
+                versions.iter().copied().collect::<Vec<_>>().join(", ")
+            ),
+        );
+    }
+    let default_bundles = log.config.default_number_of_namespace_bundles;
+    let mut ranges_of: BTreeMap<String, Vec<BundleRange>> = BTreeMap::new();
+    for (ns, t) in &tilings {
+        match t {
+            Tiling::Given(b) => {
+                log.setup.push(pulsar::Action::CreateNamespaceWithBoundaries {
+                    namespace: ns.clone(),
+                    boundaries: b.clone(),
+                });
+                let s: Vec<u32> = b.iter().copied().collect::<BTreeSet<_>>().into_iter().collect();
+                ranges_of.insert(ns.clone(), bundle::ranges_from_boundaries(&s));
+            }
+            Tiling::Reported(rs) => {
+                let mut b: Vec<u32> = rs.iter().map(|r| r.lower).collect();
+                b.push(bundle::LAST_BOUNDARY);
+                log.setup.push(pulsar::Action::CreateNamespaceWithBoundaries {
+                    namespace: ns.clone(),
+                    boundaries: b,
+                });
+                ranges_of.insert(ns.clone(), rs.clone());
+            }
+            Tiling::Default => {
+                log.setup.push(pulsar::Action::CreateNamespace {
+                    namespace: ns.clone(),
+                    bundles: None,
+                });
+                let b = bundle::initial_boundaries(default_bundles).unwrap_or_default();
+                ranges_of.insert(ns.clone(), bundle::ranges_from_boundaries(&b));
+            }
+        }
+    }
+    for (input, r) in &reports {
+        let capacity = capacity(input, r, options.reported_usage, notes);
+        log.setup.push(pulsar::Action::AddBroker {
+            broker: r.broker.clone(),
+            capacity,
+        });
+        if options.reported_usage {
+            log.setup.push(pulsar::Action::SetBrokerLoad {
+                broker: r.broker.clone(),
+                usage: reported_usage(r),
+            });
+        }
+    }
+    notes.add(
+        "import",
+        format!(
+            "brokers are added in input order: {} is lbscope's leader (the real leader is not in the reports)",
+            reports[0].1.broker
+        ),
+    );
+    for (_, r) in &reports {
+        for b in &r.bundles {
+            log.setup.push(pulsar::Action::AssignBundle {
+                bundle: b.clone(),
+                broker: r.broker.clone(),
+            });
+        }
+    }
+    // Topics, and the bundles they land in.
+    let mut unowned_bundles: BTreeSet<(String, BundleRange)> = BTreeSet::new();
+    for t in &topics {
+        let ns = t.name.namespace().to_string();
+        let ranges = &ranges_of[&ns];
+        let mut hashes = Vec::new();
+        if t.partitions > 0 {
+            for i in 0..t.partitions {
+                hashes.push(TopicName(format!("{}-partition-{i}", t.name.0)).hash());
+            }
+            log.setup.push(pulsar::Action::CreatePartitionedTopic {
+                topic: t.name.0.clone(),
+                partitions: t.partitions,
+            });
+        } else {
+            hashes.push(t.name.hash());
+            log.setup.push(pulsar::Action::CreateTopic {
+                topic: t.name.0.clone(),
+            });
+        }
+        for h in hashes {
+            if let Some(i) = bundle::find(ranges, h) {
+                if !owner.contains_key(&(ns.clone(), ranges[i])) {
+                    unowned_bundles.insert((ns.clone(), ranges[i]));
+                }
+            }
+        }
+        let _ = (t.input, t.line);
+    }
+    if !unowned_bundles.is_empty() {
+        let list: Vec<String> = unowned_bundles
+            .iter()
+            .take(8)
+            .map(|(n, r)| format!("{n}/{r}"))
+            .collect();
+        notes.add(
+            "import",
+            format!(
+                "{} bundles with topics are owned by no reporting broker ({}{}): lbscope's placement assigns them \
+                 at the topics' first lookup",
+                unowned_bundles.len(),
+                list.join(", "),
+                if unowned_bundles.len() > list.len() { ", …" } else { "" }
+            ),
+        );
+    }
+    let with_stats = topics.iter().filter(|t| t.traffic.is_some()).count();
+    for t in &topics {
+        if let Some(tr) = t.traffic {
+            if tr.is_active() {
+                log.setup.push(pulsar::Action::SetTopicTraffic {
+                    topic: t.name.0.clone(),
+                    traffic: tr,
+                });
+            }
+        }
+    }
+    let bundle_stats: Vec<(&str, &pulsar_admin::BundleStats)> = reports
+        .iter()
+        .flat_map(|(i, r)| r.stats.iter().map(move |s| (*i, s)))
+        .collect();
+    let reported_topics: u64 = bundle_stats.iter().map(|(_, s)| s.topics).sum();
+    if with_stats == 0 && !bundle_stats.is_empty() {
+        let mut set = 0;
+        for (input, s) in &bundle_stats {
+            let (ns, range) = split_bundle(input, &s.bundle)?;
+            if ranges_of
+                .get(&ns)
+                .is_none_or(|rs| rs.binary_search(&range).is_err())
+            {
+                return Err(ImportError::bad(
+                    input,
+                    format!("lastStats: {} is not one of the bundles of {ns}", s.bundle),
+                ));
+            }
+            if s.traffic.is_active() {
+                log.setup.push(pulsar::Action::SetBundleLoad {
+                    bundle: s.bundle.clone(),
+                    load: Some(s.traffic),
+                });
+                set += 1;
+            }
+        }
+        notes.add(
+            "import",
+            format!(
+                "no topic has stats: the traffic of {set} bundles is set from the load reports' per-bundle stats \
+                 (lastStats / bundleStats; it stays with the bundle, and a split divides it; topics stats give each \
+                 topic's own)"
+            ),
+        );
+    } else if !bundle_stats.is_empty() {
+        notes.add(
+            "import",
+            "the load reports' per-bundle stats (lastStats / bundleStats) are not used: the topics' own stats give \
+             the traffic",
+        );
+    }
+    if reported_topics > topics.iter().map(|t| u64::from(t.partitions.max(1))).sum::<u64>() {
+        notes.add(
+            "import",
+            format!(
+                "the load reports count {reported_topics} topics in their bundles; the inputs name {}: the others \
+                 are not created",
+                topics.len()
+            ),
+        );
+    }
+    if topics.is_empty() {
+        notes.add(
+            "import",
+            "no topic names among the inputs: give `pulsar-admin namespaces topics NS` or topics stats",
+        );
+    }
+    Ok(sc)
+}
