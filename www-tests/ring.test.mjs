@@ -53,7 +53,7 @@ test('the share link restores the scenario in a fresh context', async () => {
   await page.click('form.add-topic button');
   await page.locator('line.tick[data-topic="persistent://public/default/shared-topic"]').waitFor();
   const link = await page.evaluate(() => location.href);
-  assert.match(link, /#s=1\./);
+  assert.match(link, /#s=2\./);
   const fresh = await launch();
   try {
     const { page: p2, errors } = await openApp(fresh, link);
