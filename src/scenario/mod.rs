@@ -6,6 +6,7 @@
 //! golden tests.
 
 pub mod presets;
+pub mod read;
 pub mod run;
 pub mod session;
 pub mod url;
@@ -369,6 +370,8 @@ impl Scenario {
 
     /// Parse and validate a JSON scenario.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        // Limits, duplicate keys and unknown top-level fields first, before anything is built.
+        read::prescan(text)?;
         // Read the version first so a future file gets the right message.
         let raw: serde_json::Value =
             serde_json::from_str(text).map_err(|e| ScenarioError::Json(e.to_string()))?;
@@ -381,7 +384,7 @@ impl Scenario {
             }
         }
         let raw = upgrade(raw);
-        let s: Scenario = serde_json::from_value(raw).map_err(|e| ScenarioError::Json(e.to_string()))?;
+        let s: Scenario = read::typed(raw)?;
         s.validate()?;
         Ok(s)
     }

@@ -1,0 +1,245 @@
+//! Reading a scenario strictly, with limits checked while reading: one pass
+//! over the JSON text (before anything is built) refuses duplicate keys,
+//! unknown top-level fields (naming the closest known one), too many actions
+//! and over-long strings, each with the path where it stands; the typed parse
+//! then names the path of whatever the format refuses.
+
+use super::{ScenarioError, MAX_ACTIONS};
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use std::collections::BTreeSet;
+use std::fmt;
+
+/// The fields a scenario has at its top level.
+pub const TOP_LEVEL: [&str; 8] = [
+    "format", "engine", "seed", "system", "config", "setup", "actions", "cursor",
+];
+
+/// Longest string a scenario may hold (a name, a prefix), in bytes.
+pub const MAX_STRING_BYTES: usize = 64 * 1024;
+
+/// Check `text` in one pass: well-formed JSON, an object whose keys are all
+/// known, no key twice in any object, at most [`MAX_ACTIONS`] setup and log
+/// actions together, no string longer than [`MAX_STRING_BYTES`].
+pub fn prescan(text: &str) -> Result<(), ScenarioError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let mut scan = Scan::default();
+    let r = Walk {
+        scan: &mut scan,
+        path: String::new(),
+        depth: 0,
+    }
+    .deserialize(&mut de)
+    .and_then(|_| de.end());
+    match (scan.problem.take(), r) {
+        (Some(p), _) => Err(p),
+        (None, Ok(())) => Ok(()),
+        (None, Err(e)) => Err(ScenarioError::Json(e.to_string())),
+    }
+}
+
+#[derive(Default)]
+struct Scan {
+    actions: usize,
+    problem: Option<ScenarioError>,
+}
+
+impl Scan {
+    fn fail<E: de::Error>(&mut self, p: ScenarioError) -> E {
+        let msg = p.to_string();
+        self.problem = Some(p);
+        E::custom(msg)
+    }
+}
+
+/// One JSON value at `path`.
+struct Walk<'a> {
+    scan: &'a mut Scan,
+    path: String,
+    depth: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for Walk<'_> {
+    type Value = ();
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+fn at(path: &str) -> String {
+    if path.is_empty() {
+        "the top level".into()
+    } else {
+        path.to_string()
+    }
+}
+
+impl<'de> Visitor<'de> for Walk<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<(), E> {
+        if s.len() > MAX_STRING_BYTES {
+            return Err(self.scan.fail(ScenarioError::Json(format!(
+                "{}: a text of {} bytes is longer than the {} KiB lbscope reads",
+                at(&self.path),
+                s.len(),
+                MAX_STRING_BYTES / 1024
+            ))));
+        }
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let counts = self.depth == 1 && (self.path == "setup" || self.path == "actions");
+        let mut i = 0usize;
+        loop {
+            if counts {
+                if self.scan.actions >= MAX_ACTIONS {
+                    return Err(self.scan.fail(ScenarioError::TooManyActions {
+                        found: MAX_ACTIONS + 1,
+                        max: MAX_ACTIONS,
+                    }));
+                }
+                self.scan.actions += 1;
+            }
+            let child = Walk {
+                scan: &mut *self.scan,
+                path: format!("{}[{i}]", self.path),
+                depth: self.depth + 1,
+            };
+            if seq.next_element_seed(child)?.is_none() {
+                if counts {
+                    self.scan.actions -= 1;
+                }
+                return Ok(());
+            }
+            i += 1;
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = BTreeSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if self.depth == 0 && !TOP_LEVEL.contains(&key.as_str()) {
+                let closest = TOP_LEVEL
+                    .iter()
+                    .map(|k| (strsim::levenshtein(k, &key), *k))
+                    .filter(|(d, _)| *d <= 3)
+                    .min()
+                    .map_or(String::new(), |(_, k)| format!(" (did you mean `{k}`?)"));
+                return Err(self.scan.fail(ScenarioError::Json(format!(
+                    "unknown field `{key}` at the top level{closest}; a scenario has {}",
+                    TOP_LEVEL.join(", ")
+                ))));
+            }
+            let path = if self.path.is_empty() {
+                key.clone()
+            } else {
+                format!("{}.{key}", self.path)
+            };
+            if !seen.insert(key.clone()) {
+                return Err(self.scan.fail(ScenarioError::Json(format!(
+                    "{path} is given twice in one object (JSON readers disagree on which one counts)"
+                ))));
+            }
+            map.next_value_seed(Walk {
+                scan: &mut *self.scan,
+                path,
+                depth: self.depth + 1,
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// Parse `value` as `T`, naming the path of what is refused.
+pub fn typed<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, ScenarioError> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner().to_string();
+        if path == "." || path.is_empty() {
+            ScenarioError::Json(inner)
+        } else {
+            ScenarioError::Json(format!("{path}: {inner}"))
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::Scenario;
+
+    #[test]
+    fn a_duplicate_key_is_refused_with_its_path() {
+        let e = prescan(r#"{"format":2,"seed":1,"seed":2}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("seed is given twice"), "{e}");
+        let e = prescan(r#"{"config":{"a":1,"a":2}}"#).unwrap_err().to_string();
+        assert!(e.contains("config.a is given twice"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_top_level_field_names_the_closest() {
+        let e = prescan(r#"{"seeed":1}"#).unwrap_err().to_string();
+        assert!(e.contains("unknown field `seeed`") && e.contains("`seed`"), "{e}");
+    }
+
+    #[test]
+    fn too_many_actions_stop_the_read_early() {
+        let mut text = String::from(r#"{"actions":["#);
+        for i in 0..=MAX_ACTIONS {
+            if i > 0 {
+                text.push(',');
+            }
+            text.push('0');
+        }
+        text.push_str("]}");
+        assert!(matches!(
+            prescan(&text),
+            Err(ScenarioError::TooManyActions { .. })
+        ));
+    }
+
+    #[test]
+    fn an_over_long_text_is_refused_with_its_path() {
+        let long = "x".repeat(MAX_STRING_BYTES + 1);
+        let e = prescan(&format!(r#"{{"setup":[{{"name":"{long}"}}]}}"#))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("setup[0].name") && e.contains("64 KiB"), "{e}");
+    }
+
+    #[test]
+    fn a_typed_error_names_its_path() {
+        let e = Scenario::from_json(r#"{"format":2,"seed":"one","system":"pulsar"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("seed"), "{e}");
+    }
+
+    #[test]
+    fn a_well_formed_scenario_passes_the_prescan() {
+        let s = crate::scenario::presets::default_scenario(crate::engine::System::Pulsar);
+        prescan(&s.to_json()).unwrap();
+    }
+}
