@@ -13,6 +13,7 @@ pub mod kstreams;
 pub mod pulsar;
 pub mod rng;
 pub mod schema;
+pub mod strategy;
 
 use serde::{de::DeserializeOwned, Serialize};
 use std::fmt::Debug;
@@ -244,4 +245,10 @@ pub trait Engine: Clone + Debug + Sized + 'static {
     /// Check the state's invariants (the property tests call it after every
     /// action): `Err` names the first one broken.
     fn invariants(&self) -> Result<(), String>;
+
+    /// Every strategy this system can be configured with, from its registries
+    /// (see [`strategy`]); empty for a system without pluggable strategies.
+    fn strategies() -> Vec<strategy::StrategyInfo> {
+        Vec::new()
+    }
 }
