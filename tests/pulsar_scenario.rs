@@ -213,9 +213,11 @@ fn an_unknown_field_in_a_pulsar_action_is_refused_naming_the_field() {
                "setup": [{{"op": "add_broker", "broker": "b1"}}, {action}], "actions": []}}"#
         )
     };
-    let err = lbscope::scenario::Scenario::from_json(&with(r#"{"op": "create_namespace", "namespace": "t/n", "bundle": 64}"#))
-        .unwrap_err()
-        .to_string();
+    let err = lbscope::scenario::Scenario::from_json(&with(
+        r#"{"op": "create_namespace", "namespace": "t/n", "bundle": 64}"#,
+    ))
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("unknown field `bundle`"), "{err}");
     let err = lbscope::scenario::Scenario::from_json(&with(
         r#"{"op": "set_topic_traffic", "topic": "t/n/a", "traffic": {"msg_rate_in": 1, "msgRateOut": 2}}"#,
@@ -224,5 +226,8 @@ fn an_unknown_field_in_a_pulsar_action_is_refused_naming_the_field() {
     .to_string();
     assert!(err.contains("unknown field `msgRateOut`"), "{err}");
     // The same actions without the stray fields are read.
-    assert!(lbscope::scenario::Scenario::from_json(&with(r#"{"op": "create_namespace", "namespace": "t/n", "bundles": 64}"#)).is_ok());
+    assert!(lbscope::scenario::Scenario::from_json(&with(
+        r#"{"op": "create_namespace", "namespace": "t/n", "bundles": 64}"#
+    ))
+    .is_ok());
 }
