@@ -454,5 +454,8 @@ fn the_fidelity_page_lists_every_registry() {
     assert_eq!(strategies(System::Pulsar), pulsar::Sim::strategies());
     assert_eq!(strategies(System::Flink), flink::Sim::strategies());
     assert_eq!(strategies(System::Kstreams), kstreams::Sim::strategies());
-    assert_eq!(strategies(System::Pulsar).len(), 8);
+    assert_eq!(
+        strategies(System::Pulsar).len(),
+        pulsar::config::SheddingStrategy::ALL.len() + pulsar::config::PlacementStrategy::ALL.len()
+    );
 }
