@@ -201,3 +201,33 @@ fn scale_smoke() {
     }
     assert_eq!(sim.metrics().last().unwrap().unowned_bundles, 0);
 }
+
+/// An unknown field inside a Pulsar action (`"bundle": 64` for `bundles`, or one
+/// inside a nested struct such as a topic's traffic) refuses the scenario and
+/// names the field, instead of running it without it.
+#[test]
+fn an_unknown_field_in_a_pulsar_action_is_refused_naming_the_field() {
+    let with = |action: &str| {
+        format!(
+            r#"{{"format": 2, "seed": 1, "system": "pulsar", "config": {{}},
+               "setup": [{{"op": "add_broker", "broker": "b1"}}, {action}], "actions": []}}"#
+        )
+    };
+    let err = lbscope::scenario::Scenario::from_json(&with(
+        r#"{"op": "create_namespace", "namespace": "t/n", "bundle": 64}"#,
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("unknown field `bundle`"), "{err}");
+    let err = lbscope::scenario::Scenario::from_json(&with(
+        r#"{"op": "set_topic_traffic", "topic": "t/n/a", "traffic": {"msg_rate_in": 1, "msgRateOut": 2}}"#,
+    ))
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("unknown field `msgRateOut`"), "{err}");
+    // The same actions without the stray fields are read.
+    assert!(lbscope::scenario::Scenario::from_json(&with(
+        r#"{"op": "create_namespace", "namespace": "t/n", "bundles": 64}"#
+    ))
+    .is_ok());
+}

@@ -43,6 +43,20 @@ const fn note(
 
 use System::{Flink as F, Kstreams as K, Pulsar as P};
 
+/// Every strategy `system` can be configured with, from its engine's
+/// registries (`Engine::strategies`): the name, the upstream class it
+/// reproduces, the engine file that holds it and a one-line summary.
+pub fn strategies(system: System) -> Vec<crate::engine::strategy::StrategyInfo> {
+    struct Strategies;
+    impl crate::engine::Visit for Strategies {
+        type Out = Vec<crate::engine::strategy::StrategyInfo>;
+        fn visit<E: crate::engine::Engine>(self) -> Self::Out {
+            E::strategies()
+        }
+    }
+    system.visit(Strategies)
+}
+
 /// Every note, grouped by system in course order.
 pub fn notes() -> Vec<FidelityNote> {
     vec![

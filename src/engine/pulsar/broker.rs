@@ -1,13 +1,14 @@
 //! Brokers: capacities, liveness, and the resource usage they report.
 
-use super::load::{BrokerId, BundleId, ResourceUsage};
+use super::ids::{BrokerId, BundleId};
+use super::load::ResourceUsage;
 use super::traffic::{served_cost, Traffic};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
 /// A broker's capacities (the `limit` of each `ResourceUsage` it reports).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Capacity {
     /// CPU cores (Pulsar reports CPU in percent of one core; limit = 100 x cores).
     pub cpu_cores: f64,
@@ -51,7 +52,7 @@ impl Capacity {
 
 /// Resource usage set directly, in percent of capacity; `None` = simulated from traffic.
 #[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct DirectUsage {
     /// CPU percent.
     #[serde(skip_serializing_if = "Option::is_none")]

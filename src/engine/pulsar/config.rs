@@ -34,33 +34,9 @@ pub enum LoadManager {
     Extensible,
 }
 
-/// Load-shedding strategy (`loadBalancerLoadSheddingStrategy`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum SheddingStrategy {
-    /// `OverloadShedder`.
-    OverloadShedder,
-    /// `ThresholdShedder` (the 4.x default).
-    #[default]
-    ThresholdShedder,
-    /// `UniformLoadShedder`.
-    UniformLoadShedder,
-    /// `TransferShedder` (extensible load manager).
-    TransferShedder,
-    /// `AvgShedder`.
-    AvgShedder,
-}
+pub use super::shed::SheddingStrategy;
 
-/// Bundle placement strategy (`loadBalancerLoadPlacementStrategy`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum PlacementStrategy {
-    /// `LeastLongTermMessageRate` (the 4.x default).
-    #[default]
-    LeastLongTermMessageRate,
-    /// `LeastResourceUsageWithWeight`.
-    LeastResourceUsageWithWeight,
-    /// `AvgShedder` used as a placement strategy (its planned destinations).
-    AvgShedder,
-}
+pub use super::place::PlacementStrategy;
 
 /// Namespace bundle split algorithm names (`defaultNamespaceBundleSplitAlgorithm`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default)]

@@ -94,7 +94,7 @@ impl fmt::Debug for Pattern {
 
 /// The auto-failover policy of an isolation policy (`AutoFailoverPolicyData`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "policy_type", rename_all = "snake_case")]
+#[serde(tag = "policy_type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum AutoFailoverPolicy {
     /// `MinAvailablePolicy`: fail over to the secondaries when fewer than
     /// `min_limit` primaries are available.

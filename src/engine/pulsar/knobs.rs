@@ -2,6 +2,7 @@
 //! range, unit, settings-panel section and a one-line doc. Defaults come from the
 //! version profiles ([`super::config::Profile`]).
 
+use super::config::{PlacementStrategy, SheddingStrategy};
 use crate::engine::schema::{Kind, Knob};
 
 const fn float(min: f64, max: f64) -> Kind {
@@ -47,13 +48,13 @@ pub(super) const KNOBS: &[Knob] = &[
     Knob::new("loadBalancerSheddingGracePeriodMinutes", MINUTES, SHED, "A bundle unloaded this recently is not unloaded again.").unit("min"),
     Knob::new(
         "loadBalancerLoadSheddingStrategy",
-        Kind::Choice(&["OverloadShedder", "ThresholdShedder", "UniformLoadShedder", "TransferShedder", "AvgShedder"]),
+        Kind::Choice(SheddingStrategy::NAMES),
         SHED,
         "The shedder: which bundles leave which brokers.",
     ),
     Knob::new(
         "loadBalancerLoadPlacementStrategy",
-        Kind::Choice(&["LeastLongTermMessageRate", "LeastResourceUsageWithWeight", "AvgShedder"]),
+        Kind::Choice(PlacementStrategy::NAMES),
         PLACE,
         "The placement strategy: which broker gets an unowned bundle (modular load manager).",
     ),

@@ -31,7 +31,7 @@ pub const HEAP_PER_SESSION_MB: f64 = 0.01;
 
 /// A topic's (or an aggregate's) traffic.
 #[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Traffic {
     /// Messages per second published.
     pub msg_rate_in: f64,

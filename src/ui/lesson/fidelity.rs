@@ -35,10 +35,32 @@ pub fn FidelityPage() -> Html {
                 </tr>
             }
         });
+        let registry = fidelity::strategies(sys);
+        let strategies = (!registry.is_empty()).then(|| {
+            let rows = registry.iter().map(|s| html! {
+                <tr class="strategy" data-strategy={s.name}>
+                    <th scope="row"><code>{ format!("{}={}", s.key, s.name) }</code></th>
+                    <td data-label="Upstream class"><code>{ s.upstream }</code></td>
+                    <td data-label="File"><code>{ format!("src/engine/{}", s.file) }</code></td>
+                    <td data-label="What it does">{ s.summary }</td>
+                </tr>
+            });
+            html! {
+                <table class="fidelity strategies">
+                    <caption>{ format!("{} strategies lbscope reproduces", sys.title()) }</caption>
+                    <thead><tr>
+                        <th scope="col">{"Setting"}</th><th scope="col">{"Upstream class"}</th>
+                        <th scope="col">{"File"}</th><th scope="col">{"What it does"}</th>
+                    </tr></thead>
+                    <tbody>{ for rows }</tbody>
+                </table>
+            }
+        });
         let id = format!("fidelity-{}", sys.title().replace(' ', "-").to_lowercase());
         html! {
             <section class="fidelity-group" aria-labelledby={id.clone()}>
                 <h3 {id}>{ sys.title() }</h3>
+                { for strategies }
                 <table class="fidelity">
                     <thead><tr>
                         <th scope="col">{"Topic"}</th><th scope="col">{"The doc says"}</th>

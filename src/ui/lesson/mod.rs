@@ -60,6 +60,7 @@ pub fn aside_empty(sys: System, words: &str) -> bool {
 
 /// The concept, as the course names it.
 pub fn concept_label(c: Concept) -> &'static str {
+    use crate::engine::pulsar::config::SheddingStrategy;
     use Concept::*;
     match c {
         PulsarBundlesOnTheRing => "Topics, namespaces and bundles on the hash ring",
@@ -69,11 +70,11 @@ pub fn concept_label(c: Concept) -> &'static str {
         PulsarTopicCountEquallyDivide => "topic_count_equally_divide",
         PulsarSpecifiedPositionsDivide => "specified_positions_divide",
         PulsarFlowOrQpsEquallyDivide => "flow_or_qps_equally_divide",
-        PulsarOverloadShedder => "OverloadShedder",
-        PulsarThresholdShedder => "ThresholdShedder",
-        PulsarUniformLoadShedder => "UniformLoadShedder",
-        PulsarTransferShedder => "TransferShedder",
-        PulsarAvgShedder => "AvgShedder",
+        PulsarOverloadShedder => SheddingStrategy::OverloadShedder.name(),
+        PulsarThresholdShedder => SheddingStrategy::ThresholdShedder.name(),
+        PulsarUniformLoadShedder => SheddingStrategy::UniformLoadShedder.name(),
+        PulsarTransferShedder => SheddingStrategy::TransferShedder.name(),
+        PulsarAvgShedder => SheddingStrategy::AvgShedder.name(),
         PulsarModularVsExtensible => "Modular vs extensible load manager",
         PulsarCrashAndJoin => "A broker crash and a broker join",
         PulsarManualCommands => "Manual split and unload",

@@ -45,6 +45,31 @@ pub fn select(
     Some(b)
 }
 
+/// `org.apache.pulsar.broker.loadbalance.impl.AvgShedder` as a placement
+/// strategy: the destinations its shedding planned.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AvgShedder {
+    /// `bundleBrokerMap`: planned (and remembered) destinations.
+    pub plan: BTreeMap<BundleId, BrokerId>,
+}
+
+impl AvgShedder {
+    /// What the registry says of it.
+    pub fn about() -> crate::engine::strategy::About {
+        crate::engine::strategy::About {
+            upstream: "org.apache.pulsar.broker.loadbalance.impl.AvgShedder",
+            summary: "Sends a bundle AvgShedder moved to the destination its shedding planned; any other bundle gets a random candidate, remembered as its plan.",
+            file: file!(),
+        }
+    }
+}
+
+impl super::BrokerSelectionStrategy for AvgShedder {
+    fn select_broker(&mut self, cx: &mut super::PlaceContext<'_>) -> Option<BrokerId> {
+        select(&mut self.plan, cx.cands, cx.bundle, cx.rng, cx.events)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::super::config::{Config, PlacementStrategy, Profile, SheddingStrategy};

@@ -31,6 +31,21 @@ pub fn score(d: &BrokerData, conf: &Config) -> Option<f64> {
     Some(pre + d.time_average.long_term.total_rate())
 }
 
+/// How many scores a [`PlaceEvent::LongTermRates`] keeps: the lowest (the
+/// others are counted), so an event stays small on a large cluster.
+pub const TOP_SCORES: usize = 5;
+
+/// The `k` lowest of `scores` (`None` = +∞; equal scores by name), in name order.
+fn lowest(mut scores: Vec<(BrokerId, Option<f64>)>, k: usize) -> Vec<(BrokerId, Option<f64>)> {
+    if scores.len() > k {
+        let key = |s: &Option<f64>| s.unwrap_or(f64::INFINITY);
+        scores.sort_by(|a, b| key(&a.1).total_cmp(&key(&b.1)).then_with(|| a.0.cmp(&b.0)));
+        scores.truncate(k);
+        scores.sort_by(|a, b| a.0.cmp(&b.0));
+    }
+    scores
+}
+
 /// Pick a broker.
 pub fn select(
     cands: &[&BrokerId],
@@ -73,16 +88,44 @@ pub fn select(
     if best.is_empty() {
         best = cands.to_vec();
     }
-    let best: Vec<BrokerId> = best.into_iter().cloned().collect();
+    let candidates = scores.len();
+    let best_count = best.len();
     events.push(PlaceEvent::LongTermRates {
         bundle: bundle.clone(),
-        scores,
-        best: best.clone(),
+        scores: lowest(scores, TOP_SCORES),
+        candidates,
+        best: best
+            .iter()
+            .take(super::MAX_LISTED)
+            .map(|b| (*b).clone())
+            .collect(),
+        best_count,
     });
     if best.is_empty() {
         return None;
     }
     Some(best[rng.below(best.len())].clone())
+}
+
+/// `org.apache.pulsar.broker.loadbalance.impl.LeastLongTermMessageRate` (no history).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LeastLongTermMessageRate;
+
+impl LeastLongTermMessageRate {
+    /// What the registry says of it.
+    pub fn about() -> crate::engine::strategy::About {
+        crate::engine::strategy::About {
+            upstream: "org.apache.pulsar.broker.loadbalance.impl.LeastLongTermMessageRate",
+            summary: "Scores each candidate by its long-term message rate (preallocated bundles included, overloaded brokers +∞) and picks at random among the least.",
+            file: file!(),
+        }
+    }
+}
+
+impl super::BrokerSelectionStrategy for LeastLongTermMessageRate {
+    fn select_broker(&mut self, cx: &mut super::PlaceContext<'_>) -> Option<BrokerId> {
+        select(cx.cands, cx.bundle, cx.load, cx.conf, cx.rng, cx.events)
+    }
 }
 
 #[cfg(test)]
@@ -93,6 +136,46 @@ mod tests {
 
     fn conf() -> Config {
         Config::profile(crate::engine::pulsar::config::Profile::Pulsar4)
+    }
+
+    /// On a large cluster the event keeps the five lowest scores and counts the
+    /// rest (the choice itself still reads every candidate).
+    #[test]
+    fn long_term_rates_event_keeps_the_lowest_scores_and_the_count() {
+        let mut fx = Fx::new();
+        for i in 0..12u32 {
+            fx = fx.broker(&format!("broker-{i:02}"), 10.0);
+        }
+        for i in 0..12u32 {
+            fx = fx.bundle(&format!("broker-{i:02}"), i, 100.0 * f64::from(12 - i), MIB);
+        }
+        let cands: Vec<BrokerId> = (0..12u32).map(|i| br(&format!("broker-{i:02}"))).collect();
+        let (b, ev) = Placer::default().select_broker(&cands, &bid(99), &fx.load, &conf(), &mut rng());
+        assert_eq!(b, Some(br("broker-11")));
+        let Some(PlaceEvent::LongTermRates {
+            scores,
+            candidates,
+            best,
+            best_count,
+            ..
+        }) = ev.iter().find(|e| matches!(e, PlaceEvent::LongTermRates { .. }))
+        else {
+            panic!("no LongTermRates event: {ev:?}");
+        };
+        assert_eq!(*candidates, 12);
+        let names: Vec<&str> = scores.iter().map(|(b, _)| b.0.as_str()).collect();
+        assert_eq!(
+            names,
+            ["broker-07", "broker-08", "broker-09", "broker-10", "broker-11"]
+        );
+        assert_eq!(scores[4].1, Some(100.0));
+        assert_eq!((best.len(), *best_count), (1, 1));
+        let text = crate::engine::Narrate::narrate(
+            ev.iter()
+                .find(|e| matches!(e, PlaceEvent::LongTermRates { .. }))
+                .unwrap(),
+        );
+        assert!(text.contains("the 5 lowest of 12 candidates"), "{text}");
     }
 
     #[test]

@@ -18,7 +18,7 @@
 //! Overloaded brokers are only warned about in Pulsar's code, not excluded.
 //! Random picks: `rng.below(n)` over the eligible brokers in name order.
 
-use super::super::config::Config;
+use super::super::config::{Config, LoadManager};
 use super::super::load::{BrokerId, BundleId, LoadData};
 use super::super::shed::shared::weights;
 use super::super::shed::BrokerLoadEma;
@@ -134,6 +134,44 @@ pub fn select_extensible(
     finish(cands, bundle, true, usages, conf, rng, events)
 }
 
+/// `LeastResourceUsageWithWeight`: its moving averages (modular flavour; the
+/// extensible flavour reads the brokers' `weightedMaxEMA` instead).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LeastResourceUsageWithWeight {
+    /// `brokerAvgResourceUsageWithWeight`.
+    pub history: BTreeMap<BrokerId, f64>,
+}
+
+impl LeastResourceUsageWithWeight {
+    /// What the registry says of it.
+    pub fn about() -> crate::engine::strategy::About {
+        crate::engine::strategy::About {
+            upstream: "org.apache.pulsar.broker.loadbalance.impl.LeastResourceUsageWithWeight",
+            summary: "Picks at random among the candidates whose weighted resource usage (a moving average; weightedMaxEMA in extensible mode) is at least the threshold below the average, or among all when none is.",
+            file: file!(),
+        }
+    }
+}
+
+impl super::BrokerSelectionStrategy for LeastResourceUsageWithWeight {
+    fn select_broker(&mut self, cx: &mut super::PlaceContext<'_>) -> Option<BrokerId> {
+        match cx.conf.load_manager_class_name {
+            LoadManager::Modular => select_modular(
+                &mut self.history,
+                cx.cands,
+                cx.bundle,
+                cx.load,
+                cx.conf,
+                cx.rng,
+                cx.events,
+            ),
+            LoadManager::Extensible => {
+                select_extensible(cx.ema, cx.cands, cx.bundle, cx.load, cx.conf, cx.rng, cx.events)
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::super::config::{LoadManager, PlacementStrategy};
@@ -175,7 +213,7 @@ mod tests {
         // broker-2 jumps to 90 %: its moving average moves only 10 % of the way (20 → 27 %).
         let hot = fx.clone().cpu("broker-2", 90.0);
         placer.select_broker(&cands, &bid(9), &hot.load, &c, &mut rng());
-        let a = placer.lruw_history[&br("broker-2")];
+        let a = placer.strategies.least_resource_usage_with_weight.history[&br("broker-2")];
         assert!((a - 0.27).abs() < 1e-6, "{a}");
         // All equal: nobody is 10 % below the mean, so any candidate.
         let flat = Fx::new()

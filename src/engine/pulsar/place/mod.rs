@@ -24,10 +24,30 @@ pub mod avg;
 pub mod least_long_term_message_rate;
 pub mod least_resource_usage_with_weight;
 pub mod round_robin;
+pub mod strategy;
 
-use super::config::{Config, LoadManager, PlacementStrategy, SheddingStrategy};
-use super::load::{BrokerId, BundleId, LoadData};
+use super::config::{Config, SheddingStrategy};
+use super::ids::{BrokerId, BundleId};
+use super::load::LoadData;
 use super::shed::{BrokerLoadEma, Unload};
+pub use strategy::{BrokerSelectionStrategy, PlaceContext};
+
+crate::engine::strategy::registry! {
+    /// Bundle placement strategy (`loadBalancerLoadPlacementStrategy`): the
+    /// registry of placements, one line each. A line names the config value,
+    /// the field that holds the strategy's history in [`Placements`], and its
+    /// type (which implements [`BrokerSelectionStrategy`] and has `fn about()`).
+    pub enum PlacementStrategy;
+    key "loadBalancerLoadPlacementStrategy";
+    /// One value of each registered placement strategy, with its history.
+    pub struct Placements: dyn BrokerSelectionStrategy;
+    /// The 4.x default.
+    #[default]
+    LeastLongTermMessageRate => least_long_term_message_rate: least_long_term_message_rate::LeastLongTermMessageRate,
+    LeastResourceUsageWithWeight => least_resource_usage_with_weight: least_resource_usage_with_weight::LeastResourceUsageWithWeight,
+    /// AvgShedder used as a placement strategy (its planned destinations; the 5.0 default).
+    AvgShedder => avg: avg::AvgShedder,
+}
 use crate::engine::{Narrate, SimRng};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -120,10 +140,18 @@ pub enum PlaceEvent {
     LongTermRates {
         /// The bundle.
         bundle: BundleId,
-        /// Per candidate.
+        /// The lowest scores (at most
+        /// [`least_long_term_message_rate::TOP_SCORES`]), in name order.
         scores: Vec<(BrokerId, Option<f64>)>,
-        /// The brokers tied for the best score (all candidates if every one is overloaded).
+        /// How many candidates were scored.
+        #[serde(default)]
+        candidates: usize,
+        /// The brokers tied for the best score (all candidates if every one is
+        /// overloaded), at most [`MAX_LISTED`].
         best: Vec<BrokerId>,
+        /// How many brokers tie for the best score.
+        #[serde(default)]
+        best_count: usize,
     },
     /// LeastResourceUsageWithWeight usages and the brokers below average − threshold.
     ResourceUsages {
@@ -210,7 +238,13 @@ impl Narrate for PlaceEvent {
                 used,
                 reason,
             } => format!("warning: placement {configured:?} not usable, using {used:?} ({reason})"),
-            PlaceEvent::LongTermRates { bundle, scores, best } => {
+            PlaceEvent::LongTermRates {
+                bundle,
+                scores,
+                candidates,
+                best,
+                best_count,
+            } => {
                 let s: Vec<String> = scores
                     .iter()
                     .map(|(b, v)| match v {
@@ -218,10 +252,15 @@ impl Narrate for PlaceEvent {
                         None => format!("{b} overloaded (∞)"),
                     })
                     .collect();
+                let more = if *candidates > scores.len() {
+                    format!(" (the {} lowest of {candidates} candidates)", scores.len())
+                } else {
+                    String::new()
+                };
                 format!(
-                    "LeastLongTermMessageRate for {bundle}: {}; least: {}",
+                    "LeastLongTermMessageRate for {bundle}: {}{more}; least: {}",
                     s.join(", "),
-                    list(best)
+                    listed(best, (*best_count).max(best.len()))
                 )
             }
             PlaceEvent::ResourceUsages {
@@ -302,10 +341,9 @@ impl Narrate for PlaceEvent {
 /// Placement state carried between calls.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Placer {
-    /// Modular LeastResourceUsageWithWeight's moving averages (`brokerAvgResourceUsageWithWeight`).
-    pub lruw_history: BTreeMap<BrokerId, f64>,
-    /// AvgShedder's planned (and remembered) destinations (`bundleBrokerMap`).
-    pub avg_plan: BTreeMap<BundleId, BrokerId>,
+    /// One of each registered placement strategy, with its history
+    /// (LeastResourceUsageWithWeight's moving averages, AvgShedder's plan).
+    pub strategies: Placements,
     /// The brokers' EMAs (extensible load manager).
     pub ema: BrokerLoadEma,
     /// `RoundRobinBrokerSelector` for the shedding-excluded namespaces.
@@ -344,7 +382,7 @@ impl Placer {
     pub fn plan(&mut self, unloads: &[Unload]) {
         for u in unloads {
             if let Some(to) = &u.to {
-                self.avg_plan.insert(u.bundle.clone(), to.clone());
+                self.strategies.avg.plan.insert(u.bundle.clone(), to.clone());
             }
         }
     }
@@ -403,32 +441,18 @@ impl Placer {
             });
             return (None, events);
         }
-        let chosen = match strategy {
-            PlacementStrategy::LeastLongTermMessageRate => {
-                least_long_term_message_rate::select(cands, bundle, load, conf, rng, &mut events)
-            }
-            PlacementStrategy::LeastResourceUsageWithWeight => match conf.load_manager_class_name {
-                LoadManager::Modular => least_resource_usage_with_weight::select_modular(
-                    &mut self.lruw_history,
-                    cands,
-                    bundle,
-                    load,
-                    conf,
-                    rng,
-                    &mut events,
-                ),
-                LoadManager::Extensible => least_resource_usage_with_weight::select_extensible(
-                    &self.ema,
-                    cands,
-                    bundle,
-                    load,
-                    conf,
-                    rng,
-                    &mut events,
-                ),
-            },
-            PlacementStrategy::AvgShedder => avg::select(&mut self.avg_plan, cands, bundle, rng, &mut events),
-        };
+        let chosen = self
+            .strategies
+            .get_mut(strategy)
+            .select_broker(&mut PlaceContext {
+                cands,
+                bundle,
+                load,
+                conf,
+                ema: &self.ema,
+                rng,
+                events: &mut events,
+            });
         if let Some(b) = &chosen {
             events.push(PlaceEvent::Chosen {
                 strategy,

@@ -31,14 +31,14 @@ const S: SheddingStrategy = SheddingStrategy::AvgShedder;
 
 /// AvgShedder's consecutive hit counters.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct AvgState {
+pub struct AvgShedder {
     /// `brokerHitCountForHigh`.
     pub high_hits: BTreeMap<BrokerId, u32>,
     /// `brokerHitCountForLow`.
     pub low_hits: BTreeMap<BrokerId, u32>,
 }
 
-impl AvgState {
+impl AvgShedder {
     fn forget(&mut self, b: &BrokerId) {
         self.high_hits.remove(b);
         self.low_hits.remove(b);
@@ -236,6 +236,27 @@ fn select(
     }
 }
 
+impl AvgShedder {
+    /// What the registry says of it.
+    pub fn about() -> crate::engine::strategy::About {
+        crate::engine::strategy::About {
+            upstream: "org.apache.pulsar.broker.loadbalance.impl.AvgShedder",
+            summary: "Pairs the i-th lowest with the i-th highest scoring brokers; once a pair's gap has hit the thresholds often enough, moves part of the difference and plans the destination for placement.",
+            file: file!(),
+        }
+    }
+}
+
+impl super::LoadSheddingStrategy for AvgShedder {
+    fn interface(&self) -> super::Interface {
+        super::Interface::Modular
+    }
+
+    fn find_bundles_for_unloading(&mut self, cx: &mut super::ShedContext<'_>) -> ShedOutcome {
+        self.find(cx.load, cx.conf, cx.recent, cx.grace_ms)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::super::config::Profile;
@@ -342,6 +363,6 @@ mod tests {
         }
         let calm = fx.clone().cpu("busy", 30.0);
         shedder.find_bundles_for_unloading(&calm.load, &c, 0, &mut rng());
-        assert!(shedder.avg.low_hits.is_empty());
+        assert!(shedder.strategies.avg.low_hits.is_empty());
     }
 }

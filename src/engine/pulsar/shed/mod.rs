@@ -18,17 +18,48 @@ pub mod avg;
 pub mod ema;
 pub mod overload;
 pub mod shared;
+pub mod strategy;
 pub mod threshold;
 pub mod transfer;
 pub mod uniform;
 
-use super::config::{Config, SheddingStrategy};
-use super::load::{BrokerId, BundleId, LoadData};
+use super::config::Config;
+use super::ids::{BrokerId, BundleId};
+use super::load::LoadData;
 use crate::engine::{Narrate, SimRng};
 use serde::{Deserialize, Serialize};
 use shared::mbs;
 
 pub use ema::BrokerLoadEma;
+pub use strategy::{Interface, LoadSheddingStrategy, ShedContext};
+
+crate::engine::strategy::registry! {
+    /// Load-shedding strategy (`loadBalancerLoadSheddingStrategy`): the
+    /// registry of shedders, one line each. A line names the config value (the
+    /// upstream class's simple name), the field that holds the shedder's
+    /// history in [`Shedders`], and its type (which implements
+    /// [`LoadSheddingStrategy`] and has `fn about()`).
+    pub enum SheddingStrategy;
+    key "loadBalancerLoadSheddingStrategy";
+    /// One value of each registered shedder, with its history.
+    pub struct Shedders: dyn LoadSheddingStrategy;
+    OverloadShedder => overload: overload::OverloadShedder,
+    /// The 4.x default.
+    #[default]
+    ThresholdShedder => threshold: threshold::ThresholdShedder,
+    UniformLoadShedder => uniform: uniform::UniformLoadShedder,
+    /// The extensible load manager's strategy.
+    TransferShedder => transfer: transfer::TransferShedder,
+    /// The 5.0 default.
+    AvgShedder => avg: avg::AvgShedder,
+}
+
+impl SheddingStrategy {
+    /// The Java interface the strategy implements (which load manager can load it).
+    pub fn interface(self) -> Interface {
+        Shedders::default().get(self).interface()
+    }
+}
 
 /// What the namespace policies let a shedder move (isolation policies,
 /// anti-affinity groups, `loadBalancerSheddingExcludedNamespaces`). The
@@ -726,12 +757,10 @@ impl ShedOutcome {
 /// The shedders' state carried between rounds.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Shedder {
-    /// ThresholdShedder's moving averages.
-    pub threshold: threshold::ThresholdState,
-    /// AvgShedder's hit counters.
-    pub avg: avg::AvgState,
-    /// TransferShedder's condition hit count.
-    pub transfer: transfer::TransferState,
+    /// One of each registered shedder, with its history (ThresholdShedder's
+    /// moving averages, AvgShedder's hit counters, TransferShedder's condition
+    /// hit count).
+    pub strategies: Shedders,
     /// The brokers' `weightedMaxEMA` / `msgThroughputEMA` (extensible load manager).
     pub ema: BrokerLoadEma,
 }
@@ -748,7 +777,8 @@ impl Shedder {
     /// `UnloadScheduler`'s `recentlyUnloadedBrokers`, which TransferShedder's
     /// cool-down reads).
     pub fn record_unload(&mut self, broker: &BrokerId, now_ms: u64) {
-        self.transfer
+        self.strategies
+            .transfer
             .recently_unloaded_brokers
             .insert(broker.clone(), now_ms);
     }
@@ -780,7 +810,6 @@ impl Shedder {
         rng: &mut SimRng,
         policies: &dyn SheddingPolicies,
     ) -> ShedOutcome {
-        let _ = rng; // every strategy here is deterministic given the rules above
         let strategy = conf.load_balancer_load_shedding_strategy;
         if !shared::is_load_shedding_enabled(conf) {
             return ShedOutcome::idle(
@@ -793,15 +822,20 @@ impl Shedder {
         }
         let recent = shared::recently_unloaded(load, conf, now_ms);
         let grace = shared::grace_period_ms(conf);
-        let mut out = match strategy {
-            SheddingStrategy::OverloadShedder => overload::find(load, conf, &recent, grace),
-            SheddingStrategy::ThresholdShedder => self.threshold.find(load, conf, &recent, grace),
-            SheddingStrategy::UniformLoadShedder => uniform::find(load, conf, &recent, grace),
-            SheddingStrategy::TransferShedder => self
-                .transfer
-                .find(load, conf, &self.ema, &recent, grace, now_ms, policies),
-            SheddingStrategy::AvgShedder => self.avg.find(load, conf, &recent, grace),
+        let mut cx = ShedContext {
+            load,
+            conf,
+            recent: &recent,
+            grace_ms: grace,
+            now_ms,
+            ema: &self.ema,
+            policies,
+            rng,
         };
+        let mut out = self
+            .strategies
+            .get_mut(strategy)
+            .find_bundles_for_unloading(&mut cx);
         if out.unloads.is_empty() && !out.events.iter().any(|e| matches!(e, ShedEvent::Idle { .. })) {
             out.events.push(ShedEvent::Idle {
                 strategy,

@@ -121,6 +121,31 @@ pub(crate) fn select_until(
     }
 }
 
+/// `org.apache.pulsar.broker.loadbalance.impl.OverloadShedder` (no history).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OverloadShedder;
+
+impl OverloadShedder {
+    /// What the registry says of it.
+    pub fn about() -> crate::engine::strategy::About {
+        crate::engine::strategy::About {
+            upstream: "org.apache.pulsar.broker.loadbalance.impl.OverloadShedder",
+            summary: "A broker whose weighted max resource usage reaches the overload threshold sheds its biggest bundles until usage − threshold + 5 % of its throughput is marked.",
+            file: file!(),
+        }
+    }
+}
+
+impl super::LoadSheddingStrategy for OverloadShedder {
+    fn interface(&self) -> super::Interface {
+        super::Interface::Modular
+    }
+
+    fn find_bundles_for_unloading(&mut self, cx: &mut super::ShedContext<'_>) -> ShedOutcome {
+        find(cx.load, cx.conf, cx.recent, cx.grace_ms)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::fixture::*;

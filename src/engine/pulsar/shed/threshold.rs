@@ -36,12 +36,12 @@ pub const LOWER_BOUNDARY_MARGIN: f64 = 0.5;
 
 /// ThresholdShedder's memory: each broker's moving-average usage.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct ThresholdState {
+pub struct ThresholdShedder {
     /// `brokerAvgResourceUsage` (fractions).
     pub avg_usage: BTreeMap<BrokerId, f64>,
 }
 
-impl ThresholdState {
+impl ThresholdShedder {
     /// Fold this round's usage into the moving averages; return the cluster
     /// average and the per-broker samples.
     fn update_averages(&mut self, load: &LoadData, conf: &Config) -> (f64, Vec<UsageSample>) {
@@ -225,6 +225,27 @@ impl ThresholdState {
     }
 }
 
+impl ThresholdShedder {
+    /// What the registry says of it.
+    pub fn about() -> crate::engine::strategy::About {
+        crate::engine::strategy::About {
+            upstream: "org.apache.pulsar.broker.loadbalance.impl.ThresholdShedder",
+            summary: "Keeps a moving average of each broker's weighted max usage; a broker above the cluster average + threshold sheds its biggest bundles (with lower-boundary shedding, the busiest sheds when one is far below).",
+            file: file!(),
+        }
+    }
+}
+
+impl super::LoadSheddingStrategy for ThresholdShedder {
+    fn interface(&self) -> super::Interface {
+        super::Interface::Modular
+    }
+
+    fn find_bundles_for_unloading(&mut self, cx: &mut super::ShedContext<'_>) -> ShedOutcome {
+        self.find(cx.load, cx.conf, cx.recent, cx.grace_ms)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::fixture::*;
@@ -303,7 +324,7 @@ mod tests {
         // Moving average from the second round on: 0.9 × 40 % + 0.1 × 10 % = 37 %.
         let fx2 = fx.clone().cpu("broker1", 10.0);
         shedder.find_bundles_for_unloading(&fx2.load, &c, 60_000, &mut rng());
-        let a = shedder.threshold.avg_usage[&br("broker1")];
+        let a = shedder.strategies.threshold.avg_usage[&br("broker1")];
         assert!((a - 0.37).abs() < 1e-6, "{a}");
     }
 
@@ -443,7 +464,7 @@ mod threshold_shedder_test {
     }
 
     fn run(load: &LoadData, c: &Config) -> ShedOutcome {
-        ThresholdState::default().find(load, c, &BTreeMap::new(), 0)
+        ThresholdShedder::default().find(load, c, &BTreeMap::new(), 0)
     }
 
     #[test]
@@ -548,7 +569,7 @@ mod threshold_shedder_test {
     fn test_filter_recently_unloaded() {
         let load = multiple();
         let recent: BTreeMap<BundleId, u64> = [(bid(10), 1), (bid(9), 1)].into_iter().collect();
-        let out = ThresholdState::default().find(&load, &conf(), &recent, 0);
+        let out = ThresholdShedder::default().find(&load, &conf(), &recent, 0);
         let got: Vec<BundleId> = out.unloads.iter().map(|u| u.bundle.clone()).collect();
         assert_eq!(got, vec![bid(8), bid(7), bid(6), bid(5)]);
     }

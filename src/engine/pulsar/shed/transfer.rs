@@ -54,12 +54,11 @@
 //! equal; lbscope takes 0, which decides the same (`NaN > target` and
 //! `0 > target` are both false for a target ≥ 0).
 
-use super::super::config::{Config, SheddingStrategy};
-use super::super::load::{BrokerId, BundleId, BundleStats, LoadData, LocalBrokerData};
-use super::ema::BrokerLoadEma;
+use super::super::config::SheddingStrategy;
+use super::super::load::{BrokerId, BundleId, BundleStats, LocalBrokerData};
 use super::shared::is_system_service_namespace;
 use super::{
-    recently_unloaded_event, Metric, ShedEvent, ShedOutcome, SheddingPolicies, TransferReason, Unload,
+    recently_unloaded_event, Metric, ShedContext, ShedEvent, ShedOutcome, TransferReason, Unload,
     UnloadLabel, UnloadReason,
 };
 use std::cmp::Ordering;
@@ -69,7 +68,7 @@ const S: SheddingStrategy = SheddingStrategy::TransferShedder;
 
 /// TransferShedder's memory.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct TransferState {
+pub struct TransferShedder {
     /// `unloadConditionHitCount`.
     pub unload_condition_hit_count: u32,
     /// The `UnloadScheduler`'s `recentlyUnloadedBrokers`: source broker of each
@@ -191,19 +190,19 @@ fn decision(
     });
 }
 
-impl TransferState {
-    /// One TransferShedder pass at `now_ms`.
-    #[allow(clippy::too_many_arguments)] // until the shedders take one context
-    pub fn find(
-        &mut self,
-        load: &LoadData,
-        conf: &Config,
-        ema: &BrokerLoadEma,
-        recent: &BTreeMap<BundleId, u64>,
-        grace: u64,
-        now_ms: u64,
-        policies: &dyn SheddingPolicies,
-    ) -> ShedOutcome {
+impl TransferShedder {
+    /// One TransferShedder pass at `cx.now_ms`.
+    pub fn find(&mut self, cx: &ShedContext<'_>) -> ShedOutcome {
+        let ShedContext {
+            load,
+            conf,
+            ema,
+            recent,
+            grace_ms: grace,
+            now_ms,
+            policies,
+            ..
+        } = *cx;
         let mut out = ShedOutcome::default();
         let target = conf.load_balancer_broker_load_target_std;
         let empty = Stats::new(0.0, 0.0, 0);
@@ -556,8 +555,30 @@ impl TransferState {
     }
 }
 
+impl TransferShedder {
+    /// What the registry says of it.
+    pub fn about() -> crate::engine::strategy::About {
+        crate::engine::strategy::About {
+            upstream: "org.apache.pulsar.broker.loadbalance.extensions.scheduler.TransferShedder",
+            summary: "While the standard deviation of the brokers' weightedMaxEMA is above the target (or a broker is far off), pairs the busiest with the idlest broker and transfers bundles to halve their gap, naming each destination.",
+            file: file!(),
+        }
+    }
+}
+
+impl super::LoadSheddingStrategy for TransferShedder {
+    fn interface(&self) -> super::Interface {
+        super::Interface::Extensible
+    }
+
+    fn find_bundles_for_unloading(&mut self, cx: &mut ShedContext<'_>) -> ShedOutcome {
+        self.find(cx)
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::super::super::config::Config;
     use super::super::fixture::*;
     use super::super::Shedder;
     use super::*;
@@ -634,7 +655,7 @@ mod tests {
             .events
             .iter()
             .any(|e| matches!(e, ShedEvent::Idle { reason, .. } if reason.starts_with("stop: std"))));
-        assert_eq!(shedder.transfer.unload_condition_hit_count, 0);
+        assert_eq!(shedder.strategies.transfer.unload_condition_hit_count, 0);
     }
 
     #[test]
@@ -656,7 +677,7 @@ mod tests {
         let mut shedder = Shedder::default();
         let out = shedder.find_bundles_for_unloading(&balanced.load, &c, 0, &mut rng());
         assert!(out.unloads.is_empty());
-        assert_eq!(shedder.transfer.unload_condition_hit_count, 0);
+        assert_eq!(shedder.strategies.transfer.unload_condition_hit_count, 0);
         // A new broker without traffic is underloaded although std 0.18 ≤ 0.25:
         // broker-1 offloads (0.5 − 0.1) / 2 → 20 MB/s × 0.2 / 0.5 = 8 MB/s: one 5 MB/s bundle.
         let with_new = balanced.clone().broker("broker-3", 10.0);

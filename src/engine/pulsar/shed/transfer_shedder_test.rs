@@ -17,7 +17,7 @@ use super::super::load::{
     BrokerData, BrokerId, BundleId, BundleStats, LoadData, MessageStats, ResourceUsage,
 };
 use super::ema::BrokerLoadEma;
-use super::transfer::{top_bundles, TransferState};
+use super::transfer::{top_bundles, TransferShedder};
 use super::{Narrate, ShedEvent, ShedOutcome, Unload, UnloadLabel, UnloadReason};
 use crate::engine::SimRng;
 use std::collections::BTreeMap;
@@ -159,16 +159,18 @@ impl Ctx {
         self
     }
 
-    fn run(&self, state: &mut TransferState, recent: &BTreeMap<BundleId, u64>) -> ShedOutcome {
-        state.find(
-            &self.load,
-            &self.conf,
-            &self.ema,
+    fn run(&self, state: &mut TransferShedder, recent: &BTreeMap<BundleId, u64>) -> ShedOutcome {
+        let mut rng = crate::engine::SimRng::new(0);
+        state.find(&super::ShedContext {
+            load: &self.load,
+            conf: &self.conf,
             recent,
-            30 * 60_000,
-            NOW,
-            &super::NoPolicies,
-        )
+            grace_ms: 30 * 60_000,
+            now_ms: NOW,
+            ema: &self.ema,
+            policies: &super::NoPolicies,
+            rng: &mut rng,
+        })
     }
 }
 
@@ -273,7 +275,7 @@ fn top_k_bundles_are_stored_lightest_first() {
 #[test]
 fn test_empty_broker_load_data() {
     let c = Ctx::new();
-    let out = c.run(&mut TransferState::default(), &BTreeMap::new());
+    let out = c.run(&mut TransferShedder::default(), &BTreeMap::new());
     skip(&out, UnloadReason::NoBrokers);
 }
 
@@ -289,7 +291,7 @@ fn test_empty_top_bundles_load_data() {
     ] {
         c.cpu(br, cpu);
     }
-    let out = c.run(&mut TransferState::default(), &BTreeMap::new());
+    let out = c.run(&mut TransferShedder::default(), &BTreeMap::new());
     skip(&out, UnloadReason::NoLoadData);
     let (avg, std) = stats(&out);
     assert!(close(avg, SETUP_AVG) && close(std, SETUP_STD), "{avg} {std}");
@@ -298,7 +300,7 @@ fn test_empty_top_bundles_load_data() {
 #[test]
 fn test_out_dated_load_data() {
     let mut c = setup();
-    let mut st = TransferState::default();
+    let mut st = TransferShedder::default();
     assert_eq!(c.run(&mut st, &BTreeMap::new()).unloads.len(), 2);
     for d in c.load.brokers.values_mut() {
         d.reported_at_ms = 0;
@@ -313,7 +315,7 @@ fn test_out_dated_load_data() {
 #[test]
 fn test_recently_unloaded_brokers() {
     let c = setup();
-    let mut st = TransferState::default();
+    let mut st = TransferShedder::default();
     let ttl_ms = c.conf.load_balancer_broker_load_data_ttl_in_seconds * 1001;
     st.recently_unloaded_brokers.insert(b("broker1"), NOW - ttl_ms);
     let out = c.run(&mut st, &BTreeMap::new());
@@ -341,7 +343,7 @@ fn test_recently_unloaded_bundles() {
     .into_iter()
     .map(|x| (x, NOW))
     .collect();
-    let out = c.run(&mut TransferState::default(), &recent);
+    let out = c.run(&mut TransferShedder::default(), &recent);
     assert_eq!(out.unloads, vec![u("broker3", first(&ns("C")), "broker1")]);
     let (avg, std) = stats(&out);
     assert!(close(avg, SETUP_AVG) && close(std, SETUP_STD));
@@ -354,7 +356,7 @@ fn test_target_std() {
         .tops2("broker2", &ns("B"), 40.0, 40.0)
         .tops2("broker3", &ns("C"), 50.0, 50.0);
     c.cpu("broker1", 10.0).cpu("broker2", 20.0).cpu("broker3", 30.0);
-    let out = c.run(&mut TransferState::default(), &BTreeMap::new());
+    let out = c.run(&mut TransferShedder::default(), &BTreeMap::new());
     skip(&out, UnloadReason::HitCount);
     // From testTargetStd's assertions (the f32 percentages make 0.2000000063578288).
     let (avg, std) = stats(&out);
@@ -376,7 +378,7 @@ fn test_single_top_bundles_load_data() {
     ] {
         c.tops(br, &[(first(&ns(n)), x)]);
     }
-    let out = c.run(&mut TransferState::default(), &BTreeMap::new());
+    let out = c.run(&mut TransferShedder::default(), &BTreeMap::new());
     skip(&out, UnloadReason::NoBundles);
 }
 
@@ -385,7 +387,7 @@ fn test_bundle_throughput_larger_than_offload_threshold() {
     let mut c = setup();
     c.tops2("broker4", &ns("D"), 1e9, 1e9)
         .tops2("broker5", &ns("E"), 1e9, 1e9);
-    let out = c.run(&mut TransferState::default(), &BTreeMap::new());
+    let out = c.run(&mut TransferShedder::default(), &BTreeMap::new());
     assert_eq!(out.unloads, vec![u("broker3", first(&ns("C")), "broker1")]);
 }
 
@@ -403,7 +405,7 @@ fn test_zero_bundle_throughput() {
             s.msg.msg_throughput_in = 0.0;
         }
     }
-    let out = c.run(&mut TransferState::default(), &BTreeMap::new());
+    let out = c.run(&mut TransferShedder::default(), &BTreeMap::new());
     skip(&out, UnloadReason::NoLoadData);
 }
 
@@ -411,7 +413,7 @@ fn test_zero_bundle_throughput() {
 fn test_target_std_after_transfer() {
     let mut c = setup();
     c.cpu("broker4", 55.0).cpu("broker5", 65.0);
-    let out = c.run(&mut TransferState::default(), &BTreeMap::new());
+    let out = c.run(&mut TransferShedder::default(), &BTreeMap::new());
     assert_eq!(out.unloads, vec![u("broker5", first(&ns("E")), "broker1")]);
     let (avg, std) = stats(&out);
     assert!(
@@ -459,7 +461,7 @@ fn test_unload_bundles_greater_than_target_throughput() {
         10.0,
         1000.0,
     );
-    let out = c.run(&mut TransferState::default(), &BTreeMap::new());
+    let out = c.run(&mut TransferShedder::default(), &BTreeMap::new());
     let nb = ns("B");
     let na = ns("A");
     assert_eq!(
@@ -482,14 +484,14 @@ fn test_unload_bundles_greater_than_target_throughput() {
 fn test_skip_bundles_greater_than_target_throughput_after_split() {
     let mut c = two(&[1.0, 5e8], &[5e8, 5e8], 50.0, 100.0);
     c.conf.load_balancer_broker_load_target_std = 0.20;
-    let out = c.run(&mut TransferState::default(), &BTreeMap::new());
+    let out = c.run(&mut TransferShedder::default(), &BTreeMap::new());
     skip(&out, UnloadReason::NoBundles);
 }
 
 #[test]
 fn test_unload_bundles_less_than_target_throughput_after_split() {
     let c = two(&[1e6, 2e6, 3e6, 4e6, 5e6], &[4.9e8, 5.1e8], 10.0, 1000.0);
-    let out = c.run(&mut TransferState::default(), &BTreeMap::new());
+    let out = c.run(&mut TransferShedder::default(), &BTreeMap::new());
     assert_eq!(out.unloads, vec![u("broker2", first(&ns("B")), "broker1")]);
     assert_eq!(stats(&out), (5.05, 4.95));
     assert_eq!(std_after(&out), 0.050000004900021836);
@@ -500,7 +502,7 @@ fn test_unload_bundles_greater_than_target_throughput_after_split() {
     // One of broker1's equal 2.4 MB bundles (name order: the first) swaps back
     // for one of broker2's 5 MB bundles.
     let c = two(&[2.4e6, 2.4e6], &[5e6, 5e6], 48.0, 100.0);
-    let out = c.run(&mut TransferState::default(), &BTreeMap::new());
+    let out = c.run(&mut TransferShedder::default(), &BTreeMap::new());
     assert_eq!(
         sorted(out.unloads.clone()),
         sorted(vec![
@@ -518,7 +520,7 @@ fn test_min_broker_with_low_traffic() {
     let mut c = setup();
     c.cpu("broker4", 55.0).cpu("broker5", 65.0);
     c.ema.msg_throughput.insert(b("broker2"), 10.0);
-    let out = c.run(&mut TransferState::default(), &BTreeMap::new());
+    let out = c.run(&mut TransferShedder::default(), &BTreeMap::new());
     assert_eq!(
         sorted(out.unloads.clone()),
         sorted(vec![
@@ -543,7 +545,7 @@ fn test_min_broker_with_low_traffic() {
 fn test_min_broker_with_lower_load_than_avg() {
     let mut c = setup();
     c.cpu("broker2", 3.0).cpu("broker4", 55.0).cpu("broker5", 65.0);
-    let out = c.run(&mut TransferState::default(), &BTreeMap::new());
+    let out = c.run(&mut TransferShedder::default(), &BTreeMap::new());
     assert_eq!(
         sorted(out.unloads.clone()),
         sorted(vec![
@@ -559,14 +561,14 @@ fn test_min_broker_with_lower_load_than_avg() {
 fn test_max_number_of_transfers_per_shedder_cycle() {
     let mut c = setup();
     c.conf.load_balancer_max_number_of_broker_shedding_per_cycle = 10;
-    e1_d1(&c.run(&mut TransferState::default(), &BTreeMap::new()));
+    e1_d1(&c.run(&mut TransferShedder::default(), &BTreeMap::new()));
 }
 
 #[test]
 fn test_load_balancer_shedding_condition_hit_count_threshold() {
     let mut c = setup();
     c.conf.load_balancer_shedding_condition_hit_count_threshold = 3;
-    let mut st = TransferState::default();
+    let mut st = TransferShedder::default();
     for i in 1..=3 {
         let out = c.run(&mut st, &BTreeMap::new());
         skip(&out, UnloadReason::HitCount);
@@ -580,14 +582,14 @@ fn test_load_balancer_shedding_condition_hit_count_threshold() {
 fn test_remaining_top_bundles() {
     let mut c = setup();
     c.tops2("broker5", &ns("E"), 2e6, 3e6);
-    e1_d1(&c.run(&mut TransferState::default(), &BTreeMap::new()));
+    e1_d1(&c.run(&mut TransferShedder::default(), &BTreeMap::new()));
 }
 
 #[test]
 fn test_load_more_than100() {
     let mut c = setup();
     c.cpu("broker4", 200.0).cpu("broker5", 1000.0);
-    let out = c.run(&mut TransferState::default(), &BTreeMap::new());
+    let out = c.run(&mut TransferShedder::default(), &BTreeMap::new());
     e1_d1(&out);
     let (avg, std) = stats(&out);
     assert!(
@@ -601,7 +603,7 @@ fn test_load_more_than100() {
 fn test_random_load() {
     // testRandomLoad's invariant on seeded random clusters of 10 brokers.
     let mut rng = SimRng::new(7);
-    let mut st = TransferState::default();
+    let mut st = TransferShedder::default();
     for _ in 0..20 {
         let mut c = Ctx::new();
         for i in 0..10 {
@@ -642,7 +644,7 @@ fn test_overload_outlier() {
         c.tops2(&name, &ns(&i.to_string()), l1, l2);
         c.cpu(&name, cpu);
     }
-    let out = c.run(&mut TransferState::default(), &BTreeMap::new());
+    let out = c.run(&mut TransferShedder::default(), &BTreeMap::new());
     assert_eq!(out.unloads, vec![u("broker99", first(&ns("99")), "broker0")]);
     assert_eq!(decision(&out).1, UnloadReason::Underloaded);
     let (avg, std) = stats(&out);
@@ -662,7 +664,7 @@ fn test_underload_outlier() {
         c.tops2(&name, &ns(&i.to_string()), l1, l2);
         c.cpu(&name, cpu);
     }
-    let out = c.run(&mut TransferState::default(), &BTreeMap::new());
+    let out = c.run(&mut TransferShedder::default(), &BTreeMap::new());
     assert_eq!(out.unloads, vec![u("broker98", first(&ns("98")), "broker99")]);
     assert_eq!(decision(&out).1, UnloadReason::Underloaded);
     let (avg, std) = stats(&out);
@@ -676,7 +678,7 @@ fn load_stats(loads: &[u32]) -> (f64, f64) {
     for (i, l) in loads.iter().enumerate() {
         c.cpu(&format!("broker{i}"), f64::from(*l));
     }
-    stats(&c.run(&mut TransferState::default(), &BTreeMap::new()))
+    stats(&c.run(&mut TransferShedder::default(), &BTreeMap::new()))
 }
 
 #[test]
@@ -712,7 +714,7 @@ fn equal_loads_give_std_zero_not_nan() {
         c.tops2(&name, &ns(&i.to_string()), 1e6, 2e6);
         c.cpu(&name, 10.0);
     }
-    let out = c.run(&mut TransferState::default(), &BTreeMap::new());
+    let out = c.run(&mut TransferShedder::default(), &BTreeMap::new());
     let (_, std) = stats(&out);
     assert_eq!(std, 0.0);
     let text = out.narrate_all();
@@ -728,7 +730,7 @@ fn debug_mode_counts_the_swapped_back_traffic() {
     // with debug off: (5 MB) × 1.0 / 10 MB = 0.5 offloaded, loads 0.5 and 0.98.
     let mut c = two(&[2.4e6, 2.4e6], &[5e6, 5e6], 48.0, 100.0);
     c.conf.load_balancer_debug_mode_enabled = false;
-    let out = c.run(&mut TransferState::default(), &BTreeMap::new());
+    let out = c.run(&mut TransferShedder::default(), &BTreeMap::new());
     assert_eq!(out.unloads.len(), 2, "the same swap");
     let off = std_after(&out);
     let expected = {

@@ -188,6 +188,31 @@ pub fn find(load: &LoadData, conf: &Config, recent: &BTreeMap<BundleId, u64>, gr
     out
 }
 
+/// `org.apache.pulsar.broker.loadbalance.impl.UniformLoadShedder` (no history).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct UniformLoadShedder;
+
+impl UniformLoadShedder {
+    /// What the registry says of it.
+    pub fn about() -> crate::engine::strategy::About {
+        crate::engine::strategy::About {
+            upstream: "org.apache.pulsar.broker.loadbalance.impl.UniformLoadShedder",
+            summary: "Compares the busiest and idlest brokers by message rate and throughput; past either threshold it moves (max − min) × maxUnloadPercentage off the busiest.",
+            file: file!(),
+        }
+    }
+}
+
+impl super::LoadSheddingStrategy for UniformLoadShedder {
+    fn interface(&self) -> super::Interface {
+        super::Interface::Modular
+    }
+
+    fn find_bundles_for_unloading(&mut self, cx: &mut super::ShedContext<'_>) -> ShedOutcome {
+        find(cx.load, cx.conf, cx.recent, cx.grace_ms)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::fixture::*;
