@@ -86,7 +86,11 @@ fn pulsar_action(k: u8, n: u8) -> pulsar::Action {
         7 => pulsar::Action::SetTopicTraffic {
             topic: format!("t/ns{}/x{}", n % 3, n),
             traffic: pulsar::traffic::Traffic {
-                msg_rate_in: if n == 255 { f64::NAN } else { f64::from(n) * 1000.0 },
+                msg_rate_in: match n {
+                    255 => f64::NAN,
+                    254 => f64::MAX,
+                    _ => f64::from(n) * 1000.0,
+                },
                 msg_rate_out: -f64::from(n),
                 throughput_in: f64::from(n) * 1e6,
                 throughput_out: f64::INFINITY,

@@ -99,7 +99,8 @@ enum Command {
     },
     /// Decode a share URL (or its `#s=...` fragment) and print the scenario JSON.
     Decode {
-        /// The link.
+        /// The link; `-` reads it from stdin, and the name of a file reads it
+        /// from that file (for links too long for the command line).
         link: String,
     },
     /// Run the engine benchmarks and print the figures with their targets.
@@ -124,6 +125,9 @@ enum Command {
     },
 }
 
+/// Most topics of `bench --browser-scenario` (the benchmark table's largest cluster).
+const MAX_BENCH_TOPICS: u32 = 2_000_000;
+
 /// A system name on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum SystemArg {
@@ -144,9 +148,55 @@ enum Format {
     Json,
 }
 
+/// Read a scenario file, refusing one larger than a scenario may be before
+/// it is all in memory.
 fn read_scenario(path: &std::path::Path) -> Result<Scenario, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Scenario::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))
+    let name = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {name}: {e}"))?;
+    let text = read_capped(file, &name, crate::scenario::MAX_JSON_BYTES)?;
+    Scenario::from_json(&text).map_err(|e| format!("{name}: {e}"))
+}
+
+/// At most `max` bytes of UTF-8 text from `r` (one byte more is read to tell
+/// that there is more).
+fn read_capped(r: impl std::io::Read, name: &str, max: usize) -> Result<String, String> {
+    use std::io::Read;
+    let mut buf = Vec::new();
+    r.take(max as u64 + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| format!("cannot read {name}: {e}"))?;
+    if buf.len() > max {
+        return Err(format!(
+            "{name}: larger than the {} lbscope reads here",
+            if max >= 1 << 20 {
+                format!("{} MiB", max >> 20)
+            } else {
+                format!("{} KiB", max >> 10)
+            }
+        ));
+    }
+    String::from_utf8(buf).map_err(|e| {
+        format!(
+            "{name}: not UTF-8 text (byte {} is not valid UTF-8)",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// The link argument of `decode`: `-` is stdin, an existing file is read,
+/// anything else is the link itself. Whitespace around it is dropped.
+fn read_link(arg: &str) -> Result<String, String> {
+    // Room for a newline or a few spaces around the longest link decoded.
+    let max = url::MAX_LINK + 1024;
+    let text = if arg == "-" {
+        read_capped(std::io::stdin().lock(), "stdin", max)?
+    } else if !arg.contains('#') && std::path::Path::new(arg).is_file() {
+        let file = std::fs::File::open(arg).map_err(|e| format!("cannot read {arg}: {e}"))?;
+        read_capped(file, arg, max)?
+    } else {
+        return Ok(arg.to_string());
+    };
+    Ok(text.trim().to_string())
 }
 
 /// Run the CLI with the process arguments.
@@ -177,20 +227,22 @@ fn run(cmd: Command) -> Result<String, String> {
             }
             sc.push_rounds(rounds);
             sc.validate().map_err(|e| e.to_string())?;
-            let log = run::event_log(&sc).map_err(|e| e.to_string())?;
-            let state = run::final_state(&sc).map_err(|e| e.to_string())?;
-            let pretty = |v: &serde_json::Value| serde_json::to_string_pretty(v).unwrap_or_default();
-            Ok(match format {
-                Format::Text => format!("{}\nfinal state:\n{}\n", run::to_text(&log), pretty(&state)),
-                Format::Json => {
-                    let out = serde_json::json!({ "events": log, "state": state });
-                    pretty(&out) + "\n"
-                }
-            })
+            // One replay, each event written as it is made: the log is never kept.
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            match format {
+                Format::Text => run::write_text(&sc, &mut out),
+                Format::Json => run::write_json(&sc, &mut out),
+            }
+            .map_err(|e| e.to_string())?;
+            Ok(String::new())
         }
         Command::Url { file, base } => {
             let sc = read_scenario(&file)?;
-            Ok(format!("{}{}\n", base, url::to_fragment(&sc)))
+            let link = format!("{}{}", base, url::to_fragment(&sc));
+            // A link that no reader would open is refused rather than printed.
+            url::check_openable(&sc, &link).map_err(|e| format!("{}: {e}", file.display()))?;
+            Ok(link + "\n")
         }
         Command::Preset { system } => {
             Ok(crate::scenario::presets::default_scenario(sys_of(system)).to_json() + "\n")
@@ -257,6 +309,7 @@ fn run(cmd: Command) -> Result<String, String> {
             Ok(imported.scenario.to_json() + "\n")
         }
         Command::Decode { link } => {
+            let link = read_link(&link)?;
             let sc = url::decode(&link).map_err(|e| e.to_string())?;
             Ok(sc.to_json() + "\n")
         }
@@ -266,6 +319,11 @@ fn run(cmd: Command) -> Result<String, String> {
             rounds,
             ..
         } => {
+            if topics > MAX_BENCH_TOPICS {
+                return Err(format!(
+                    "--topics {topics} is more than the {MAX_BENCH_TOPICS} topics of the largest benchmark cluster"
+                ));
+            }
             let sc = crate::bench::pulsar_scenario(1000, topics, 16_384);
             std::fs::write(&path, serde_json::to_vec(&sc).map_err(|e| e.to_string())?)
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -345,6 +403,12 @@ fn read_inputs(files: &[String]) -> Result<Vec<(String, String)>, String> {
 }
 
 fn ring(n: u32, topics: &[String]) -> Result<String, String> {
+    if n > crate::engine::pulsar::MAX_BUNDLES {
+        return Err(format!(
+            "--bundles {n} is more than the {} bundles a namespace may have",
+            crate::engine::pulsar::MAX_BUNDLES
+        ));
+    }
     let b = bundle::initial_boundaries(n).ok_or("--bundles must be at least 1")?;
     let ranges = bundle::ranges_from_boundaries(&b);
     let mut out = String::new();
@@ -369,6 +433,11 @@ mod tests {
             "persistent://public/default/my-topic\t0x2bad45f7\t0x00000000_0x40000000\n"
         );
         assert!(ring(0, &["x".into()]).is_err());
+        // The engine's cap, before anything is allocated.
+        let e = ring(u32::MAX, &["x".into()]).unwrap_err();
+        assert!(e.contains("4294967295") && e.contains("65536"), "{e}");
+        assert!(ring(65_536, &["x".into()]).is_ok());
+        assert!(ring(65_537, &["x".into()]).is_err());
         assert!(ring(4, &["a/b".into()]).is_err());
     }
 }

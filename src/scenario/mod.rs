@@ -23,6 +23,10 @@ use serde::{Deserialize, Serialize, Serializer};
 pub const FORMAT_VERSION: u32 = 2;
 /// Most actions (setup + log) a scenario may hold.
 pub const MAX_ACTIONS: usize = 100_000;
+/// Most bytes of scenario JSON read (a file, an import, an inflated link's
+/// text is bounded lower by [`url::MAX_INFLATED`]). The 200,000-topic
+/// benchmark cluster is well under 1 MiB; 100,000 verbose actions fit.
+pub const MAX_JSON_BYTES: usize = 64 << 20;
 
 /// A replayable scenario.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -370,6 +374,13 @@ impl Scenario {
 
     /// Parse and validate a JSON scenario.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        if text.len() > MAX_JSON_BYTES {
+            return Err(ScenarioError::Json(format!(
+                "{} bytes of JSON is more than the {} MiB a scenario may be",
+                text.len(),
+                MAX_JSON_BYTES >> 20
+            )));
+        }
         // Limits, duplicate keys and unknown top-level fields first, before anything is built.
         read::prescan(text)?;
         // Read the version first so a future file gets the right message.

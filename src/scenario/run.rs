@@ -4,6 +4,7 @@
 use super::{replay, InBody, Log, Scenario, ScenarioError, VisitLog};
 use crate::engine::{Engine, Narrate};
 use serde::Serialize;
+use std::io::Write;
 
 /// One event, as the log shows it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -69,10 +70,146 @@ fn flatten<S: Engine>(r: super::Replay<S>) -> Vec<LoggedEvent> {
 
 /// The log as text, one line per event: `[setup]` or `[#i]`, then the narration.
 pub fn to_text(log: &[LoggedEvent]) -> String {
-    log.iter()
-        .map(|e| match e.step {
-            None => format!("[setup] {}\n", e.text),
-            Some(i) => format!("[#{i}] {}\n", e.text),
-        })
-        .collect()
+    log.iter().map(text_line).collect()
+}
+
+/// Why a streamed replay stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum StreamError {
+    /// The scenario is invalid or an action was refused (the events before it
+    /// were written).
+    #[error(transparent)]
+    Scenario(#[from] ScenarioError),
+    /// Writing failed.
+    #[error("cannot write the event log: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Replay `sc` once, up to its cursor, handing every event to `each` as the
+/// engine makes it: nothing of the log is kept, so memory stays that of the
+/// engine however many rounds are replayed. Returns the final state
+/// ([`Engine::view_json`]).
+pub fn for_each_event(
+    sc: &Scenario,
+    each: &mut dyn FnMut(LoggedEvent) -> Result<(), StreamError>,
+) -> Result<serde_json::Value, StreamError> {
+    sc.validate()?;
+    struct Each<'a, 'b>(
+        &'a Scenario,
+        &'b mut dyn FnMut(LoggedEvent) -> Result<(), StreamError>,
+    );
+    impl VisitLog for Each<'_, '_> {
+        type Out = Result<serde_json::Value, StreamError>;
+        fn visit<E: InBody>(self, log: &Log<E>) -> Self::Out {
+            let Each(sc, each) = self;
+            let refused = |which, index, e: &dyn std::fmt::Display| ScenarioError::Refused {
+                which,
+                index,
+                message: e.to_string(),
+            };
+            let mut state = E::new(log.config.clone(), sc.seed).map_err(|e| refused("config", 0, &e))?;
+            for (i, a) in log.setup.iter().enumerate() {
+                for e in state.apply(a).map_err(|e| refused("setup", i, &e))? {
+                    each(logged::<E>(None, &e))?;
+                }
+            }
+            let n = sc.cursor.unwrap_or(log.actions.len()).min(log.actions.len());
+            for (i, a) in log.actions[..n].iter().enumerate() {
+                for e in state.apply(a).map_err(|e| refused("log", i, &e))? {
+                    each(logged::<E>(Some(i), &e))?;
+                }
+            }
+            Ok(state.view_json())
+        }
+    }
+    sc.body.visit(Each(sc, each))
+}
+
+/// One text line of the log ([`to_text`]).
+fn text_line(e: &LoggedEvent) -> String {
+    match e.step {
+        None => format!("[setup] {}\n", e.text),
+        Some(i) => format!("[#{i}] {}\n", e.text),
+    }
+}
+
+/// Write the log as text while replaying, then `final state:` and the state
+/// as pretty JSON: the same bytes as [`to_text`] of [`event_log`] followed by
+/// the [`final_state`], from one replay that keeps no log.
+pub fn write_text<W: Write>(sc: &Scenario, out: &mut W) -> Result<(), StreamError> {
+    let state = for_each_event(sc, &mut |e| Ok(out.write_all(text_line(&e).as_bytes())?))?;
+    let pretty = serde_json::to_string_pretty(&state).unwrap_or_default();
+    writeln!(out, "\nfinal state:\n{pretty}")?;
+    Ok(out.flush()?)
+}
+
+/// Write `{"events": [...], "state": ...}` as pretty JSON while replaying:
+/// the same bytes as pretty-printing the [`event_log`] and [`final_state`]
+/// together, from one replay that keeps no log.
+pub fn write_json<W: Write>(sc: &Scenario, out: &mut W) -> Result<(), StreamError> {
+    // Each event is printed as the pretty printer prints an element at depth 2.
+    let mut first = true;
+    out.write_all(b"{\n  \"events\": [")?;
+    let state = for_each_event(sc, &mut |e| {
+        let v = serde_json::to_value(&e).unwrap_or(serde_json::Value::Null);
+        let body = serde_json::to_string_pretty(&v).unwrap_or_default();
+        out.write_all(if first { b"\n    " } else { b",\n    " })?;
+        out.write_all(body.replace('\n', "\n    ").as_bytes())?;
+        first = false;
+        Ok(())
+    })?;
+    out.write_all(if first { b"]" } else { b"\n  ]" })?;
+    let state = serde_json::to_string_pretty(&state).unwrap_or_default();
+    writeln!(out, ",\n  \"state\": {}\n}}", state.replace('\n', "\n  "))?;
+    Ok(out.flush()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The streamed output is byte for byte what the whole-log functions print.
+    #[test]
+    fn streaming_writes_what_the_whole_log_gives() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
+        let mut n = 0;
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            if p.extension().is_none_or(|x| x != "json") {
+                continue;
+            }
+            let sc = Scenario::from_json(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            let log = event_log(&sc).unwrap();
+            let state = final_state(&sc).unwrap();
+            let pretty = |v: &serde_json::Value| serde_json::to_string_pretty(v).unwrap();
+            let mut text = Vec::new();
+            write_text(&sc, &mut text).unwrap();
+            assert_eq!(
+                String::from_utf8(text).unwrap(),
+                format!("{}\nfinal state:\n{}\n", to_text(&log), pretty(&state)),
+                "{}",
+                p.display()
+            );
+            let mut json = Vec::new();
+            write_json(&sc, &mut json).unwrap();
+            assert_eq!(
+                String::from_utf8(json).unwrap(),
+                pretty(&serde_json::json!({ "events": log, "state": state })) + "\n",
+                "{}",
+                p.display()
+            );
+            n += 1;
+        }
+        assert!(n > 5);
+        // No events at all.
+        let empty = Scenario::empty(crate::engine::System::Flink, 1);
+        let mut json = Vec::new();
+        write_json(&empty, &mut json).unwrap();
+        let want = serde_json::to_string_pretty(&serde_json::json!({
+            "events": event_log(&empty).unwrap(),
+            "state": final_state(&empty).unwrap(),
+        }))
+        .unwrap();
+        assert_eq!(String::from_utf8(json).unwrap(), want + "\n");
+    }
 }

@@ -17,29 +17,52 @@ pub enum LinkError {
     /// No `s=` parameter in the fragment.
     #[error("the link holds no scenario (expected #s=<version>.<data>)")]
     NoScenario,
-    /// The version part is not a number.
-    #[error("the link's version {0:?} is not a number")]
+    /// The version part is not a whole number.
+    #[error("the link's version {0:?} is not a number (expected #s=<version>.<data>, e.g. #s=2.…)")]
     BadVersion(String),
+    /// Version 0 or a negative version: link versions start at 1.
+    #[error("the link's version {0} does not exist: link versions start at 1 (this lbscope reads 1 to {max})", max = FORMAT_VERSION)]
+    NoSuchVersion(String),
     /// A version this build does not know.
     #[error("the link was made by a newer lbscope (link version {found}, this one reads 1 to {max})")]
     FutureVersion {
         /// Found.
-        found: u32,
+        found: u64,
         /// Highest supported.
         max: u32,
     },
-    /// The data is not base64url.
-    #[error("the link's data is not valid base64url (was it cut or edited?)")]
-    Base64,
+    /// A version number larger than any lbscope could write.
+    #[error("the link's version {0} is larger than any lbscope link version (this one reads 1 to {max}; was it edited?)", max = FORMAT_VERSION)]
+    VersionOutOfRange(String),
+    /// A character base64url does not use.
+    #[error("the link's data is not valid base64url: {found:?} at character {at} is not one of A-Z a-z 0-9 - _ (was it cut or edited?)")]
+    Base64 {
+        /// Position in the data part.
+        at: usize,
+        /// The character found there.
+        found: char,
+    },
+    /// A length base64url cannot have, or stray bits at the end.
+    #[error("the link's data is not valid base64url: {0} (was it cut?)")]
+    Base64Length(String),
     /// The data does not inflate.
-    #[error("the link's data is damaged: it does not decompress (was it cut or edited?)")]
-    Inflate,
+    #[error("the link's data is damaged: it does not decompress, {0} (was it cut or edited?)")]
+    Inflate(&'static str),
+    /// Inflated to bytes that are not UTF-8 text.
+    #[error("the link's data decompresses, but to bytes that are not UTF-8 text (byte {at} is not valid UTF-8): it was not made by lbscope")]
+    NotText {
+        /// Offset of the first byte that is not UTF-8.
+        at: usize,
+    },
     /// Too large.
-    #[error("the link is too large (limit {limit} bytes)")]
+    #[error("the link is too large (limit {limit} bytes; share the scenario's JSON file instead)")]
     TooLarge {
         /// The limit that was passed.
         limit: usize,
     },
+    /// Decompresses to more than [`MAX_INFLATED`].
+    #[error("the link's data decompresses to more than {limit} bytes, the most a scenario link may hold; it was stopped there", limit = MAX_INFLATED)]
+    InflatesTooLarge,
     /// Inflated, but not a valid scenario.
     #[error("the link decompresses but is not a valid scenario: {0}")]
     Scenario(#[from] ScenarioError),
@@ -50,6 +73,20 @@ pub fn encode(s: &Scenario) -> String {
     let json = serde_json::to_vec(s).unwrap_or_default();
     let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
     format!("{FORMAT_VERSION}.{}", URL_SAFE_NO_PAD.encode(packed))
+}
+
+/// Whether `link` (the share link of `sc`) stays within what [`decode`]
+/// reads: at most [`MAX_LINK`] characters, inflating to at most
+/// [`MAX_INFLATED`] bytes. A scenario too large for a link is shared as its
+/// JSON file instead.
+pub fn check_openable(sc: &Scenario, link: &str) -> Result<(), LinkError> {
+    if link.len() > MAX_LINK {
+        return Err(LinkError::TooLarge { limit: MAX_LINK });
+    }
+    if serde_json::to_vec(sc).map_or(0, |j| j.len()) > MAX_INFLATED {
+        return Err(LinkError::InflatesTooLarge);
+    }
+    Ok(())
 }
 
 /// Encode as a fragment, `#s=...`.
@@ -64,16 +101,30 @@ pub fn decode(link: &str) -> Result<Scenario, LinkError> {
     }
     let value = extract(link).ok_or(LinkError::NoScenario)?;
     let (ver, data) = value.split_once('.').ok_or(LinkError::NoScenario)?;
-    let version: u32 = ver
-        .parse()
-        .map_err(|_| LinkError::BadVersion(ver.chars().take(20).collect()))?;
-    match version {
+    match version(ver)? {
         1 | 2 => decode_packed(data),
-        0 => Err(LinkError::BadVersion("0".into())),
         found => Err(LinkError::FutureVersion {
             found,
             max: FORMAT_VERSION,
         }),
+    }
+}
+
+/// Read the version part: a whole number from 1 up, each other case named.
+fn version(ver: &str) -> Result<u64, LinkError> {
+    let shown = || ver.chars().take(20).collect::<String>();
+    let digits = ver.strip_prefix('-').unwrap_or(ver);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(LinkError::BadVersion(shown()));
+    }
+    if ver.starts_with('-') {
+        return Err(LinkError::NoSuchVersion(shown()));
+    }
+    // Versions are u32 in the scenario format; anything wider was never written.
+    match digits.parse::<u32>() {
+        Ok(0) => Err(LinkError::NoSuchVersion("0".into())),
+        Ok(v) => Ok(u64::from(v)),
+        Err(_) => Err(LinkError::VersionOutOfRange(shown())),
     }
 }
 
@@ -89,21 +140,51 @@ fn extract(link: &str) -> Option<&str> {
 }
 
 /// Versions 1 and 2 share the container (the JSON inside carries its own format).
+///
+/// The data part is at most [`MAX_LINK`] characters, and inflating stops at
+/// [`MAX_INFLATED`] bytes, so a small link that would inflate to gigabytes
+/// (a "zip bomb") costs at most that much memory and is refused.
 fn decode_packed(data: &str) -> Result<Scenario, LinkError> {
-    let packed = URL_SAFE_NO_PAD
-        .decode(data.trim_end_matches('='))
-        .map_err(|_| LinkError::Base64)?;
+    use base64::DecodeError;
+    let data = data.trim_end_matches('=');
+    let packed = URL_SAFE_NO_PAD.decode(data).map_err(|e| match e {
+        DecodeError::InvalidByte(at, _) | DecodeError::InvalidLastSymbol(at, _) if !is_b64(data, at) => {
+            LinkError::Base64 {
+                at,
+                found: data.get(at..).and_then(|r| r.chars().next()).unwrap_or('?'),
+            }
+        }
+        DecodeError::InvalidLength(n) => {
+            LinkError::Base64Length(format!("{n} characters is a length base64url never has"))
+        }
+        DecodeError::InvalidByte(at, _) | DecodeError::InvalidLastSymbol(at, _) => {
+            LinkError::Base64Length(format!("the last character (at {at}) carries stray bits"))
+        }
+        DecodeError::InvalidPadding => LinkError::Base64Length("bad padding".into()),
+    })?;
+    use miniz_oxide::inflate::TINFLStatus;
     let json =
         miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_INFLATED).map_err(|e| {
             match e.status {
-                miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
-                    LinkError::TooLarge { limit: MAX_INFLATED }
+                TINFLStatus::HasMoreOutput => LinkError::InflatesTooLarge,
+                TINFLStatus::FailedCannotMakeProgress | TINFLStatus::NeedsMoreInput => {
+                    LinkError::Inflate("the compressed data ends early")
                 }
-                _ => LinkError::Inflate,
+                TINFLStatus::Adler32Mismatch => LinkError::Inflate("its checksum does not match"),
+                _ => LinkError::Inflate("the compressed data is corrupt"),
             }
         })?;
-    let text = String::from_utf8(json).map_err(|_| LinkError::Inflate)?;
+    let text = String::from_utf8(json).map_err(|e| LinkError::NotText {
+        at: e.utf8_error().valid_up_to(),
+    })?;
     Ok(Scenario::from_json(&text)?)
+}
+
+/// Whether the character at byte `at` of `data` is in the base64url alphabet.
+fn is_b64(data: &str, at: usize) -> bool {
+    data.as_bytes()
+        .get(at)
+        .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'-' || *b == b'_')
 }
 
 #[cfg(test)]
@@ -149,12 +230,12 @@ mod tests {
             decode(&format!("#s=9.{}", &good[2..])),
             Err(LinkError::FutureVersion { found: 9, max: 2 })
         );
-        assert_eq!(decode("#s=1.!!!"), Err(LinkError::Base64));
+        assert_eq!(decode("#s=1.!!!"), Err(LinkError::Base64 { at: 0, found: '!' }));
         // Truncated data.
-        assert_eq!(
+        assert!(matches!(
             decode(&format!("#s={}", &good[..good.len() / 2])),
-            Err(LinkError::Inflate)
-        );
+            Err(LinkError::Inflate(_) | LinkError::Base64Length(_))
+        ));
         // Tampered: a valid deflate stream of something that is not a scenario.
         let junk = URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(b"{\"format\":1}", 9));
         assert!(matches!(
@@ -166,9 +247,98 @@ mod tests {
             &vec![b' '; MAX_INFLATED + 10],
             9,
         ));
+        assert_eq!(decode(&format!("#s=1.{bomb}")), Err(LinkError::InflatesTooLarge));
+    }
+
+    #[test]
+    fn each_bad_version_names_what_is_wrong() {
+        let good = encode(&sample());
+        let data = &good[2..];
+        let msg = |v: &str| decode(&format!("#s={v}.{data}")).unwrap_err().to_string();
+        let zero = msg("0");
+        assert!(
+            zero.contains("version 0 does not exist") && zero.contains("start at 1"),
+            "{zero}"
+        );
+        let neg = msg("-1");
+        assert!(neg.contains("version -1 does not exist"), "{neg}");
+        let wide = msg("4294967296");
+        assert!(
+            wide.contains("4294967296 is larger than any lbscope link version"),
+            "{wide}"
+        );
+        let max = msg("4294967295");
+        assert!(max.contains("newer lbscope (link version 4294967295"), "{max}");
+        for bad in ["", "x", "1e3", "+1", "--1", "2 "] {
+            let m = msg(bad);
+            assert!(m.contains("is not a number"), "{bad:?}: {m}");
+        }
+    }
+
+    #[test]
+    fn bad_data_names_what_is_wrong() {
+        // Deflate of bytes that are not UTF-8.
+        let not_text = URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(b"{\"a\":\xff}", 9));
         assert_eq!(
-            decode(&format!("#s=1.{bomb}")),
-            Err(LinkError::TooLarge { limit: MAX_INFLATED })
+            decode(&format!("#s=2.{not_text}")),
+            Err(LinkError::NotText { at: 5 })
+        );
+        let m = decode(&format!("#s=2.{not_text}")).unwrap_err().to_string();
+        assert!(
+            m.contains("not UTF-8") && !m.contains("does not decompress"),
+            "{m}"
+        );
+        // A character outside base64url, named with its place.
+        let m = decode("#s=2.AAAA*AAA").unwrap_err().to_string();
+        assert!(m.contains("'*' at character 4"), "{m}");
+        // A length base64 never has (one character in the last group).
+        assert!(matches!(decode("#s=2.AAAAA"), Err(LinkError::Base64Length(_))));
+        // Valid base64 that is not deflate.
+        let m = decode(&format!("#s=2.{}", URL_SAFE_NO_PAD.encode(b"hello, not deflate")))
+            .unwrap_err()
+            .to_string();
+        assert!(m.contains("does not decompress"), "{m}");
+        // Empty data.
+        assert!(matches!(decode("#s=2."), Err(LinkError::Inflate(_))));
+    }
+
+    #[test]
+    fn a_zip_bomb_stops_at_the_cap() {
+        // 64 MiB of zeros packs into about 64 KiB: inflating stops at the cap.
+        let packed = miniz_oxide::deflate::compress_to_vec(&vec![0u8; 64 << 20], 9);
+        assert!(packed.len() < 128 << 10);
+        let link = format!("#s=2.{}", URL_SAFE_NO_PAD.encode(&packed));
+        assert_eq!(decode(&link), Err(LinkError::InflatesTooLarge));
+        // A link longer than the cap is not even decoded.
+        let huge = format!("#s=2.{}", "A".repeat(MAX_LINK));
+        assert_eq!(decode(&huge), Err(LinkError::TooLarge { limit: MAX_LINK }));
+    }
+
+    #[test]
+    fn a_scenario_too_large_for_a_link_is_not_given_one() {
+        let s = sample();
+        check_openable(&s, &to_fragment(&s)).unwrap();
+        // Names that do not compress: the link passes the cap.
+        let mut big = Scenario::empty(System::Pulsar, 1);
+        if let Body::Pulsar(log) = &mut big.body {
+            let mut x: u64 = 1;
+            for _ in 0..60_000 {
+                let name: String = (0..24)
+                    .map(|_| {
+                        x = x
+                            .wrapping_mul(6_364_136_223_846_793_005)
+                            .wrapping_add(1_442_695_040_888_963_407);
+                        char::from(b'a' + (x >> 59) as u8 % 26)
+                    })
+                    .collect();
+                log.actions.push(pulsar::Action::CreateTopic { topic: name });
+            }
+        }
+        let frag = to_fragment(&big);
+        assert!(frag.len() > MAX_LINK, "{}", frag.len());
+        assert_eq!(
+            check_openable(&big, &frag),
+            Err(LinkError::TooLarge { limit: MAX_LINK })
         );
     }
 }

@@ -8,7 +8,9 @@
 //!   `specified_positions_divide`. flow_or_qps_equally_divide may split into more
 //!   than two children. A split that finds no boundary is refused (state
 //!   unchanged). Manual splits are not limited by
-//!   `loadBalancerNamespaceMaximumBundles` (only the automatic split checks it).
+//!   `loadBalancerNamespaceMaximumBundles` (only the automatic split checks it),
+//!   but by lbscope's cap of [`MAX_BUNDLES`] bundles per namespace: a split
+//!   whose boundaries would pass it is refused before it is planned.
 //! * `namespaces unload NS [-b RANGE [-d BROKER]]`: unloads one bundle (to a
 //!   destination with `-d`: modular remembers it as the bundle's affinity for the
 //!   next lookup, extensible transfers it at once) or every owned bundle of the
@@ -36,7 +38,7 @@ use super::isolation::{AutoFailoverPolicy, NamespaceIsolationPolicy, Pattern, Un
 use super::load::{BrokerId, BundleId};
 use super::split;
 use super::split_threshold::can_split;
-use super::{Error, Event, Sim};
+use super::{Error, Event, Sim, MAX_BUNDLES};
 use std::collections::BTreeSet;
 
 impl Sim {
@@ -100,7 +102,21 @@ impl Sim {
         if !can_split(bid.range) {
             return Err(Error::SplitRefused(format!("{bid} holds a single hash")));
         }
+        // lbscope's cap on a namespace's bundles holds for manual splits too: a
+        // list of positions longer than the cap is refused before it is read,
+        // and a plan is refused when its children would pass it.
+        let have = self.namespaces.get(ns).map_or(0, |n| n.bundles.len());
+        let room = (MAX_BUNDLES as usize).saturating_sub(have);
+        if boundaries.len() > MAX_BUNDLES as usize {
+            return Err(Error::SplitRefused(format!(
+                "{} split positions given; a namespace has at most {MAX_BUNDLES} bundles",
+                boundaries.len()
+            )));
+        }
         let plan = self.plan_split(&bid, alg, boundaries);
+        if plan.boundaries.len() > room {
+            return Err(too_many(ns, have, plan.boundaries.len()));
+        }
         if plan.boundaries.is_empty() {
             return Err(Error::SplitRefused(format!(
                 "{alg:?} found no boundary in {bid}: {}",
@@ -116,7 +132,16 @@ impl Sim {
         self.do_split(&bid, plan, "admin", unload, &mut ev);
         Ok(ev)
     }
+}
 
+/// A split adding `adding` bundles to the `have` of `ns` would pass [`MAX_BUNDLES`].
+fn too_many(ns: &str, have: usize, adding: usize) -> Error {
+    Error::SplitRefused(format!(
+        "{ns} has {have} bundles; {adding} more would pass the limit of {MAX_BUNDLES} bundles per namespace"
+    ))
+}
+
+impl Sim {
     pub(crate) fn admin_unload(
         &mut self,
         ns: &str,

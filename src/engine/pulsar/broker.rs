@@ -6,6 +6,11 @@ use super::traffic::{served_cost, Traffic};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
+/// Smallest capacity of any resource (cores, MB, Mbit/s).
+pub const MIN_CAPACITY: f64 = 0.001;
+/// Largest capacity of any resource.
+pub const MAX_CAPACITY: f64 = 1e12;
+
 /// A broker's capacities (the `limit` of each `ResourceUsage` it reports).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -36,17 +41,30 @@ impl Default for Capacity {
 }
 
 impl Capacity {
-    /// Every capacity finite and positive.
+    /// Every capacity in [`MIN_CAPACITY`]`..=`[`MAX_CAPACITY`].
     pub fn is_valid(&self) -> bool {
-        [
-            self.cpu_cores,
-            self.memory_mb,
-            self.direct_memory_mb,
-            self.nic_in_mbit,
-            self.nic_out_mbit,
-        ]
-        .iter()
-        .all(|x| x.is_finite() && *x > 0.0)
+        self.check().is_ok()
+    }
+
+    /// Every capacity must be a finite number in
+    /// [`MIN_CAPACITY`]`..=`[`MAX_CAPACITY`]: usage is served load divided by
+    /// capacity, so a capacity near zero would make percentages overflow to
+    /// infinity. The message names the first that is not.
+    pub fn check(&self) -> Result<(), String> {
+        for (field, x) in [
+            ("cpu_cores", self.cpu_cores),
+            ("memory_mb", self.memory_mb),
+            ("direct_memory_mb", self.direct_memory_mb),
+            ("nic_in_mbit", self.nic_in_mbit),
+            ("nic_out_mbit", self.nic_out_mbit),
+        ] {
+            if !x.is_finite() || !(MIN_CAPACITY..=MAX_CAPACITY).contains(&x) {
+                return Err(format!(
+                    "capacity {field} is {x}; capacities must be finite numbers from {MIN_CAPACITY} to {MAX_CAPACITY:e}"
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -201,6 +219,11 @@ mod tests {
         assert_eq!(u.cpu.percent_usage(), 40.0);
         assert_eq!(u.bandwidth_in.percent_usage(), 0.0);
         assert!(Capacity::default().is_valid());
+        let tiny = Capacity {
+            cpu_cores: 1e-320,
+            ..Default::default()
+        };
+        assert!(tiny.check().unwrap_err().contains("cpu_cores"));
         assert!(!DirectUsage {
             cpu: Some(f64::NAN),
             ..Default::default()

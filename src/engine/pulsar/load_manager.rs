@@ -43,9 +43,7 @@ impl Sim {
         if name.trim().is_empty() {
             return Err(Error::Invalid("a broker needs a name".into()));
         }
-        if !capacity.is_valid() {
-            return Err(Error::Invalid("capacities must be finite and > 0".into()));
-        }
+        capacity.check().map_err(Error::Invalid)?;
         let id = BrokerId(name.to_string());
         if self.brokers.contains_key(&id) {
             return Err(Error::BrokerExists(name.to_string()));
@@ -95,9 +93,7 @@ impl Sim {
         name: &str,
         capacity: Capacity,
     ) -> Result<Vec<Event>, Error> {
-        if !capacity.is_valid() {
-            return Err(Error::Invalid("capacities must be finite and > 0".into()));
-        }
+        capacity.check().map_err(Error::Invalid)?;
         let id = BrokerId(name.to_string());
         let b = self
             .brokers

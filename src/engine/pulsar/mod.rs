@@ -705,9 +705,8 @@ impl Sim {
                 "at most {MAX_BULK_TOPICS} topics per action"
             )));
         }
-        if !traffic.is_valid() {
-            return Err(Error::Invalid("traffic must be finite and not negative".into()));
-        }
+        traffic.check().map_err(Error::Invalid)?;
+        topic::check_bulk(count, "persistent://".len() + ns.len() + prefix.len() + 12)?;
         if !self.namespaces.contains_key(ns) {
             return Err(Error::NoSuchNamespace(ns.to_string()));
         }
@@ -744,6 +743,7 @@ impl Sim {
             )));
         }
         let (name, _) = self.check_new_topic(raw, None)?;
+        topic::check_bulk(partitions, name.0.len() + "-partition-".len() + 7)?;
         let mut parts = Vec::new();
         for i in 0..partitions {
             let (p, h) = self.check_new_topic(&name.partition(i).0, None)?;
@@ -770,9 +770,7 @@ impl Sim {
     }
 
     fn set_topic_traffic(&mut self, raw: &str, traffic: Traffic) -> Result<Vec<Event>, Error> {
-        if !traffic.is_valid() {
-            return Err(Error::Invalid("traffic must be finite and not negative".into()));
-        }
+        traffic.check().map_err(Error::Invalid)?;
         let name = TopicName::parse(raw)?;
         let ns = self
             .namespaces
@@ -843,9 +841,7 @@ impl Sim {
     fn set_bundle_load(&mut self, raw: &str, load: Option<Traffic>) -> Result<Vec<Event>, Error> {
         let bid = self.parse_bundle(raw)?;
         if let Some(t) = &load {
-            if !t.is_valid() {
-                return Err(Error::Invalid("load must be finite and not negative".into()));
-            }
+            t.check().map_err(Error::Invalid)?;
         }
         if let Some(st) = self.bundles.get_mut(&bid) {
             st.direct = load;

@@ -32,6 +32,43 @@ pub enum TopicNameError {
     /// Not of the form `domain://tenant/namespace/topic` or `tenant/namespace/topic`.
     #[error("topic name {0:?} is not of the form persistent://tenant/namespace/topic")]
     Malformed(String),
+    /// Longer than [`MAX_NAME_BYTES`].
+    #[error("topic name {start:?}… is {len} bytes long; lbscope reads topic names of at most {max} bytes", max = MAX_NAME_BYTES)]
+    TooLong {
+        /// The name's first characters.
+        start: String,
+        /// Its length in bytes.
+        len: usize,
+    },
+    /// One action would create names taking more than [`MAX_BULK_NAME_BYTES`].
+    #[error("{count} topic names of about {each} bytes each are {total} MiB of names; one action may create at most {max} MiB", total = (*count as u64 * *each as u64) >> 20, max = MAX_BULK_NAME_BYTES >> 20)]
+    TooManyNameBytes {
+        /// Topics the action would create.
+        count: u32,
+        /// Bytes of each name.
+        each: usize,
+    },
+}
+
+/// Longest topic name lbscope accepts, in bytes of the full name
+/// (`persistent://tenant/namespace/topic`). Pulsar itself sets no length limit
+/// (its metadata store does, far higher); the cap keeps every name a page,
+/// a link and an event can show, and bounds the memory one name costs.
+pub const MAX_NAME_BYTES: usize = 16 * 1024;
+
+/// Most bytes of topic names one action may create (a bulk `create_topics` or
+/// a partitioned topic's partitions): a million short names fit, a million
+/// 16 KiB names do not.
+pub const MAX_BULK_NAME_BYTES: usize = 64 << 20;
+
+/// Refuse an action that would create `count` names of about `each` bytes
+/// when they add up to more than [`MAX_BULK_NAME_BYTES`] (checked before any
+/// name is built).
+pub fn check_bulk(count: u32, each: usize) -> Result<(), TopicNameError> {
+    if (count as u64).saturating_mul(each as u64) > MAX_BULK_NAME_BYTES as u64 {
+        return Err(TopicNameError::TooManyNameBytes { count, each });
+    }
+    Ok(())
 }
 
 impl TopicName {
@@ -48,8 +85,27 @@ impl TopicName {
     ///   refused, as in Pulsar.
     ///
     /// Tenant, cluster, namespace and local name must not be empty.
+    ///
+    /// A full name longer than [`MAX_NAME_BYTES`] is refused (before anything
+    /// is built from it).
     pub fn parse(s: &str) -> Result<TopicName, TopicNameError> {
         let s = s.trim();
+        let too_long = |len: usize| TopicNameError::TooLong {
+            start: s.chars().take(40).collect(),
+            len,
+        };
+        if s.len() > MAX_NAME_BYTES {
+            return Err(too_long(s.len()));
+        }
+        let name = Self::parse_form(s)?;
+        // The short forms gain `persistent://public/default/` or `persistent://`.
+        if name.0.len() > MAX_NAME_BYTES {
+            return Err(too_long(name.0.len()));
+        }
+        Ok(name)
+    }
+
+    fn parse_form(s: &str) -> Result<TopicName, TopicNameError> {
         let bad = || TopicNameError::Malformed(s.to_string());
         let (domain, rest) = match s.split_once("://") {
             Some(("persistent", r)) => ("persistent", r),
@@ -159,6 +215,28 @@ mod tests {
         assert!(TopicName::parse("a/b").is_err());
         assert!(TopicName::parse("http://a/b/c").is_err());
         assert!(TopicName::parse("a//c").is_err());
+    }
+
+    #[test]
+    fn a_name_past_the_cap_is_refused_with_its_length() {
+        let at_cap = format!("persistent://a/b/{}", "x".repeat(MAX_NAME_BYTES - 17));
+        assert_eq!(TopicName::parse(&at_cap).unwrap().0.len(), MAX_NAME_BYTES);
+        let e = TopicName::parse(&format!("{at_cap}y")).unwrap_err();
+        assert!(
+            matches!(e, TopicNameError::TooLong { len, .. } if len == MAX_NAME_BYTES + 1),
+            "{e}"
+        );
+        assert!(e.to_string().len() < 200, "{e}");
+        // A short name that the default namespace makes too long.
+        let short = "x".repeat(MAX_NAME_BYTES - 10);
+        assert!(matches!(
+            TopicName::parse(&short),
+            Err(TopicNameError::TooLong { len, .. }) if len == MAX_NAME_BYTES - 10 + 28
+        ));
+        // The bulk budget: a million short names pass, a million long ones do not.
+        check_bulk(1 << 20, 40).unwrap();
+        let e = check_bulk(100, 10 << 20).unwrap_err().to_string();
+        assert!(e.contains("1000 MiB") && e.contains("64 MiB"), "{e}");
     }
 
     /// Cases of Pulsar's `TopicNameTest` that concern the namespace and the hashed

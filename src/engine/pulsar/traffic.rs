@@ -29,6 +29,11 @@ pub const HEAP_PER_TOPIC_MB: f64 = 0.5;
 /// Heap per producer/consumer session, MB.
 pub const HEAP_PER_SESSION_MB: f64 = 0.01;
 
+/// Largest rate one topic (or bundle) may be given: messages or bytes per
+/// second. 10^15 is far above any real topic, and a million topics at this
+/// rate still sum, square and average to finite numbers in f64.
+pub const MAX_RATE: f64 = 1e15;
+
 /// A topic's (or an aggregate's) traffic.
 #[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -89,16 +94,35 @@ impl Traffic {
         self.producers.saturating_add(self.consumers)
     }
 
-    /// Whether every number is finite and not negative.
+    /// Whether every number is finite, not negative and at most [`MAX_RATE`].
     pub fn is_valid(&self) -> bool {
-        [
-            self.msg_rate_in,
-            self.msg_rate_out,
-            self.throughput_in,
-            self.throughput_out,
-        ]
-        .iter()
-        .all(|x| x.is_finite() && *x >= 0.0)
+        self.check().is_ok()
+    }
+
+    /// Every number must be a finite, non-negative value of at most
+    /// [`MAX_RATE`], so that sums over a million topics, averages and standard
+    /// deviations stay finite; the message names the first that is not.
+    pub fn check(&self) -> Result<(), String> {
+        for (field, x) in [
+            ("msg_rate_in", self.msg_rate_in),
+            ("msg_rate_out", self.msg_rate_out),
+            ("throughput_in", self.throughput_in),
+            ("throughput_out", self.throughput_out),
+        ] {
+            let what = if x.is_nan() {
+                "is not a number (NaN)".to_string()
+            } else if x.is_infinite() {
+                "is infinite".to_string()
+            } else if x < 0.0 {
+                format!("is negative ({x})")
+            } else if x > MAX_RATE {
+                format!("is {x:e}, more than the {MAX_RATE:e} per second lbscope accepts")
+            } else {
+                continue;
+            };
+            return Err(format!("traffic {field} {what}"));
+        }
+        Ok(())
     }
 
     /// Whether the topic carries any traffic or sessions.
@@ -160,5 +184,36 @@ mod tests {
         assert_eq!(t.share(3).producers, 4);
         assert!(t.is_valid() && t.is_active());
         assert!(!Traffic::default().is_active());
+    }
+
+    #[test]
+    fn overflowing_nan_and_infinite_traffic_is_named() {
+        let with = |f: fn(&mut Traffic)| {
+            let mut t = Traffic::default();
+            f(&mut t);
+            t.check().unwrap_err()
+        };
+        assert_eq!(
+            with(|t| t.msg_rate_in = f64::NAN),
+            "traffic msg_rate_in is not a number (NaN)"
+        );
+        assert_eq!(
+            with(|t| t.throughput_out = f64::INFINITY),
+            "traffic throughput_out is infinite"
+        );
+        assert_eq!(
+            with(|t| t.msg_rate_out = -1.0),
+            "traffic msg_rate_out is negative (-1)"
+        );
+        let e = with(|t| t.throughput_in = 1e308);
+        assert!(e.contains("throughput_in is 1e308") && e.contains("1e15"), "{e}");
+        let at_cap = Traffic {
+            msg_rate_in: MAX_RATE,
+            ..Default::default()
+        };
+        assert!(at_cap.is_valid());
+        // A million topics at the cap sum and square to finite numbers.
+        let sum = MAX_RATE * 2.0 * f64::from(1u32 << 20);
+        assert!((sum * sum).is_finite());
     }
 }

@@ -1,0 +1,448 @@
+//! Bounded time and memory at every limit, no NaN or overflow, and a clear
+//! message for every refused input: the CLI, the scenario and link readers,
+//! and the Pulsar engine's caps.
+
+use lbscope::engine::pulsar::{self, Action, Config};
+use lbscope::engine::Engine;
+use lbscope::scenario::{url, Scenario};
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn lbscope_with(args: &[&str], stdin: Option<&[u8]>) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lbscope"))
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run lbscope");
+    if let Some(input) = stdin {
+        let mut w = child.stdin.take().unwrap();
+        // lbscope may stop reading early (a too-large input): a broken pipe is fine.
+        let _ = w.write_all(input);
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn lbscope(args: &[&str]) -> (i32, String, String) {
+    lbscope_with(args, None)
+}
+
+fn temp(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let p = std::env::temp_dir().join(format!("lbscope-rel-{}-{name}", std::process::id()));
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+fn sim() -> pulsar::Sim {
+    pulsar::Sim::new(Config::default(), 1).unwrap()
+}
+
+fn namespace(sim: &mut pulsar::Sim, bundles: u32) {
+    sim.apply(&Action::CreateNamespace {
+        namespace: "public/default".into(),
+        bundles: Some(bundles),
+    })
+    .unwrap();
+}
+
+/// A scenario whose log is `n` create_topic actions (a link of any size).
+fn big_scenario(n: usize) -> Scenario {
+    let mut sc = Scenario::empty(lbscope::engine::System::Pulsar, 3);
+    if let lbscope::scenario::Body::Pulsar(log) = &mut sc.body {
+        log.setup.push(Action::CreateNamespace {
+            namespace: "public/default".into(),
+            bundles: Some(4),
+        });
+        for i in 0..n {
+            log.actions.push(Action::CreateTopic {
+                topic: format!("topic-{i}-{:x}", i.wrapping_mul(2_654_435_761)),
+            });
+        }
+    }
+    sc
+}
+
+#[test]
+fn ring_bundles_is_capped_before_anything_is_allocated() {
+    let t = Instant::now();
+    let (code, out, err) = lbscope(&["ring", "--bundles", "4294967295", "my-topic"]);
+    assert_ne!(code, 0);
+    assert!(out.is_empty());
+    assert!(
+        err.contains("--bundles 4294967295 is more than the 65536 bundles a namespace may have"),
+        "{err}"
+    );
+    assert!(t.elapsed() < Duration::from_secs(10));
+    let (code, out, _) = lbscope(&["ring", "--bundles", "65536", "my-topic"]);
+    assert_eq!(code, 0, "{out}");
+}
+
+#[test]
+fn decode_reads_a_link_from_stdin_and_from_a_file() {
+    // Over 128 KiB: too long for one command-line argument on Linux.
+    let sc = big_scenario(12_000);
+    let frag = url::to_fragment(&sc);
+    assert!(frag.len() > 128 << 10, "{}", frag.len());
+    let link = format!("http://127.0.0.1:8080/{frag}\n");
+    let (code, out, err) = lbscope_with(&["decode", "-"], Some(link.as_bytes()));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(Scenario::from_json(&out).unwrap(), sc);
+    let f = temp("link.txt", link.as_bytes());
+    let (code, out, err) = lbscope(&["decode", f.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(Scenario::from_json(&out).unwrap(), sc);
+    // An argument that is neither `-` nor a file is the link itself.
+    let (code, out, _) = lbscope(&["decode", &url::to_fragment(&big_scenario(2))]);
+    assert_eq!(code, 0);
+    assert!(out.contains("topic-1-"));
+    // Too large on stdin: refused after reading just past the cap.
+    let huge = vec![b'A'; url::MAX_LINK + 4096];
+    let (code, _, err) = lbscope_with(&["decode", "-"], Some(&huge));
+    assert_ne!(code, 0);
+    assert!(err.contains("stdin: larger than the 1 MiB"), "{err}");
+    // Not text.
+    let (code, _, err) = lbscope_with(&["decode", "-"], Some(b"#s=2.\xff\xfe"));
+    assert_ne!(code, 0);
+    assert!(err.contains("not UTF-8"), "{err}");
+}
+
+#[test]
+fn decode_names_what_is_wrong_with_a_link() {
+    let good = url::encode(&big_scenario(3));
+    let data = &good[2..];
+    for (version, want) in [
+        ("0", "version 0 does not exist"),
+        ("-1", "version -1 does not exist"),
+        ("4294967296", "4294967296 is larger than any lbscope link version"),
+        ("7", "made by a newer lbscope (link version 7"),
+        ("v2", "\"v2\" is not a number"),
+    ] {
+        let (code, _, err) = lbscope(&["decode", &format!("#s={version}.{data}")]);
+        assert_ne!(code, 0);
+        assert!(err.contains(want), "{version}: {err}");
+    }
+}
+
+#[test]
+fn a_scenario_file_past_the_cap_is_refused_before_it_is_read() {
+    let mut big = b"{\"format\":2,\"seed\":1,\"system\":\"pulsar\",\"actions\":[".to_vec();
+    big.resize(lbscope::scenario::MAX_JSON_BYTES + 10, b' ');
+    let f = temp("big.json", &big);
+    let (code, _, err) = lbscope(&["run", f.to_str().unwrap()]);
+    assert_ne!(code, 0);
+    assert!(err.contains("larger than the 64 MiB"), "{err}");
+    std::fs::remove_file(f).ok();
+    // The same limit for a scenario's text given to the reader directly.
+    let text = " ".repeat(lbscope::scenario::MAX_JSON_BYTES + 1);
+    let e = Scenario::from_json(&text).unwrap_err().to_string();
+    assert!(e.contains("64 MiB"), "{e}");
+}
+
+#[test]
+fn bench_topics_is_capped() {
+    let f = std::env::temp_dir().join(format!("lbscope-rel-{}-bench.json", std::process::id()));
+    let (code, _, err) = lbscope(&[
+        "bench",
+        "--browser-scenario",
+        f.to_str().unwrap(),
+        "--topics",
+        "4294967295",
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--topics 4294967295 is more than"), "{err}");
+    assert!(!f.exists());
+}
+
+#[test]
+fn run_streams_one_replay_with_rounds() {
+    let sc = big_scenario(5);
+    let f = temp("rounds.json", sc.to_json().as_bytes());
+    let (code, out, err) = lbscope(&["run", f.to_str().unwrap(), "--rounds", "3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("[#7] round 3"), "{out}");
+    assert!(out.ends_with("}\n") && out.contains("\nfinal state:\n{"));
+    let (code, json, _) = lbscope(&["run", f.to_str().unwrap(), "--rounds", "3", "--format", "json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let mut with_rounds = sc.clone();
+    with_rounds.push_rounds(3);
+    let log = lbscope::scenario::run::event_log(&with_rounds).unwrap();
+    assert_eq!(v["events"].as_array().unwrap().len(), log.len());
+    assert_eq!(
+        v["state"],
+        lbscope::scenario::run::final_state(&with_rounds).unwrap()
+    );
+    // A refusal midway: what happened before it is printed, then the error.
+    let refused = sc.to_json().replace("topic-4-", "bad/topic/name/x/");
+    let f = temp("refused.json", refused.as_bytes());
+    let (code, out, err) = lbscope(&["run", f.to_str().unwrap()]);
+    assert_ne!(code, 0);
+    assert!(out.contains("[#3]") && !out.contains("final state"), "{out}");
+    assert!(err.contains("log action 4 was refused"), "{err}");
+}
+
+#[test]
+fn an_admin_split_past_the_bundle_cap_is_refused() {
+    // The 200,000 positions of a 575 KB link: refused before they are planned.
+    let mut s = sim();
+    namespace(&mut s, 4);
+    for i in 0..4u32 {
+        s.apply(&Action::CreateTopicWithHash {
+            topic: format!("t{i}"),
+            hash: i * 0x1000,
+        })
+        .unwrap();
+    }
+    let before = format!("{s:?}");
+    let t = Instant::now();
+    let e = s
+        .apply(&Action::SplitBundle {
+            namespace: "public/default".into(),
+            bundle: "0x00000000_0x40000000".into(),
+            algorithm: Some(pulsar::config::SplitAlgorithm::SpecifiedPositionsDivide),
+            boundaries: (1..=200_000u32).map(|i| i * 5000).collect(),
+            unload: false,
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("200000 split positions") && e.contains("65536"), "{e}");
+    assert!(t.elapsed() < Duration::from_secs(5));
+    assert_eq!(before, format!("{s:?}"));
+
+    // A namespace one bundle short of the cap: one more split fits, the next does not.
+    let mut s = sim();
+    namespace(&mut s, pulsar::MAX_BUNDLES - 1);
+    let split = Action::SplitBundle {
+        namespace: "public/default".into(),
+        bundle: "LARGEST".into(),
+        algorithm: Some(pulsar::config::SplitAlgorithm::RangeEquallyDivide),
+        boundaries: Vec::new(),
+        unload: false,
+    };
+    s.apply(&split).unwrap();
+    assert_eq!(
+        s.namespaces()["public/default"].bundles.len(),
+        pulsar::MAX_BUNDLES as usize
+    );
+    let e = s.apply(&split).unwrap_err().to_string();
+    assert!(
+        e.contains("has 65536 bundles; 1 more would pass the limit of 65536 bundles per namespace"),
+        "{e}"
+    );
+}
+
+#[test]
+fn topic_names_are_capped_and_bulk_names_are_bounded() {
+    let mut s = sim();
+    namespace(&mut s, 4);
+    let long = "x".repeat(pulsar::topic::MAX_NAME_BYTES);
+    let e = s
+        .apply(&Action::CreateTopic { topic: long.clone() })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("bytes long") && e.contains("16384"), "{e}");
+    // The issue's 10 MB prefix x 100 topics: refused at once, nothing built.
+    let t = Instant::now();
+    let e = s
+        .apply(&Action::CreateTopics {
+            namespace: "public/default".into(),
+            prefix: "p".repeat(10 << 20),
+            count: 100,
+            traffic: Default::default(),
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("one action may create at most 64 MiB"), "{e}");
+    // A 16 KiB name with 2^20 partitions would be 16 GiB of names.
+    let e = s
+        .apply(&Action::CreatePartitionedTopic {
+            topic: "y".repeat(16_000),
+            partitions: pulsar::MAX_BULK_TOPICS,
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("64 MiB"), "{e}");
+    assert!(t.elapsed() < Duration::from_secs(5));
+    assert!(s.namespaces()["public/default"].topics.is_empty());
+    // A million short names are fine.
+    s.apply(&Action::CreateTopics {
+        namespace: "public/default".into(),
+        prefix: "t".into(),
+        count: 1 << 16,
+        traffic: Default::default(),
+    })
+    .unwrap();
+}
+
+#[test]
+fn traffic_that_overflows_or_is_not_a_number_is_refused() {
+    let mut s = sim();
+    namespace(&mut s, 4);
+    s.apply(&Action::CreateTopic { topic: "t".into() }).unwrap();
+    let set = |t: pulsar::traffic::Traffic| Action::SetTopicTraffic {
+        topic: "t".into(),
+        traffic: t,
+    };
+    let base = pulsar::traffic::Traffic::default();
+    for (t, want) in [
+        (
+            pulsar::traffic::Traffic {
+                msg_rate_in: 1e308,
+                ..base
+            },
+            "msg_rate_in is 1e308, more than the 1e15",
+        ),
+        (
+            pulsar::traffic::Traffic {
+                throughput_in: f64::NAN,
+                ..base
+            },
+            "throughput_in is not a number (NaN)",
+        ),
+        (
+            pulsar::traffic::Traffic {
+                throughput_out: f64::INFINITY,
+                ..base
+            },
+            "throughput_out is infinite",
+        ),
+        (
+            pulsar::traffic::Traffic {
+                msg_rate_out: -5.0,
+                ..base
+            },
+            "msg_rate_out is negative (-5)",
+        ),
+    ] {
+        let e = s.apply(&set(t)).unwrap_err().to_string();
+        assert!(e.contains(want), "{e}");
+    }
+    // The same rule for bulk topics and bundle loads.
+    let e = s
+        .apply(&Action::CreateTopics {
+            namespace: "public/default".into(),
+            prefix: "x".into(),
+            count: 2,
+            traffic: pulsar::traffic::Traffic {
+                msg_rate_in: 1e300,
+                ..base
+            },
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("1e300"), "{e}");
+    // From a scenario file: 1e308 per topic no longer overflows the sums to inf.
+    let text = r#"{"format":2,"seed":1,"system":"pulsar",
+      "setup":[{"op":"add_broker","broker":"b1"},{"op":"create_namespace","namespace":"public/default","bundles":4},
+               {"op":"create_topic","topic":"a"},{"op":"create_topic","topic":"b"}],
+      "actions":[{"op":"set_topic_traffic","topic":"a","traffic":{"msg_rate_in":1e308}},
+                 {"op":"set_topic_traffic","topic":"b","traffic":{"msg_rate_in":1e308}}]}"#;
+    let sc = Scenario::from_json(text).unwrap();
+    let e = lbscope::scenario::run::event_log(&sc).unwrap_err().to_string();
+    assert!(
+        e.contains("log action 0 was refused") && e.contains("1e308"),
+        "{e}"
+    );
+    // A capacity near zero would make every percentage infinite.
+    let e = s
+        .apply(&Action::AddBroker {
+            broker: "tiny".into(),
+            capacity: pulsar::broker::Capacity {
+                nic_in_mbit: 1e-320,
+                ..Default::default()
+            },
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("capacity nic_in_mbit"), "{e}");
+}
+
+/// Pulsar's `getMaxResourceUsageWithWeight` multiplies each resource's usage
+/// by its weight and takes the largest, with no division and no check of the
+/// weights (`ServiceConfiguration` sets no minimum): with all five weights 0
+/// every broker's weighted usage is 0, so none is ever overloaded. lbscope
+/// accepts the setting and computes exactly that: finite numbers, nothing shed.
+#[test]
+fn all_load_weights_zero_are_handled_as_pulsar_does() {
+    let text = r#"{"format":2,"seed":1,"system":"pulsar",
+      "config":{"loadBalancerCPUResourceWeight":0,"loadBalancerMemoryResourceWeight":0,
+                "loadBalancerDirectMemoryResourceWeight":0,"loadBalancerBandwidthInResourceWeight":0,
+                "loadBalancerBandwidthOutResourceWeight":0,
+                "loadBalancerLoadSheddingStrategy":"ThresholdShedder"},
+      "setup":[{"op":"add_broker","broker":"b1"},{"op":"add_broker","broker":"b2"},
+               {"op":"create_namespace","namespace":"public/default","bundles":4},
+               {"op":"create_topics","namespace":"public/default","prefix":"t","count":40,
+                "traffic":{"msg_rate_in":50000,"throughput_in":50000000}}],
+      "actions":[{"op":"step"},{"op":"step"},{"op":"step"},{"op":"step"},{"op":"step"},{"op":"step"}]}"#;
+    let sc = match Scenario::from_json(text) {
+        Ok(sc) => sc,
+        Err(e) => panic!("{e}"),
+    };
+    let log = lbscope::scenario::run::event_log(&sc).unwrap();
+    let all = lbscope::scenario::run::to_text(&log);
+    assert!(!all.contains("NaN") && !all.contains("inf"), "{all}");
+    assert!(!all.to_lowercase().contains("unloading"), "{all}");
+    let state = lbscope::scenario::run::final_state(&sc).unwrap().to_string();
+    assert!(!state.contains("NaN"), "{state}");
+}
+
+/// A bad link opened in the page (the store, natively): the notice names what
+/// is wrong, and the saved work is what the tab shows.
+#[test]
+fn a_bad_link_names_its_problem_and_keeps_the_saved_work() {
+    use base64::Engine as _;
+    use lbscope::playground::{Boot, Notice, Store};
+    let b64 = |b: &[u8]| base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(b);
+    let deflate = |b: &[u8]| miniz_oxide::deflate::compress_to_vec(b, 9);
+    let mut old = big_scenario(2);
+    old.seed = 99;
+    let good = url::encode(&big_scenario(3));
+    let data = &good[2..];
+    let bomb = b64(&deflate(&vec![b' '; 64 << 20]));
+    for (link, want) in [
+        (format!("#s=0.{data}"), "version 0 does not exist".to_string()),
+        (format!("#s=-1.{data}"), "version -1 does not exist".into()),
+        (
+            format!("#s=4294967296.{data}"),
+            "4294967296 is larger than any".into(),
+        ),
+        (
+            format!("#s=2.{}", b64(&deflate(b"\xff\xfe{}"))),
+            "not UTF-8 text".into(),
+        ),
+        ("#s=2.AB*D".into(), "'*' at character 2".into()),
+        (
+            format!("#s=2.{}", b64(b"not deflate at all")),
+            "does not decompress".into(),
+        ),
+        (format!("#s=2.{bomb}"), "decompresses to more than".into()),
+    ] {
+        let s = Store::boot(Boot {
+            fragment: Some(link.clone()),
+            saved: Some(old.to_json()),
+            ..Boot::default()
+        });
+        match &s.notice {
+            Some(Notice::Error(t)) => {
+                assert!(
+                    t.contains("This link could not be opened") && t.contains(&want),
+                    "{link:.40}: {t}"
+                );
+                assert!(t.contains("Your saved work is shown instead"), "{t}");
+            }
+            n => panic!("{link:.40}: {n:?}"),
+        }
+        assert_eq!(s.own(lbscope::engine::System::Pulsar).get().scenario(), old);
+    }
+}
