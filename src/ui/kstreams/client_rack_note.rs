@@ -43,8 +43,12 @@ pub fn ClientRackNote() -> Html {
         <aside class="ks-note client-rack-note" role="note" data-strategy={strategy.clone()}>
             <p><strong>{"The course document says: "}</strong>{ note.doc }</p>
             <p><strong>{"Kafka does otherwise: "}</strong>{ format!(
-                "{racks} instance(s) set client.rack and rack.aware.assignment.tags is empty, so under rack.aware.assignment.strategy = {strategy} the {} standby replica(s) per task go to the least-loaded instance without a copy, not to another rack.",
-                standbys
+                "{racks} instance(s) set client.rack and rack.aware.assignment.tags is empty, so under rack.aware.assignment.strategy = {strategy} {} go to the least-loaded instance without a copy, not to another rack.",
+                if standbys == 0 {
+                    "standbys (none now: the standby replica count is 0) would".to_string()
+                } else {
+                    format!("the {standbys} standby replica(s) per task")
+                }
             ) }</p>
             <details><summary>{"Why"}</summary><p>{ note.code }</p></details>
         </aside>
