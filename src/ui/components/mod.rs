@@ -5,6 +5,7 @@ pub mod canvas;
 pub mod chart;
 pub mod event_log;
 pub mod field_error;
+pub mod form;
 pub mod help;
 pub mod settings;
 pub mod toolbar;

@@ -6,6 +6,10 @@
 mod controls;
 mod explain;
 mod job_editor;
+mod local_recovery;
+mod other_job;
+mod resources;
+mod scheduler;
 mod slot_grid;
 mod tab;
 

@@ -323,6 +323,13 @@ pub fn FlinkTab() -> Html {
                     </div>
                 </div>
                 { for failover.as_ref().map(|f| failover_view(f, cure.clone())) }
+                <details class="panel fold scheduler-forms" data-controls="config flink-scheduler-forms">
+                    <summary><h2>{"Scheduler"}</h2></summary>
+                    <super::scheduler::SchedulerCompare />
+                    <super::resources::ResourceProfiles />
+                    <super::local_recovery::LocalRecoveryFailover />
+                    <super::other_job::OtherJobSlots />
+                </details>
             </div>
         </section>
     }

@@ -3,7 +3,7 @@
 //! an engine `Action`; the engine refuses what Kafka would refuse.
 
 use super::common::{duration, num};
-use crate::engine::kstreams::{Action, AssignorKind, Event as KsEvent, InstanceStatus, RackStrategy, View};
+use crate::engine::kstreams::{Action, Event as KsEvent, InstanceStatus, RackStrategy, View};
 use crate::ui::components::field_error::FieldError;
 use crate::ui::store::{Msg, StoreCtx};
 use std::collections::BTreeMap;
@@ -253,13 +253,6 @@ pub fn Controls(props: &ControlsProps) -> Html {
         Callback::from(move |_: MouseEvent| send(&store, Action::Rebalance))
     };
 
-    let on_assignor = {
-        let store = store.clone();
-        Callback::from(move |e: Event| {
-            let s: HtmlSelectElement = e.target_unchecked_into();
-            set_config(&store, "task.assignor.class", serde_json::json!(s.value()));
-        })
-    };
     let on_strategy = {
         let store = store.clone();
         Callback::from(move |e: Event| {
@@ -355,10 +348,6 @@ pub fn Controls(props: &ControlsProps) -> Html {
         (RackStrategy::MinTraffic, "min_traffic"),
         (RackStrategy::BalanceSubtopology, "balance_subtopology"),
     ];
-    let assignor = match cfg.task_assignor {
-        AssignorKind::HighAvailability => "high_availability",
-        AssignorKind::Sticky => "sticky",
-    };
 
     html! {
         <>
@@ -472,13 +461,6 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 <NumberKnob id="ks-rate" key_name="lbscope.restore.records.per.second" label="Restore speed (records/s)"
                     value={cfg.restore_records_per_second} min={1}
                     hint={format!("{} records restore in 1 s", num(cfg.restore_records_per_second))} />
-                <div class="ks-knob">
-                    <label for="ks-assignor">{"Assignor"}<code class="ks-key">{"task.assignor.class"}</code></label>
-                    <select id="ks-assignor" onchange={on_assignor}>
-                        <option value="high_availability" selected={assignor == "high_availability"}>{"HighAvailabilityTaskAssignor"}</option>
-                        <option value="sticky" selected={assignor == "sticky"}>{"StickyTaskAssignor (legacy)"}</option>
-                    </select>
-                </div>
                 <div class="ks-knob">
                     <label for="ks-strategy">{"Rack-aware strategy"}<code class="ks-key">{"rack.aware.assignment.strategy"}</code></label>
                     <select id="ks-strategy" onchange={on_strategy}>

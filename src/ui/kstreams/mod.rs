@@ -6,11 +6,16 @@
 //! `data-thread` (`app-1/T1`) and gets class `highlight` when the store's
 //! highlight names it.
 
+mod assignor;
+mod client_rack_note;
 mod common;
 mod controls;
 mod instances_grid;
 mod last_step;
+mod partition_racks;
+mod previous_assignment;
 mod tab;
+mod task_lags;
 mod topology_view;
 
 pub use tab::KstreamsTab;

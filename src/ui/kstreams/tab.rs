@@ -91,6 +91,14 @@ pub fn KstreamsTab() -> Html {
         <section class="tab-body ks" aria-label="Kafka Streams">
             <aside class="panel controls ks-controls" aria-label="Kafka Streams controls">
                 <Controls view={view.clone()} />
+                <details class="ks-ctl ks-fold" data-controls="config ks-assignor-forms">
+                    <summary><h2>{"Assignor"}</h2></summary>
+                    <super::assignor::AssignorChoice />
+                    <super::client_rack_note::ClientRackNote />
+                    <super::previous_assignment::PreviousAssignmentEditor view={view.clone()} />
+                    <super::task_lags::TaskLagsEditor view={view.clone()} />
+                    <super::partition_racks::PartitionRacksEditor view={view.clone()} />
+                </details>
             </aside>
             <div class="ks-main">
                 { summary(&view) }

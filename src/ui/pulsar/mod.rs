@@ -3,11 +3,18 @@
 //! presentational (props in, callbacks out) except [`tab`], which reads the
 //! store and dispatches `Msg::act(..)`.
 
+mod anti_affinity;
+mod assign_bundle;
 mod broker_bars;
 mod controls;
+mod failure_domain;
+mod isolation_policy;
+mod namespace_boundaries;
+mod profile_switch;
 mod proposal;
 mod ring;
 mod tab;
+mod unreported_broker;
 
 pub use tab::PulsarTab;
 

@@ -235,8 +235,18 @@ pub fn PulsarTab() -> Html {
                 <Controls {members} namespaces={namespaces.clone()} namespace={ns.clone()}
                           {bundle_names} {topics} {config} {bundles}
                           on_action={on_action.clone()} {on_field} {on_actions} {on_bundles} {on_error} {fresh_seed} />
+                <details class="panel controls admin-forms" data-controls="admin pulsar-admin-forms">
+                    <summary><h2>{"Admin"}</h2></summary>
+                    <super::isolation_policy::IsolationPolicyForm />
+                    <super::anti_affinity::AntiAffinityForm />
+                    <super::failure_domain::FailureDomainForm />
+                    <super::namespace_boundaries::NamespaceBoundariesForm />
+                    <super::assign_bundle::AssignBundleForm />
+                    <super::unreported_broker::UnreportedBrokerForm />
+                </details>
             </aside>
             <div class="panel main-view">
+                <super::profile_switch::ProfileSwitch />
                 <RoundBar {round} {now_ms} on_action={on_action} {on_propose} proposing={shown.is_some()} />
                 <FieldError field="pulsar-rounds" />
                 if let Some(p) = shown {
