@@ -94,13 +94,17 @@ tools-trunk:
 	  echo "installing trunk $(TRUNK_VERSION) (about 10 minutes)"; \
 	  cargo install trunk --version "$(TRUNK_VERSION)" --locked; fi
 
-## bench: every figure of the README's performance section: the native table, then the in-browser run
-## (BENCH_TOPICS=20000 for a quicker browser run)
+## bench: every figure of the README's performance section in one run: the native table, the
+## release wasm build and where its bytes go (per section, crate, module, function), then the
+## in-browser run beside the native figures of the same scenario
+## (BENCH_TOPICS=20000 for a quicker browser run; BENCH_TOP=N largest functions listed)
 BENCH_TOPICS ?= 200000
+BENCH_TOP ?= 25
 bench: tools-web tools-browser
 	cargo build --release --bin lbscope
 	./target/release/lbscope bench
 	$(MAKE) --no-print-directory wasm-release
+	$(WEBBUILD) size --top $(BENCH_TOP)
 	node www-tests/bench/browser-bench.mjs $(BENCH_TOPICS) 20
 
 ## profile: where a browser round's time goes (Chromium CPU profile of the
