@@ -20,7 +20,7 @@ PORT ?= 8080
 SERVE ?= --profile wasm-release
 
 .PHONY: serve serve-trunk test tools tools-web tools-browser tools-trunk webbuild check native-test \
-  wasm-release www-test bench profile fmt
+  wasm-release www-test bench bench-speed profile fmt
 
 ## serve: install what is missing, then build and serve the app on http://127.0.0.1:8080
 serve: tools-web
@@ -106,6 +106,16 @@ bench: tools-web tools-browser
 	$(MAKE) --no-print-directory wasm-release
 	$(WEBBUILD) size --top $(BENCH_TOP)
 	node www-tests/bench/browser-bench.mjs $(BENCH_TOPICS) 20
+
+## bench-speed: the same in-browser run with the wasm at opt-level 3 (cargo profile wasm-speed,
+## wasm-opt -O3, in target/dist-speed): its size breakdown and round time against make bench's
+SPEED_DIST := target/dist-speed
+bench-speed: tools-web tools-browser
+	cargo build --release --bin lbscope
+	@$(call with_webbuild,$(WASM_BUILD) wasm-speed)
+	$(WEBBUILD) dist --profile wasm-speed --wasm-opt 3 --out $(SPEED_DIST)
+	$(WEBBUILD) size target/webbuild/dist-speed-names.wasm --top 10
+	LBSCOPE_DIST=$(SPEED_DIST) node www-tests/bench/browser-bench.mjs $(BENCH_TOPICS) 20
 
 ## profile: where a browser round's time goes (Chromium CPU profile of the
 ## benchmark cluster; the wasm keeps its function names). PROFILE_TOPICS=20000 is quicker.
