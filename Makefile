@@ -20,7 +20,7 @@ PORT ?= 8080
 SERVE ?= --profile wasm-release
 
 .PHONY: serve serve-trunk test tools tools-web tools-browser tools-trunk webbuild check native-test \
-  wasm-release www-test bench profile fmt
+  wasm-release www-test bench bench-speed profile fmt
 
 ## serve: install what is missing, then build and serve the app on http://127.0.0.1:8080
 serve: tools-web
@@ -94,14 +94,28 @@ tools-trunk:
 	  echo "installing trunk $(TRUNK_VERSION) (about 10 minutes)"; \
 	  cargo install trunk --version "$(TRUNK_VERSION)" --locked; fi
 
-## bench: every figure of the README's performance section: the native table, then the in-browser run
-## (BENCH_TOPICS=20000 for a quicker browser run)
+## bench: every figure of the README's performance section in one run: the native table, the
+## release wasm build and where its bytes go (per section, crate, module, function), then the
+## in-browser run beside the native figures of the same scenario
+## (BENCH_TOPICS=20000 for a quicker browser run; BENCH_TOP=N largest functions listed)
 BENCH_TOPICS ?= 200000
+BENCH_TOP ?= 25
 bench: tools-web tools-browser
 	cargo build --release --bin lbscope
 	./target/release/lbscope bench
 	$(MAKE) --no-print-directory wasm-release
+	$(WEBBUILD) size --top $(BENCH_TOP)
 	node www-tests/bench/browser-bench.mjs $(BENCH_TOPICS) 20
+
+## bench-speed: the same in-browser run with the wasm at opt-level 3 (cargo profile wasm-speed,
+## wasm-opt -O3, in target/dist-speed): its size breakdown and round time against make bench's
+SPEED_DIST := target/dist-speed
+bench-speed: tools-web tools-browser
+	cargo build --release --bin lbscope
+	@$(call with_webbuild,$(WASM_BUILD) wasm-speed)
+	$(WEBBUILD) dist --profile wasm-speed --wasm-opt 3 --out $(SPEED_DIST)
+	$(WEBBUILD) size target/webbuild/dist-speed-names.wasm --top 10
+	LBSCOPE_DIST=$(SPEED_DIST) node www-tests/bench/browser-bench.mjs $(BENCH_TOPICS) 20
 
 ## profile: where a browser round's time goes (Chromium CPU profile of the
 ## benchmark cluster; the wasm keeps its function names). PROFILE_TOPICS=20000 is quicker.

@@ -4,6 +4,7 @@
 //! ```text
 //! lbscope-webbuild dist [--release] [--profile P] [--wasm-opt LEVEL|off] [--out DIR] [--html FILE]
 //! lbscope-webbuild serve [--dir DIR] [--port N] [--addr IP] [--quiet]
+//! lbscope-webbuild size [FILE] [--top N]
 //! ```
 //!
 //! `dist` reads the page template's markers (see `page.rs`), runs
@@ -11,9 +12,13 @@
 //! glue (`--target web`, no TypeScript, as trunk does), runs `wasm-opt -O<level>` on a release
 //! build, copies the stylesheets, icon and boot module, writes `index.html` with subresource
 //! integrity, and only then replaces the output directory. Each step's time is printed.
+//! wasm-opt keeps the function names (`-g`) in a side copy, `target/webbuild/<out>-names.wasm`,
+//! and `dist/` gets the same module without its `name` section; `size` reads that copy and
+//! prints where the bytes go (see `size.rs`).
 
 mod page;
 mod serve;
+mod size;
 
 use anyhow::{anyhow, bail, Context, Result};
 use base64::Engine as _;
@@ -25,13 +30,17 @@ use std::time::Instant;
 const USAGE: &str = "\
 usage: lbscope-webbuild dist [--release] [--profile P] [--wasm-opt LEVEL|off] [--out DIR] [--html FILE]
        lbscope-webbuild serve [--dir DIR] [--port N] [--addr IP] [--quiet]
+       lbscope-webbuild size [FILE] [--top N]
 
 dist   build the web app into DIR (default dist/): cargo (wasm32), wasm-bindgen, wasm-opt
        (release only), the page's assets, index.html with subresource integrity.
        --release     use index.html's data-cargo-profile-release and data-wasm-opt
        --profile P   build with cargo profile P instead (default: dev, or the release one)
        --wasm-opt L  run wasm-opt -OL (0 1 2 3 4 s z) or not at all (off)
-serve  serve DIR (default dist/) on http://127.0.0.1:8080/ until stopped";
+serve  serve DIR (default dist/) on http://127.0.0.1:8080/ until stopped
+size   where the bytes of FILE go: per section, per crate and module, serde, the N (default 25)
+       largest functions (default FILE: target/webbuild/dist-names.wasm, which the last
+       `dist --release` wrote: its wasm with the function names kept)";
 
 #[derive(Debug, Default, PartialEq)]
 struct DistOpts {
@@ -54,6 +63,7 @@ struct ServeOpts {
 enum Cmd {
     Dist(DistOpts),
     Serve(ServeOpts),
+    Size { file: PathBuf, top: usize },
     Help,
 }
 
@@ -109,6 +119,21 @@ fn parse(args: &[String]) -> Result<Cmd> {
             }
             Ok(Cmd::Serve(o))
         }
+        Some("size") => {
+            let mut file = PathBuf::from("target/webbuild/dist-names.wasm");
+            let mut top = 25;
+            while let Some(a) = it.next() {
+                match a.as_str() {
+                    "--top" => {
+                        let v = value(a, &mut it)?;
+                        top = v.parse().map_err(|_| anyhow!("--top: `{v}` is not a count"))?;
+                    }
+                    f if !f.starts_with('-') => file = f.into(),
+                    other => bail!("unknown option `{other}` for size\n\n{USAGE}"),
+                }
+            }
+            Ok(Cmd::Size { file, top })
+        }
         Some(other) => bail!("unknown command `{other}`\n\n{USAGE}"),
     }
 }
@@ -122,6 +147,7 @@ fn main() {
         }
         Cmd::Dist(o) => dist(&o),
         Cmd::Serve(o) => serve::serve(&o.dir, o.addr, o.port, o.quiet),
+        Cmd::Size { file, top } => size::run(&file, top),
     });
     if let Err(e) = result {
         eprintln!("lbscope-webbuild: error: {e:#}");
@@ -230,12 +256,14 @@ fn cargo_build(root: &Path, app: &RustApp) -> Result<PathBuf> {
     wasm.ok_or_else(|| anyhow!("cargo built no .wasm for the binary `{}`", app.bin))
 }
 
-fn wasm_opt(level: &str, file: &Path) -> Result<()> {
+/// `wasm-opt -O<level>` of `file` in place, without its `name` section; the optimised module
+/// with its function names is written to `names` (`-g` changes no code, only keeps the names).
+fn wasm_opt(level: &str, file: &Path, names: &Path) -> Result<()> {
     let exe = std::env::var_os("WASM_OPT").unwrap_or_else(|| "wasm-opt".into());
-    let tmp = file.with_extension("opt.wasm");
     let status = Command::new(&exe)
-        .arg(format!("--output={}", tmp.display()))
+        .arg(format!("--output={}", names.display()))
         .arg(format!("-O{level}"))
+        .arg("-g")
         .arg(file)
         .status()
         .map_err(|e| {
@@ -248,7 +276,9 @@ fn wasm_opt(level: &str, file: &Path) -> Result<()> {
     if !status.success() {
         bail!("wasm-opt -O{level} failed ({status})");
     }
-    std::fs::rename(&tmp, file).with_context(|| format!("replacing {}", file.display()))?;
+    let named = std::fs::read(names).with_context(|| format!("reading {}", names.display()))?;
+    std::fs::write(file, size::strip_names(&named)?)
+        .with_context(|| format!("replacing {}", file.display()))?;
     Ok(())
 }
 
@@ -321,7 +351,10 @@ fn dist(o: &DistOpts) -> Result<()> {
     if let Some(level) = &app.wasm_opt {
         let before = size(&bg);
         let t = Instant::now();
-        wasm_opt(level, &bg)?;
+        let names = target_dir
+            .join("webbuild")
+            .join(format!("{}-names.wasm", out_name.to_string_lossy()));
+        wasm_opt(level, &bg, &names)?;
         step(&format!("wasm-opt -O{level} ({before} -> {})", size(&bg)), t);
     }
 
@@ -424,6 +457,13 @@ mod tests {
         assert!(parse(&args("dist --fast")).is_err());
         assert!(parse(&args("dist --out")).is_err());
         assert!(parse(&args("deploy")).is_err());
+        assert_eq!(
+            parse(&args("size x.wasm --top 5")).unwrap(),
+            Cmd::Size {
+                file: "x.wasm".into(),
+                top: 5
+            }
+        );
     }
 
     #[test]
