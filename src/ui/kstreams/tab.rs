@@ -91,6 +91,8 @@ pub fn KstreamsTab() -> Html {
         <section class="tab-body ks" aria-label="Kafka Streams">
             <aside class="panel controls ks-controls" aria-label="Kafka Streams controls">
                 <Controls view={view.clone()} />
+                // Feature panels mount here, one line each, as folded
+                // `<details class="panel controls">` sections.
             </aside>
             <div class="ks-main">
                 { summary(&view) }
