@@ -332,3 +332,19 @@ fn window_lbscope_summarises_the_shown_sessions() {
     assert!(!i.events.is_empty());
     assert_eq!(i.lesson, None);
 }
+
+/// The event log labels a round's events with the engine's round number (the
+/// default Pulsar scenario's setup ran round 1), other actions by their place
+/// in the log, and the setup's events as setup.
+#[test]
+fn event_rows_carry_the_engine_round_number() {
+    let s = run(boot(None, None), [topic("extra"), Msg::StepActive]);
+    let (rows, _) = s.event_rows();
+    assert!(rows.iter().any(|r| r.step == Some(1) && r.round == Some(2)));
+    assert!(rows.iter().any(|r| r.step == Some(0) && r.round.is_none()));
+    assert!(rows.iter().any(|r| r.step.is_none() && r.round.is_none()));
+    assert!(rows
+        .iter()
+        .filter(|r| r.round == Some(2))
+        .any(|r| r.text.starts_with("round 2 ")));
+}

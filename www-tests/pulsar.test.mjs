@@ -95,7 +95,8 @@ test('a hot topic: split and unload happen; ring and broker bars follow; proposa
 
   // A few more Steps keep the ring tiled and every bundle owned.
   for (let i = 0; i < 3; i++) await page.click('#step');
-  await page.waitForFunction(() => /round 4/.test(document.querySelector('.round-bar .clock').textContent));
+  // (The default scenario's setup ran round 1: the proposal applied round 2.)
+  await page.waitForFunction(() => /round 5/.test(document.querySelector('.round-bar .clock').textContent));
   const later = await arcs(page);
   assert.ok(later.every((x) => x.owner || x.topics === 0), JSON.stringify(later));
   await screenshot(page, 'pulsar-hot-1280');
@@ -104,15 +105,18 @@ test('a hot topic: split and unload happen; ring and broker bars follow; proposa
 
 test('crash, restore, admin split and unload to a chosen broker', async () => {
   const { page, errors } = await fresh();
-  await page.click('.broker-list li[data-broker="broker-2"] button.crash');
-  await page.waitForSelector('.broker-bars li.broker.crashed[data-broker="broker-2"]');
+  // broker-1 owns every bundle of the default scenario.
+  await page.click('.broker-list li[data-broker="broker-1"] button.crash');
+  await page.waitForSelector('.broker-bars li.broker.crashed[data-broker="broker-1"]');
   // Its bundles are orphaned: grey (hatched) with no owner until clients look them up.
   const orphans = (await arcs(page)).filter((x) => !x.owner);
   assert.ok(orphans.length >= 1);
+  // The single phases are folded under the round bar.
+  await page.click('details.phases > summary');
   await page.click('#phase-assign');
   await page.waitForFunction(() => [...document.querySelectorAll('.ring-pane path.arc')].every((e) => e.dataset.owner));
-  await page.click('.broker-list li[data-broker="broker-2"] button.restore');
-  await page.waitForSelector('.broker-bars li.broker[data-broker="broker-2"][data-alive="true"]');
+  await page.click('.broker-list li[data-broker="broker-1"] button.restore');
+  await page.waitForSelector('.broker-bars li.broker[data-broker="broker-1"][data-alive="true"]');
   await page.click('#add-broker');
   await page.waitForSelector('.broker-bars li.broker[data-broker="broker-4"]');
   // pulsar-admin namespaces split-bundle -b 0x00000000_0x40000000 -san range_equally_divide
@@ -127,7 +131,10 @@ test('crash, restore, admin split and unload to a chosen broker', async () => {
   await page.click('form.unload button[type="submit"]');
   await page.click('#phase-assign');
   await page.waitForSelector('.ring-pane path.arc[data-bundle="public/default/0x20000000_0x40000000"][data-owner="broker-4"]');
-  // The doc's 40 % / 10 % / 10 % example sets broker loads directly.
+  // The doc's 40 % / 10 % / 10 % example sets broker loads directly, and says at
+  // once why the doc's outcome cannot follow under the 5.0 profile's AvgShedder.
+  await page.click('details.traffic details.sub > summary');
+  assert.match(await page.textContent('.doc-why'), /ThresholdShedder's; this cluster sheds with AvgShedder/);
   await page.click('#doc-loads');
   await page.waitForFunction(() => Number(document.querySelector('li.broker[data-broker="broker-1"]').dataset.load) >= 40);
   // Highlight: pointing at a broker lights its row.
@@ -138,6 +145,7 @@ test('crash, restore, admin split and unload to a chosen broker', async () => {
 
 test('topics: partitioned, N at once, Zipf skew; a second namespace gets a selector', async () => {
   const { page, errors } = await fresh();
+  await page.click('details.topics > summary');
   await page.fill('#topic-name', 'big');
   await page.selectOption('#topic-kind', 'partitioned');
   await page.fill('#topic-count', '4');
@@ -148,6 +156,7 @@ test('topics: partitioned, N at once, Zipf skew; a second namespace gets a selec
   await page.fill('#topic-count', '20');
   await page.click('form.add-topic button');
   await page.waitForFunction(() => document.querySelectorAll('.ring-pane line.tick').length === 12 + 4 + 20);
+  await page.click('details.traffic details.sub > summary');
   await page.fill('#zipf-seed', '7');
   await page.click('#zipf-apply');
   await page.waitForFunction(() => {
@@ -170,7 +179,7 @@ test('phone width: panels stack and nothing overflows', async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.click('#hot-burst');
   await page.click('#step');
-  await page.waitForFunction(() => /round 1/.test(document.querySelector('.round-bar .clock').textContent));
+  await page.waitForFunction(() => /round 2/.test(document.querySelector('.round-bar .clock').textContent));
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 390, `page is ${width}px wide`);
   const ring = await page.locator('.ring-pane svg.ring').boundingBox();

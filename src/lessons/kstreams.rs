@@ -202,9 +202,9 @@ fn partitions_to_tasks() -> Lesson {
         "A task per input partition is the unit of parallelism: a sixth instance for five partitions idles until a busy one fails.",
         body(config, setup, actions),
         vec![
-            step("Six instances, no topology", 0, &[C::Members], n(|c| {
+            step("Six instances, no topology", 0, &[C::Topology], n(|c| {
                 Said::new(format!(
-                    "Topic input has {} partitions and {} application instances are running with one thread each. Start the processor topology and see how the work is split.",
+                    "Topic input has {} partitions and {} application instances are running with one thread each. Start the processor topology (the Topology section below) and see how the work is split.",
                     c.state.topics()["input"].partitions,
                     c.state.instances().len()
                 ))
@@ -227,7 +227,7 @@ fn partitions_to_tasks() -> Lesson {
                 s
             }))
             .ask(format!("Crash {victim}, which runs task 0_0")),
-            step("The idle instance takes over", 2, &[C::Members], n(|c| {
+            step("After the crash: a balanced reassignment", 2, &[C::Members], n(|c| {
                 let lost = c.pick(|e| match e {
                     E::InstanceCrashed { instance, active_lost, .. } => Some((instance.clone(), active_lost.iter().map(|t| t.to_string()).collect::<Vec<_>>())),
                     _ => None,
@@ -236,21 +236,28 @@ fn partitions_to_tasks() -> Lesson {
                     E::InstanceIdle { instance, .. } => Some(instance.clone()),
                     _ => None,
                 }).collect()).unwrap_or_default();
-                let moved: Vec<String> = assigned(c, Role::Active).into_iter().filter(|x| x.2 != Reason::Sticky).map(|(t, i, _, _, _)| format!("{t} to {i}")).collect();
+                let all = assigned(c, Role::Active);
+                let moved: Vec<String> = all.iter().filter(|x| x.2 != Reason::Sticky).map(|(t, i, r, _, _)| format!("{t} to {i} ({})", r.words())).collect();
+                let lag = c.state.config().acceptable_recovery_lag;
+                let idle_now: Vec<String> = was_idle.first().map(|i| {
+                    c.state.instance(i).map(|x| x.active_tasks().iter().map(|t| t.to_string()).collect()).unwrap_or_default()
+                }).unwrap_or_default();
+                let took_lost = idle_now.iter().any(|t| lost.1.contains(t));
                 let (busy, idle) = c.pick(|e| match e {
                     E::RebalanceCompleted { busy_instances, idle_instances, .. } => Some((*busy_instances, *idle_instances)),
                     _ => None,
                 }).unwrap_or_default();
                 let mut s = Said::new(format!(
-                    "{} crashed with {}, and the rebalance moved {}. {} was idle and now runs {}: {busy} instances are busy and {idle} idle, and every task still consumes its own partition.",
+                    "{} crashed with {}. No records were produced, so every instance is within acceptable.recovery.lag = {} records of every task: the high-availability assignor counts them all as caught up and keeps its balanced round-robin assignment, so {} of {} tasks moved: {}. {} was idle and now runs {}{}; {busy} instances are busy and {idle} idle. An idle instance takes over exactly the crashed instance's task only when it alone holds a caught-up copy of that task's state (a standby within the lag, see the standby lesson) while the others lag behind.",
                     lost.0,
                     and_list(&lost.1),
+                    num(lag as f64),
+                    moved.len(),
+                    all.len(),
                     and_list(&moved),
                     and_list(&was_idle),
-                    was_idle.first().map(|i| {
-                        let t: Vec<String> = c.state.instance(i).map(|x| x.active_tasks().iter().map(|t| t.to_string()).collect()).unwrap_or_default();
-                        and_list(&t)
-                    }).unwrap_or_default()
+                    and_list(&idle_now),
+                    if took_lost { ", the crashed one's task" } else { ", not the crashed one's task" },
                 ));
                 for i in was_idle {
                     s = s.focus(F::Instance, i);
@@ -306,7 +313,7 @@ fn threads() -> Lesson {
                 .focus(F::Instance, "a")
             }))
             .ask("Add a stream thread to a"),
-            step("A second thread", 1, &[C::Threads], n(|c| {
+            step("A second thread", 1, &[C::Threads, C::Members], n(|c| {
                 Said::new(format!(
                     "Now {}. The first thread kept tasks it already had, and the threads share nothing, so they need no coordination.",
                     threads_line(c, "a")
@@ -398,7 +405,7 @@ fn state_restore() -> Lesson {
                 ))
             }))
             .ask("Produce 100,000 records to input"),
-            step("The changelog grows", 1, &[C::Produce], n(|c| {
+            step("The changelog grows", 1, &[C::Produce, C::Members], n(|c| {
                 let offs: Vec<String> = c.state.tasks().iter().map(|t| format!("{} at {}", t.id, c.state.end_offset(t.id))).collect();
                 Said::new(format!(
                     "lbscope writes one changelog record per input record, so the changelog partitions now end at {}. The running actives are up to date; nobody else has a copy.",
@@ -543,7 +550,7 @@ fn rack_standbys() -> Lesson {
         "With a rack client tag listed in rack.aware.assignment.tags, standbys go to a different rack than their active, so losing a rack still leaves a caught-up copy. client.rack alone does not do this in the default assignor.",
         body(config, setup, vec![topology(&["counts"])]),
         vec![
-            step("Two racks", 0, &[C::Members], n(|c| {
+            step("Two racks", 0, &[C::Topology], n(|c| {
                 let v: Vec<String> = c
                     .state
                     .instances()
@@ -643,7 +650,7 @@ fn rack_actives() -> Lesson {
                 ))
             }))
             .ask("Set rack.aware.assignment.strategy to min_traffic"),
-            step("Strategy set", 1, &[C::Config], n(|c| {
+            step("Strategy set", 1, &[C::Config, C::Step], n(|c| {
                 Said::new(format!(
                     "The strategy is now {:?}; it applies at the next rebalance. Force one.",
                     c.state.config().rack_aware_assignment_strategy

@@ -13,6 +13,7 @@
 //! * [`deep_link`] / [`parse_deep_link`] for `#lesson=<id>&step=<n>` (1-based);
 //! * [`fidelity::notes`] for the fidelity page.
 
+pub mod asks;
 pub mod fidelity;
 mod flink;
 mod kstreams;
@@ -196,6 +197,8 @@ pub enum Controls {
     Produce,
     /// Kafka Streams / Flink: let time pass.
     Time,
+    /// Kafka Streams: start the processor topology.
+    Topology,
     /// Everything (free play).
     All,
 }
@@ -693,6 +696,48 @@ mod tests {
         let f = setting_from::<crate::engine::flink::Config>("cluster.evenly-spread-out-slots");
         assert_eq!(f.default, "false");
         assert!(!setting_from::<crate::engine::flink::Config>("nope").from_engine);
+    }
+
+    /// Every "in the real system" default of a key the engine knows is the
+    /// engine's own default (the 5.0 profile for Pulsar), never typed by hand.
+    #[test]
+    fn real_system_boxes_come_from_the_engine_defaults() {
+        let defaults = |sys: System| {
+            match sys {
+                System::Pulsar => serde_json::to_value(crate::engine::pulsar::Config::default()),
+                System::Flink => serde_json::to_value(crate::engine::flink::Config::default()),
+                System::Kstreams => serde_json::to_value(crate::engine::kstreams::Config::default()),
+            }
+            .unwrap()
+        };
+        for l in all() {
+            let d = defaults(l.system);
+            for s in &l.real.settings {
+                if let Some(v) = d.get(&s.key) {
+                    let want = match v {
+                        serde_json::Value::String(x) => x.clone(),
+                        serde_json::Value::Null => "unset".into(),
+                        other => other.to_string(),
+                    };
+                    assert!(s.from_engine, "{}: {} typed by hand", l.id, s.key);
+                    assert_eq!(s.default, want, "{}: {}", l.id, s.key);
+                }
+            }
+        }
+        let avg = lesson("pulsar-avg-shedder").unwrap();
+        let get = |k: &str| {
+            avg.real
+                .settings
+                .iter()
+                .find(|s| s.key == k)
+                .map(|s| s.default.clone())
+        };
+        assert!(get("loadBalancerLoadSheddingStrategy").is_some_and(|v| v.ends_with("AvgShedder")));
+        assert_eq!(get("maxUnloadPercentage").as_deref(), Some("0.5"));
+        assert_eq!(
+            get("loadBalancerDistributeBundlesEvenlyEnabled").as_deref(),
+            Some("false")
+        );
     }
 
     #[test]

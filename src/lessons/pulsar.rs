@@ -913,7 +913,7 @@ fn flow_or_qps() -> Lesson {
                     first
                 ))
             })),
-            step("Where the doc's numbers differ", 1, &[C::Split], n(|c| {
+            step("Where the doc's numbers differ", 1, &[C::Split, C::Config], n(|c| {
                 let plan = last_split(c).map(|s| s.2);
                 let remark = plan.as_ref().and_then(|p| p.remark.clone()).unwrap_or_default();
                 let first = plan.as_ref().and_then(|p| p.boundaries.first().copied()).unwrap_or_default();
@@ -1581,7 +1581,7 @@ fn modular_vs_extensible() -> Lesson {
                 .focus(F::Bundle, format!("{NS}/{}", o[0].0))
             }))
             .ask("Unload bundle 0x00000000_0x40000000 to broker-3"),
-            step("Unowned until a lookup", 1, &[C::Unload], n(|c| {
+            step("Unowned until a lookup", 1, &[C::Unload, C::Step], n(|c| {
                 let (from, sessions, topics) = unload_facts(c);
                 let o = owners(c, NS);
                 Said::new(format!(
@@ -1591,7 +1591,7 @@ fn modular_vs_extensible() -> Lesson {
                 .focus(F::Bundle, format!("{NS}/{}", o[0].0))
             }))
             .ask("Let the clients reconnect (lookups)"),
-            step("The reconnecting clients decide", 2, &[C::Unload], n(|c| {
+            step("The reconnecting clients decide", 2, &[C::Unload, C::Config], n(|c| {
                 let l: Vec<String> = lookups(c).into_iter().map(|(b, k, how)| format!("{b} went to {k} ({how})")).collect();
                 Said::new(format!(
                     "The reconnecting clients' lookups assigned the bundle: {}. Until that lookup its topics had no broker at all.",
@@ -1709,7 +1709,7 @@ fn crash_and_join() -> Lesson {
                 ))
             }))
             .ask("Press Step"),
-            step("Reassigned to the survivors", 2, &[C::Step], n(|c| {
+            step("Reassigned to the survivors", 2, &[C::Step, C::Members], n(|c| {
                 let l: Vec<String> = lookups(c).into_iter().map(|(b, k, _)| format!("{} to {k}", b.rsplit('/').next().unwrap_or_default())).collect();
                 Said::new(format!(
                     "The lookups placed {} bundles: {}. Now {}.",
@@ -1821,7 +1821,7 @@ fn manual_commands() -> Lesson {
                 ))
             }))
             .ask("pulsar-admin namespaces unload my-tenant/my-namespace -b 0x00000000_0xffffffff -d broker-1"),
-            step("Unloaded towards broker-1", 1, &[C::Unload], n(|c| {
+            step("Unloaded towards broker-1", 1, &[C::Unload, C::Step], n(|c| {
                 let (from, sessions, topics) = unload_facts(c);
                 Said::new(format!(
                     "{from} released the bundle, closing {topics} topics and {sessions} sessions. The modular load manager keeps broker-1 as the destination for the next lookup."
@@ -1836,7 +1836,7 @@ fn manual_commands() -> Lesson {
                 ))
             }))
             .ask("pulsar-admin namespaces split-bundle -b LARGEST -san topic_count_equally_divide -u my-tenant/my-namespace"),
-            step("Split and unloaded", 3, &[C::Split], n(|c| {
+            step("Split and unloaded", 3, &[C::Split, C::Step], n(|c| {
                 let Some((parent, children, plan, unloaded)) = last_split(c) else {
                     return Said::new("The split did not happen.");
                 };
@@ -1855,7 +1855,7 @@ fn manual_commands() -> Lesson {
                 ))
             }))
             .ask("pulsar-admin namespaces unload my-tenant/my-namespace"),
-            step("Unload everything", 5, &[C::Unload], n(|c| {
+            step("Unload everything", 5, &[C::Unload, C::Step], n(|c| {
                 let n = c.pick_all(|e| match e {
                     E::Unloaded { .. } => Some(()),
                     _ => None,

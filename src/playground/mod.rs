@@ -53,6 +53,9 @@ pub enum Page {
 pub struct EventRow {
     /// `None` for setup events, else the log index of the action that caused it.
     pub step: Option<usize>,
+    /// The round number (1-based, counting only the engine's round actions) when
+    /// the action that caused it is a round (Step, Schedule, Rebalance).
+    pub round: Option<usize>,
     /// The narration.
     pub text: String,
     /// What it is about.

@@ -124,12 +124,30 @@ impl<E: InBody> Tab for Session<E> {
     fn event_rows(&self, limit: usize) -> (Vec<EventRow>, usize) {
         let total = self.setup_events().len() + self.steps().iter().map(Vec::len).sum::<usize>();
         let mut out = Vec::with_capacity(total.min(limit));
+        // The round number of each applied action (None: not a round).
+        // Rounds the setup ran count too, so the labels match the engine's round numbers.
+        let round = E::round_action();
+        let mut n = self.log().setup.iter().filter(|a| **a == round).count();
+        let rounds: Vec<Option<usize>> = self
+            .log()
+            .actions
+            .iter()
+            .take(self.steps().len())
+            .map(|a| {
+                (*a == round).then(|| {
+                    n += 1;
+                    n
+                })
+            })
+            .collect();
         'outer: for (i, evs) in self.steps().iter().enumerate().rev() {
             for e in evs.iter().rev() {
                 if out.len() == limit {
                     break 'outer;
                 }
-                out.push(row::<E>(Some(i), e));
+                let mut r = row::<E>(Some(i), e);
+                r.round = rounds.get(i).copied().flatten();
+                out.push(r);
             }
         }
         for e in self.setup_events().iter().rev() {
@@ -225,6 +243,7 @@ impl<E: InBody> Tab for Session<E> {
 fn row<E: Engine>(step: Option<usize>, e: &E::Event) -> EventRow {
     EventRow {
         step,
+        round: None,
         text: e.narrate(),
         subject: E::subject(e),
     }

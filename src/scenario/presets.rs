@@ -94,21 +94,38 @@ pub fn kstreams_counts() -> Log<kstreams::Sim> {
     }
 }
 
-/// The Pulsar tab's first experience: 3 brokers, [`PULSAR_NAMESPACE`] with
-/// `bundles` bundles, and a dozen topics with modest traffic.
+/// Published msg/s of each topic of the Pulsar tab's first scenario.
+pub const PULSAR_PLAYGROUND_RATE: f64 = 3000.0;
+/// CPU cores of the first scenario's brokers: small enough that a dozen busy
+/// topics load one broker well past AvgShedder's high threshold.
+pub const PULSAR_PLAYGROUND_CORES: f64 = 4.0;
+
+/// The Pulsar tab's first experience, a cluster that just grew: broker-1 owned
+/// every bundle of [`PULSAR_NAMESPACE`] (`bundles` bundles, a dozen topics at
+/// [`PULSAR_PLAYGROUND_RATE`] msg/s, about half its CPU), then broker-2 and
+/// broker-3 joined and one round ran. The shedder of the 5.0 profile,
+/// AvgShedder, has counted its first hit on the pair broker-1 / an idle broker;
+/// the next Step sheds, so the first press moves bundles.
 pub fn pulsar_playground(bundles: u32) -> Log<pulsar::Sim> {
     let mut log = pulsar_namespace(bundles);
-    let brokers = (1..=PULSAR_DEFAULT_BROKERS).map(|i| pulsar::Action::AddBroker {
+    let capacity = pulsar::broker::Capacity {
+        cpu_cores: PULSAR_PLAYGROUND_CORES,
+        ..Default::default()
+    };
+    let broker = |i: u32| pulsar::Action::AddBroker {
         broker: format!("broker-{i}"),
-        capacity: Default::default(),
-    });
-    log.setup.splice(0..0, brokers);
+        capacity,
+    };
+    log.setup.insert(0, broker(1));
     log.setup.push(pulsar::Action::CreateTopics {
         namespace: PULSAR_NAMESPACE.into(),
         prefix: "topic".into(),
         count: PULSAR_DEFAULT_TOPICS,
-        traffic: pulsar_traffic(PULSAR_DEFAULT_RATE),
+        traffic: pulsar_traffic(PULSAR_PLAYGROUND_RATE),
     });
+    log.setup.push(pulsar::Action::Assign);
+    log.setup.extend((2..=PULSAR_DEFAULT_BROKERS).map(broker));
+    log.setup.push(pulsar::Action::Step);
     log
 }
 
@@ -272,17 +289,51 @@ mod tests {
         sim
     }
 
+    /// The first view moves bundles at the first press: broker-1 carries every
+    /// bundle at more than AvgShedder's high threshold above the idle brokers,
+    /// whose first hit the setup's round counted; the first Step unloads
+    /// bundles to an idle broker and places them there, without splitting.
     #[test]
-    fn the_playground_starts_balanced_and_quiet() {
-        let sim = playground();
+    fn the_first_step_of_the_playground_moves_bundles() {
+        use crate::engine::Engine;
+        let mut sim = playground();
         let ring = sim.ring_view(PULSAR_NAMESPACE, false).unwrap();
         assert_eq!(ring.bundles.len(), 4);
         assert_eq!(
             ring.bundles.iter().map(|b| b.topics).sum::<u32>(),
             PULSAR_DEFAULT_TOPICS
         );
-        assert_eq!(sim.broker_views().len(), 3);
-        assert!(sim.broker_views().iter().all(|b| b.load < 20.0));
+        let views = sim.broker_views();
+        assert_eq!(views.len(), 3);
+        let b1 = views.iter().find(|b| b.id.0 == "broker-1").unwrap();
+        assert_eq!(b1.bundles, 4);
+        let high = sim.config().load_balancer_avg_shedder_high_threshold;
+        assert!(b1.load > high + 5.0, "broker-1 at {} %", b1.load);
+        assert_eq!(
+            sim.config().load_balancer_load_shedding_strategy,
+            pulsar::config::SheddingStrategy::AvgShedder
+        );
+        let events = sim.apply(&pulsar::Action::Step).unwrap();
+        let unloaded = events
+            .iter()
+            .filter(|e| matches!(e, pulsar::Event::Unloaded { .. }))
+            .count();
+        assert!(unloaded >= 1, "{events:#?}");
+        assert!(!events
+            .iter()
+            .any(|e| matches!(e, pulsar::Event::BundleSplit { .. })));
+        let moved = sim
+            .broker_views()
+            .iter()
+            .filter(|b| b.id.0 != "broker-1")
+            .map(|b| b.bundles)
+            .sum::<usize>();
+        assert_eq!(moved, unloaded);
+        let done = events.iter().find_map(|e| match e {
+            pulsar::Event::RoundDone { metrics } => Some(metrics.clone()),
+            _ => None,
+        });
+        assert_eq!(done.map(|m| m.bundles_moved as usize), Some(unloaded));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::components::{
     toolbar::{ProposalPanel, Toolbar},
 };
 use super::kstreams::KstreamsTab;
-use super::lesson::{aside_empty, control_words, FidelityPage, LessonPanel, LessonsPage};
+use super::lesson::{aside_empty, control_words, FidelityPage, LessonPanel, LessonsPage, StartHere};
 use super::pulsar::PulsarTab;
 use super::store::{AppStore, LessonMsg, Msg, Notice, Page, Store, StoreCtx};
 use crate::engine::System;
@@ -167,11 +167,20 @@ pub fn App() -> Html {
     // A new lesson step unfolds the control groups it needs (once: the learner may fold them again).
     {
         let key = store.lesson_on_screen().map(|r| {
-            (
-                r.lesson.id,
-                r.step,
-                control_words(r.lesson.system, &r.view.controls),
-            )
+            // A step asking for one of Pulsar's single phases unfolds them too.
+            let phase = r
+                .view
+                .ask
+                .as_ref()
+                .is_some_and(|a| crate::lessons::asks::is_pulsar_phase(&a.action));
+            let words = control_words(r.lesson.system, &r.view.controls).map(|w| {
+                if phase {
+                    format!("{w} phases")
+                } else {
+                    w
+                }
+            });
+            (r.lesson.id, r.step, words)
         });
         use_effect_with(key, |key| {
             if let Some((_, _, Some(words))) = key {
@@ -279,6 +288,28 @@ pub fn App() -> Html {
         });
     }
 
+    // A page that opens takes the keyboard focus (its heading), and so does a
+    // lesson that starts (its step title): the reader continues there.
+    use_effect_with(store.page, |page| match page {
+        Page::Lessons => browser::focus_id("lessons-title"),
+        Page::Fidelity => browser::focus_id("page-main"),
+        Page::Playground => {}
+    });
+    {
+        let started = store.lesson.as_ref().filter(|r| r.shown).map(|r| r.lesson.id);
+        use_effect_with(started, |id| {
+            if id.is_some() {
+                browser::focus_id("lesson-step-title");
+            }
+        });
+    }
+    let skip = |id: &'static str| {
+        Callback::from(move |e: MouseEvent| {
+            e.prevent_default();
+            browser::focus_id(id);
+        })
+    };
+
     let tabs = System::ALL.iter().map(|&t| {
         let onclick = {
             let store = store.clone();
@@ -382,6 +413,11 @@ pub fn App() -> Html {
 
     html! {
         <ContextProvider<StoreCtx> context={store.clone()}>
+            <nav class="skip-links" aria-label="Skip links">
+                <a class="skip-link" href="#step" onclick={skip("step")}>{"Skip to Step"}</a>
+                <a class="skip-link" href="#main" onclick={skip("main")}>{"Skip to the simulation"}</a>
+                <a class="skip-link" href="#event-log" onclick={skip("event-log")}>{"Skip to the event log"}</a>
+            </nav>
             <header class="top" data-lesson-controls={lesson_controls.clone()}>
                 <h1>{"lbscope"}</h1>
                 <nav role="tablist" aria-label="Systems">{ for tabs }</nav>
@@ -396,11 +432,12 @@ pub fn App() -> Html {
             }
             <ProposalPanel />
             if let Some(page) = page {
-                <main class="page-main">{ page }</main>
+                <main class="page-main" id="page-main" tabindex="-1">{ page }</main>
             } else {
-            <main data-highlight-kind={store.highlight.as_ref().map(|h| h.kind)}
+            <main id="main" tabindex="-1" data-highlight-kind={store.highlight.as_ref().map(|h| h.kind)}
                   data-highlight-id={store.highlight.as_ref().map(|h| h.id.clone())}
                   data-lesson-controls={lesson_controls} data-lesson-aside={no_aside}>
+                <StartHere />
                 <LessonPanel />
                 {
                     match store.tab {

@@ -282,3 +282,42 @@ pub fn read_file(input: &web_sys::HtmlInputElement, done: impl FnOnce(Result<Str
     });
     READER.with(|r| *r.borrow_mut() = Some(reader));
 }
+
+/// localStorage key remembering that the "start here" card was dismissed.
+pub const START_HERE_KEY: &str = "lbscope.start-here-dismissed";
+
+/// Whether this browser dismissed the "start here" card before.
+pub fn start_here_dismissed() -> bool {
+    gloo::storage::LocalStorage::get::<bool>(START_HERE_KEY).unwrap_or(false)
+}
+
+/// Remember that the "start here" card was dismissed (or a lesson started from it).
+pub fn dismiss_start_here() {
+    let _ = gloo::storage::LocalStorage::set(START_HERE_KEY, true);
+}
+
+/// localStorage key of the event log's reading order.
+pub const LOG_ORDER_KEY: &str = "lbscope.log-oldest-first";
+
+/// Whether the event log reads oldest to newest (saved in this browser).
+pub fn log_oldest_first() -> bool {
+    gloo::storage::LocalStorage::get::<bool>(LOG_ORDER_KEY).unwrap_or(false)
+}
+
+/// Save the event log's reading order.
+pub fn save_log_oldest_first(oldest: bool) {
+    let _ = gloo::storage::LocalStorage::set(LOG_ORDER_KEY, oldest);
+}
+
+/// Move the keyboard focus to the element with this id (skip links, a page
+/// that opens); the element needs a `tabindex` unless it is focusable anyway.
+pub fn focus_id(id: &str) {
+    use wasm_bindgen::JsCast;
+    if let Some(el) = gloo::utils::document()
+        .get_element_by_id(id)
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.focus();
+        el.scroll_into_view_with_bool(true);
+    }
+}

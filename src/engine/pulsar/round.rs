@@ -145,6 +145,9 @@ impl Sim {
 
     /// One full round.
     pub fn step(&mut self) -> Vec<Event> {
+        // The round's summary counts this round's own work: moves, splits and
+        // lookups done before it (setup, admin commands, single phases) are not its.
+        self.counters = Default::default();
         self.round += 1;
         self.now_ms += u64::from(self.config.round_seconds) * 1000;
         // Room for as many events as last time, and some (a vector that grows

@@ -1,6 +1,9 @@
-//! The event log: every decision in plain words with its numbers, newest first.
-//! Clicking an event highlights what it is about in the view.
+//! The event log: every decision in plain words with its numbers, newest first
+//! (or oldest first, the reader's choice, remembered in this browser). The
+//! setup's events are folded under one line. Clicking an event highlights what
+//! it is about in the view.
 
+use crate::ui::browser;
 use crate::ui::store::{EventRow, Subject};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -23,11 +26,28 @@ pub struct EventLogProps {
 /// cost more than the round itself).
 pub const FIRST_ROWS: usize = 100;
 
+/// One unit system in the log: Pulsar counts a "MB" as 1,048,576 bytes (its
+/// `...Mbytes` settings and its shedders' messages), and so does every rate
+/// here, so the few narrations that say "MiB/s" are shown as "MB/s".
+pub fn one_unit(text: &str) -> String {
+    text.replace("MiB/s", "MB/s").replace("MiB", "MB")
+}
+
+/// The label of a row: the setup, the round it belongs to, or the action's place in the log.
+pub fn row_label(r: &EventRow) -> String {
+    match (r.step, r.round) {
+        (None, _) => "setup".into(),
+        (Some(_), Some(n)) => format!("round {n}"),
+        (Some(i), None) => format!("action {}", i + 1),
+    }
+}
+
 /// The event log panel.
 #[component]
 pub fn EventLog(p: &EventLogProps) -> Html {
     let filter = use_state(String::new);
     let limit = use_state(|| FIRST_ROWS);
+    let oldest_first = use_state(browser::log_oldest_first);
     let on_filter = {
         let filter = filter.clone();
         Callback::from(move |e: InputEvent| {
@@ -35,56 +55,90 @@ pub fn EventLog(p: &EventLogProps) -> Html {
             filter.set(input.value());
         })
     };
+    let on_order = {
+        let oldest_first = oldest_first.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value() == "oldest";
+            browser::save_log_oldest_first(v);
+            oldest_first.set(v);
+        })
+    };
     let needle = filter.to_lowercase();
-    let matching: Vec<&EventRow> = p
-        .rows
-        .iter()
-        .filter(|r| needle.is_empty() || r.text.to_lowercase().contains(&needle))
-        .collect();
+    let keep = |r: &&EventRow| needle.is_empty() || r.text.to_lowercase().contains(&needle);
+    let (setup, acted): (Vec<&EventRow>, Vec<&EventRow>) = p.rows.iter().partition(|r| r.step.is_none());
+    let mut matching: Vec<&EventRow> = acted.into_iter().filter(keep).collect();
+    let setup: Vec<&EventRow> = setup.into_iter().filter(keep).collect();
     let more = matching.len().saturating_sub(*limit);
+    matching.truncate(*limit);
+    if *oldest_first {
+        matching.reverse();
+    }
     let on_more = {
         let limit = limit.clone();
         Callback::from(move |_: MouseEvent| limit.set(*limit + FIRST_ROWS))
     };
-    let rows = matching.into_iter().take(*limit).map(|r| {
-            let active = r.subject.is_some() && r.subject == p.highlight;
-            let onclick = {
-                let pick = p.on_pick.clone();
-                let subject = r.subject.clone();
-                Callback::from(move |_| pick.emit(if active { None } else { subject.clone() }))
-            };
-            let step = match r.step {
-                None => "setup".to_string(),
-                Some(i) => format!("#{}", i + 1),
-            };
-            let title = r
-                .subject
-                .as_ref()
-                .map(|s| format!("Highlight {} {}", s.kind, s.id))
-                .unwrap_or_default();
-            html! {
-                <li class={classes!("event", active.then_some("active"), r.subject.is_some().then_some("has-subject"))}>
-                    <button class="event-row" {onclick} title={title} disabled={r.subject.is_none()}>
-                        <span class="step">{step}</span>
-                        <span class="text">{&r.text}</span>
-                    </button>
-                </li>
-            }
-        });
+    let draw = |r: &EventRow| {
+        let active = r.subject.is_some() && r.subject == p.highlight;
+        let onclick = {
+            let pick = p.on_pick.clone();
+            let subject = r.subject.clone();
+            Callback::from(move |_| pick.emit(if active { None } else { subject.clone() }))
+        };
+        let title = r
+            .subject
+            .as_ref()
+            .map(|s| format!("Highlight {} {}", s.kind, s.id))
+            .unwrap_or_default();
+        html! {
+            <li class={classes!("event", active.then_some("active"), r.subject.is_some().then_some("has-subject"))}>
+                <button class="event-row" {onclick} title={title} disabled={r.subject.is_none()}>
+                    <span class="step">{ row_label(r) }</span>
+                    <span class="text">{ one_unit(&r.text) }</span>
+                </button>
+            </li>
+        }
+    };
+    // The setup's events are folded, at the start (oldest first) or the end (newest first).
+    let setup_fold = (!setup.is_empty()).then(|| {
+        let mut rows = setup.clone();
+        if *oldest_first {
+            rows.reverse();
+        }
+        html! {
+            <li class="setup-fold">
+                <details>
+                    <summary>{ format!("{} setup events (the scenario's starting cluster)", rows.len()) }</summary>
+                    <ol class="events setup-events">{ for rows.iter().map(|r| draw(r)) }</ol>
+                </details>
+            </li>
+        }
+    });
+    let order = if *oldest_first { "oldest" } else { "newest" };
     html! {
-        <section class="panel log" aria-label="Event log">
+        <section class="panel log" aria-labelledby="event-log-title" id="event-log" tabindex="-1">
             <div class="panel-head">
-                <h2>{"Event log"}</h2>
+                <h2 id="event-log-title">{"Event log"}</h2>
                 <input class="filter" type="search" placeholder="filter…" aria-label="Filter events"
                        value={(*filter).clone()} oninput={on_filter} />
             </div>
-            <ol class="events" aria-live="polite">{ for rows }</ol>
+            <label class="log-order">{"Order "}
+                <select onchange={on_order}>
+                    <option value="newest" selected={order == "newest"}>{"newest first"}</option>
+                    <option value="oldest" selected={order == "oldest"}>{"oldest first (reading order)"}</option>
+                </select>
+            </label>
+            <ol class="events" aria-live="polite" data-order={order}>
+                if *oldest_first { { for setup_fold.clone() } }
+                { for matching.iter().map(|r| draw(r)) }
+                if !*oldest_first { { for setup_fold } }
+            </ol>
             if more > 0 {
                 <button class="show-more" onclick={on_more}>{ format!("Show {} more of {more}", more.min(FIRST_ROWS)) }</button>
             }
             if p.hidden > 0 {
                 <p class="hint">{ format!("{} older events not shown (the CLI prints them all: lbscope run)", p.hidden) }</p>
             }
+            <p class="hint units">{"Rates in msg/s; sizes in MB/s, 1 MB = 1,048,576 bytes as Pulsar counts."}</p>
         </section>
     }
 }

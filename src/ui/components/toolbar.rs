@@ -16,6 +16,17 @@ pub fn step_label(sys: System) -> &'static str {
     }
 }
 
+/// What one round does on each tab (the round button's tooltip).
+pub fn step_title(sys: System) -> &'static str {
+    match sys {
+        System::Pulsar => {
+            "One full round: brokers report, bundles split, the shedder unloads, clients look up (n)"
+        }
+        System::Flink => "Deploy the job: tasks to slots, then slots to TaskManagers (n)",
+        System::Kstreams => "One rebalance of the group (n)",
+    }
+}
+
 /// The toolbar.
 #[component]
 pub fn Toolbar() -> Html {
@@ -95,7 +106,8 @@ pub fn Toolbar() -> Html {
     let speeds = [(1600, "slow"), (800, "normal"), (300, "fast"), (80, "fastest")];
     html! {
         <div class="toolbar" role="toolbar" aria-label="Rounds and history">
-            <button class="primary" data-controls="step" onclick={send(|| Msg::StepActive)} title="One round (n)">{ step_label(store.tab) }</button>
+            // The one round button of every tab (the skip link "Skip to Step" lands here).
+            <button id="step" class="primary" data-controls="step" onclick={send(|| Msg::StepActive)} title={step_title(store.tab)}>{ step_label(store.tab) }</button>
             if store.tab != System::Pulsar {
                 <button data-controls="step" onclick={send(|| Msg::Propose(true))}
                         title="Show what the next round would do, then apply or discard it">{"Propose"}</button>
@@ -121,7 +133,7 @@ pub fn Toolbar() -> Html {
                 <input type="file" accept=".json,application/json" class="visually-hidden" onchange={on_import} />
             </label>
             <button onclick={send(|| Msg::Reset)} title="Start this tab over from its default scenario">{"Reset"}</button>
-            <button onclick={send(|| Msg::Help(true))} title="Keyboard shortcuts (?)" aria-label="Help">{"?"}</button>
+            <button onclick={send(|| Msg::Help(true))} title="Keyboard shortcuts (?)" aria-label="Help (?)">{"?"}</button>
         </div>
     }
 }

@@ -42,6 +42,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
         let store = store.clone();
         move |c: flink::Config| store.dispatch(Msg::act(Action::whole_config(&c)))
     };
+    let in_lesson = store.lesson_on_screen().is_some();
     let on_mode = {
         let store = store.clone();
         let config = config.clone();
@@ -58,8 +59,9 @@ pub fn Controls(p: &ControlsProps) -> Html {
                 load_balance_mode: Some(mode),
                 ..config.clone()
             });
-            // The mode takes effect at the next scheduling: do it now.
-            if has_job {
+            // The mode takes effect at the next scheduling: do it now, except in a
+            // lesson, whose next step asks for Schedule itself.
+            if has_job && !in_lesson {
                 store.dispatch(Msg::act(Action::Schedule));
             }
         })
@@ -156,7 +158,11 @@ pub fn Controls(p: &ControlsProps) -> Html {
                             value={config.slot_request_timeout.0.to_string()} onchange={on_timeout} />
                     </div>
                 </div>
-                <p class="hint">{"Both take effect at the next scheduling or failover."}</p>
+                <p class="hint">{ if in_lesson {
+                    "The mode and both intervals take effect at the next scheduling: press Schedule."
+                } else {
+                    "A new mode reschedules the job at once; both intervals take effect at the next scheduling or failover."
+                } }</p>
             </div>
             <button class="primary schedule" data-controls="schedule" onclick={on_schedule} disabled={!has_job}
                 title="Deploy the job: phase 1 (tasks to slots), then phase 2 (slots to TaskManagers)">{"Schedule"}</button>

@@ -310,6 +310,8 @@ pub fn FlinkTab() -> Html {
                 </div>
                 <h2 class="spaced">{"Scheduling"}</h2>
                 <Controls restart={restart.clone()} />
+                // Feature panels mount here, one line each, as folded
+                // `<details class="panel controls">` sections.
             </aside>
             <div class="flink-main">
                 <div class="panel main-view">

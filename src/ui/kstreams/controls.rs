@@ -339,6 +339,25 @@ pub fn Controls(props: &ControlsProps) -> Html {
         })
     };
 
+    // One stateful sub-topology reading the first topic into the store `counts`.
+    let start_topology = {
+        let store = store.clone();
+        let topic = view.topics.first().map(|t| t.name.clone()).unwrap_or_default();
+        Callback::from(move |_: MouseEvent| {
+            send(
+                &store,
+                Action::DefineTopology {
+                    subtopologies: vec![crate::engine::kstreams::topology::SubtopologySpec {
+                        sources: vec![topic.clone()],
+                        stores: vec!["counts".into()],
+                        changelog: true,
+                    }],
+                    copartition_groups: Vec::new(),
+                },
+            )
+        })
+    };
+
     let strategy = serde_json::to_value(cfg.rack_aware_assignment_strategy)
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
@@ -377,12 +396,26 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     { view.probing_rebalance_at_ms.map(|p| format!(" · probing rebalance at {}", duration(p))).unwrap_or_default() }
                 </p>
                 <div class="ks-buttons">
-                    <button onclick={time(100)} aria-label="Advance time by 100 milliseconds">{"+100 ms"}</button>
-                    <button onclick={time(1000)} aria-label="Advance time by 1 second">{"+1 s"}</button>
-                    <button onclick={time(10_000)} aria-label="Advance time by 10 seconds">{"+10 s"}</button>
-                    <button onclick={time(600_000)} aria-label="Advance time by 10 minutes">{"+10 min"}</button>
+                    <button onclick={time(100)} title="Advance time by 100 milliseconds">{"+100 ms"}</button>
+                    <button onclick={time(1000)} title="Advance time by 1 second">{"+1 s"}</button>
+                    <button onclick={time(10_000)} title="Advance time by 10 seconds">{"+10 s"}</button>
+                    <button onclick={time(600_000)} title="Advance time by 10 minutes">{"+10 min"}</button>
                 </div>
                 <button class="ks-primary" onclick={rebalance}>{"Rebalance"}</button>
+            </section>
+
+            <section class="ks-ctl" aria-labelledby="ks-topo" data-controls="topology">
+                <h2 id="ks-topo">{"Topology"}</h2>
+                if view.topology.is_none() {
+                    <p class="hint">{ view.topics.first().map(|t| format!(
+                        "No processor topology runs yet. Start a stateful one: a sub-topology reading {} into the store counts (with its changelog).", t.name
+                    )).unwrap_or_else(|| "Define a topic first.".into()) }</p>
+                    <button class="ks-primary" id="ks-start-topology" onclick={start_topology} disabled={view.topics.is_empty()}>
+                        {"Start the topology"}
+                    </button>
+                } else {
+                    <p class="hint">{"The topology runs; the picture shows its sub-topologies and tasks."}</p>
+                }
             </section>
 
             <section class="ks-ctl" aria-labelledby="ks-add" data-controls="members">

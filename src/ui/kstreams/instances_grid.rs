@@ -112,7 +112,8 @@ fn instance_card(store: &StoreCtx, view: &View, inst: &InstanceView, placed: &Pl
     } else {
         html! {
             <>
-                <button onclick={act(store, Action::AddThread { instance: name.clone() })} aria-label={format!("Add a thread to {name}")} title="KafkaStreams.addStreamThread()">{"+ thread"}</button>
+                <button data-controls="threads" onclick={act(store, Action::AddThread { instance: name.clone() })} title="KafkaStreams.addStreamThread()">{"+ thread"}<span class="visually-hidden">{ format!(" to {name}") }</span></button>
+                <button data-controls="threads" onclick={act(store, Action::RemoveThread { instance: name.clone(), thread: None })} title="KafkaStreams.removeStreamThread()">{"− thread"}<span class="visually-hidden">{ format!(" of {name}") }</span></button>
                 <button class="danger" onclick={act(store, Action::CrashInstance { name: name.clone() })} aria-label={format!("Crash {name}")} title="Crash: leaves the group, state stays on disk">{"Crash"}</button>
                 <button onclick={act(store, Action::RemoveInstance { name: name.clone() })} aria-label={format!("Remove {name}")} title="Clean shutdown: state is deleted">{"Remove"}</button>
             </>

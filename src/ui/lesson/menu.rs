@@ -84,7 +84,7 @@ pub fn LessonsPage() -> Html {
         <section class="page lessons-page" aria-labelledby="lessons-title">
             <div class="page-head">
                 <div>
-                    <h2 id="lessons-title">{"Lessons"}</h2>
+                    <h2 id="lessons-title" tabindex="-1">{"Lessons"}</h2>
                     <p class="hint">{ format!("One small simulation per idea, then free play. Every number is the engine's. {done} of {total} lessons done.") }</p>
                 </div>
                 <div class="page-actions">

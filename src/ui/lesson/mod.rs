@@ -6,10 +6,12 @@
 mod fidelity;
 mod menu;
 mod panel;
+mod start;
 
 pub use fidelity::FidelityPage;
 pub use menu::LessonsPage;
 pub use panel::LessonPanel;
+pub use start::StartHere;
 
 use crate::engine::System;
 use crate::lessons::{Concept, Controls};
@@ -39,6 +41,7 @@ pub fn control_words(sys: System, controls: &[Controls]) -> Option<String> {
             (Controls::Threads, _) => &["threads"],
             (Controls::Produce, _) => &["produce"],
             (Controls::Time, _) => &["time"],
+            (Controls::Topology, _) => &["topology"],
             (Controls::All, _) => &[],
         });
     }
@@ -53,7 +56,7 @@ pub fn aside_empty(sys: System, words: &str) -> bool {
     let aside: &[&str] = match sys {
         System::Pulsar => &["members", "topics", "load", "admin"],
         System::Flink => &["job", "config", "schedule", "members"],
-        System::Kstreams => &["presets", "time", "members", "produce", "config"],
+        System::Kstreams => &["presets", "time", "members", "produce", "config", "topology"],
     };
     !words.split(' ').any(|w| aside.contains(&w))
 }

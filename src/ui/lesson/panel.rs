@@ -80,7 +80,7 @@ pub fn LessonPanel() -> Html {
                     { format!(" › {} › {}. {}", l.system.title(), course_number(l.id), l.title) }
                 </p>
                 <div class="lesson-head">
-                    <h2 id="lesson-step-title">{ v.title.clone() }</h2>
+                    <h2 id="lesson-step-title" tabindex="-1">{ v.title.clone() }</h2>
                     <span class="lesson-count">{ format!("Step {} of {}", v.index + 1, v.of) }</span>
                 </div>
                 <ol class="lesson-dots" aria-label="Steps">{ for dots }</ol>
@@ -88,7 +88,7 @@ pub fn LessonPanel() -> Html {
                 if let Some(ask) = v.ask.as_ref() {
                     <div class="ask" role="note">
                         <p><strong>{"Your turn: "}</strong><span class="ask-prompt">{ ask.prompt.clone() }</span>
-                           <span class="hint">{" — use the controls below; the lesson moves on when you do."}</span></p>
+                           <span class="hint">{" — with the control shown below; the lesson moves on when you do."}</span></p>
                         <button class="do-it" onclick={do_it}>{"Do it for me"}</button>
                     </div>
                 }
@@ -123,16 +123,16 @@ fn real_box(r: &RealSystem) -> Html {
     if r.settings.is_empty() && r.commands.is_empty() && r.classes.is_empty() {
         return html! {};
     }
-    // Open beside the narration on wide screens; folded on phones, where it would
-    // push the simulation far down.
+    // Open beside the narration only on very wide screens; folded elsewhere, where
+    // it would push the picture the step talks about below the fold.
     let wide = gloo::utils::window()
         .inner_width()
         .ok()
         .and_then(|w| w.as_f64())
-        .is_none_or(|w| w >= 900.0);
+        .is_none_or(|w| w >= 1600.0);
     html! {
         <details class="real-system" open={wide}>
-            <summary><h3>{"In the real system"}</h3></summary>
+            <summary><h3>{"In the real system"}</h3>{ format!(" ({} settings, {} classes)", r.settings.len(), r.classes.len()) }</summary>
             if !r.settings.is_empty() {
                 <h4>{"Configuration (default)"}</h4>
                 <dl class="real-settings">

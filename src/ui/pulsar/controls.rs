@@ -97,18 +97,106 @@ pub struct ControlsProps {
     pub on_error: Callback<String>,
     /// A fresh random seed (from the browser).
     pub fresh_seed: Callback<(), u64>,
+    /// Every live broker's (name, bundles owned, load %, bytes/s served), busiest first.
+    #[prop_or_default]
+    pub loads: Rc<Vec<(String, usize, f64, f64)>>,
+    /// Open a lesson at its first step (the doc example's full setup).
+    #[prop_or_default]
+    pub on_lesson: Callback<&'static str>,
 }
 
-/// The side panel of controls.
+/// The side panel of controls: "Try this" and the essentials open, the rest folded.
 #[component]
 pub fn Controls(p: &ControlsProps) -> Html {
     html! {
         <>
+            <TryThis ..p.clone() />
             <ClusterControls ..p.clone() />
             <TopicControls ..p.clone() />
             <TrafficControls ..p.clone() />
             <AdminControls ..p.clone() />
         </>
+    }
+}
+
+/// One-click experiments, and one line saying what to press first.
+#[component]
+fn TryThis(p: &ControlsProps) -> Html {
+    let busiest = p.loads.first().cloned();
+    let total: usize = p.loads.iter().map(|(_, n, _, _)| n).sum();
+    let idle: Vec<String> = p
+        .loads
+        .iter()
+        .filter(|(_, n, _, _)| *n == 0)
+        .map(|(b, _, _, _)| b.clone())
+        .collect();
+    let line = match &busiest {
+        Some((b, n, load, _)) if !idle.is_empty() && *n > 1 => format!(
+            "{b} carries {n} of {total} bundles at {load:.0} % load while {} own none. Press Step: {:?} decides each round, and the log says why.",
+            idle.join(" and "),
+            p.config.load_balancer_load_shedding_strategy
+        ),
+        Some((b, n, load, _)) => format!(
+            "{b} is the busiest broker ({n} bundles, {load:.0} % load). Press Step (or Play) to run rounds of {:?}.",
+            p.config.load_balancer_load_shedding_strategy
+        ),
+        None => "Add a broker, then press Step.".into(),
+    };
+    let first_topic = p
+        .topics
+        .iter()
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(t, _)| t.clone());
+    let hot = {
+        let on = p.on_field.reform(|a| ("pulsar-try", a));
+        let t = first_topic.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(t) = &t {
+                on.emit(presets::pulsar_hot_topic(t));
+            }
+        })
+    };
+    let crash = {
+        let on = p.on_field.reform(|a| ("pulsar-try", a));
+        let b = busiest.as_ref().map(|(b, _, _, _)| b.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Some(b) = &b {
+                on.emit(Action::CrashBroker { broker: b.clone() });
+            }
+        })
+    };
+    let names: Vec<String> = p.members.iter().map(|(b, _)| b.clone()).collect();
+    let new_name = presets::next_broker_name(&names);
+    let add = {
+        let on = p.on_field.reform(|a| ("pulsar-try", a));
+        let name = new_name.clone();
+        Callback::from(move |_: MouseEvent| {
+            on.emit(Action::AddBroker {
+                broker: name.clone(),
+                capacity: Default::default(),
+            })
+        })
+    };
+    let alive = p.members.iter().filter(|(_, a)| *a).count();
+    html! {
+        <section class="panel controls try-this" aria-labelledby="pulsar-try" data-controls="presets">
+            <h2 id="pulsar-try">{"Try this"}</h2>
+            <p class="press-step">{ line }</p>
+            <div class="try-buttons">
+                <button class="try" onclick={hot} disabled={first_topic.is_none()}
+                        title="One topic jumps to 60k msg/s: its bundle splits and the shedder moves load">
+                    { first_topic.as_ref().map(|t| format!("Burst {}", t.rsplit('/').next().unwrap_or(t))).unwrap_or_else(|| "Burst a topic".into()) }
+                </button>
+                <button class="try" onclick={crash} disabled={busiest.is_none() || alive < 2}
+                        title="Its bundles lose their owner; the next lookups place them on the others">
+                    { busiest.as_ref().map(|(b, _, _, _)| format!("Crash {b}")).unwrap_or_else(|| "Crash the busiest".into()) }
+                </button>
+                <button class="try" onclick={add} title="A new broker owns nothing until the shedder moves bundles to it">
+                    { format!("Add {new_name}") }
+                </button>
+            </div>
+            <FieldError field="pulsar-try" />
+        </section>
     }
 }
 
@@ -179,6 +267,8 @@ fn ClusterControls(p: &ControlsProps) -> Html {
                 <ul class="broker-list">{ for rows }</ul>
             }
             <button id="add-broker" onclick={add}>{"Add broker"}</button>
+            <details class="sub" data-controls="config">
+            <summary>{ format!("Version and load manager ({})", match profile { Some(Profile::Pulsar4) => "4.x", Some(Profile::Pulsar5) => "5.0", None => "custom" }) }</summary>
             <label for="profile">{"Version profile"}</label>
             <select id="profile" onchange={on_profile}>
                 if profile.is_none() { <option selected=true value="">{"custom"}</option> }
@@ -190,6 +280,7 @@ fn ClusterControls(p: &ControlsProps) -> Html {
                 <option value="modular" selected={lm == LoadManager::Modular}>{"modular (post-assign at lookup)"}</option>
                 <option value="extensible" selected={lm == LoadManager::Extensible}>{"extensible (pre-assign, transfer)"}</option>
             </select>
+            </details>
             <p class="hint">{ format!("Shedding: {:?}; placement: {:?}.", p.config.load_balancer_load_shedding_strategy, p.config.load_balancer_load_placement_strategy) }</p>
             <FieldError field="pulsar-cluster" />
         </details>
@@ -257,6 +348,22 @@ fn TopicControls(p: &ControlsProps) -> Html {
             }
         })
     };
+    let on_lookup = {
+        let on = p.on_field.reform(|a| ("pulsar-topics", a));
+        let err = p.on_error.clone();
+        let ns = p.namespace.to_string();
+        let topic_ref = topic_ref.clone();
+        Callback::from(move |_: MouseEvent| {
+            let name = val(&topic_ref);
+            if name.trim().is_empty() {
+                err.emit("Type the topic to look up first.".into());
+                return;
+            }
+            on.emit(Action::Lookup {
+                topic: in_ns(&ns, &name),
+            });
+        })
+    };
     let on_ns = {
         let on = p.on_field.reform(|a| ("pulsar-topics", a));
         let (name_ref, bundles_ref) = (ns_name_ref.clone(), ns_bundles_ref.clone());
@@ -275,7 +382,7 @@ fn TopicControls(p: &ControlsProps) -> Html {
         _ => None,
     };
     html! {
-        <details class="panel controls topics" open=true data-controls="topics">
+        <details class="panel controls topics" data-controls="topics">
             <summary><h2>{"Namespaces & topics"}</h2></summary>
             <label for="bundle-count">{ format!("Bundles of {}", presets::PULSAR_NAMESPACE) }</label>
             <input id="bundle-count" type="number" min="1" max={crate::engine::pulsar::MAX_BUNDLES.to_string()}
@@ -295,6 +402,8 @@ fn TopicControls(p: &ControlsProps) -> Html {
                         <input id="topic-count" ref={count_ref} type="number" min="1" max="100000" value="8" aria-label={l} title={l} />
                     }
                     <button type="submit">{"Add"}</button>
+                    <button type="button" id="topic-lookup" onclick={on_lookup}
+                            title="A client looks the topic up: its bundle's owner answers (an unowned bundle is assigned first)">{"Look up"}</button>
                 </div>
             </form>
             <form onsubmit={on_ns} class="add-namespace">
@@ -411,6 +520,37 @@ fn TrafficControls(p: &ControlsProps) -> Html {
         let alive = alive.clone();
         Callback::from(move |_: MouseEvent| on.emit(presets::pulsar_doc_loads(&alive)))
     };
+    // Whether the doc's outcome (the 40 % broker sheds 15 % of its traffic) can
+    // follow here, said before the press: it needs ThresholdShedder and an
+    // offload above loadBalancerBundleUnloadMinThroughputThreshold.
+    let doc_why = {
+        use crate::engine::pulsar::config::SheddingStrategy;
+        let c = &p.config;
+        let min_mb = c.load_balancer_bundle_unload_min_throughput_threshold;
+        let first = alive.first().and_then(|b| p.loads.iter().find(|l| &l.0 == b));
+        let mb = crate::engine::pulsar::traffic::MIB;
+        // 40 − (average 20 + threshold) + 5: the doc's offload share of the busy broker.
+        let share = (40.0 - (20.0 + c.load_balancer_broker_threshold_shedder_percentage) + 5.0) / 100.0;
+        match first {
+            _ if c.load_balancer_load_shedding_strategy != SheddingStrategy::ThresholdShedder => format!(
+                "The doc's result (the 40 % broker sheds 15 % of its traffic) is ThresholdShedder's; this cluster sheds with {:?} (profile 4.x uses ThresholdShedder).",
+                c.load_balancer_load_shedding_strategy
+            ),
+            _ if alive.len() != 3 => "The doc's example has exactly three brokers; with another count the average, and so the outcome, differ.".into(),
+            Some((b, _, _, bytes)) if bytes * share / mb < min_mb => format!(
+                "With this traffic nothing would unload: {b} serves {:.2} MB/s, so the planned {:.0} % offload is {:.2} MB/s, under loadBalancerBundleUnloadMinThroughputThreshold = {min_mb} MB/s.",
+                bytes / mb,
+                share * 100.0,
+                bytes * share / mb
+            ),
+            _ => format!(
+                "ThresholdShedder sheds from the 40 % broker once its averaged usage (loadBalancerHistoryResourcePercentage = {}) passes the average + {} %.",
+                c.load_balancer_history_resource_percentage,
+                c.load_balancer_broker_threshold_shedder_percentage
+            ),
+        }
+    };
+    let open_doc_lesson = p.on_lesson.reform(|_: MouseEvent| "pulsar-threshold-shedder");
     let set_broker = |clear: bool| {
         let on = p.on_field.reform(|a| ("pulsar-traffic", a));
         let err = p.on_error.clone();
@@ -455,9 +595,6 @@ fn TrafficControls(p: &ControlsProps) -> Html {
     html! {
         <details class="panel controls traffic" open=true data-controls="load">
             <summary><h2>{"Traffic"}</h2></summary>
-            <p class="hint">{ format!("Published msg/s per topic ({} KiB messages, {} subscriptions).", presets::PULSAR_MSG_BYTES / 1024.0, presets::PULSAR_FANOUT) }</p>
-            <ul class="topic-sliders">{ for sliders }</ul>
-            if hidden > 0 { <p class="hint">{ format!("… and {hidden} quieter topics.") }</p> }
             <label for="hot-topic">{"Hot topic burst"}</label>
             <div class="row">
                 <Choice id="hot-topic" node={hot_ref} label="Topic" options={Rc::new(names.clone())} short=true />
@@ -470,6 +607,11 @@ fn TrafficControls(p: &ControlsProps) -> Html {
                 <button id="ramp-up" onclick={ramp(2.0)} disabled={names.is_empty()}>{"× 2"}</button>
                 <button id="ramp-down" onclick={ramp(0.5)} disabled={names.is_empty()}>{"× ½"}</button>
             </div>
+            <details class="sub" data-controls="load">
+            <summary>{"Per-topic rates, skew, load set directly"}</summary>
+            <p class="hint">{ format!("Published msg/s per topic ({} KiB messages, {} subscriptions).", presets::PULSAR_MSG_BYTES / 1024.0, presets::PULSAR_FANOUT) }</p>
+            <ul class="topic-sliders">{ for sliders }</ul>
+            if hidden > 0 { <p class="hint">{ format!("… and {hidden} quieter topics.") }</p> }
             <label for="zipf-total">{"Skewed (Zipf): total msg/s, exponent, seed"}</label>
             <div class="row">
                 <input id="zipf-total" ref={total_ref} type="number" min="0" value="60000" aria-label="Total msg/s" />
@@ -477,11 +619,13 @@ fn TrafficControls(p: &ControlsProps) -> Html {
             </div>
             <div class="row">
                 <input id="zipf-seed" ref={seed_ref} type="number" min="0" value={seed.to_string()} aria-label="Seed" />
-                <button onclick={on_dice} title="A fresh random seed" aria-label="Fresh seed">{"new seed"}</button>
+                <button onclick={on_dice} title="A fresh random seed">{"new seed"}</button>
                 <button id="zipf-apply" onclick={on_zipf} disabled={names.is_empty()}>{"Skew"}</button>
             </div>
             <label>{"Set load directly (as the doc's examples do)"}</label>
             <button id="doc-loads" onclick={on_doc} disabled={alive.is_empty()}>{"Doc example: 40 % / 10 % / 10 % CPU"}</button>
+            <p class="hint doc-why">{ doc_why }</p>
+            <button class="link" onclick={open_doc_lesson}>{"Open the lesson that sets up the whole example"}</button>
             <div class="row">
                 <Choice node={broker_ref.clone()} label="Broker" options={Rc::new(alive.clone())} />
                 <input ref={cpu_ref.clone()} type="number" min="0" max="1000" value="50" aria-label="CPU %" title="CPU %" />
@@ -498,6 +642,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
                 <button onclick={set_bundle(false)}>{"Set bundle msg/s"}</button>
                 <button onclick={set_bundle(true)} title="Back to its topics' sum">{"Clear"}</button>
             </div>
+            </details>
             <FieldError field="pulsar-traffic" />
         </details>
     }
@@ -629,7 +774,9 @@ pub struct RoundBarProps {
     pub proposing: bool,
 }
 
-/// Step, the separate phases, and the proposal button.
+/// The round bar under the toolbar's one Step button: the clock, the proposal
+/// button, and the round's phases one at a time (folded: most learners never
+/// need them).
 #[component]
 pub fn RoundBar(p: &RoundBarProps) -> Html {
     let act = |a: Action| {
@@ -638,14 +785,18 @@ pub fn RoundBar(p: &RoundBarProps) -> Html {
     };
     let propose = p.on_propose.reform(|_: MouseEvent| ());
     html! {
-        <div class="round-bar" role="toolbar" aria-label="Rounds" data-controls="step">
-            <button id="step" class="primary" onclick={act(Action::Step)} title="One full round: report, split, shed, assign">{"Step"}</button>
-            <button id="phase-report" onclick={act(Action::Report)} title="Brokers report their load now">{"Report"}</button>
-            <button id="phase-split" onclick={act(Action::Split)} title="Automatic split check now">{"Split"}</button>
-            <button id="phase-shed" onclick={act(Action::Shed)} title="Automatic shedding now (unload)">{"Unload"}</button>
-            <button id="phase-assign" onclick={act(Action::Assign)} title="Clients look up every unowned bundle">{"Assign"}</button>
-            <button id="propose" onclick={propose} aria-pressed={p.proposing.to_string()} title="Show what the next Step would move, then apply or discard it">{"Propose next round"}</button>
+        <div class="round-bar" role="group" aria-label="Rounds" data-controls="step">
             <span class="clock">{ format!("round {} · t = {} s", p.round, p.now_ms / 1000) }</span>
+            <button id="propose" onclick={propose} aria-pressed={p.proposing.to_string()} title="Show what the next Step would move, then apply or discard it">{"Propose next round"}</button>
+            <details class="phases" data-controls="phases">
+                <summary>{"One phase at a time"}</summary>
+                <div class="phase-buttons">
+                    <button id="phase-report" onclick={act(Action::Report)} title="Brokers report their load now">{"Report"}</button>
+                    <button id="phase-split" onclick={act(Action::Split)} title="Automatic split check now">{"Split"}</button>
+                    <button id="phase-shed" onclick={act(Action::Shed)} title="Automatic shedding now (unload)">{"Unload"}</button>
+                    <button id="phase-assign" onclick={act(Action::Assign)} title="Clients look up every unowned bundle">{"Assign"}</button>
+                </div>
+            </details>
         </div>
     }
 }

@@ -145,7 +145,7 @@ pub fn rate(x: f64) -> String {
 
 /// Human throughput in MiB/s.
 pub fn mib(bytes: f64) -> String {
-    format!("{:.1} MiB/s", bytes / crate::engine::pulsar::traffic::MIB)
+    format!("{:.1} MB/s", bytes / crate::engine::pulsar::traffic::MIB)
 }
 
 /// Hover and focus handlers that point at one subject (none on a compact ring).

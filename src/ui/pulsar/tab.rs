@@ -36,6 +36,136 @@ fn proposal_views(now: &pulsar::Sim, p: &crate::playground::Proposal) -> Option<
     })
 }
 
+/// The last round in words: who was over, what moved where and why, which
+/// filters removed candidates and what picked the winner.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct RoundCard {
+    round: u64,
+    /// The shedder's decisions (its numbers).
+    decisions: Vec<String>,
+    /// Bundles unloaded: (bundle, text).
+    moves: Vec<(String, String)>,
+    /// Placements: (bundle, text).
+    placed: Vec<(String, String)>,
+    /// The placement strategy's filters and scores.
+    why_placed: Vec<String>,
+    /// Splits.
+    splits: Vec<String>,
+}
+
+impl RoundCard {
+    /// The card of the last applied action, when it was a full round.
+    fn of(session: &crate::scenario::session::Session<pulsar::Sim>) -> Option<RoundCard> {
+        use crate::engine::Narrate;
+        let k = session.cursor();
+        if k == 0 || session.log().actions.get(k - 1) != Some(&Action::Step) {
+            return None;
+        }
+        let events = session.steps().get(k - 1)?;
+        let mut c = RoundCard {
+            round: session.state().round(),
+            ..RoundCard::default()
+        };
+        for e in events {
+            match e {
+                pulsar::Event::Shed(s) => c.decisions.push(s.narrate()),
+                pulsar::Event::Unloaded {
+                    bundle,
+                    from,
+                    to,
+                    reason,
+                } => c.moves.push((
+                    bundle.to_string(),
+                    format!(
+                        "{bundle} left {from}{}: {reason}",
+                        to.as_ref().map(|t| format!(" for {t}")).unwrap_or_default()
+                    ),
+                )),
+                pulsar::Event::Lookup {
+                    bundle,
+                    broker,
+                    candidates,
+                    how,
+                } => c.placed.push((
+                    bundle.to_string(),
+                    format!(
+                        "{bundle} → {broker}: {how} ({} of {} live brokers left after the filters)",
+                        candidates.0, candidates.1
+                    ),
+                )),
+                pulsar::Event::Place(p) => c.why_placed.push(p.narrate()),
+                pulsar::Event::BundleSplit { bundle, children, .. } => c
+                    .splits
+                    .push(format!("{bundle} split into {} bundles", children.len())),
+                _ => {}
+            }
+        }
+        Some(c)
+    }
+}
+
+/// The "this round" card beside the ring.
+#[derive(Properties, PartialEq)]
+struct ThisRoundProps {
+    card: Rc<Option<RoundCard>>,
+}
+
+#[component]
+fn ThisRound(p: &ThisRoundProps) -> Html {
+    let Some(c) = p.card.as_ref().as_ref() else {
+        return html! {
+            <section class="this-round empty" aria-label="This round">
+                <h3>{"This round"}</h3>
+                <p class="hint">{"Press Step: this card then says which brokers were over, which bundles moved where, and why."}</p>
+            </section>
+        };
+    };
+    const SHOWN: usize = 8;
+    let list = |v: &[String]| -> Html {
+        let more = v.len().saturating_sub(SHOWN);
+        html! {
+            <>
+                <ul>{ for v.iter().take(SHOWN).map(|t| html!{ <li>{ t.clone() }</li> }) }</ul>
+                if more > 0 { <p class="hint">{ format!("… and {more} more in the event log") }</p> }
+            </>
+        }
+    };
+    let moves: Vec<String> = c.moves.iter().map(|(_, t)| t.clone()).collect();
+    let placed: Vec<String> = c.placed.iter().map(|(_, t)| t.clone()).collect();
+    let quiet = c.moves.is_empty() && c.splits.is_empty() && c.placed.is_empty();
+    html! {
+        <section class="this-round" aria-label="This round" data-round={c.round.to_string()}
+                 data-moves={c.moves.len().to_string()}>
+            <h3>{ format!("Round {}", c.round) }</h3>
+            if quiet {
+                <p class="round-quiet">{"Nothing moved this round."}</p>
+            }
+            if !c.decisions.is_empty() {
+                <h4>{"The shedder"}</h4>
+                { list(&c.decisions) }
+            }
+            if !c.splits.is_empty() {
+                <h4>{"Splits"}</h4>
+                { list(&c.splits) }
+            }
+            if !moves.is_empty() {
+                <h4>{ format!("Unloaded ({})", moves.len()) }</h4>
+                { list(&moves) }
+            }
+            if !placed.is_empty() {
+                <h4>{ format!("Placed ({})", placed.len()) }</h4>
+                { list(&placed) }
+                if !c.why_placed.is_empty() {
+                    <details class="why-placed">
+                        <summary>{"Why there: filters and scores"}</summary>
+                        { list(&c.why_placed) }
+                    </details>
+                }
+            }
+        </section>
+    }
+}
+
 /// What the tab draws, derived from the session once per scenario change.
 #[derive(Clone)]
 struct Views {
@@ -52,6 +182,7 @@ struct Views {
     round: u64,
     now_ms: u64,
     bundles: u32,
+    card: Rc<Option<RoundCard>>,
 }
 
 impl Views {
@@ -104,6 +235,7 @@ impl Views {
             round: sim.round(),
             now_ms: sim.now_ms(),
             bundles,
+            card: Rc::new(None),
         }
     }
 }
@@ -123,7 +255,9 @@ pub fn PulsarTab() -> Html {
                 .namespaces()
                 .get(NAMESPACE)
                 .map_or(0, |ns| ns.bundles.len() as u32);
-            Views::of(sim, chosen, bundles)
+            let mut v = Views::of(sim, chosen, bundles);
+            v.card = Rc::new(RoundCard::of(&session));
+            v
         })
     };
     let Views {
@@ -140,6 +274,7 @@ pub fn PulsarTab() -> Html {
         round,
         now_ms,
         bundles,
+        card,
     } = (*views).clone();
 
     // The store's proposal (dropped by the store as soon as the state moves on).
@@ -193,6 +328,26 @@ pub fn PulsarTab() -> Html {
         dispatch.dispatch(Msg::Highlight(s))
     });
     let fresh_seed = use_callback((), |_: (), _| crate::ui::browser::fresh_seed());
+    let on_lesson = use_callback(dispatch.clone(), |id: &'static str, d| {
+        d.dispatch(Msg::Lesson(crate::ui::store::LessonMsg::Open(id.to_string(), 0)))
+    });
+    let loads = {
+        let brokers = brokers.clone();
+        use_memo(brokers, |b| {
+            let mut v: Vec<(String, usize, f64, f64)> = b
+                .iter()
+                .filter(|x| x.alive)
+                .map(|x| (x.id.0.clone(), x.bundles, x.load, x.throughput))
+                .collect();
+            v.sort_by(|a, b| {
+                b.1.cmp(&a.1)
+                    .then(b.2.total_cmp(&a.2))
+                    .then_with(|| a.0.cmp(&b.0))
+            });
+            Rc::new(v)
+        })
+    };
+    let loads = (*loads).clone();
     let on_propose = {
         let store = store.clone();
         let open = shown.is_some();
@@ -234,7 +389,8 @@ pub fn PulsarTab() -> Html {
             <aside class="pulsar-controls">
                 <Controls {members} namespaces={namespaces.clone()} namespace={ns.clone()}
                           {bundle_names} {topics} {config} {bundles}
-                          on_action={on_action.clone()} {on_field} {on_actions} {on_bundles} {on_error} {fresh_seed} />
+                          on_action={on_action.clone()} {on_field} {on_actions} {on_bundles} {on_error} {fresh_seed}
+                          {loads} {on_lesson} />
                 <details class="panel controls admin-forms" data-controls="admin pulsar-admin-forms">
                     <summary><h2>{"Admin"}</h2></summary>
                     <super::isolation_policy::IsolationPolicyForm />
@@ -245,7 +401,7 @@ pub fn PulsarTab() -> Html {
                     <super::unreported_broker::UnreportedBrokerForm />
                 </details>
             </aside>
-            <div class="panel main-view">
+            <div class="panel main-view" id="view">
                 <super::profile_switch::ProfileSwitch />
                 <RoundBar {round} {now_ms} on_action={on_action} {on_propose} proposing={shown.is_some()} />
                 <FieldError field="pulsar-rounds" />
@@ -270,7 +426,10 @@ pub fn PulsarTab() -> Html {
                         </p>
                         <Legend colors={colors.clone()} highlight={store.highlight.clone()} />
                     </div>
-                    <BrokerBars {brokers} {colors} highlight={store.highlight.clone()} {on_point} />
+                    <div class="side-pane">
+                        <BrokerBars {brokers} {colors} highlight={store.highlight.clone()} {on_point} />
+                        <ThisRound {card} />
+                    </div>
                 </div>
             </div>
         </section>
