@@ -389,6 +389,7 @@ pub fn App() -> Html {
                         aria-expanded={(store.page == Page::Lessons).to_string()} onclick={on_lessons}
                         title="Guided lessons (l)">{"Lessons"}</button>
                 <Toolbar />
+                <super::components::share::ShareMenu />
             </header>
             { for notice }
             if let Some((_, what)) = &store.pending {
@@ -402,6 +403,7 @@ pub fn App() -> Html {
                   data-highlight-id={store.highlight.as_ref().map(|h| h.id.clone())}
                   data-lesson-controls={lesson_controls} data-lesson-aside={no_aside}>
                 <LessonPanel />
+                <super::components::import::ImportPanel />
                 {
                     match store.tab {
                         System::Pulsar => html! { <PulsarTab /> },
