@@ -8,6 +8,8 @@
 //!   description, Flink's plans, pulsar-admin's reports) into a scenario.
 //! * [`scenario`] is the one format (seed + setup + config + action log) used by the
 //!   share URL, JSON files, the CLI and the golden tests.
+//! * [`view`] draws a state as SVG (the CLI's `render`, the playground's export and
+//!   embed view) and quotes it as Markdown.
 //! * `ui` (wasm32 only) is a thin Yew viewer over the engine.
 
 pub mod engine;
@@ -15,6 +17,7 @@ pub mod import;
 pub mod lessons;
 pub mod playground;
 pub mod scenario;
+pub mod view;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bench;

@@ -6,6 +6,8 @@ use crate::scenario::{run, url, Scenario};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::process::ExitCode;
 
+mod render;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "lbscope",
@@ -35,6 +37,26 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// Append this many rounds (Step / Schedule / Rebalance) to the log first.
+        #[arg(long, default_value_t = 0)]
+        rounds: usize,
+    },
+    /// Draw a view of a scenario as SVG, with the playground's view code (for docs and slides).
+    Render {
+        /// A scenario JSON file.
+        file: std::path::PathBuf,
+        /// ring or brokers (Pulsar), slots (Flink), instances (Kafka Streams); the system's main view by default.
+        #[arg(long)]
+        view: Option<String>,
+        /// Write the SVG to this file instead of stdout.
+        #[arg(short = 'o', long = "out")]
+        out: Option<std::path::PathBuf>,
+        /// Pulsar ring: the namespace (the first one by default).
+        #[arg(long)]
+        namespace: Option<String>,
+        /// Draw the state after this many log actions (the scenario's cursor by default).
+        #[arg(long)]
+        cursor: Option<usize>,
         /// Append this many rounds (Step / Schedule / Rebalance) to the log first.
         #[arg(long, default_value_t = 0)]
         rounds: usize,
@@ -237,6 +259,21 @@ fn run(cmd: Command) -> Result<String, String> {
             .map_err(|e| e.to_string())?;
             Ok(String::new())
         }
+        Command::Render {
+            file,
+            view,
+            out,
+            namespace,
+            cursor,
+            rounds,
+        } => render::render(render::Render {
+            scenario: read_scenario(&file)?,
+            view,
+            namespace,
+            cursor,
+            rounds,
+            out,
+        }),
         Command::Url { file, base } => {
             let sc = read_scenario(&file)?;
             let link = format!("{}{}", base, url::to_fragment(&sc));

@@ -425,6 +425,7 @@ pub fn App() -> Html {
                         aria-expanded={(store.page == Page::Lessons).to_string()} onclick={on_lessons}
                         title="Guided lessons (l)">{"Lessons"}</button>
                 <Toolbar />
+                <super::components::share::ShareMenu />
             </header>
             { for notice }
             if let Some((_, what)) = &store.pending {
@@ -439,6 +440,7 @@ pub fn App() -> Html {
                   data-lesson-controls={lesson_controls} data-lesson-aside={no_aside}>
                 <StartHere />
                 <LessonPanel />
+                <super::components::import::ImportPanel />
                 {
                     match store.tab {
                         System::Pulsar => html! { <PulsarTab /> },

@@ -24,12 +24,14 @@ pub fn start() {
     let root = gloo::utils::document()
         .get_element_by_id("app")
         .and_then(|e| e.dyn_into::<web_sys::Element>().ok());
-    match root {
-        Some(root) => {
-            yew::Renderer::<app::App>::with_root(root).render();
-        }
-        None => {
-            yew::Renderer::<app::App>::new().render();
-        }
+    let root = root.unwrap_or_else(|| gloo::utils::body().into());
+    // `?embed=VIEW`: one view, for a frame in another page. The playground itself
+    // does not run framed (see `components::embed::FramedNotice`).
+    if components::embed::flags().is_some() {
+        yew::Renderer::<components::embed::EmbedApp>::with_root(root).render();
+    } else if components::embed::framed() {
+        yew::Renderer::<components::embed::FramedNotice>::with_root(root).render();
+    } else {
+        yew::Renderer::<app::App>::with_root(root).render();
     }
 }

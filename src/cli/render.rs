@@ -1,0 +1,54 @@
+//! `lbscope render`: draw a scenario's view as SVG with the playground's view code.
+
+use crate::scenario::Scenario;
+use crate::view::{self, ViewKind};
+
+/// What `render` was asked.
+pub struct Render {
+    /// The scenario.
+    pub scenario: Scenario,
+    /// The view (the system's main one when `None`).
+    pub view: Option<String>,
+    /// Pulsar: the namespace of the ring.
+    pub namespace: Option<String>,
+    /// Draw the state after this many log actions (all when `None`).
+    pub cursor: Option<usize>,
+    /// Append this many rounds first.
+    pub rounds: usize,
+    /// Write here instead of stdout.
+    pub out: Option<std::path::PathBuf>,
+}
+
+/// Draw; the SVG comes back for stdout, or is written to `out` (then a one-line note).
+pub fn render(r: Render) -> Result<String, String> {
+    let mut sc = r.scenario;
+    if r.rounds > crate::scenario::MAX_ACTIONS {
+        return Err(format!(
+            "--rounds {} is more than the limit of {}",
+            r.rounds,
+            crate::scenario::MAX_ACTIONS
+        ));
+    }
+    sc.push_rounds(r.rounds);
+    if let Some(c) = r.cursor {
+        let len = sc.body.log_len();
+        if c > len {
+            return Err(format!("--cursor {c}: the scenario has only {len} log actions"));
+        }
+        sc.cursor = Some(c);
+    }
+    let kind = r
+        .view
+        .as_deref()
+        .map(ViewKind::parse)
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    let svg = view::render(&sc, kind, r.namespace).map_err(|e| e.to_string())?;
+    match r.out {
+        Some(path) => {
+            std::fs::write(&path, &svg).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            Ok(String::new())
+        }
+        None => Ok(svg),
+    }
+}

@@ -1,0 +1,207 @@
+//! Share beyond the link: export the current view as SVG or PNG (drawn by the
+//! native view code, [`crate::view`], the same as `lbscope render`), copy the
+//! state and the latest decision as Markdown, and copy an `<iframe>` snippet
+//! that embeds this scenario in another page (see [`super::embed`]).
+
+use super::export;
+use crate::engine::{flink, kstreams, pulsar, Narrate, System};
+use crate::playground::Store;
+use crate::ui::browser;
+use crate::ui::store::{Msg, Notice, StoreCtx};
+use crate::view::{self, At, Drawable, Options, ViewKind};
+use yew::prelude::*;
+
+/// Where the shown session's cursor is.
+fn at(store: &Store) -> At {
+    let h = store.history();
+    At {
+        cursor: h.cursor,
+        len: h.len,
+    }
+}
+
+fn typed<E: Drawable + crate::scenario::InBody, T>(
+    store: &Store,
+    f: impl FnOnce(&crate::scenario::session::Session<E>) -> T,
+) -> T {
+    f(&store.session::<E>())
+}
+
+/// View `kind` of the active tab as an SVG document (`namespace`: Pulsar's ring).
+pub fn picture(store: &Store, kind: ViewKind, namespace: Option<String>) -> Result<String, String> {
+    let o = Options {
+        namespace,
+        at: at(store),
+    };
+    let r = match store.tab {
+        System::Pulsar => typed::<pulsar::Sim, _>(store, |s| view::draw(s.state(), kind, &o)),
+        System::Flink => typed::<flink::Sim, _>(store, |s| view::draw(s.state(), kind, &o)),
+        System::Kstreams => typed::<kstreams::Sim, _>(store, |s| view::draw(s.state(), kind, &o)),
+    };
+    r.map_err(|e| e.to_string())
+}
+
+/// The narrated events of the latest applied action: (its index, the lines).
+pub fn last_decision(store: &Store) -> Option<(usize, Vec<String>)> {
+    fn of<E: Drawable + crate::scenario::InBody>(store: &Store) -> Option<(usize, Vec<String>)> {
+        let s = store.session::<E>();
+        let i = s.cursor().checked_sub(1)?;
+        Some((i, s.steps().get(i)?.iter().map(Narrate::narrate).collect()))
+    }
+    match store.tab {
+        System::Pulsar => of::<pulsar::Sim>(store),
+        System::Flink => of::<flink::Sim>(store),
+        System::Kstreams => of::<kstreams::Sim>(store),
+    }
+}
+
+/// The Markdown quote of the active tab: state table, latest decision, share `link`.
+pub fn quote(store: &Store, link: &str) -> String {
+    let last = last_decision(store);
+    let last = last.as_ref().map(|(i, e)| (*i, e.as_slice()));
+    let a = at(store);
+    match store.tab {
+        System::Pulsar => typed::<pulsar::Sim, _>(store, |s| view::markdown::quote(s.state(), a, last, link)),
+        System::Flink => typed::<flink::Sim, _>(store, |s| view::markdown::quote(s.state(), a, last, link)),
+        System::Kstreams => {
+            typed::<kstreams::Sim, _>(store, |s| view::markdown::quote(s.state(), a, last, link))
+        }
+    }
+}
+
+/// This page's address for an embed of view `kind` (stepping allowed when `controls`).
+pub fn embed_url(store: &Store, kind: ViewKind, controls: bool) -> String {
+    let loc = gloo::utils::window().location();
+    let origin = loc.origin().unwrap_or_default();
+    let path = loc.pathname().unwrap_or_else(|_| "/".into());
+    let flags = if controls { "&controls" } else { "" };
+    format!("{origin}{path}?embed={}{flags}{}", kind.name(), store.fragment())
+}
+
+/// The `<iframe>` snippet of an embed.
+pub fn embed_snippet(store: &Store, kind: ViewKind, controls: bool) -> String {
+    let src = embed_url(store, kind, controls)
+        .replace('&', "&amp;")
+        .replace('"', "&quot;");
+    format!(
+        "<iframe src=\"{src}\" width=\"720\" height=\"560\" style=\"border:1px solid #d9d9d4;border-radius:8px\" title=\"lbscope: {} {} view\" loading=\"lazy\"></iframe>",
+        store.tab.title(),
+        kind.name()
+    )
+}
+
+fn file_name(store: &Store, kind: ViewKind, ext: &str) -> String {
+    format!(
+        "lbscope-{}-{}-{}.{ext}",
+        store.tab.slug(),
+        kind.name(),
+        store.history().cursor
+    )
+}
+
+/// The "Share" menu of the header: view to export, SVG, PNG, Markdown, embed snippet.
+#[component]
+pub fn ShareMenu() -> Html {
+    let store = use_context::<StoreCtx>().expect("store context");
+    let views = ViewKind::of(store.tab);
+    let chosen = use_state(|| None::<ViewKind>);
+    let kind = (*chosen).filter(|k| views.contains(k)).unwrap_or(views[0]);
+    let controls = use_state(|| true);
+    // What was last copied, shown so it can be copied by hand too.
+    let shown = use_state(|| None::<(&'static str, String)>);
+
+    let on_view = {
+        let chosen = chosen.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            chosen.set(ViewKind::parse(&v).ok());
+        })
+    };
+    let fail = |store: &StoreCtx, what: &str, e: String| {
+        store.dispatch(Msg::Notify(Notice::Error(format!("{what} failed: {e}"))))
+    };
+    let on_svg = {
+        let store = store.clone();
+        Callback::from(move |_: MouseEvent| {
+            let r = picture(&store, kind, None).and_then(|svg| {
+                export::download_text(&file_name(&store, kind, "svg"), "image/svg+xml", &svg)
+            });
+            if let Err(e) = r {
+                fail(&store, "SVG export", e);
+            }
+        })
+    };
+    let on_png = {
+        let store = store.clone();
+        Callback::from(move |_: MouseEvent| {
+            let name = file_name(&store, kind, "png");
+            match picture(&store, kind, None) {
+                Ok(svg) => {
+                    let store = store.clone();
+                    export::svg_to_png(&svg, 2.0, move |r| {
+                        if let Err(e) = r.and_then(|url| export::download_url(&name, &url)) {
+                            fail(&store, "PNG export", e);
+                        }
+                    })
+                }
+                Err(e) => fail(&store, "PNG export", e),
+            }
+        })
+    };
+    let on_markdown = {
+        let store = store.clone();
+        let shown = shown.clone();
+        Callback::from(move |_: MouseEvent| {
+            let md = quote(&store, &browser::page_url(&store.fragment()));
+            browser::copy_text(&md);
+            shown.set(Some(("markdown", md)));
+            store.dispatch(Msg::Notify(Notice::Info(
+                "Copied as Markdown: the state, the latest decision with its numbers, and the link.".into(),
+            )));
+        })
+    };
+    let on_embed = {
+        let store = store.clone();
+        let shown = shown.clone();
+        let controls = *controls;
+        Callback::from(move |_: MouseEvent| {
+            let snippet = embed_snippet(&store, kind, controls);
+            browser::copy_text(&snippet);
+            shown.set(Some(("embed", snippet)));
+            store.dispatch(Msg::Notify(Notice::Info(
+                "Embed snippet copied: paste it into any page to show this scenario there.".into(),
+            )));
+        })
+    };
+    let on_controls = {
+        let controls = controls.clone();
+        Callback::from(move |e: Event| {
+            controls.set(e.target_unchecked_into::<web_sys::HtmlInputElement>().checked());
+        })
+    };
+    html! {
+        <details class="share-menu" data-controls="share">
+            <summary title="Export the picture, quote the decision, embed the scenario">{"Share"}</summary>
+            <div class="share-body" role="group" aria-label="Share">
+                <label>{"View "}
+                    <select aria-label="View to export or embed" onchange={on_view}>
+                        { for views.iter().map(|v| html!{ <option value={v.name()} selected={*v == kind}>{ v.name() }</option> }) }
+                    </select>
+                </label>
+                <div class="share-actions">
+                    <button onclick={on_svg} data-share="svg" title="Download the view as SVG (light theme, with legend and caption)">{"Export SVG"}</button>
+                    <button onclick={on_png} data-share="png" title="Download the view as PNG (twice the SVG's size)">{"Export PNG"}</button>
+                    <button onclick={on_markdown} data-share="markdown" title="Copy the state and the latest decision as Markdown, with the link">{"Copy as Markdown"}</button>
+                </div>
+                <div class="share-actions">
+                    <button onclick={on_embed} data-share="embed" title="Copy an <iframe> snippet for another page">{"Embed"}</button>
+                    <label class="inline"><input type="checkbox" checked={*controls} onchange={on_controls} />{" allow stepping"}</label>
+                </div>
+                if let Some((what, text)) = (*shown).clone() {
+                    <textarea class="share-out" readonly=true rows="6" data-share-out={what}
+                              aria-label={if what == "embed" { "Embed snippet" } else { "Markdown" }} value={text} />
+                }
+            </div>
+        </details>
+    }
+}
