@@ -51,6 +51,7 @@ mod subject;
 pub mod topic;
 pub mod traffic;
 pub mod view;
+pub mod workload;
 
 use super::schema::{self, ConfigChange, ConfigError};
 use super::{AnyAction, Engine, Narrate, Series, SimRng, Subject, System};
@@ -275,6 +276,24 @@ pub enum Action {
     DeleteFailureDomain {
         /// The domain name.
         domain: String,
+    },
+    /// Add a workload pattern (it shapes the traffic from this round on; see
+    /// [`workload`]).
+    AddWorkload {
+        /// The pattern.
+        pattern: workload::Pattern,
+    },
+    /// Replace a workload pattern (it keeps its id and seed).
+    ChangeWorkload {
+        /// Its id.
+        id: u32,
+        /// The new pattern.
+        pattern: workload::Pattern,
+    },
+    /// Remove a workload pattern (the topics it alone shaped get their base traffic back).
+    RemoveWorkload {
+        /// Its id.
+        id: u32,
     },
     /// `pulsar-admin namespaces unload NS [-b RANGE [-d BROKER]]`.
     Unload {
@@ -566,6 +585,8 @@ pub enum Event {
     Shed(shed::ShedEvent),
     /// The placement strategy's explanation.
     Place(place::PlaceEvent),
+    /// What the workload patterns did.
+    Workload(workload::WorkloadEvent),
     /// A round ended.
     RoundDone {
         /// Its metrics.
@@ -837,6 +858,7 @@ impl Narrate for Event {
             ),
             Event::Shed(e) => e.narrate(),
             Event::Place(e) => e.narrate(),
+            Event::Workload(e) => e.narrate(),
             Event::RoundDone { metrics } => metrics.narrate(),
         }
     }
@@ -986,6 +1008,8 @@ pub struct Sim {
     metrics: Vec<RoundMetrics>,
     /// Events of the last Step (the next one reserves room for as many).
     last_step_events: usize,
+    /// Workload patterns (traffic that changes every round).
+    workload: workload::Workload,
 }
 
 /// The config a load manager runs with, and the warnings Pulsar would log.
@@ -1480,6 +1504,7 @@ impl Sim {
             pinned,
             traffic,
             reconnects: 0,
+            base: None,
         });
         let bid = BundleId {
             namespace: ns_id(&self.ns_ids, &ns.name),
@@ -1607,6 +1632,7 @@ impl Sim {
         for t in &targets {
             let hash = ns.topics.get_mut(t).map(|tp| {
                 tp.traffic = each;
+                tp.base = None;
                 tp.hash
             });
             if let Some(h) = hash {
@@ -1724,6 +1750,7 @@ impl Engine for Sim {
             counters: RoundCounters::default(),
             metrics: Vec::new(),
             last_step_events: 0,
+            workload: workload::Workload::default(),
         })
     }
 
@@ -1805,6 +1832,9 @@ impl Engine for Sim {
             Action::DeleteAntiAffinityGroup { namespace } => self.delete_anti_affinity_group(namespace),
             Action::CreateFailureDomain { domain, brokers } => self.create_failure_domain(domain, brokers),
             Action::DeleteFailureDomain { domain } => self.delete_failure_domain(domain),
+            Action::AddWorkload { pattern } => self.add_workload(pattern),
+            Action::ChangeWorkload { id, pattern } => self.change_workload(*id, pattern),
+            Action::RemoveWorkload { id } => self.remove_workload(*id),
         }
     }
 

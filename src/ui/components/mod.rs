@@ -8,3 +8,4 @@ pub mod field_error;
 pub mod help;
 pub mod settings;
 pub mod toolbar;
+pub mod workload;

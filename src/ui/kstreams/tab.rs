@@ -91,6 +91,7 @@ pub fn KstreamsTab() -> Html {
         <section class="tab-body ks" aria-label="Kafka Streams">
             <aside class="panel controls ks-controls" aria-label="Kafka Streams controls">
                 <Controls view={view.clone()} />
+                <crate::ui::components::workload::KstreamsWorkloads />
             </aside>
             <div class="ks-main">
                 { summary(&view) }

@@ -235,6 +235,7 @@ pub fn PulsarTab() -> Html {
                 <Controls {members} namespaces={namespaces.clone()} namespace={ns.clone()}
                           {bundle_names} {topics} {config} {bundles}
                           on_action={on_action.clone()} {on_field} {on_actions} {on_bundles} {on_error} {fresh_seed} />
+                <crate::ui::components::workload::PulsarWorkloads />
             </aside>
             <div class="panel main-view">
                 <RoundBar {round} {now_ms} on_action={on_action} {on_propose} proposing={shown.is_some()} />
