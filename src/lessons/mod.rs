@@ -18,6 +18,7 @@ mod flink;
 mod kstreams;
 mod pulsar;
 pub mod text;
+mod workload;
 
 use crate::engine::{Engine, System};
 use crate::scenario::{replay, Log, Scenario, ScenarioError};
@@ -578,6 +579,7 @@ pub fn all() -> &'static [Lesson] {
         let mut v = pulsar::lessons();
         v.extend(flink::lessons());
         v.extend(kstreams::lessons());
+        v.extend(workload::lessons());
         v
     })
 }
