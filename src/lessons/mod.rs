@@ -579,7 +579,6 @@ pub fn all() -> &'static [Lesson] {
         let mut v = pulsar::lessons();
         v.extend(flink::lessons());
         v.extend(kstreams::lessons());
-        v.extend(workload::lessons());
         v
     })
 }
