@@ -295,6 +295,29 @@ fn pulsar_rounds(topics: u32, warmup: usize, iters: usize) -> (Stats, f64, Optio
     (stats, setup, peak)
 }
 
+/// Rounds of the big cluster where every topic's traffic changes every round:
+/// one workload pattern of ±10 % jitter on every topic.
+fn pulsar_jitter_rounds(topics: u32, warmup: usize, iters: usize) -> (Stats, f64) {
+    let t = Instant::now();
+    let mut s = pulsar_cluster(1000, topics, 16_384);
+    s.apply(&pulsar::Action::AddWorkload {
+        pattern: pulsar::workload::Pattern {
+            target: pulsar::workload::Target::All,
+            shape: pulsar::workload::Shape::Jitter { percent: 10.0 },
+        },
+    })
+    .expect("a jitter pattern is accepted");
+    let setup = ms(t);
+    let stats = sample(warmup, iters, || {
+        let t = Instant::now();
+        let ev = s.apply(&pulsar::Action::Step).expect("Step is never refused");
+        let d = ms(t);
+        drop(ev);
+        d
+    });
+    (stats, setup)
+}
+
 // ---------------------------------------------------------------- Flink
 
 /// The 20-vertex benchmark job: parallelism up to 1 600, forward / rescale / hash edges.
@@ -439,6 +462,15 @@ pub fn run(quick: bool, mut progress: impl FnMut(&str)) -> Report {
             peak,
         ));
     }
+    progress("pulsar 200k topics, jitter on every topic");
+    let (stats, setup) = pulsar_jitter_rounds(200_000, w, if quick { n } else { 101 });
+    rows.push(Row::timed(
+        "pulsar Step, every topic's traffic changing (jitter ±10 %): 1000 brokers, 200k topics, 16384 bundles".into(),
+        stats,
+        Some(Target::MaxMs(5.0)),
+        setup,
+        None,
+    ));
     for (i, label) in [(0, "20k -> 200k"), (1, "200k -> 2M")] {
         let r = pulsar[i + 1] / pulsar[i];
         let t = Target::MaxRatio(12.0);

@@ -19,6 +19,7 @@ mod flink;
 mod kstreams;
 mod pulsar;
 pub mod text;
+mod workload;
 
 use crate::engine::{Engine, System};
 use crate::scenario::{replay, Log, Scenario, ScenarioError};

@@ -26,6 +26,7 @@ pub mod threads;
 pub mod topology;
 pub mod view;
 pub mod warmup;
+pub mod workload;
 
 use super::schema::{self, ConfigChange, ConfigError};
 use super::{AnyAction, Engine, Narrate, Series, SimRng, Subject, System};
@@ -397,6 +398,23 @@ pub enum Action {
     /// Set config keys, by their Kafka names (`{"config": {KEY: VALUE, …}}`; the
     /// older one-key form `{"key": KEY, "value": VALUE}` is read too).
     SetConfig(ConfigChange<Config>),
+    /// Add a produce pattern: records arrive on a topic as time passes (see [`workload`]).
+    AddWorkload {
+        /// The pattern.
+        pattern: workload::ProducePattern,
+    },
+    /// Replace a produce pattern (the new rate counts from now).
+    ChangeWorkload {
+        /// Its id.
+        id: u32,
+        /// The new pattern.
+        pattern: workload::ProducePattern,
+    },
+    /// Remove a produce pattern.
+    RemoveWorkload {
+        /// Its id.
+        id: u32,
+    },
 }
 
 /// One task's offset sum on an instance and the lag it gives.
@@ -548,6 +566,8 @@ pub enum Event {
         /// To.
         to_ms: u64,
     },
+    /// What the produce patterns did.
+    Workload(workload::WorkloadEvent),
     /// An active task finished restoring and started processing.
     TaskRestored {
         /// Task.
@@ -915,6 +935,7 @@ impl Narrate for Event {
                 _ => format!("{records} records spread over {topic} (tasks {})", tasks_text(tasks)),
             },
             Event::TimeAdvanced { from_ms, to_ms } => format!("time {from_ms} ms -> {to_ms} ms"),
+            Event::Workload(e) => e.narrate(),
             Event::TaskRestored {
                 task,
                 instance,
@@ -1274,6 +1295,9 @@ pub enum Error {
         /// Lists given.
         given: usize,
     },
+    /// A produce pattern's numbers were refused.
+    #[error("invalid produce pattern: {0}")]
+    Workload(String),
     /// Bad value.
     #[error("bad config: {0}")]
     BadConfig(String),
@@ -1298,6 +1322,8 @@ pub struct Sim {
     metrics: Metrics,
     /// Racks of each changelog partition set by `set_partition_racks`, by changelog topic.
     changelog_racks: BTreeMap<String, Vec<Vec<String>>>,
+    /// Produce patterns (records that arrive as time passes).
+    workload: workload::Workload,
 }
 
 fn check_tags(cfg: &Config, name: &str, tags: &BTreeMap<String, String>) -> Result<(), Error> {
@@ -2029,6 +2055,7 @@ impl Sim {
         let from = self.now_ms;
         let target = self.now_ms.saturating_add(ms);
         let mut out = Vec::new();
+        let mut produced = workload::Tally::default();
         // Each probing rebalance is at least a minute after the previous one, so
         // this loop ends; the cap guards absurd time jumps.
         for _ in 0..100_000 {
@@ -2036,6 +2063,8 @@ impl Sim {
                 Some(p) if p <= target => p.max(self.now_ms),
                 _ => target,
             };
+            let step_to = self.workload_slice(from, target, step_to);
+            self.workload_produce(step_to, &mut produced);
             out.extend(state::progress(self, step_to));
             self.now_ms = step_to;
             if self.probing_at_ms.is_some_and(|p| p <= self.now_ms) {
@@ -2048,6 +2077,9 @@ impl Sim {
             }
         }
         self.now_ms = target;
+        if let Some(e) = self.workload_event(from, target, produced) {
+            out.insert(0, e);
+        }
         out.insert(
             0,
             Event::TimeAdvanced {
@@ -2093,6 +2125,7 @@ impl Engine for Sim {
             probing_at_ms: None,
             metrics: Metrics::default(),
             changelog_racks: BTreeMap::new(),
+            workload: workload::Workload::default(),
         })
     }
 
@@ -2142,6 +2175,9 @@ impl Engine for Sim {
             Action::SetEndOffsets { offsets } => self.set_end_offsets(offsets),
             Action::SetPartitionRacks { topic, racks } => self.set_partition_racks(topic, racks),
             Action::SetConfig(change) => self.set_config(change),
+            Action::AddWorkload { pattern } => self.add_workload(pattern),
+            Action::ChangeWorkload { id, pattern } => self.change_workload(*id, pattern),
+            Action::RemoveWorkload { id } => self.remove_workload(*id),
         }
     }
 

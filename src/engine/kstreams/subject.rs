@@ -25,6 +25,7 @@ pub fn of(e: &Event) -> Option<Subject> {
         | Event::WarmupCaughtUp { task, .. }
         | Event::TaskAssigned { task, .. }
         | Event::ActiveMovementExplained { task, .. } => Some(Subject::new("task", task.to_string())),
+        Event::Workload(w) => w.subject(),
         Event::TopologyDefined { .. }
         | Event::TimeAdvanced { .. }
         | Event::RebalanceStarted { .. }

@@ -212,6 +212,24 @@ pub enum Action {
         /// The domain name.
         domain: String,
     },
+    /// Add a workload pattern (it shapes the traffic from this round on; see
+    /// [`super::workload`]).
+    AddWorkload {
+        /// The pattern.
+        pattern: super::workload::Pattern,
+    },
+    /// Replace a workload pattern (it keeps its id and seed).
+    ChangeWorkload {
+        /// Its id.
+        id: u32,
+        /// The new pattern.
+        pattern: super::workload::Pattern,
+    },
+    /// Remove a workload pattern (the topics it alone shaped get their base traffic back).
+    RemoveWorkload {
+        /// Its id.
+        id: u32,
+    },
     /// `pulsar-admin namespaces unload NS [-b RANGE [-d BROKER]]`.
     Unload {
         /// `tenant/namespace`.

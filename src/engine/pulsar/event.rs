@@ -280,6 +280,8 @@ pub enum Event {
     Shed(shed::ShedEvent),
     /// The placement strategy's explanation.
     Place(place::PlaceEvent),
+    /// What the workload patterns did.
+    Workload(super::workload::WorkloadEvent),
     /// A round ended.
     RoundDone {
         /// Its metrics.
@@ -551,6 +553,7 @@ impl Narrate for Event {
             ),
             Event::Shed(e) => e.narrate(),
             Event::Place(e) => e.narrate(),
+            Event::Workload(e) => e.narrate(),
             Event::RoundDone { metrics } => metrics.narrate(),
         }
     }

@@ -55,6 +55,7 @@ mod subject;
 pub mod topic;
 pub mod traffic;
 pub mod view;
+pub mod workload;
 
 use super::schema::{self, ConfigChange, ConfigError};
 use super::{AnyAction, Engine, Narrate, Series, SimRng, Subject, System};
@@ -161,6 +162,8 @@ pub struct Sim {
     metrics: Vec<RoundMetrics>,
     /// Events of the last Step (the next one reserves room for as many).
     last_step_events: usize,
+    /// Workload patterns (traffic that changes every round).
+    workload: workload::Workload,
 }
 
 /// The config a load manager runs with, and the warnings Pulsar would log.
@@ -665,6 +668,7 @@ impl Sim {
             pinned,
             traffic,
             reconnects: 0,
+            base: None,
         });
         let bid = BundleId {
             namespace: ns_id(&self.ns_ids, &ns.name),
@@ -790,6 +794,7 @@ impl Sim {
         for t in &targets {
             let hash = ns.topics.get_mut(t).map(|tp| {
                 tp.traffic = each;
+                tp.base = None;
                 tp.hash
             });
             if let Some(h) = hash {
@@ -905,6 +910,7 @@ impl Engine for Sim {
             counters: RoundCounters::default(),
             metrics: Vec::new(),
             last_step_events: 0,
+            workload: workload::Workload::default(),
         })
     }
 
@@ -986,6 +992,9 @@ impl Engine for Sim {
             Action::DeleteAntiAffinityGroup { namespace } => self.delete_anti_affinity_group(namespace),
             Action::CreateFailureDomain { domain, brokers } => self.create_failure_domain(domain, brokers),
             Action::DeleteFailureDomain { domain } => self.delete_failure_domain(domain),
+            Action::AddWorkload { pattern } => self.add_workload(pattern),
+            Action::ChangeWorkload { id, pattern } => self.change_workload(*id, pattern),
+            Action::RemoveWorkload { id } => self.remove_workload(*id),
         }
     }
 

@@ -26,6 +26,10 @@ pub struct Topic {
     /// How many times its sessions were closed by an unload and reconnected.
     #[serde(default)]
     pub reconnects: u64,
+    /// The traffic it was given, while workload patterns shape `traffic` from
+    /// it (`None`: not shaped; see [`super::workload`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<Traffic>,
 }
 
 /// A namespace and its bundles (sorted, tiling the whole ring).

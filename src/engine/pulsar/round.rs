@@ -153,6 +153,7 @@ impl Sim {
         // Room for as many events as last time, and some (a vector that grows
         // copies them all).
         let mut ev = Vec::with_capacity(self.last_step_events + self.last_step_events / 8 + 16);
+        self.workload_round(&mut ev);
         ev.extend(self.report_phase(false));
         let split_due = match self.config.load_manager_class_name {
             LoadManager::Modular => true,

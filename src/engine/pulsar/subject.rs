@@ -41,6 +41,7 @@ pub fn of(e: &Event) -> Option<Subject> {
         | Event::Reconnected { bundle: b, .. } => bundle(b),
         Event::Shed(s) => shed(s),
         Event::Place(p) => place(p),
+        Event::Workload(w) => w.subject(),
         Event::NamespaceCreated { .. }
         | Event::TopicsCreated { .. }
         | Event::NoLeader

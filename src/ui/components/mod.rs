@@ -14,3 +14,4 @@ pub mod import;
 pub mod settings;
 pub mod share;
 pub mod toolbar;
+pub mod workload;

@@ -109,6 +109,11 @@ fn action_text(a: &Action) -> String {
         Action::SetTaskOffsets { instance, .. } => format!("Set the offsets {instance} holds"),
         Action::SetEndOffsets { .. } => "Set the changelog end offsets".into(),
         Action::SetPartitionRacks { topic, .. } => format!("Set the replica racks of {topic}"),
+        Action::AddWorkload { pattern } => format!("Added a produce pattern: {}", pattern.label()),
+        Action::ChangeWorkload { id, pattern } => {
+            format!("Changed produce pattern #{id}: {}", pattern.label())
+        }
+        Action::RemoveWorkload { id } => format!("Removed produce pattern #{id}"),
         Action::SetConfig(change) => format!(
             "Set {}",
             change

@@ -99,6 +99,7 @@ pub fn KstreamsTab() -> Html {
                     <super::task_lags::TaskLagsEditor view={view.clone()} />
                     <super::partition_racks::PartitionRacksEditor view={view.clone()} />
                 </details>
+                <crate::ui::components::workload::KstreamsWorkloads />
             </aside>
             <div class="ks-main">
                 { summary(&view) }

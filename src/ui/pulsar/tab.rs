@@ -400,6 +400,7 @@ pub fn PulsarTab() -> Html {
                     <super::assign_bundle::AssignBundleForm />
                     <super::unreported_broker::UnreportedBrokerForm />
                 </details>
+                <crate::ui::components::workload::PulsarWorkloads />
             </aside>
             <div class="panel main-view" id="view">
                 <super::profile_switch::ProfileSwitch />
