@@ -30,6 +30,7 @@ pub mod key_group_range_assignment;
 mod knobs;
 pub mod local_input_preferred;
 pub mod metrics;
+pub mod request_slot_matching;
 pub mod resource_profile;
 pub mod resource_request_pre_mappings;
 pub mod slot_matching;
@@ -1567,18 +1568,16 @@ impl Sim {
         }])
     }
 
-    fn strategies(&self) -> (SlotSharingStrategy, ResourceMatching, RequestMatching) {
+    /// Phase 1's slot sharing strategy, the ResourceManager's resource matching and
+    /// the slot pool's request matching for the effective mode.
+    fn chosen_strategies(&self) -> (SlotSharingStrategy, ResourceMatching, RequestMatching) {
         let mode = self.config.effective_mode();
         let sharing = if mode == LoadBalanceMode::Tasks {
             SlotSharingStrategy::TaskBalanced
         } else {
             SlotSharingStrategy::LocalInputPreferred
         };
-        let request = if mode == LoadBalanceMode::Tasks {
-            RequestMatching::TasksBalanced
-        } else {
-            RequestMatching::Simple
-        };
+        let request = request_slot_matching::for_mode(mode, false).id();
         (sharing, ResourceMatching::for_mode(mode), request)
     }
 
@@ -1669,7 +1668,7 @@ impl Sim {
             return self.schedule_adaptive();
         }
         let job = self.job.as_ref().ok_or(Error::NoJob)?;
-        let (strategy, resource_matching, request_matching) = self.strategies();
+        let (strategy, resource_matching, request_matching) = self.chosen_strategies();
         let plan = slot_sharing::plan(job, strategy);
         let profiles: Vec<ResourceProfile> =
             plan.requests.iter().map(|r| job.group_profile(r.group)).collect();
@@ -1896,6 +1895,36 @@ impl Engine for Sim {
 
     fn invariants(&self) -> Result<(), String> {
         invariants::check(self)
+    }
+
+    /// The default scheduler's request slot matching strategies
+    /// ([`request_slot_matching::REGISTRY`]), then the adaptive scheduler's slot
+    /// matching resolvers ([`adaptive::slot_matching_resolver::REGISTRY`]).
+    fn strategies() -> Vec<super::strategy::StrategyInfo> {
+        request_slot_matching::REGISTRY
+            .iter()
+            .map(|s| s.info())
+            .chain(
+                adaptive::slot_matching_resolver::REGISTRY
+                    .iter()
+                    .map(|r| r.info()),
+            )
+            .collect()
+    }
+
+    /// `info.key` set to `info.name`, and for an adaptive scheduler's resolver also
+    /// `jobmanager.scheduler: adaptive` (the resolvers run only there).
+    fn strategy_config(info: &super::strategy::StrategyInfo) -> Result<Config, ConfigError> {
+        let value =
+            serde_json::from_str(info.name).unwrap_or_else(|_| serde_json::Value::String(info.name.into()));
+        let mut patch = schema::Patch::<Config>::one(info.key, value)?;
+        if adaptive::slot_matching_resolver::REGISTRY
+            .iter()
+            .any(|r| r.info() == *info)
+        {
+            patch = patch.set("jobmanager.scheduler", serde_json::json!("adaptive"))?;
+        }
+        patch.apply_to(&Config::default())
     }
 }
 

@@ -2231,6 +2231,12 @@ impl Engine for Sim {
     fn invariants(&self) -> Result<(), String> {
         invariants::check(self)
     }
+
+    /// The task assignors ([`assignor::REGISTRY`]): each entry's `key` set to its
+    /// `name` (a string) over the default config selects it.
+    fn strategies() -> Vec<super::strategy::StrategyInfo> {
+        assignor::infos()
+    }
 }
 
 impl Action {
