@@ -2,6 +2,7 @@
 
 use super::job_graph::{DistributionPattern as P, EdgeSpec, JobSpec, VertexSpec};
 use super::*;
+use crate::engine::{Engine, Narrate};
 
 fn job(vs: &[(&str, u32)], es: &[(&str, &str, P)]) -> JobSpec {
     JobSpec {
