@@ -23,7 +23,11 @@ fn snake(name: &str) -> String {
 
 /// The `op` names of a system's `Action` enum, read from its source.
 fn ops_in_source(system: &str) -> BTreeSet<String> {
-    let src = std::fs::read_to_string(root().join(format!("src/engine/{system}/mod.rs"))).unwrap();
+    // The enum lives in the system's `action.rs`, or in its `mod.rs`.
+    let dir = root().join(format!("src/engine/{system}"));
+    let src = std::fs::read_to_string(dir.join("action.rs"))
+        .or_else(|_| std::fs::read_to_string(dir.join("mod.rs")))
+        .unwrap();
     let start = src.find("pub enum Action {").expect("Action enum");
     let body = &src[start..];
     let end = body.find("\n}").unwrap();

@@ -60,6 +60,38 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// Every reason.
+    pub const ALL: [Reason; 11] = [
+        Reason::Sticky,
+        Reason::CaughtUp,
+        Reason::StandbyPromoted,
+        Reason::MostCaughtUp,
+        Reason::Balance,
+        Reason::Rack,
+        Reason::WarmUp,
+        Reason::LeastLoaded,
+        Reason::TagDiverse,
+        Reason::PreviousStandby,
+        Reason::PreviousActive,
+    ];
+
+    /// The name events carry (`sticky`, `caught_up`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::Sticky => "sticky",
+            Reason::CaughtUp => "caught_up",
+            Reason::StandbyPromoted => "standby_promoted",
+            Reason::MostCaughtUp => "most_caught_up",
+            Reason::Balance => "balance",
+            Reason::Rack => "rack",
+            Reason::WarmUp => "warm_up",
+            Reason::LeastLoaded => "least_loaded",
+            Reason::TagDiverse => "tag_diverse",
+            Reason::PreviousStandby => "previous_standby",
+            Reason::PreviousActive => "previous_active",
+        }
+    }
+
     /// Plain words.
     pub fn words(self) -> &'static str {
         match self {
@@ -391,6 +423,14 @@ mod registry_tests {
     use super::*;
     use crate::engine::kstreams::{Action, Event, Sim, SubtopologySpec};
     use crate::engine::Engine;
+
+    /// A reason's name is the one its serialised form carries.
+    #[test]
+    fn reason_names_are_their_serialised_names() {
+        for r in Reason::ALL {
+            assert_eq!(serde_json::to_value(r).unwrap(), serde_json::json!(r.name()));
+        }
+    }
 
     /// Each assignor is in the registry once and names itself.
     #[test]
