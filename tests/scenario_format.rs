@@ -23,7 +23,7 @@ fn snake(name: &str) -> String {
 
 /// The `op` names of a system's `Action` enum, read from its source.
 fn ops_in_source(system: &str) -> BTreeSet<String> {
-    // The enum lives in `action.rs` where the system has one, else in `mod.rs`.
+    // The enum lives in the system's `action.rs`, or in its `mod.rs`.
     let dir = root().join(format!("src/engine/{system}"));
     let src = std::fs::read_to_string(dir.join("action.rs"))
         .or_else(|_| std::fs::read_to_string(dir.join("mod.rs")))

@@ -251,4 +251,14 @@ pub trait Engine: Clone + Debug + Sized + 'static {
     fn strategies() -> Vec<strategy::StrategyInfo> {
         Vec::new()
     }
+
+    /// A config that selects `info` (one of [`Engine::strategies`]): by default
+    /// the default config with `info.key` set to `info.name`, read as JSON when
+    /// it is a JSON literal (`true`, `3`), else as a string. A system whose
+    /// strategy needs more than that key says so by overriding this.
+    fn strategy_config(info: &strategy::StrategyInfo) -> Result<Self::Config, schema::ConfigError> {
+        let value =
+            serde_json::from_str(info.name).unwrap_or_else(|_| serde_json::Value::String(info.name.into()));
+        schema::Patch::<Self::Config>::one(info.key, value)?.apply_to(&Self::Config::default())
+    }
 }

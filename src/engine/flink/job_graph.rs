@@ -44,6 +44,7 @@ impl DistributionPattern {
 
 /// A job vertex as the user writes it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct VertexSpec {
     /// Unique name, e.g. `"JV-A"`.
     pub name: String,
@@ -71,6 +72,7 @@ impl VertexSpec {
 
 /// An edge as the user writes it (producer → consumer).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct EdgeSpec {
     /// Producer vertex name.
     pub from: String,
@@ -93,6 +95,7 @@ impl EdgeSpec {
 
 /// A whole job as the user writes it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct JobSpec {
     /// Vertices, in definition order (Flink's job graph insertion order).
     #[serde(default)]

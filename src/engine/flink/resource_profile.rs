@@ -85,6 +85,7 @@ impl fmt::Display for Resources {
 }
 
 #[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct ResourcesJson {
     cpu_cores: f64,
     memory_mb: u64,

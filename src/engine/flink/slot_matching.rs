@@ -19,7 +19,7 @@
 //!   TaskManager by TaskManager, and each offered slot goes to the oldest pending
 //!   request whose resource profile it matches;
 //! * mode `tasks`: *tasks balanced* matching: once there are at least as many free
-//!   slots as pending requests, and the [`ResourceRequestPreMappings`] say every
+//!   slots as pending requests, and the [`ResourceRequestPreMappings`](super::resource_request_pre_mappings::ResourceRequestPreMappings) say every
 //!   request can be served, requests are sorted by task count, descending, and each
 //!   goes to the TaskManager with the fewest tasks *of this job* (the slot pool's
 //!   loading view holds only the job's own slots) that still has a matching free slot;
@@ -46,10 +46,17 @@
 
 use super::metrics::TmCount;
 use super::resource_profile::{ResourceProfile, Resources, Utilization};
-use super::resource_request_pre_mappings::ResourceRequestPreMappings;
 use super::task_manager::{Cluster, SlotAddr, MAX_SLOTS_PER_TASK_MANAGER};
 use super::Event;
 use serde::{Deserialize, Serialize};
+
+/// The request slot matching algorithms, where they lived before they became
+/// strategies of their own ([`super::request_slot_matching`]).
+pub use super::request_slot_matching::{
+    preferred_allocation_request_slot_matching_strategy::previous_allocations,
+    simple_request_slot_matching_strategy::simple,
+    tasks_balanced_request_slot_matching_strategy::fewest_tasks,
+};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -170,7 +177,7 @@ pub enum MatchKind {
 /// TaskManager and slot profile, in slot order.
 #[derive(Clone, Debug, Default)]
 pub struct View {
-    free: Vec<BTreeMap<ResourceProfile, VecDeque<u32>>>,
+    pub(super) free: Vec<BTreeMap<ResourceProfile, VecDeque<u32>>>,
     in_view: Vec<Vec<bool>>,
     per_tm: Vec<usize>,
     count: usize,
@@ -231,7 +238,7 @@ impl View {
         self.count == 0
     }
 
-    fn take(&mut self, tm: usize, profile: ResourceProfile) -> Option<u32> {
+    pub(super) fn take(&mut self, tm: usize, profile: ResourceProfile) -> Option<u32> {
         let q = self.free.get_mut(tm)?.get_mut(&profile)?;
         let s = q.pop_front()?;
         if q.is_empty() {
@@ -243,7 +250,7 @@ impl View {
         Some(s)
     }
 
-    fn take_slot(&mut self, a: SlotAddr) -> Option<ResourceProfile> {
+    pub(super) fn take_slot(&mut self, a: SlotAddr) -> Option<ResourceProfile> {
         let (t, s) = (a.tm as usize, a.slot);
         if !self.contains(a) {
             return None;
@@ -310,12 +317,12 @@ impl View {
         out
     }
 
-    fn held_on(&self, tm: usize) -> usize {
+    pub(super) fn held_on(&self, tm: usize) -> usize {
         self.per_tm.get(tm).copied().unwrap_or(0)
     }
 
     /// Free slots of TaskManager `tm`, in slot order, with their profiles.
-    fn slots_of(&self, tm: usize) -> Vec<(u32, ResourceProfile)> {
+    pub(super) fn slots_of(&self, tm: usize) -> Vec<(u32, ResourceProfile)> {
         let mut v: Vec<(u32, ResourceProfile)> = self.free[tm]
             .iter()
             .flat_map(|(p, q)| q.iter().map(move |&s| (s, *p)))
@@ -400,7 +407,7 @@ impl Tally {
 }
 
 impl MatchCtx<'_> {
-    fn place(&mut self, request: u32, tm: usize, slot: u32) -> u32 {
+    pub(super) fn place(&mut self, request: u32, tm: usize, slot: u32) -> u32 {
         let n = self.tasks.get(request as usize).copied().unwrap_or(0);
         if let Some(s) = self.cluster.tms[tm].slots.get_mut(slot as usize) {
             *s = Some(request);
@@ -412,14 +419,14 @@ impl MatchCtx<'_> {
         n
     }
 
-    fn profile(&self, request: u32) -> ResourceProfile {
+    pub(super) fn profile(&self, request: u32) -> ResourceProfile {
         self.profiles
             .get(request as usize)
             .copied()
             .unwrap_or(ResourceProfile::Unknown)
     }
 
-    fn report(
+    pub(super) fn report(
         &mut self,
         events: &mut Vec<Event>,
         request: u32,
@@ -633,227 +640,12 @@ pub fn allocate(
     })
 }
 
-/// Per-request-profile queues of pending requests, each in request order.
-struct PendingByProfile {
-    queues: BTreeMap<ResourceProfile, VecDeque<(usize, u32)>>,
-}
-
-impl PendingByProfile {
-    fn new(pending: &VecDeque<u32>, profiles: &[ResourceProfile]) -> Self {
-        let mut queues: BTreeMap<ResourceProfile, VecDeque<(usize, u32)>> = BTreeMap::new();
-        for (k, &r) in pending.iter().enumerate() {
-            let p = profiles
-                .get(r as usize)
-                .copied()
-                .unwrap_or(ResourceProfile::Unknown);
-            queues.entry(p).or_default().push_back((k, r));
-        }
-        PendingByProfile { queues }
-    }
-
-    /// The oldest pending request a slot of `slot` profile matches.
-    fn pop_for(&mut self, slot: ResourceProfile) -> Option<(usize, u32)> {
-        let best = self
-            .queues
-            .iter()
-            .filter(|(rp, q)| slot.is_matching(**rp) && !q.is_empty())
-            .min_by_key(|(_, q)| q.front().map(|&(k, _)| k))
-            .map(|(rp, _)| *rp)?;
-        self.queues.get_mut(&best)?.pop_front()
-    }
-}
-
-/// Simple matching: TaskManagers offer their slots in view one after another (in
-/// registration order, slots in index order); each offered slot goes to the oldest
-/// pending request whose profile it matches. Matched requests leave `pending`.
-pub fn simple(ctx: &mut MatchCtx<'_>, view: &mut View, pending: &mut VecDeque<u32>) -> Vec<Event> {
-    let mut events = Vec::new();
-    let mut position = 0u32;
-    let mut queues = PendingByProfile::new(pending, ctx.profiles);
-    let mut matched = vec![false; pending.len()];
-    let mut left = pending.len();
-    'tms: for t in 0..ctx.cluster.tms.len() {
-        if view.held_on(t) == 0 {
-            continue;
-        }
-        for (slot, profile) in view.slots_of(t) {
-            if left == 0 {
-                break 'tms;
-            }
-            position += 1;
-            let Some((k, request)) = queues.pop_for(profile) else {
-                continue;
-            };
-            view.take_slot(SlotAddr { tm: t as u32, slot });
-            matched[k] = true;
-            left -= 1;
-            let tasks = ctx.place(request, t, slot);
-            ctx.report(
-                &mut events,
-                request,
-                t,
-                slot,
-                tasks,
-                MatchRule::FirstPending {
-                    offer_position: position,
-                },
-            );
-        }
-    }
-    retain_unmatched(pending, &matched);
-    events
-}
-
-fn retain_unmatched(pending: &mut VecDeque<u32>, matched: &[bool]) {
+/// Drop the matched requests from `pending`, keeping the order of the rest.
+pub(super) fn retain_unmatched(pending: &mut VecDeque<u32>, matched: &[bool]) {
     let mut k = 0;
     pending.retain(|_| {
         let keep = !matched[k];
         k += 1;
         keep
     });
-}
-
-/// Local recovery: each pending request whose previous slot (`prefer`, indexed by
-/// request id) is in view and matches its profile gets it back, in request order.
-pub fn previous_allocations(
-    ctx: &mut MatchCtx<'_>,
-    view: &mut View,
-    pending: &mut VecDeque<u32>,
-    prefer: &[Option<SlotAddr>],
-) -> Vec<Event> {
-    let mut events = Vec::new();
-    let mut matched = vec![false; pending.len()];
-    let order: Vec<u32> = pending.iter().copied().collect();
-    for (k, &request) in order.iter().enumerate() {
-        let Some(Some(a)) = prefer.get(request as usize).copied() else {
-            continue;
-        };
-        if !view.contains(a) {
-            continue;
-        }
-        let t = a.tm as usize;
-        if !ctx.cluster.tms[t]
-            .slot_profile(a.slot as usize)
-            .is_matching(ctx.profile(request))
-        {
-            continue;
-        }
-        view.take_slot(a);
-        matched[k] = true;
-        let tasks = ctx.place(request, t, a.slot);
-        ctx.report(
-            &mut events,
-            request,
-            t,
-            a.slot,
-            tasks,
-            MatchRule::PreviousAllocation,
-        );
-    }
-    retain_unmatched(pending, &matched);
-    events
-}
-
-/// Fewest-tasks matching. With `sorted`, requests are taken by task count descending
-/// (stable), as the tasks-balanced strategy does with a full view; without, in request
-/// order (serving requests one by one from a partial view). Each request goes to the
-/// TaskManager with the fewest tasks among those with a free slot in view that
-/// matches its profile (and that the pre-mapping, if given, still allows). Requests
-/// left when no slot fits stay in `pending` (in their order).
-pub fn fewest_tasks(
-    ctx: &mut MatchCtx<'_>,
-    view: &mut View,
-    pending: &mut VecDeque<u32>,
-    sorted: bool,
-    mut premap: Option<&mut ResourceRequestPreMappings>,
-) -> Vec<Event> {
-    let mut order: Vec<(usize, u32)> = pending.iter().copied().enumerate().collect();
-    if sorted {
-        order.sort_by_key(|&(_, r)| Reverse(ctx.tasks.get(r as usize).copied().unwrap_or(0)));
-    }
-    let full_view = view.len() >= pending.len();
-    // Candidates per slot profile: (tasks of the job on the TaskManager, TaskManager).
-    let mut candidates: BTreeMap<ResourceProfile, BTreeSet<(u32, usize)>> = BTreeMap::new();
-    for t in 0..ctx.cluster.tms.len() {
-        for (p, q) in &view.free[t] {
-            if !q.is_empty() {
-                candidates.entry(*p).or_default().insert((ctx.tm_tasks[t], t));
-            }
-        }
-    }
-    let mut events = Vec::new();
-    let mut matched = vec![false; pending.len()];
-    for &(k, request) in &order {
-        let rp = ctx.profile(request);
-        let usable: Vec<ResourceProfile> = candidates
-            .iter()
-            .filter(|(sp, set)| {
-                !set.is_empty()
-                    && sp.is_matching(rp)
-                    && premap.as_ref().is_none_or(|m| m.has_available_profile(rp, **sp))
-            })
-            .map(|(sp, _)| *sp)
-            .collect();
-        let best = usable
-            .iter()
-            .filter_map(|sp| candidates[sp].first().map(|&(l, t)| (l, t, *sp)))
-            .min();
-        let Some((load, t, sp)) = best else {
-            continue;
-        };
-        let rule = if ctx.summarise {
-            MatchRule::FewestTasks {
-                full_view,
-                candidates: Vec::new(),
-                more_candidates: 0,
-            }
-        } else {
-            let mut listed: Vec<(u32, usize)> = Vec::new();
-            let mut total = 0usize;
-            for p in &usable {
-                let set = &candidates[p];
-                total += set.len();
-                listed.extend(set.iter().take(MAX_LISTED_CANDIDATES).copied());
-            }
-            listed.sort_unstable();
-            listed.dedup_by_key(|x| x.1);
-            listed.truncate(MAX_LISTED_CANDIDATES);
-            let shown = listed.len();
-            listed.sort_unstable_by_key(|&(_, tm)| tm);
-            MatchRule::FewestTasks {
-                full_view,
-                candidates: listed
-                    .into_iter()
-                    .map(|(n, tm)| TmCount {
-                        tm: ctx.cluster.tms[tm].name.clone(),
-                        n,
-                    })
-                    .collect(),
-                more_candidates: total.saturating_sub(shown) as u32,
-            }
-        };
-        let Some(slot) = view.take(t, sp) else { continue };
-        // Re-key t in every profile set it is in.
-        let profiles_of_t: Vec<ResourceProfile> = candidates
-            .iter()
-            .filter(|(_, set)| set.contains(&(load, t)))
-            .map(|(p, _)| *p)
-            .collect();
-        let tasks = ctx.place(request, t, slot);
-        for p in profiles_of_t {
-            let set = candidates.get_mut(&p).expect("profile present");
-            set.remove(&(load, t));
-            if view.free[t].get(&p).is_some_and(|q| !q.is_empty()) {
-                set.insert((ctx.tm_tasks[t], t));
-            }
-        }
-        if let Some(m) = premap.as_deref_mut() {
-            // The candidate was allowed, so the pre-mapping can always be decreased.
-            let _ = m.decrease(rp, sp);
-        }
-        matched[k] = true;
-        ctx.report(&mut events, request, t, slot, tasks, rule);
-    }
-    retain_unmatched(pending, &matched);
-    events
 }

@@ -30,12 +30,12 @@
 //!   deadline still counts.
 
 use super::config::LoadBalanceMode;
+use super::request_slot_matching;
 use super::resource_profile::ResourceProfile;
-use super::resource_request_pre_mappings::ResourceRequestPreMappings;
 use super::slot_matching::{self, MatchCtx, ResourceMatching, Tally, View, DETAIL_LIMIT};
 use super::task_manager::{Cluster, SlotAddr, TmState};
 use super::Event;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 /// A TaskManager that (re-)registers during the round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,41 +184,8 @@ pub fn run(cluster: &mut Cluster, placement: &mut Vec<Option<SlotAddr>>, round: 
             summarise: pending.len() > DETAIL_LIMIT,
             tally: Tally::default(),
         };
-        if !prefer.is_empty() {
-            let kept = slot_matching::previous_allocations(&mut ctx, &mut view, &mut pending, prefer);
-            events.extend(kept);
-        }
-        let matched = match mode {
-            LoadBalanceMode::Tasks if full && !pending.is_empty() => {
-                let pending_profiles: Vec<ResourceProfile> = pending
-                    .iter()
-                    .map(|&r| {
-                        profiles
-                            .get(r as usize)
-                            .copied()
-                            .unwrap_or(ResourceProfile::Unknown)
-                    })
-                    .collect();
-                match ResourceRequestPreMappings::create_from(&pending_profiles, &view.profiles()) {
-                    Ok(mut m) if m.is_matching_fulfilled() => {
-                        slot_matching::fewest_tasks(&mut ctx, &mut view, &mut pending, true, Some(&mut m))
-                    }
-                    _ => vec![Event::PreMappingUnfulfilled {
-                        at_ms: fire,
-                        pending: pending_profiles.len() as u32,
-                        free_slots: view.len() as u32,
-                        requested: profile_counts(pending_profiles.iter().copied()),
-                        offered: profile_counts(view.profiles().into_iter()),
-                    }],
-                }
-            }
-            LoadBalanceMode::Tasks => {
-                slot_matching::fewest_tasks(&mut ctx, &mut view, &mut pending, false, None)
-            }
-            LoadBalanceMode::None | LoadBalanceMode::Slots | LoadBalanceMode::MinResources => {
-                slot_matching::simple(&mut ctx, &mut view, &mut pending)
-            }
-        };
+        let strategy = request_slot_matching::for_mode(mode, !prefer.is_empty());
+        let matched = strategy.match_requests(&mut ctx, &mut view, &mut pending, prefer);
         events.extend(matched);
         if !ctx.tally.is_empty() {
             let summary = ctx.tally.events(ctx.cluster, ctx.tm_tasks, fire);
@@ -312,15 +279,5 @@ fn shortfall(view: &View, pending: &VecDeque<u32>, profiles: &[ResourceProfile])
         .zip(&covered)
         .filter(|(_, &c)| !c)
         .map(|(&r, _)| prof(r))
-        .collect()
-}
-
-fn profile_counts(it: impl Iterator<Item = ResourceProfile>) -> Vec<super::ProfileCount> {
-    let mut m: BTreeMap<ResourceProfile, u32> = BTreeMap::new();
-    for p in it {
-        *m.entry(p).or_insert(0) += 1;
-    }
-    m.into_iter()
-        .map(|(profile, n)| super::ProfileCount { profile, n })
         .collect()
 }

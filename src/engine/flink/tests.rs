@@ -2,6 +2,7 @@
 
 use super::job_graph::{DistributionPattern as P, EdgeSpec, JobSpec, VertexSpec};
 use super::*;
+use crate::engine::{Engine, Narrate};
 
 fn job(vs: &[(&str, u32)], es: &[(&str, &str, P)]) -> JobSpec {
     JobSpec {
@@ -110,4 +111,45 @@ fn actions_roundtrip_json() {
     )
     .unwrap();
     assert!(matches!(a, Action::DefineJob { .. }));
+}
+
+/// Every registry entry is selected by the config its `StrategyInfo` names: the
+/// request slot matching entries through the slot pool's choice, the adaptive
+/// resolvers through the `AdaptiveStrategiesChosen` event of a scheduling.
+#[test]
+fn each_strategy_entry_is_selected_by_its_config() {
+    use crate::engine::Engine;
+    for s in request_slot_matching::REGISTRY {
+        let info = s.info();
+        let cfg = Sim::strategy_config(&info).expect("valid config");
+        let chosen = request_slot_matching::for_mode(cfg.effective_mode(), cfg.local_recovery);
+        assert_eq!(chosen.info(), info, "{info:?}");
+    }
+    for r in adaptive::slot_matching_resolver::REGISTRY {
+        let info = r.info();
+        let cfg = Sim::strategy_config(&info).expect("valid config");
+        let mut s = Sim::new(cfg, 1).unwrap();
+        s.apply(&Action::DefineJob {
+            job: job(&[("A", 2)], &[]),
+        })
+        .unwrap();
+        s.apply(&Action::AddTaskManagers {
+            count: 2,
+            slots: Some(2),
+        })
+        .unwrap();
+        let evs = s.apply(&Action::Schedule).unwrap();
+        let ran = evs.iter().find_map(|e| match e {
+            Event::AdaptiveStrategiesChosen {
+                slot_matching_resolver,
+                ..
+            } => Some(*slot_matching_resolver),
+            _ => None,
+        });
+        assert_eq!(ran, Some(r.id()), "{info:?}");
+    }
+    assert_eq!(
+        Sim::strategies().len(),
+        request_slot_matching::REGISTRY.len() + adaptive::slot_matching_resolver::REGISTRY.len()
+    );
 }

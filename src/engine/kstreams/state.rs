@@ -1,6 +1,11 @@
 //! State: changelog offsets per task and instance, restoration over simulated
 //! time, and the rebalance that turns the assignor's answer into running tasks.
 //!
+//! A rebalance is the same for every assignor: read the members' subscriptions
+//! ([`Subscriptions`]: previous tasks, lags, capacity, racks), let the assignor
+//! ([`TaskAssignor`]) assign, spread each client's tasks over its stream threads,
+//! start restoration, and report what changed.
+//!
 //! Model (lbscope's simplifications, documented):
 //! * every record produced to a source partition of a stateful task appends one
 //!   record to each of its changelogs; a task's end offset is the sum over them;
@@ -12,14 +17,11 @@
 //! * a task moves in one rebalance (cooperative rebalancing's extra revocation
 //!   round is not modelled).
 
-use super::assignor::{
-    high_availability, sticky, sticky_task_assignor, streams_group, Assignor, Ctx, Reason,
-};
+use super::assignor::{Assignor, Ctx, Reason, TaskAssignor};
 use super::client::{consumer_key_cmp, Instance, InstanceStatus, Restoring};
 use super::client_state::{ClientState, ConsumerState, TaskMeta, LATEST_OFFSET};
 use super::rack_aware::{RackModel, RackStrategy};
 use super::task::TaskId;
-use super::threads::assign_to_threads;
 use super::{Event, Role, Sim, ThreadLoad};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -282,83 +284,214 @@ fn rack_model(sim: &Sim, clients: &[ClientState], out: &mut Vec<Event>) -> Optio
     })
 }
 
+/// What the members' subscriptions tell the assignor.
+struct Subscriptions {
+    /// Task index by id.
+    index: BTreeMap<TaskId, usize>,
+    /// Tasks in `TaskId` order.
+    metas: Vec<TaskMeta>,
+    /// Members in process-id order.
+    clients: Vec<ClientState>,
+}
+
+impl Subscriptions {
+    fn read(sim: &Sim, members: &[&Instance]) -> Subscriptions {
+        let index: BTreeMap<TaskId, usize> = sim.tasks.iter().enumerate().map(|(i, t)| (t.id, i)).collect();
+        let metas: Vec<TaskMeta> = sim
+            .tasks
+            .iter()
+            .map(|t| TaskMeta {
+                id: t.id,
+                stateful: t.stateful(),
+                end: sim.end.get(&t.id).copied().unwrap_or(0),
+                has_stores: sim
+                    .topology
+                    .as_ref()
+                    .and_then(|topo| topo.subtopologies.get(t.id.subtopology as usize))
+                    .is_some_and(|s| !s.stores.is_empty()),
+            })
+            .collect();
+        let clients = members.iter().map(|i| client_state(i, &index, &metas)).collect();
+        Subscriptions {
+            index,
+            metas,
+            clients,
+        }
+    }
+}
+
+/// Counts over one rebalance, for its `RebalanceCompleted`.
+#[derive(Default)]
+struct Tally {
+    active: u32,
+    standby: u32,
+    warmups: u32,
+    sticky: u32,
+    moved: u64,
+    busy: u32,
+    idle: u32,
+    max_restore_ms: u64,
+}
+
+/// What the rebalance's per-client step reads besides the instance.
+struct Apply<'a> {
+    ctx: &'a Ctx<'a>,
+    assignor: &'a dyn TaskAssignor,
+    index: &'a BTreeMap<TaskId, usize>,
+    old_owner: &'a BTreeMap<TaskId, String>,
+    /// The generation before this rebalance.
+    previous_generation: u64,
+    generation: u64,
+    now: u64,
+    rate: u64,
+}
+
 /// Run one rebalance: assign, spread over threads, start restoration, report.
 pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
     let cfg = sim.config.clone();
-    let sim_generation = sim.generation;
+    let assignor = cfg.assignor().strategy();
+    let previous_generation = sim.generation;
     let generation = sim.generation + 1;
     let members = sim.members();
-    let member_count = members.len();
-    let mut out = vec![Event::RebalanceStarted {
+    let mut out = vec![started(
+        &members,
+        sim.tasks.len(),
         generation,
-        trigger: trigger.to_string(),
-        assignor: cfg.assignor(),
-        members: members
-            .iter()
-            .take(super::MAX_LISTED_MEMBERS)
-            .map(|i| i.name.clone())
-            .collect(),
-        member_count: member_count as u32,
-        tasks: sim.tasks.len() as u32,
-    }];
-    let index: BTreeMap<TaskId, usize> = sim.tasks.iter().enumerate().map(|(i, t)| (t.id, i)).collect();
-    let metas: Vec<TaskMeta> = sim
-        .tasks
-        .iter()
-        .map(|t| TaskMeta {
-            id: t.id,
-            stateful: t.stateful(),
-            end: sim.end.get(&t.id).copied().unwrap_or(0),
-            has_stores: sim
-                .topology
-                .as_ref()
-                .and_then(|topo| topo.subtopologies.get(t.id.subtopology as usize))
-                .is_some_and(|s| !s.stores.is_empty()),
-        })
-        .collect();
-    let clients: Vec<ClientState> = members.iter().map(|i| client_state(i, &index, &metas)).collect();
+        trigger,
+        assignor.id(),
+    )];
+    let member_count = members.len();
+    let Subscriptions {
+        index,
+        metas,
+        clients,
+    } = Subscriptions::read(sim, &members);
     let rack = rack_model(sim, &clients, &mut out);
     let mut ctx = Ctx::new(&metas, clients, &cfg, rack);
-    let probing = match cfg.assignor() {
-        Assignor::HighAvailability => high_availability::assign(&mut ctx),
-        Assignor::Sticky => sticky::assign(&mut ctx),
-        Assignor::StickyTaskAssignor => sticky_task_assignor::assign(&mut ctx),
-        Assignor::StreamsGroupSticky => streams_group::assign(&mut ctx),
-    };
-    let Ctx {
-        clients,
-        active_reason,
-        standby_reason,
-        warmups,
-        log,
-        member_tasks,
-        ..
-    } = ctx;
-    out.extend(log);
+    let probing = assignor.assign(&mut ctx);
+    out.append(&mut ctx.log);
     if member_count == 0 && !metas.is_empty() {
         out.push(Event::Warning {
             message: format!("no running instance: {} tasks are unassigned", metas.len()),
         });
     }
-
     let mut old_owner: BTreeMap<TaskId, String> = BTreeMap::new();
     for inst in sim.instances.values() {
         for t in inst.active_tasks() {
             old_owner.insert(t, inst.name.clone());
         }
     }
-    let now = sim.now_ms;
-    let rate = cfg.restore_records_per_second;
-    let (mut n_active, mut n_standby, mut n_warm, mut sticky_n, mut moved, mut busy, mut idle) =
-        (0, 0, 0, 0, 0, 0, 0);
-    let mut max_restore = 0u64;
+    let step = Apply {
+        ctx: &ctx,
+        assignor,
+        index: &index,
+        old_owner: &old_owner,
+        previous_generation,
+        generation,
+        now: sim.now_ms,
+        rate: cfg.restore_records_per_second,
+    };
+    let mut tally = Tally::default();
     let mut thread_events = Vec::new();
     // The members in the clients' order (process id), without a lookup by name each.
     let mut member_insts: Vec<&mut Instance> = sim.instances.values_mut().filter(|i| i.is_member()).collect();
     member_insts.sort_unstable_by_key(|i| i.process_id);
-    for ((ci, c), inst) in clients.iter().enumerate().zip(member_insts) {
+    for (ci, inst) in member_insts.into_iter().enumerate() {
+        step.client(ci, inst, &mut tally, &mut out, &mut thread_events);
+    }
+    out.extend(thread_events);
+    finish(sim, &cfg, generation, probing, &tally, &mut out);
+    out
+}
+
+/// The rebalance's first event.
+fn started(members: &[&Instance], tasks: usize, generation: u64, trigger: &str, assignor: Assignor) -> Event {
+    Event::RebalanceStarted {
+        generation,
+        trigger: trigger.to_string(),
+        assignor,
+        members: members
+            .iter()
+            .take(super::MAX_LISTED_MEMBERS)
+            .map(|i| i.name.clone())
+            .collect(),
+        member_count: members.len() as u32,
+        tasks: tasks as u32,
+    }
+}
+
+/// Generation, metrics, the probing rebalance and the `RebalanceCompleted` event.
+fn finish(
+    sim: &mut Sim,
+    cfg: &super::Config,
+    generation: u64,
+    probing: bool,
+    tally: &Tally,
+    out: &mut Vec<Event>,
+) {
+    sim.generation = generation;
+    sim.metrics.rebalances += 1;
+    sim.metrics.tasks_moved += tally.moved;
+    sim.metrics.last_rebalance_moved = tally.moved;
+    if probing {
+        let at = sim.now_ms.saturating_add(cfg.probing_rebalance_interval_ms);
+        sim.probing_at_ms = Some(at);
+        out.push(Event::ProbingRebalanceScheduled {
+            at_ms: at,
+            warmups: tally.warmups,
+        });
+    } else {
+        sim.probing_at_ms = None;
+    }
+    out.push(Event::RebalanceCompleted {
+        generation,
+        active: tally.active,
+        standby: tally.standby,
+        warmups: tally.warmups,
+        sticky: tally.sticky,
+        moved: tally.moved as u32,
+        busy_instances: tally.busy,
+        idle_instances: tally.idle,
+        max_restore_ms: tally.max_restore_ms,
+    });
+}
+
+fn thread_loads(inst: &Instance) -> Vec<ThreadLoad> {
+    inst.threads
+        .iter()
+        .map(|th| ThreadLoad {
+            thread: th.index,
+            active: th.active.clone(),
+            standby: th.standby.clone(),
+        })
+        .collect()
+}
+
+/// Local offset of `id` on `inst`, reset to 0 when past the end (corrupted state).
+fn local_within(inst: &Instance, id: TaskId, end: u64) -> u64 {
+    let local = inst.local.get(&id).copied().unwrap_or(0);
+    if local > end {
+        0
+    } else {
+        local
+    }
+}
+
+impl Apply<'_> {
+    /// Turn client `ci`'s assignment into its instance's threads, restoration and
+    /// events: `TaskAssigned` into `out`, `InstanceIdle` / `ThreadsAssigned` into
+    /// `thread_events` (reported after every client's tasks).
+    fn client(
+        &self,
+        ci: usize,
+        inst: &mut Instance,
+        tally: &mut Tally,
+        out: &mut Vec<Event>,
+        thread_events: &mut Vec<Event>,
+    ) {
+        let c = &self.ctx.clients[ci];
         debug_assert_eq!(inst.name.as_str(), &*c.name);
-        let was_member = inst.member_of.is_some() && inst.member_of == Some(sim_generation);
+        let was_member = inst.member_of.is_some() && inst.member_of == Some(self.previous_generation);
         // Fast path: a member that held nothing and gets nothing changes nothing.
         if c.active.is_empty()
             && c.standby.is_empty()
@@ -369,8 +502,8 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
                 .iter()
                 .all(|th| th.active.is_empty() && th.standby.is_empty())
         {
-            inst.member_of = Some(generation);
-            idle += 1;
+            inst.member_of = Some(self.generation);
+            tally.idle += 1;
             if !was_member {
                 thread_events.push(Event::InstanceIdle {
                     instance: c.name.to_string(),
@@ -378,161 +511,16 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
                     standbys: 0,
                 });
             }
-            continue;
+            return;
         }
         let old_active = inst.active_tasks();
         let old_standby = inst.standby_tasks();
-        let old_threads: Vec<(u32, Vec<TaskId>, Vec<TaskId>)> = inst
-            .threads
-            .iter()
-            .map(|th| (th.index, th.active.clone(), th.standby.clone()))
-            .collect();
-        inst.member_of = Some(generation);
-        // A client that held nothing before has its consumers built only now.
-        let built;
-        let consumers: &[ConsumerState] = if c.consumers.is_empty() {
-            built = consumer_states(inst, &index, &metas);
-            &built
-        } else {
-            &c.consumers
-        };
-        let n = consumers.len();
-        let prev_by_lag = |k: usize| -> Vec<usize> {
-            let mut v: Vec<usize> = consumers[k].prev.iter().copied().collect();
-            v.sort_by_key(|&t| (c.lag_for(t, &metas), t));
-            v
-        };
-        // Per consumer: (stateful actives, stateless actives, standbys).
-        let per_consumer: Vec<(Vec<usize>, Vec<usize>, Vec<usize>)> =
-            match member_tasks.as_ref().and_then(|m| m.get(ci)) {
-                // The streams group's assignor assigned the members (threads) itself.
-                Some(mt) => (0..n)
-                    .map(|k| {
-                        let m = mt.get(k).cloned().unwrap_or_default();
-                        (
-                            m.active.into_iter().collect(),
-                            Vec::new(),
-                            m.standby.into_iter().collect(),
-                        )
-                    })
-                    .collect(),
-                None => {
-                    let sa: Vec<usize> = c.active.iter().copied().filter(|&t| metas[t].stateful).collect();
-                    let sl: Vec<usize> = c.active.iter().copied().filter(|&t| !metas[t].stateful).collect();
-                    let sb: Vec<usize> = c.standby.iter().copied().collect();
-                    let mut load = vec![0usize; n];
-                    let a1 = assign_to_threads(&sa, true, n, &prev_by_lag, &mut load);
-                    let s1 = assign_to_threads(&sb, true, n, &prev_by_lag, &mut load);
-                    let a2 = assign_to_threads(&sl, false, n, &prev_by_lag, &mut load);
-                    a1.into_iter()
-                        .zip(a2)
-                        .zip(s1)
-                        .map(|((a, b), s)| (a, b, s))
-                        .collect()
-                }
-            };
-        for (k, cons) in consumers.iter().enumerate() {
-            if let Some(th) = inst.threads.iter_mut().find(|th| th.index == cons.index) {
-                let (a1, a2, s1) = &per_consumer[k];
-                th.active = a1.iter().chain(a2.iter()).map(|&t| metas[t].id).collect();
-                th.standby = s1.iter().map(|&t| metas[t].id).collect();
-            }
-        }
-        let changed = old_threads.len() != inst.threads.len()
-            || old_threads
-                .iter()
-                .zip(&inst.threads)
-                .any(|((i, a, s), th)| *i != th.index || *a != th.active || *s != th.standby);
-        // Actives: keep running, keep restoring, or start restoring.
-        let mut restoring = BTreeMap::new();
-        for &t in &c.active {
-            let id = metas[t].id;
-            n_active += 1;
-            let previous = old_owner.get(&id).cloned();
-            let stays = previous.as_deref() == Some(&*c.name);
-            let reported = if metas[t].stateful {
-                c.lag_for(t, &metas)
-            } else {
-                0
-            };
-            let mut restore_records = 0;
-            if metas[t].stateful {
-                if stays && !inst.restoring.contains_key(&id) {
-                    // running: nothing to restore
-                } else if let (true, Some(r)) = (stays, inst.restoring.get(&id)) {
-                    restoring.insert(id, r.clone());
-                } else {
-                    let end = metas[t].end;
-                    let local = inst.local.get(&id).copied().unwrap_or(0);
-                    let local = if local > end { 0 } else { local };
-                    let lag = end - local;
-                    inst.local.insert(id, local);
-                    if lag > 0 {
-                        restoring.insert(
-                            id,
-                            Restoring {
-                                since_ms: now,
-                                lag_at_start: lag,
-                            },
-                        );
-                        restore_records = lag;
-                    }
-                }
-            }
-            if stays {
-                sticky_n += 1;
-            } else {
-                moved += 1;
-                let ms = restore_ms(restore_records, rate);
-                max_restore = max_restore.max(ms);
-                out.push(Event::TaskAssigned {
-                    task: id,
-                    instance: c.name.to_string(),
-                    role: Role::Active,
-                    reason: active_reason[t],
-                    lag: reported,
-                    previous,
-                    restore_records,
-                    restore_ms: ms,
-                });
-            }
-        }
-        inst.restoring = restoring;
-        // Standbys and warm-ups.
-        let mut warm = BTreeSet::new();
-        for &t in &c.standby {
-            let id = metas[t].id;
-            let end = metas[t].end;
-            let is_warm = warmups.contains(&(ci, t));
-            if is_warm {
-                warm.insert(id);
-                n_warm += 1;
-            } else {
-                n_standby += 1;
-            }
-            let local = inst.local.get(&id).copied().unwrap_or(0);
-            let local = if local > end { 0 } else { local };
-            inst.local.insert(id, local);
-            if !old_standby.contains(&id) || (is_warm && !inst.warmups.contains(&id)) {
-                let lag = end - local;
-                out.push(Event::TaskAssigned {
-                    task: id,
-                    instance: c.name.to_string(),
-                    role: if is_warm { Role::WarmUp } else { Role::Standby },
-                    reason: standby_reason
-                        .get(&(ci, t))
-                        .copied()
-                        .unwrap_or(Reason::LeastLoaded),
-                    lag: c.lag_for(t, &metas),
-                    previous: None,
-                    restore_records: lag,
-                    restore_ms: restore_ms(lag, rate),
-                });
-            }
-        }
-        inst.warmups = warm;
+        inst.member_of = Some(self.generation);
+        let changed = self.set_threads(ci, inst);
+        self.start_actives(ci, inst, tally, out);
+        self.start_standbys(ci, inst, &old_standby, tally, out);
         if c.active.is_empty() {
-            idle += 1;
+            tally.idle += 1;
             // Reported when it becomes idle: it ran actives before, or it was not a
             // member of the previous generation (it just joined or came back).
             if !old_active.is_empty() || !was_member {
@@ -543,48 +531,151 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
                 });
             }
         } else {
-            busy += 1;
+            tally.busy += 1;
         }
         if changed {
             thread_events.push(Event::ThreadsAssigned {
                 instance: c.name.to_string(),
-                threads: inst
-                    .threads
-                    .iter()
-                    .map(|th| ThreadLoad {
-                        thread: th.index,
-                        active: th.active.clone(),
-                        standby: th.standby.clone(),
-                    })
-                    .collect(),
+                threads: thread_loads(inst),
             });
         }
     }
-    out.extend(thread_events);
-    sim.generation = generation;
-    sim.metrics.rebalances += 1;
-    sim.metrics.tasks_moved += moved;
-    sim.metrics.last_rebalance_moved = moved;
-    if probing {
-        let at = now.saturating_add(cfg.probing_rebalance_interval_ms);
-        sim.probing_at_ms = Some(at);
-        out.push(Event::ProbingRebalanceScheduled {
-            at_ms: at,
-            warmups: n_warm as u32,
-        });
-    } else {
-        sim.probing_at_ms = None;
+
+    /// Give each stream thread its tasks (the assignor's [`TaskAssignor::thread_tasks`]);
+    /// true when a thread's tasks changed.
+    fn set_threads(&self, ci: usize, inst: &mut Instance) -> bool {
+        let metas = self.ctx.tasks;
+        let c = &self.ctx.clients[ci];
+        let old_threads: Vec<(u32, Vec<TaskId>, Vec<TaskId>)> = inst
+            .threads
+            .iter()
+            .map(|th| (th.index, th.active.clone(), th.standby.clone()))
+            .collect();
+        // A client that held nothing before has its consumers built only now.
+        let built;
+        let consumers: &[ConsumerState] = if c.consumers.is_empty() {
+            built = consumer_states(inst, self.index, metas);
+            &built
+        } else {
+            &c.consumers
+        };
+        let per_consumer = self.assignor.thread_tasks(self.ctx, ci, consumers);
+        for (cons, tasks) in consumers.iter().zip(&per_consumer) {
+            if let Some(th) = inst.threads.iter_mut().find(|th| th.index == cons.index) {
+                th.active = tasks
+                    .stateful
+                    .iter()
+                    .chain(tasks.stateless.iter())
+                    .map(|&t| metas[t].id)
+                    .collect();
+                th.standby = tasks.standby.iter().map(|&t| metas[t].id).collect();
+            }
+        }
+        old_threads.len() != inst.threads.len()
+            || old_threads
+                .iter()
+                .zip(&inst.threads)
+                .any(|((i, a, s), th)| *i != th.index || *a != th.active || *s != th.standby)
     }
-    out.push(Event::RebalanceCompleted {
-        generation,
-        active: n_active,
-        standby: n_standby,
-        warmups: n_warm as u32,
-        sticky: sticky_n,
-        moved: moved as u32,
-        busy_instances: busy,
-        idle_instances: idle,
-        max_restore_ms: max_restore,
-    });
-    out
+
+    /// Actives: keep running, keep restoring, or start restoring.
+    fn start_actives(&self, ci: usize, inst: &mut Instance, tally: &mut Tally, out: &mut Vec<Event>) {
+        let metas = self.ctx.tasks;
+        let c = &self.ctx.clients[ci];
+        let mut restoring = BTreeMap::new();
+        for &t in &c.active {
+            let id = metas[t].id;
+            tally.active += 1;
+            let previous = self.old_owner.get(&id).cloned();
+            let stays = previous.as_deref() == Some(&*c.name);
+            let reported = if metas[t].stateful { c.lag_for(t, metas) } else { 0 };
+            let mut restore_records = 0;
+            if metas[t].stateful {
+                if stays && !inst.restoring.contains_key(&id) {
+                    // running: nothing to restore
+                } else if let (true, Some(r)) = (stays, inst.restoring.get(&id)) {
+                    restoring.insert(id, r.clone());
+                } else {
+                    let end = metas[t].end;
+                    let local = local_within(inst, id, end);
+                    let lag = end - local;
+                    inst.local.insert(id, local);
+                    if lag > 0 {
+                        restoring.insert(
+                            id,
+                            Restoring {
+                                since_ms: self.now,
+                                lag_at_start: lag,
+                            },
+                        );
+                        restore_records = lag;
+                    }
+                }
+            }
+            if stays {
+                tally.sticky += 1;
+            } else {
+                tally.moved += 1;
+                let ms = restore_ms(restore_records, self.rate);
+                tally.max_restore_ms = tally.max_restore_ms.max(ms);
+                out.push(Event::TaskAssigned {
+                    task: id,
+                    instance: c.name.to_string(),
+                    role: Role::Active,
+                    reason: self.ctx.active_reason[t],
+                    lag: reported,
+                    previous,
+                    restore_records,
+                    restore_ms: ms,
+                });
+            }
+        }
+        inst.restoring = restoring;
+    }
+
+    /// Standbys and warm-ups: catch up from the local state.
+    fn start_standbys(
+        &self,
+        ci: usize,
+        inst: &mut Instance,
+        old_standby: &BTreeSet<TaskId>,
+        tally: &mut Tally,
+        out: &mut Vec<Event>,
+    ) {
+        let metas = self.ctx.tasks;
+        let c = &self.ctx.clients[ci];
+        let mut warm = BTreeSet::new();
+        for &t in &c.standby {
+            let id = metas[t].id;
+            let end = metas[t].end;
+            let is_warm = self.ctx.warmups.contains(&(ci, t));
+            if is_warm {
+                warm.insert(id);
+                tally.warmups += 1;
+            } else {
+                tally.standby += 1;
+            }
+            let local = local_within(inst, id, end);
+            inst.local.insert(id, local);
+            if !old_standby.contains(&id) || (is_warm && !inst.warmups.contains(&id)) {
+                let lag = end - local;
+                out.push(Event::TaskAssigned {
+                    task: id,
+                    instance: c.name.to_string(),
+                    role: if is_warm { Role::WarmUp } else { Role::Standby },
+                    reason: self
+                        .ctx
+                        .standby_reason
+                        .get(&(ci, t))
+                        .copied()
+                        .unwrap_or(Reason::LeastLoaded),
+                    lag: c.lag_for(t, metas),
+                    previous: None,
+                    restore_records: lag,
+                    restore_ms: restore_ms(lag, self.rate),
+                });
+            }
+        }
+        inst.warmups = warm;
+    }
 }

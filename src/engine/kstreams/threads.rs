@@ -6,7 +6,50 @@
 //! first), up to `floor(total / threads)`; the rest are dealt out in task order to
 //! threads below that minimum, then to threads still at the minimum.
 
+use super::assignor::Ctx;
+use super::client_state::ConsumerState;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// One stream thread's tasks (task indices) after a rebalance.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ThreadTasks {
+    /// Stateful actives (or, from an assignor that assigns members, every active).
+    pub stateful: Vec<usize>,
+    /// Stateless actives.
+    pub stateless: Vec<usize>,
+    /// Standbys and warm-ups.
+    pub standby: Vec<usize>,
+}
+
+/// The classic protocol's spreading of client `ci`'s assigned tasks over its
+/// consumers (`consumers` in consumer-key order): stateful actives, then standbys,
+/// then stateless actives, each with [`assign_to_threads`] over a running load.
+pub fn distribute(ctx: &Ctx, ci: usize, consumers: &[ConsumerState]) -> Vec<ThreadTasks> {
+    let c = &ctx.clients[ci];
+    let metas = ctx.tasks;
+    let n = consumers.len();
+    let prev_by_lag = |k: usize| -> Vec<usize> {
+        let mut v: Vec<usize> = consumers[k].prev.iter().copied().collect();
+        v.sort_by_key(|&t| (c.lag_for(t, metas), t));
+        v
+    };
+    let sa: Vec<usize> = c.active.iter().copied().filter(|&t| metas[t].stateful).collect();
+    let sl: Vec<usize> = c.active.iter().copied().filter(|&t| !metas[t].stateful).collect();
+    let sb: Vec<usize> = c.standby.iter().copied().collect();
+    let mut load = vec![0usize; n];
+    let a1 = assign_to_threads(&sa, true, n, &prev_by_lag, &mut load);
+    let s1 = assign_to_threads(&sb, true, n, &prev_by_lag, &mut load);
+    let a2 = assign_to_threads(&sl, false, n, &prev_by_lag, &mut load);
+    a1.into_iter()
+        .zip(a2)
+        .zip(s1)
+        .map(|((stateful, stateless), standby)| ThreadTasks {
+            stateful,
+            stateless,
+            standby,
+        })
+        .collect()
+}
 
 /// Assign `tasks` (sorted) to consumers `0..n` (sorted by consumer key).
 ///

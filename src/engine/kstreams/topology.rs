@@ -57,6 +57,7 @@ impl Topic {
 
 /// One sub-topology as given by the user.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SubtopologySpec {
     /// Source topics it reads.
     pub sources: Vec<String>,

@@ -109,10 +109,7 @@ pub fn role_name(r: Role) -> &'static str {
 
 /// The serde name of a reason (`sticky`, `caught_up`, `standby_promoted`, ...).
 pub fn reason_name(r: Reason) -> String {
-    serde_json::to_value(r)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
+    r.name().to_string()
 }
 
 /// A short label for a reason badge.

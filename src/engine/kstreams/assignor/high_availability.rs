@@ -11,10 +11,11 @@
 //!
 //! Returns whether a probing rebalance is needed (some movement was scheduled).
 
-use super::{balance_over_clients, Assignor, Ctx, Reason};
+use super::{balance_over_clients, Assignor, Ctx, Reason, TaskAssignor};
 use crate::engine::kstreams::client_state::poll_least;
 use crate::engine::kstreams::Event;
 use crate::engine::kstreams::{rack_aware, standby, warmup};
+use crate::engine::strategy::StrategyInfo;
 
 /// Kafka's default traffic cost for the high-availability assignor.
 pub const DEFAULT_TRAFFIC_COST: i64 = 10;
@@ -24,6 +25,38 @@ pub const DEFAULT_NON_OVERLAP_COST: i64 = 1;
 pub const STATELESS_TRAFFIC_COST: i64 = 1;
 /// Costs used for stateless tasks.
 pub const STATELESS_NON_OVERLAP_COST: i64 = 0;
+
+/// `HighAvailabilityTaskAssignor`, the registry's entry.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HighAvailabilityTaskAssignor;
+
+impl TaskAssignor for HighAvailabilityTaskAssignor {
+    fn id(&self) -> Assignor {
+        Assignor::HighAvailability
+    }
+
+    fn class_name(&self) -> &'static str {
+        "HighAvailabilityTaskAssignor"
+    }
+
+    fn label(&self) -> &'static str {
+        "HighAvailability"
+    }
+
+    fn info(&self) -> StrategyInfo {
+        StrategyInfo {
+            key: "internal.task.assignor.class",
+            name: super::HIGH_AVAILABILITY_TASK_ASSIGNOR_CLASS,
+            upstream: super::HIGH_AVAILABILITY_TASK_ASSIGNOR_CLASS,
+            summary: "stateful actives balanced over clients, moved to caught-up clients with warm-ups left behind and probing rebalances until the balanced target is reached",
+            file: "kstreams/assignor/high_availability.rs",
+        }
+    }
+
+    fn assign(&self, ctx: &mut Ctx) -> bool {
+        assign(ctx)
+    }
+}
 
 /// Run the assignor; true when a follow-up probing rebalance is needed.
 pub fn assign(ctx: &mut Ctx) -> bool {

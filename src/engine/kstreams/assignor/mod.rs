@@ -1,14 +1,33 @@
-//! Task assignors: the high-availability assignor (Kafka's default since 2.6)
-//! and the legacy sticky assignor, plus the client-level balancing loop they share.
+//! Task assignors: each one a type implementing [`TaskAssignor`], in a file of
+//! its own, listed once in [`REGISTRY`]:
+//! * [`high_availability`] is `HighAvailabilityTaskAssignor` (Kafka's default since 2.6);
+//! * [`sticky`] is `LegacyStickyTaskAssignor`;
+//! * [`sticky_task_assignor`] is KIP-924's built-in `StickyTaskAssignor`;
+//! * [`streams_group`] is the group coordinator's `StickyTaskAssignor` (KIP-1071).
+//!
+//! Which one a rebalance runs is [`crate::engine::kstreams::Config::assignor`];
+//! each registry entry's [`StrategyInfo`] names the one config key and value that
+//! select it over the defaults (`internal.task.assignor.class`,
+//! `task.assignor.class` or `group.protocol`).
+//!
+//! Standby placement is a separate family in Kafka (`StandbyTaskAssignor`,
+//! chosen by `StandbyTaskAssignorFactory` from `rack.aware.assignment.tags` and
+//! `client.rack`, not by a class config, and called by the high-availability
+//! assignor alone): see [`super::standby`].
+//!
+//! Also here: the context an assignor works in ([`Ctx`]) and the client-level
+//! balancing loop the high-availability assignor uses.
 
 pub mod high_availability;
 pub mod sticky;
 pub mod sticky_task_assignor;
 pub mod streams_group;
 
-use super::client_state::{ClientState, TaskMeta};
+use super::client_state::{ClientState, ConsumerState, TaskMeta};
 use super::rack_aware::RackModel;
+use super::threads::{self, ThreadTasks};
 use super::{Config, Event};
+use crate::engine::strategy::StrategyInfo;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -41,6 +60,38 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// Every reason.
+    pub const ALL: [Reason; 11] = [
+        Reason::Sticky,
+        Reason::CaughtUp,
+        Reason::StandbyPromoted,
+        Reason::MostCaughtUp,
+        Reason::Balance,
+        Reason::Rack,
+        Reason::WarmUp,
+        Reason::LeastLoaded,
+        Reason::TagDiverse,
+        Reason::PreviousStandby,
+        Reason::PreviousActive,
+    ];
+
+    /// The name events carry (`sticky`, `caught_up`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::Sticky => "sticky",
+            Reason::CaughtUp => "caught_up",
+            Reason::StandbyPromoted => "standby_promoted",
+            Reason::MostCaughtUp => "most_caught_up",
+            Reason::Balance => "balance",
+            Reason::Rack => "rack",
+            Reason::WarmUp => "warm_up",
+            Reason::LeastLoaded => "least_loaded",
+            Reason::TagDiverse => "tag_diverse",
+            Reason::PreviousStandby => "previous_standby",
+            Reason::PreviousActive => "previous_active",
+        }
+    }
+
     /// Plain words.
     pub fn words(self) -> &'static str {
         match self {
@@ -120,25 +171,78 @@ pub enum Assignor {
 }
 
 impl Assignor {
+    /// Its implementation, from [`REGISTRY`].
+    pub fn strategy(self) -> &'static dyn TaskAssignor {
+        of(self)
+    }
+
     /// Kafka's class name.
     pub fn class_name(self) -> &'static str {
-        match self {
-            Assignor::HighAvailability => "HighAvailabilityTaskAssignor",
-            Assignor::Sticky => "LegacyStickyTaskAssignor",
-            Assignor::StickyTaskAssignor => "StickyTaskAssignor",
-            Assignor::StreamsGroupSticky => "the group coordinator's StickyTaskAssignor",
-        }
+        of(self).class_name()
     }
 
     /// The name the event log prints.
     pub fn label(self) -> &'static str {
-        match self {
-            Assignor::HighAvailability => "HighAvailability",
-            Assignor::Sticky => "Sticky",
-            Assignor::StickyTaskAssignor => "StickyTaskAssignor (KIP-924)",
-            Assignor::StreamsGroupSticky => "streams group StickyTaskAssignor",
-        }
+        of(self).label()
     }
+}
+
+/// A task assignor: Kafka's `LegacyTaskAssignor` (the classic protocol's
+/// `internal.task.assignor.class`), KIP-924's `TaskAssignor`
+/// (`task.assignor.class`) and the group coordinator's streams `TaskAssignor`
+/// (`group.protocol=streams`) all take the group's tasks and the members'
+/// subscriptions and answer who runs what; here they share one shape.
+///
+/// The rebalance around it ([`crate::engine::kstreams::state`]) builds the
+/// subscriptions (previous tasks, lags, capacity, racks), runs
+/// [`TaskAssignor::assign`], spreads each client's tasks over its stream threads
+/// ([`TaskAssignor::thread_tasks`]) and reports what moved.
+pub trait TaskAssignor: Sync {
+    /// Which one (as events name it).
+    fn id(&self) -> Assignor;
+
+    /// Kafka's class name.
+    fn class_name(&self) -> &'static str;
+
+    /// The name the event log prints.
+    fn label(&self) -> &'static str;
+
+    /// What the registry tells about it: the config key and value that select it.
+    fn info(&self) -> StrategyInfo;
+
+    /// Assign every task in `ctx` to clients (filling `ctx.clients`' `active` and
+    /// `standby`, the reasons, warm-ups and log); true when a follow-up probing
+    /// rebalance is needed.
+    fn assign(&self, ctx: &mut Ctx) -> bool;
+
+    /// Client `ci`'s tasks per stream thread (`consumers` in consumer-key
+    /// order), after [`TaskAssignor::assign`]. By default the classic protocol's
+    /// `StreamsPartitionAssignor` spreads them ([`threads::distribute`]).
+    fn thread_tasks(&self, ctx: &Ctx, ci: usize, consumers: &[ConsumerState]) -> Vec<ThreadTasks> {
+        threads::distribute(ctx, ci, consumers)
+    }
+}
+
+/// Every task assignor, in the order the settings list them.
+pub static REGISTRY: [&dyn TaskAssignor; 4] = [
+    &high_availability::HighAvailabilityTaskAssignor,
+    &sticky::LegacyStickyTaskAssignor,
+    &sticky_task_assignor::StickyTaskAssignor,
+    &streams_group::StreamsGroupStickyTaskAssignor,
+];
+
+/// The implementation of `a`.
+pub fn of(a: Assignor) -> &'static dyn TaskAssignor {
+    REGISTRY
+        .iter()
+        .copied()
+        .find(|s| s.id() == a)
+        .unwrap_or(REGISTRY[0])
+}
+
+/// What the registry tells about each task assignor, in registry order.
+pub fn infos() -> Vec<StrategyInfo> {
+    REGISTRY.iter().map(|s| s.info()).collect()
 }
 
 /// The assignor's working state for one rebalance.
@@ -311,5 +415,76 @@ pub fn balance_over_clients(ctx: &mut Ctx, standby: bool, allowed: &dyn Fn(usize
         if !moved {
             break;
         }
+    }
+}
+
+#[cfg(test)]
+mod registry_tests {
+    use super::*;
+    use crate::engine::kstreams::{Action, Event, Sim, SubtopologySpec};
+    use crate::engine::Engine;
+
+    /// A reason's name is the one its serialised form carries.
+    #[test]
+    fn reason_names_are_their_serialised_names() {
+        for r in Reason::ALL {
+            assert_eq!(serde_json::to_value(r).unwrap(), serde_json::json!(r.name()));
+        }
+    }
+
+    /// Each assignor is in the registry once and names itself.
+    #[test]
+    fn every_assignor_is_registered_once() {
+        let all = [
+            Assignor::HighAvailability,
+            Assignor::Sticky,
+            Assignor::StickyTaskAssignor,
+            Assignor::StreamsGroupSticky,
+        ];
+        for a in all {
+            assert_eq!(REGISTRY.iter().filter(|s| s.id() == a).count(), 1, "{a:?}");
+            assert_eq!(of(a).id(), a);
+        }
+        assert_eq!(REGISTRY.len(), all.len());
+    }
+
+    /// The config each entry names selects it: the rebalance reports that assignor.
+    #[test]
+    fn each_entry_is_selected_by_its_config() {
+        for s in REGISTRY {
+            let info = s.info();
+            let cfg = Sim::strategy_config(&info).expect("the entry's key and value are a valid config");
+            assert_eq!(cfg.assignor(), s.id(), "{info:?}");
+            let mut sim = Sim::new(cfg, 1).unwrap();
+            sim.apply(&Action::DefineTopic {
+                topic: "in".into(),
+                partitions: 2,
+                racks: vec![],
+                replication_factor: 1,
+            })
+            .unwrap();
+            sim.apply(&Action::AddInstance {
+                name: "a".into(),
+                threads: None,
+                rack: None,
+                tags: Default::default(),
+                process_id: None,
+            })
+            .unwrap();
+            let spec: SubtopologySpec =
+                serde_json::from_value(serde_json::json!({"sources": ["in"]})).unwrap();
+            let evs = sim
+                .apply(&Action::DefineTopology {
+                    subtopologies: vec![spec],
+                    copartition_groups: vec![],
+                })
+                .unwrap();
+            let ran = evs.iter().find_map(|e| match e {
+                Event::RebalanceStarted { assignor, .. } => Some(*assignor),
+                _ => None,
+            });
+            assert_eq!(ran, Some(s.id()), "{info:?}");
+        }
+        assert_eq!(Sim::strategies().len(), REGISTRY.len());
     }
 }

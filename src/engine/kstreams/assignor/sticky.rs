@@ -9,9 +9,10 @@
 //! clients claim the same previous active the last in process-id order wins (as a
 //! map `put` would).
 
-use super::{Ctx, Reason};
+use super::{Assignor, Ctx, Reason, TaskAssignor};
 use crate::engine::kstreams::client_state::{cmp_load, has_more_available_capacity, ClientState};
 use crate::engine::kstreams::rack_aware;
+use crate::engine::strategy::StrategyInfo;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -126,6 +127,38 @@ pub enum Variant {
     /// thread-count tie-break); rack-aware optimisation goes through
     /// `TaskAssignmentUtils` (see [`super::sticky_task_assignor`]).
     Kip924,
+}
+
+/// `LegacyStickyTaskAssignor`, the registry's entry.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LegacyStickyTaskAssignor;
+
+impl TaskAssignor for LegacyStickyTaskAssignor {
+    fn id(&self) -> Assignor {
+        Assignor::Sticky
+    }
+
+    fn class_name(&self) -> &'static str {
+        "LegacyStickyTaskAssignor"
+    }
+
+    fn label(&self) -> &'static str {
+        "Sticky"
+    }
+
+    fn info(&self) -> StrategyInfo {
+        StrategyInfo {
+            key: "internal.task.assignor.class",
+            name: super::LEGACY_STICKY_TASK_ASSIGNOR_CLASS,
+            upstream: super::LEGACY_STICKY_TASK_ASSIGNOR_CLASS,
+            summary: "actives back to their previous owner under its quota, then to a previous standby, then to the least-loaded client; ignores lags",
+            file: "kstreams/assignor/sticky.rs",
+        }
+    }
+
+    fn assign(&self, ctx: &mut Ctx) -> bool {
+        assign(ctx)
+    }
 }
 
 /// Run the legacy sticky assignor (never asks for a probing rebalance).

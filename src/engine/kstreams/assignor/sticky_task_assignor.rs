@@ -33,14 +33,47 @@
 //! `ClientTagAwareStandbyTaskAssignor` and `DefaultStandbyTaskAssignor`.
 
 pub use super::sticky::Variant;
-use super::Ctx;
+use super::{Assignor, Ctx, TaskAssignor};
 use crate::engine::kstreams::rack_aware::{self, RackStrategy};
 use crate::engine::kstreams::{standby, Event};
+use crate::engine::strategy::StrategyInfo;
 
 /// Kafka's `StickyTaskAssignor.DEFAULT_STICKY_TRAFFIC_COST`.
 pub const DEFAULT_STICKY_TRAFFIC_COST: i64 = 1;
 /// Kafka's `StickyTaskAssignor.DEFAULT_STICKY_NON_OVERLAP_COST`.
 pub const DEFAULT_STICKY_NON_OVERLAP_COST: i64 = 10;
+
+/// KIP-924's `StickyTaskAssignor`, the registry's entry.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StickyTaskAssignor;
+
+impl TaskAssignor for StickyTaskAssignor {
+    fn id(&self) -> Assignor {
+        Assignor::StickyTaskAssignor
+    }
+
+    fn class_name(&self) -> &'static str {
+        "StickyTaskAssignor"
+    }
+
+    fn label(&self) -> &'static str {
+        "StickyTaskAssignor (KIP-924)"
+    }
+
+    fn info(&self) -> StrategyInfo {
+        StrategyInfo {
+            key: "task.assignor.class",
+            name: super::STICKY_TASK_ASSIGNOR_CLASS,
+            upstream: super::STICKY_TASK_ASSIGNOR_CLASS,
+            summary: "the sticky placement through KIP-924's TaskAssignor interface: strict least-loaded, rack optimisation only with both costs configured",
+            file: "kstreams/assignor/sticky_task_assignor.rs",
+        }
+    }
+
+    fn assign(&self, ctx: &mut Ctx) -> bool {
+        assign(ctx)
+    }
+}
 
 /// Run KIP-924's `StickyTaskAssignor` (never asks for a probing rebalance).
 pub fn assign(ctx: &mut Ctx) -> bool {

@@ -37,8 +37,11 @@
 //! members of a process to the first in that order; the offsets a process reports
 //! for tasks none of its members holds are its first member's.
 
-use super::{Ctx, MemberTasks, Reason};
+use super::{Assignor, Ctx, MemberTasks, Reason, TaskAssignor};
+use crate::engine::kstreams::client_state::ConsumerState;
+use crate::engine::kstreams::threads::{self, ThreadTasks};
 use crate::engine::kstreams::Event;
+use crate::engine::strategy::StrategyInfo;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -309,6 +312,56 @@ fn assign_standby(ctx: &mut Ctx, st: &mut State, mut tasks: Vec<usize>, want: u3
             st.total_q.reached(n);
             ctx.add_standby(p, t, Reason::LeastLoaded);
         }
+    }
+}
+
+/// The group coordinator's streams `StickyTaskAssignor`, the registry's entry.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StreamsGroupStickyTaskAssignor;
+
+impl TaskAssignor for StreamsGroupStickyTaskAssignor {
+    fn id(&self) -> Assignor {
+        Assignor::StreamsGroupSticky
+    }
+
+    fn class_name(&self) -> &'static str {
+        "the group coordinator's StickyTaskAssignor"
+    }
+
+    fn label(&self) -> &'static str {
+        "streams group StickyTaskAssignor"
+    }
+
+    fn info(&self) -> StrategyInfo {
+        StrategyInfo {
+            key: "group.protocol",
+            name: "streams",
+            upstream: "org.apache.kafka.coordinator.group.streams.assignor.StickyTaskAssignor",
+            summary: "the broker assigns tasks to members (stream threads) with per-member quotas, sticky to previous owners, standbys on processes without a copy",
+            file: "kstreams/assignor/streams_group.rs",
+        }
+    }
+
+    fn assign(&self, ctx: &mut Ctx) -> bool {
+        assign(ctx)
+    }
+
+    /// The members' tasks as the assignor gave them (a client it did not assign,
+    /// which cannot happen after [`assign`], would be spread client-side).
+    fn thread_tasks(&self, ctx: &Ctx, ci: usize, consumers: &[ConsumerState]) -> Vec<ThreadTasks> {
+        let Some(mt) = ctx.member_tasks.as_ref().and_then(|m| m.get(ci)) else {
+            return threads::distribute(ctx, ci, consumers);
+        };
+        (0..consumers.len())
+            .map(|k| {
+                let m = mt.get(k).cloned().unwrap_or_default();
+                ThreadTasks {
+                    stateful: m.active.into_iter().collect(),
+                    stateless: Vec::new(),
+                    standby: m.standby.into_iter().collect(),
+                }
+            })
+            .collect()
     }
 }
 
