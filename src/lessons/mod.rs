@@ -580,6 +580,14 @@ pub fn all() -> &'static [Lesson] {
     static ALL: OnceLock<Vec<Lesson>> = OnceLock::new();
     ALL.get_or_init(|| {
         let mut v = pulsar::lessons();
+        // Each workload lesson follows the last lesson of its concept.
+        for w in workload::lessons() {
+            let at = v
+                .iter()
+                .rposition(|l| l.concept == w.concept)
+                .map_or(v.len(), |i| i + 1);
+            v.insert(at, w);
+        }
         v.extend(flink::lessons());
         v.extend(kstreams::lessons());
         v

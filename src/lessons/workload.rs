@@ -395,9 +395,7 @@ fn threshold_shedder_burst() -> Lesson {
     )
 }
 
-/// The workload lessons (not yet listed in [`super::all`]: the course-wide
-/// checks of `tests/lessons.rs` have not been run on them).
-#[allow(dead_code)]
+/// The workload lessons (each listed after the last lesson of its concept in [`super::all`]).
 pub(super) fn lessons() -> Vec<Lesson> {
     vec![avg_shedder_jitter(), threshold_shedder_burst()]
 }

@@ -1,10 +1,12 @@
 //! What must hold after every action: each slot request sits in at most one slot
 //! and the slot says so; while the job runs, every subtask is in exactly one
-//! request, no request holds two subtasks of one vertex or mixes slot sharing
+//! request (the adaptive scheduler may run a vertex below its parallelism), no
+//! request holds two subtasks of one vertex or mixes slot sharing
 //! groups, co-located subtasks share their request, and every request is placed
 //! on a running TaskManager.
 
 use super::{JobStatus, Sim};
+use crate::engine::Engine;
 use std::collections::BTreeSet;
 
 /// `Err` names the first broken invariant.
@@ -63,11 +65,28 @@ pub fn check(s: &Sim) -> Result<(), String> {
             }
         }
     }
-    if seen.len() as u64 != job.subtask_count() {
+    // The default scheduler runs every vertex at its parallelism; the adaptive
+    // one runs each at 1 up to it, following the slots it has.
+    let adaptive = s.config().scheduler == super::config::SchedulerType::Adaptive;
+    for (v, vertex) in job.vertices.iter().enumerate() {
+        let runs = plan.request_of.get(v).map_or(0, |r| r.len() as u32);
+        let fits = if adaptive {
+            (1..=vertex.parallelism).contains(&runs)
+        } else {
+            runs == vertex.parallelism
+        };
+        if !fits {
+            return Err(format!(
+                "vertex {} runs {runs} subtasks of parallelism {}",
+                vertex.name, vertex.parallelism
+            ));
+        }
+    }
+    let planned: usize = plan.request_of.iter().map(Vec::len).sum();
+    if seen.len() != planned {
         return Err(format!(
-            "{} of {} subtasks are in requests",
-            seen.len(),
-            job.subtask_count()
+            "{} of {planned} planned subtasks are in requests",
+            seen.len()
         ));
     }
     for c in 0..job.co_location_groups.len() {
