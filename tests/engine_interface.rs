@@ -120,6 +120,17 @@ fn check_log<E: Engine>(seed: u64, log: &Log<E>, what: &str) -> usize {
                 Some(("slot".into(), format!("{tm}/{}", json["slot"]))),
                 "{what}"
             );
+        } else if json.get("kind") == Some(&json!("workload")) {
+            // A workload pattern is about the topic it targets, when it targets one.
+            match json.pointer("/pattern/target/topic").and_then(Value::as_str) {
+                Some(t) => assert!(
+                    typed
+                        .as_ref()
+                        .is_some_and(|(k, id)| k == "topic" && id.ends_with(t)),
+                    "{what}: {json} gave {typed:?}"
+                ),
+                None => assert_eq!(typed, None, "{what}: {json}"),
+            }
         } else {
             assert_eq!(typed, subject_by_keys(&json), "{what}: {json}");
         }

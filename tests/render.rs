@@ -291,5 +291,34 @@ fn cli_render_writes_the_same_svg_as_the_view_code() {
     let (ok, _, stderr) = lbscope(&["render", f, "--cursor", "99"]);
     assert!(!ok);
     assert!(stderr.contains("--cursor 99"), "{stderr}");
+    // --svg FILE --round N: the state after the log's N-th round.
+    let mut three = sc.clone();
+    three.push_rounds(3);
+    let file3 = dir.join("three.json");
+    std::fs::write(&file3, three.to_json()).unwrap();
+    let (ok, _, stderr) = lbscope(&[
+        "render",
+        file3.to_str().unwrap(),
+        "--view",
+        "ring",
+        "--round",
+        "2",
+        "--svg",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    let mut at_two = three.clone();
+    at_two.cursor = three.body.after_round(2);
+    assert_eq!(at_two.cursor, Some(sc.body.log_len() + 2));
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        view::render(&at_two, Some(ViewKind::Ring), None).unwrap()
+    );
+    let (ok, _, stderr) = lbscope(&["render", file3.to_str().unwrap(), "--round", "4"]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("--round 4: the scenario's log has only 3 rounds"),
+        "{stderr}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

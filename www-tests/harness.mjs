@@ -91,3 +91,9 @@ export function suite() {
   });
   return env;
 }
+
+/** Unfold a folded section (a `<details>` matched by `selector`) if it is closed. */
+export async function unfold(page, selector) {
+  const details = page.locator(selector).first();
+  if (!(await details.evaluate((d) => d.open))) await details.locator(':scope > summary').click();
+}

@@ -145,7 +145,7 @@ test('6 instances for 5 partitions: exactly one idles', async () => {
 test('big state: new instances get warm-ups first; the probing rebalance moves tasks once they catch up', async () => {
   await withTab(async (page) => {
     await page.click('button:has-text("Produce 100,000 records")');
-    await page.click('button[aria-label="Advance time by 10 seconds"]');
+    await page.click('button[title="Advance time by 10 seconds"]');
     await page.click('button:has-text("Scale out to 6 instances")');
     await page.waitForFunction(() => document.querySelectorAll('article.ks-instance').length === 6);
     assert.ok((await page.locator('.ks-instances .ks-chip[data-role="warm_up"]').count()) >= 1, 'warm-ups restore on the new instances');
@@ -158,7 +158,7 @@ test('big state: new instances get warm-ups first; the probing rebalance moves t
     while ((await page.textContent('[data-count="idle-instances"]')) !== '1') {
       assert.ok(++rounds <= 6, 'converges to one idle instance within six probing rebalances');
       const now = await page.textContent('.ks-now');
-      await page.click('button[aria-label="Advance time by 10 minutes"]');
+      await page.click('button[title="Advance time by 10 minutes"]');
       await page.waitForFunction((t) => document.querySelector('.ks-now').textContent !== t, now);
     }
     assert.ok(rounds >= 1);
@@ -173,7 +173,7 @@ test('adding a thread spreads the instance\'s tasks over its threads', async () 
     for (const inst of Object.values(before.active)) counts[inst] = (counts[inst] ?? 0) + 1;
     const inst = Object.entries(counts).find(([, n]) => n >= 2)[0];
     assert.equal(await page.locator(`[data-thread="${inst}/T1"] .ks-chip`).count() > 0, true);
-    await page.click(`button[aria-label="Add a thread to ${inst}"]`);
+    await page.getByRole('button', { name: `+ thread to ${inst}`, exact: true }).click();
     await page.waitForSelector(`[data-thread="${inst}/T2"]`);
     const t1 = await page.locator(`[data-thread="${inst}/T1"] .ks-chip[data-role="active"]`).count();
     const t2 = await page.locator(`[data-thread="${inst}/T2"] .ks-chip[data-role="active"]`).count();

@@ -247,7 +247,9 @@ test('the fidelity page lists every note by system, with lesson links', async ()
   await page.waitForSelector('.fidelity-page');
   const count = Number((await page.textContent('.fidelity-page .page-head .hint')).match(/^(\d+) places/)[1]);
   assert.ok(count >= 10, `${count} notes`);
-  assert.equal(await page.locator('table.fidelity tbody tr').count(), count);
+  assert.equal(await page.locator('table.fidelity:not(.strategies) tbody tr').count(), count);
+  // Each system's strategy registry is listed beside its notes.
+  assert.ok(await page.locator('table.fidelity.strategies tbody tr').count() >= 8);
   assert.deepEqual(await page.locator('.fidelity-group h3').allTextContents(), ['Pulsar', 'Flink', 'Kafka Streams']);
   assert.match(await page.textContent('.fidelity-page'), /ThresholdShedder target/);
   await screenshot(page, 'fidelity');

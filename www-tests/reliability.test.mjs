@@ -11,6 +11,7 @@ test('a bad link names its problem and keeps the saved work', async () => {
   await page.goto(env.server.url + '?fresh#');
   await page.waitForSelector('svg.ring');
   // The user's work: a topic of their own (autosaved).
+  await page.click('details.topics > summary');
   await page.fill('#topic-name', 'persistent://public/default/kept-topic');
   await page.click('form.add-topic button');
   const kept = 'line.tick[data-topic="persistent://public/default/kept-topic"]';

@@ -1,7 +1,7 @@
 // The first slice: the Pulsar hash ring in a real browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openApp, screenshot, suite } from './harness.mjs';
+import { launch, openApp, screenshot, suite, unfold } from './harness.mjs';
 
 // A server for dist/ and one browser profile shared by this file's tests.
 const env = suite();
@@ -9,6 +9,7 @@ const env = suite();
 test('ring has one arc per bundle and follows the bundle count', async () => {
   const { page, errors } = await openApp(env.context, env.server.url);
   assert.equal(await page.locator('svg.ring path.arc').count(), 4);
+  await page.click('details.topics > summary');
   await page.fill('#bundle-count', '16');
   await page.press('#bundle-count', 'Enter');
   await page.waitForFunction(() => document.querySelectorAll('svg.ring path.arc').length === 16);
@@ -31,6 +32,7 @@ test('my-topic lands in the first of 4 bundles', async () => {
   await page.goto(env.server.url + '?fresh#');
   await page.waitForSelector('svg.ring');
   assert.equal(await page.locator('svg.ring path.arc').count(), 4);
+  await page.click('details.topics > summary');
   await page.fill('#topic-name', 'persistent://public/default/my-topic');
   await page.click('form.add-topic button');
   const tick = page.locator('svg.ring line.tick[data-topic="persistent://public/default/my-topic"]');
@@ -49,6 +51,7 @@ test('my-topic lands in the first of 4 bundles', async () => {
 
 test('the share link restores the scenario in a fresh context', async () => {
   const { page } = await openApp(env.context, env.server.url);
+  await unfold(page, 'details.topics');
   await page.fill('#topic-name', 'shared-topic');
   await page.click('form.add-topic button');
   await page.locator('line.tick[data-topic="persistent://public/default/shared-topic"]').waitFor();

@@ -1,7 +1,7 @@
 // Hostile input, the page's own security, and the crash panel.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, screenshot, suite } from './harness.mjs';
+import { openApp, screenshot, suite, unfold } from './harness.mjs';
 
 // A server for dist/ and one browser profile shared by this file's tests.
 const env = suite();
@@ -49,6 +49,7 @@ test('hostile names are shown inertly and the layout holds', async () => {
   await page.goto(env.server.url + '?fresh');
   await page.waitForSelector('svg.ring');
   for (const name of HOSTILE) {
+    await unfold(page, 'details.topics');
     await page.fill('#topic-name', name);
     await page.click('form.add-topic button');
   }
@@ -85,6 +86,7 @@ test('a panic shows the crash panel with a way back', async () => {
 test('refused form input is explained next to its field', async () => {
   const { page, errors } = await openApp(env.context, env.server.url + '?fresh');
   // Pulsar: a topic name the engine refuses.
+  await unfold(page, 'details.topics');
   await page.fill('#topic-name', 'a/b');
   await page.click('form.add-topic button');
   const topic = page.locator('.field-error[data-field="pulsar-topics"]');

@@ -1,7 +1,7 @@
 // The shell shared by every tab: toolbar, keyboard shortcuts, settings, event log, import.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, screenshot, suite } from './harness.mjs';
+import { openApp, screenshot, suite, unfold } from './harness.mjs';
 
 // A server for dist/ and one browser profile shared by this file's tests.
 const env = suite();
@@ -63,6 +63,7 @@ test('a refused setting shows its message next to the field and keeps the value'
 
 test('clicking an event highlights its subject', async () => {
   const { page, errors } = await fresh();
+  await unfold(page, 'details.topics');
   await page.fill('#topic-name', 'persistent://public/default/my-topic');
   await page.click('form.add-topic button');
   const row = page.locator('.event.has-subject .event-row').first();
@@ -113,6 +114,7 @@ test('compare mode draws the same actions under another strategy', async () => {
 
 test('an autosaved scenario is offered back after a reload', async () => {
   const { page, errors } = await fresh();
+  await unfold(page, 'details.topics');
   await page.fill('#topic-name', 'kept-topic');
   await page.click('form.add-topic button');
   await page.locator('line.tick[data-topic="persistent://public/default/kept-topic"]').waitFor();

@@ -49,14 +49,17 @@ enum Command {
         #[arg(long)]
         view: Option<String>,
         /// Write the SVG to this file instead of stdout.
-        #[arg(short = 'o', long = "out")]
+        #[arg(short = 'o', long = "out", visible_alias = "svg")]
         out: Option<std::path::PathBuf>,
         /// Pulsar ring: the namespace (the first one by default).
         #[arg(long)]
         namespace: Option<String>,
         /// Draw the state after this many log actions (the scenario's cursor by default).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "round")]
         cursor: Option<usize>,
+        /// Draw the state after the log's N-th round (Step / Schedule / Rebalance; 0: before the first).
+        #[arg(long)]
+        round: Option<usize>,
         /// Append this many rounds (Step / Schedule / Rebalance) to the log first.
         #[arg(long, default_value_t = 0)]
         rounds: usize,
@@ -265,12 +268,14 @@ fn run(cmd: Command) -> Result<String, String> {
             out,
             namespace,
             cursor,
+            round,
             rounds,
         } => render::render(render::Render {
             scenario: read_scenario(&file)?,
             view,
             namespace,
             cursor,
+            round,
             rounds,
             out,
         }),

@@ -13,6 +13,8 @@ pub struct Render {
     pub namespace: Option<String>,
     /// Draw the state after this many log actions (all when `None`).
     pub cursor: Option<usize>,
+    /// Draw the state after the log's N-th round (0: before the first).
+    pub round: Option<usize>,
     /// Append this many rounds first.
     pub rounds: usize,
     /// Write here instead of stdout.
@@ -36,6 +38,15 @@ pub fn render(r: Render) -> Result<String, String> {
             return Err(format!("--cursor {c}: the scenario has only {len} log actions"));
         }
         sc.cursor = Some(c);
+    }
+    if let Some(n) = r.round {
+        let at = sc.body.after_round(n).ok_or_else(|| {
+            format!(
+                "--round {n}: the scenario's log has only {} rounds",
+                (1..).take_while(|&k| sc.body.after_round(k).is_some()).count()
+            )
+        })?;
+        sc.cursor = Some(at);
     }
     let kind = r
         .view

@@ -152,6 +152,31 @@ impl Body {
     pub fn log_len(&self) -> usize {
         each_log!(self, l => l.actions.len())
     }
+
+    /// The cursor just after the log's `n`-th round ([`Engine::round_action`]:
+    /// Step, Schedule, Rebalance), counting from 1; 0 is before the first one.
+    /// `None` when the log has fewer rounds.
+    pub fn after_round(&self, n: usize) -> Option<usize> {
+        fn find<E: Engine>(l: &Log<E>, n: usize) -> Option<usize> {
+            if n == 0 {
+                let round = E::round_action();
+                return Some(
+                    l.actions
+                        .iter()
+                        .position(|a| *a == round)
+                        .unwrap_or(l.actions.len()),
+                );
+            }
+            let round = E::round_action();
+            l.actions
+                .iter()
+                .enumerate()
+                .filter(|(_, a)| **a == round)
+                .nth(n - 1)
+                .map(|(i, _)| i + 1)
+        }
+        each_log!(self, l => find(l, n))
+    }
 }
 
 /// Config, setup and log of one engine.

@@ -9,8 +9,6 @@
 use crate::engine::System;
 use crate::import::{self, Options, MAX_INPUT_BYTES};
 use crate::ui::store::{Msg, StoreCtx};
-use std::cell::RefCell;
-use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
@@ -164,12 +162,10 @@ pub fn ImportPanel() -> Html {
         })
     };
     // Files are read in the browser and added as inputs (named by the file).
-    let pending_files: Rc<RefCell<Vec<Input>>> = use_mut_ref(Vec::new);
     let on_files = {
         let inputs = inputs.clone();
         let outcome = outcome.clone();
         let readers = readers.clone();
-        let pending_files = pending_files.clone();
         Callback::from(move |e: Event| {
             let el: HtmlInputElement = e.target_unchecked_into();
             let Some(list) = el.files() else { return };
@@ -187,21 +183,19 @@ pub fn ImportPanel() -> Html {
                 }
                 let inputs = inputs.clone();
                 let outcome = outcome.clone();
-                let pending_files = pending_files.clone();
                 let reader = gloo::file::callbacks::read_as_text(&file, move |r| match r {
                     Ok(text) => {
-                        let mut acc = pending_files.borrow_mut();
-                        acc.push(Input {
-                            name: name.clone(),
-                            text,
-                        });
-                        // Keep the pastes that hold text, then every file read so far.
+                        // The inputs that hold text (the handle gives the latest
+                        // list, with the files read before this one), then this file.
                         let mut v: Vec<Input> = (*inputs)
                             .iter()
                             .filter(|i| !i.text.trim().is_empty())
                             .cloned()
                             .collect();
-                        v.extend(acc.iter().cloned());
+                        v.push(Input {
+                            name: name.clone(),
+                            text,
+                        });
                         inputs.set(v);
                     }
                     Err(e) => outcome.set(Some(Outcome::Refused(format!("{name}: could not be read: {e}")))),
@@ -238,7 +232,6 @@ pub fn ImportPanel() -> Html {
     let on_import = {
         let store = store.clone();
         let (inputs, fields, outcome) = (inputs.clone(), fields.clone(), outcome.clone());
-        let pending_files = pending_files.clone();
         Callback::from(move |_: MouseEvent| {
             let given: Vec<(&str, &str)> = inputs
                 .iter()
@@ -261,7 +254,6 @@ pub fn ImportPanel() -> Html {
                     );
                     let notices = imported.notices.iter().map(ToString::to_string).collect();
                     store.dispatch(Msg::Open(Box::new(imported.scenario)));
-                    pending_files.borrow_mut().clear();
                     outcome.set(Some(Outcome::Opened { what, notices }));
                 }
                 Err(e) => outcome.set(Some(Outcome::Refused(format!(

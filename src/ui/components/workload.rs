@@ -95,8 +95,12 @@ fn pulsar_curve(shape: &Shape, round: u64, now_ms: u64, round_ms: u64) -> Html {
     }
 }
 
+/// A shape kind of the form: its name, its label, and its three number fields
+/// (label, default; an empty label is an unused field).
+type ShapeForm = (&'static str, &'static str, [(&'static str, f64); 3]);
+
 /// The form's shape kinds, their three number fields and defaults.
-const SHAPES: &[(&str, &str, [(&str, f64); 3])] = &[
+const SHAPES: &[ShapeForm] = &[
     ("jitter", "Jitter ±p %", [("p %", 10.0), ("", 0.0), ("", 0.0)]),
     (
         "wave",

@@ -101,7 +101,7 @@ fn column(side: &Result<Side, String>, other: SchedulerType, mine: bool) -> Html
                     Some(t) => format!("Tasks per TaskManager {}", list(t)),
                     None => "Not running.".to_string(),
                 } }</p>
-                <ol class="matching">{ for s.lines.iter().map(|l| html!{ <li>{ l.clone() }</li> }) }</ol>
+                <ol class="matching" tabindex="0" aria-label={format!("{} scheduler's matching", s.scheduler.name())}>{ for s.lines.iter().map(|l| html!{ <li>{ l.clone() }</li> }) }</ol>
                 if s.more > 0 { <p class="hint">{ format!("… {} more in the event log.", s.more) }</p> }
             </div>
         },
