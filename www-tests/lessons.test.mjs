@@ -99,7 +99,7 @@ test('ThresholdShedder (Pulsar) walked from the menu: 40 / 10 / 10, average 20 %
   assert.match(await narration(page), /broker-1 owns 3, broker-2 owns 1 and broker-3 owns 2/);
   assert.equal(await page.getAttribute('main', 'data-lesson-controls'), null);
   assert.ok(await visible(page, 'details.topics'));
-  assert.match(await page.textContent('.lesson-nav .next-lesson'), /Next lesson: UniformLoadShedder/);
+  assert.match(await page.textContent('.lesson-nav .next-lesson'), /Next lesson: ThresholdShedder: a two-round burst/);
   // Play freely: the lesson ends, the state stays.
   await page.click('.lesson-nav .free-play');
   await page.waitForSelector('.lesson-panel', { state: 'detached' });

@@ -154,10 +154,9 @@ pub fn ShareMenu() -> Html {
         Callback::from(move |_: MouseEvent| {
             let md = quote(&store, &browser::page_url(&store.fragment()));
             browser::copy_text(&md);
+            // Said next to the copied text, in the menu (a page notice would
+            // take the menu's place and close it).
             shown.set(Some(("markdown", md)));
-            store.dispatch(Msg::Notify(Notice::Info(
-                "Copied as Markdown: the state, the latest decision with its numbers, and the link.".into(),
-            )));
         })
     };
     let on_embed = {
@@ -168,9 +167,6 @@ pub fn ShareMenu() -> Html {
             let snippet = embed_snippet(&store, kind, controls);
             browser::copy_text(&snippet);
             shown.set(Some(("embed", snippet)));
-            store.dispatch(Msg::Notify(Notice::Info(
-                "Embed snippet copied: paste it into any page to show this scenario there.".into(),
-            )));
         })
     };
     let on_controls = {
@@ -198,6 +194,11 @@ pub fn ShareMenu() -> Html {
                     <label class="inline"><input type="checkbox" checked={*controls} onchange={on_controls} />{" allow stepping"}</label>
                 </div>
                 if let Some((what, text)) = (*shown).clone() {
+                    <p class="hint" role="status">{ if what == "embed" {
+                        "Embed snippet copied: paste it into any page to show this scenario there."
+                    } else {
+                        "Copied as Markdown: the state, the latest decision with its numbers, and the link."
+                    } }</p>
                     <textarea class="share-out" readonly=true rows="6" data-share-out={what}
                               aria-label={if what == "embed" { "Embed snippet" } else { "Markdown" }} value={text} />
                 }
