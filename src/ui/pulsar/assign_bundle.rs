@@ -9,7 +9,11 @@ use yew::prelude::*;
 
 const FIELD: &str = "pulsar-assign-bundle";
 /// Suggestions offered for the bundle field.
-const SUGGESTIONS: usize = 200;
+const SUGGESTIONS: usize = 20;
+
+/// Past this many live brokers the broker is typed (with a few suggestions)
+/// instead of chosen from a list of them all.
+const LISTED_BROKERS: usize = 64;
 
 /// The assign-bundle form.
 #[component]
@@ -44,7 +48,12 @@ pub fn AssignBundleForm() -> Html {
                 FIELD,
                 Action::AssignBundle {
                     bundle: bundle.trim().to_string(),
-                    broker: chosen(&broker, &brokers),
+                    // A typed broker goes to the engine as typed (it names an unknown one).
+                    broker: if brokers.len() > LISTED_BROKERS && !broker.trim().is_empty() {
+                        broker.trim().to_string()
+                    } else {
+                        chosen(&broker, &brokers)
+                    },
                 },
             );
         })
@@ -61,7 +70,13 @@ pub fn AssignBundleForm() -> Html {
                        list={Some(AttrValue::from("ab-bundles"))} placeholder="public/default/0x00000000_0x08000000" />
             <datalist id="ab-bundles">{ for unowned.iter().map(|b| html!{ <option value={b.clone()} /> }) }</datalist>
             <p class="hint">{ hint }</p>
-            <SelectField id="ab-broker" label="Broker" value={broker} options={brokers} />
+            if brokers.len() > LISTED_BROKERS {
+                <TextField id="ab-broker" label={format!("Broker (one of {}; empty: {})", brokers.len(), brokers[0].0)} value={broker}
+                           list={Some(AttrValue::from("ab-brokers"))} placeholder={brokers[0].0.clone()} />
+                <datalist id="ab-brokers">{ for brokers.iter().take(20).map(|(b, _)| html!{ <option value={b.clone()} /> }) }</datalist>
+            } else {
+                <SelectField id="ab-broker" label="Broker" value={broker} options={brokers} />
+            }
             <button type="submit" id="ab-assign">{"Assign"}</button>
             <FieldError field={FIELD} />
         </form>
