@@ -69,13 +69,21 @@ pub fn ResourceProfiles() -> Html {
         .map(|(t, r, n)| (t.clone(), format!("{t} · {n} slots ({})", shown(*r, "ANY slots"))))
         .collect();
 
-    let set_group = |clear: bool| {
-        let (store, group, cpu, mem, opts) = (
+    // One button's callback: the chosen name, the typed profile (or none, to
+    // clear it), and the action that sets it.
+    let setter = |field: &'static str,
+                  name: &UseStateHandle<String>,
+                  cpu: &UseStateHandle<String>,
+                  mem: &UseStateHandle<String>,
+                  opts: &[(String, String)],
+                  action: fn(String, Option<Resources>) -> Action,
+                  clear: bool| {
+        let (store, name, cpu, mem, opts) = (
             store.clone(),
-            group.clone(),
-            group_cpu.clone(),
-            group_mem.clone(),
-            group_options.clone(),
+            name.clone(),
+            cpu.clone(),
+            mem.clone(),
+            opts.to_vec(),
         );
         Callback::from(move |e: MouseEvent| {
             e.prevent_default();
@@ -84,46 +92,33 @@ pub fn ResourceProfiles() -> Html {
             } else {
                 match resources(&cpu, &mem) {
                     Ok(r) => Some(r),
-                    Err(m) => return refuse(&store, GROUP_FIELD, m),
+                    Err(m) => return refuse(&store, field, m),
                 }
             };
-            send(
-                &store,
-                GROUP_FIELD,
-                Action::SetSlotSharingGroupResources {
-                    group: chosen(&group, &opts),
-                    resources: r,
-                },
-            );
+            send(&store, field, action(chosen(&name, &opts), r));
         })
     };
+    let set_group = |clear: bool| {
+        setter(
+            GROUP_FIELD,
+            &group,
+            &group_cpu,
+            &group_mem,
+            &group_options,
+            |group, resources| Action::SetSlotSharingGroupResources { group, resources },
+            clear,
+        )
+    };
     let set_tm = |clear: bool| {
-        let (store, tm, cpu, mem, opts) = (
-            store.clone(),
-            tm.clone(),
-            tm_cpu.clone(),
-            tm_mem.clone(),
-            tm_options.clone(),
-        );
-        Callback::from(move |e: MouseEvent| {
-            e.prevent_default();
-            let r = if clear {
-                None
-            } else {
-                match resources(&cpu, &mem) {
-                    Ok(r) => Some(r),
-                    Err(m) => return refuse(&store, TM_FIELD, m),
-                }
-            };
-            send(
-                &store,
-                TM_FIELD,
-                Action::SetTaskManagerResources {
-                    tm: chosen(&tm, &opts),
-                    resources: r,
-                },
-            );
-        })
+        setter(
+            TM_FIELD,
+            &tm,
+            &tm_cpu,
+            &tm_mem,
+            &tm_options,
+            |tm, resources| Action::SetTaskManagerResources { tm, resources },
+            clear,
+        )
     };
     let schedule = {
         let store = store.clone();
