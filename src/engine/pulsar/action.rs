@@ -2,7 +2,13 @@
 //! links write it. Every action and every struct it carries refuses unknown
 //! fields, naming the field.
 
-use super::*;
+use super::broker::{Capacity, DirectUsage};
+use super::config::{Profile, SplitAlgorithm};
+use super::isolation;
+use super::traffic::Traffic;
+use super::Config;
+use crate::engine::schema::{self, ConfigChange};
+use serde::{Deserialize, Serialize};
 
 /// The only way a Pulsar simulation changes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,6 +1,7 @@
 //! Why a Pulsar action was refused: [`Error`].
 
-use super::*;
+use super::topic::TopicNameError;
+use crate::engine::schema::ConfigError;
 
 /// Why a Pulsar action was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

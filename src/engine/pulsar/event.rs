@@ -1,7 +1,16 @@
 //! What a Pulsar simulation reports: [`Event`], with the numbers behind each
 //! decision, and its narration.
 
-use super::*;
+use super::broker::{Capacity, DirectUsage};
+use super::bundle::{self, BundleRange};
+use super::config::Profile;
+use super::ids::{BrokerId, BundleId};
+use super::ownership::ServiceUnitState;
+use super::topic::TopicName;
+use super::traffic::{self, Traffic};
+use super::{isolation, place, shed, split, RoundMetrics};
+use crate::engine::Narrate;
+use serde::{Deserialize, Serialize};
 
 /// What happened, with the numbers behind it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -17,7 +17,8 @@
 use super::config::LoadManager;
 use super::load::BrokerId;
 use super::report::{weights, Snapshots};
-use super::{Event, Narrate, RoundCounters, Sim};
+use super::{Event, RoundCounters, Sim};
+use crate::engine::Narrate;
 use serde::{Deserialize, Serialize};
 
 /// What one round did and where the cluster stands after it.

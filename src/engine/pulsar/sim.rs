@@ -1,0 +1,1328 @@
+//! The cluster simulation: [`Sim`], the state every action changes, and the
+//! config the load manager runs with ([`effective_config`]).
+//!
+//! Cloning a [`Sim`] (for a "what would the next round do" proposal) copies
+//! every topic, bundle and broker: O(topics + bundles + brokers), about a
+//! millisecond per 10 000 topics natively.
+
+use super::broker::Broker;
+use super::bundle::BundleRange;
+use super::config::{LoadManager, PlacementStrategy, Profile, SheddingStrategy};
+use super::load::{BrokerId, BundleId, LoadData, NamespaceName};
+use super::namespace::{Namespace, Topic};
+use super::ownership::{Ownership, ServiceUnitState};
+use super::topic::TopicName;
+use super::traffic::Traffic;
+use crate::engine::schema::{self, ConfigChange};
+use crate::engine::{AnyAction, Engine, Series, SimRng, Subject, System};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+pub use super::Config;
+use super::{
+    anti_affinity, bundle, failure_domain, index, invariants, isolation, knobs, namespace, place, shed,
+    subject, topic, workload,
+};
+use super::{Action, Error, Event, RoundMetrics};
+
+/// Most bundles one namespace may have (Pulsar's `loadBalancerNamespaceMaximumBundles` default is 128;
+/// the playground allows more for scale experiments).
+pub const MAX_BUNDLES: u32 = 1 << 16;
+/// Most topics one bulk action may create.
+pub const MAX_BULK_TOPICS: u32 = 1 << 20;
+
+/// A live bundle's state.
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct BundleState {
+    /// Ownership (service-unit state, owner).
+    pub ownership: Ownership,
+    /// Topics inside.
+    pub topics: u32,
+    /// Summed traffic of its topics.
+    pub traffic: Traffic,
+    /// Load set directly (replaces `traffic` when present).
+    pub direct: Option<Traffic>,
+    /// Destination planned by a shedder (AvgShedder), used at the next lookup when
+    /// the placement strategy is AvgShedder.
+    pub planned: Option<BrokerId>,
+    /// Destination given by `unload -d` (modular: bundle affinity for the next lookup).
+    pub affinity: Option<BrokerId>,
+    /// Extensible split-condition hit count (kept by the owner broker).
+    pub split_hits: u32,
+}
+
+impl BundleState {
+    /// The load it carries (direct, or its topics' sum).
+    pub fn load(&self) -> Traffic {
+        self.direct.unwrap_or(self.traffic)
+    }
+
+    /// Its owner, when Owned.
+    pub fn owner(&self) -> Option<&BrokerId> {
+        self.ownership.owner()
+    }
+}
+
+/// Counters of the round in progress.
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct RoundCounters {
+    /// Bundles unloaded or transferred.
+    pub bundles_moved: u32,
+    /// Topic reconnects.
+    pub reconnects: u64,
+    /// Splits.
+    pub splits: u32,
+    /// Lookups that assigned a bundle.
+    pub assignments: u32,
+}
+
+/// A Pulsar cluster simulation.
+#[derive(Clone, Debug)]
+pub struct Sim {
+    pub(super) config: Config,
+    /// The config the load manager actually runs with (strategy fallbacks applied).
+    pub(super) effective: Config,
+    pub(super) rng: SimRng,
+    pub(super) namespaces: BTreeMap<String, Namespace>,
+    /// Each namespace's name as its bundle ids share it.
+    pub(super) ns_ids: BTreeMap<String, NamespaceName>,
+    pub(super) bundles: BTreeMap<BundleId, BundleState>,
+    /// The bundles with topics but no owner (kept in step with `bundles`): what
+    /// the assign phase looks up and the round metrics count.
+    pub(super) unowned: BTreeSet<BundleId>,
+    pub(super) brokers: BTreeMap<BrokerId, Broker>,
+    pub(super) leader: Option<BrokerId>,
+    pub(super) join_seq: u64,
+    pub(super) load: LoadData,
+    pub(super) shedder: shed::Shedder,
+    pub(super) placer: place::Placer,
+    /// Namespace isolation policies (`ns-isolation-policy`).
+    pub(super) isolation: isolation::NamespaceIsolationPolicies,
+    /// Anti-affinity groups (`namespaces set-anti-affinity-group`).
+    pub(super) anti_affinity: anti_affinity::AntiAffinityGroups,
+    /// Failure domains (`clusters create-failure-domain`).
+    pub(super) failure_domains: failure_domain::FailureDomains,
+    pub(super) round: u64,
+    pub(super) now_ms: u64,
+    pub(super) last_shed_ms: u64,
+    pub(super) last_split_ms: u64,
+    pub(super) last_sample_ms: u64,
+    pub(super) counters: RoundCounters,
+    pub(super) metrics: Vec<RoundMetrics>,
+    /// Events of the last Step (the next one reserves room for as many).
+    pub(super) last_step_events: usize,
+    /// Workload patterns (traffic that changes every round).
+    pub(super) workload: workload::Workload,
+}
+
+/// The config a load manager runs with, and the warnings Pulsar would log.
+pub fn effective_config(c: &Config) -> (Config, Vec<String>) {
+    let mut e = c.clone();
+    let mut w = Vec::new();
+    match c.load_manager_class_name {
+        LoadManager::Modular => {
+            if c.load_balancer_load_placement_strategy == PlacementStrategy::AvgShedder
+                && c.load_balancer_load_shedding_strategy != SheddingStrategy::AvgShedder
+            {
+                e.load_balancer_load_placement_strategy = PlacementStrategy::LeastLongTermMessageRate;
+                w.push(format!(
+                    "loadBalancerLoadSheddingStrategy is {:?} but the placement is AvgShedder: AvgShedder ties shedding and placement together, so the broker falls back to LeastLongTermMessageRate placement",
+                    c.load_balancer_load_shedding_strategy
+                ));
+            }
+            if c.load_balancer_load_shedding_strategy == SheddingStrategy::AvgShedder
+                && c.load_balancer_load_placement_strategy != PlacementStrategy::AvgShedder
+            {
+                w.push(format!(
+                    "AvgShedder shedding with {:?} placement: AvgShedder's planned destinations are ignored; set loadBalancerLoadPlacementStrategy to AvgShedder too",
+                    c.load_balancer_load_placement_strategy
+                ));
+            }
+            if c.load_balancer_load_placement_strategy == PlacementStrategy::AvgShedder
+                && c.load_balancer_distribute_bundles_evenly_enabled
+            {
+                w.push("loadBalancerDistributeBundlesEvenlyEnabled removes the brokers owning most of a namespace's bundles first, which can discard AvgShedder's planned destination".into());
+            }
+        }
+        LoadManager::Extensible => {
+            if c.load_balancer_load_shedding_strategy != SheddingStrategy::TransferShedder {
+                w.push(format!(
+                    "the extensible load manager always sheds with TransferShedder ({:?} is a modular strategy)",
+                    c.load_balancer_load_shedding_strategy
+                ));
+            }
+            e.load_balancer_load_shedding_strategy = SheddingStrategy::TransferShedder;
+            e.load_balancer_load_placement_strategy = PlacementStrategy::LeastResourceUsageWithWeight;
+        }
+    }
+    (e, w)
+}
+
+/// `name`'s shared id out of `ids` (a copy for an unknown namespace).
+pub(crate) fn ns_id(ids: &BTreeMap<String, NamespaceName>, name: &str) -> NamespaceName {
+    ids.get(name).cloned().unwrap_or_else(|| name.into())
+}
+
+/// `tenant/namespace` or the legacy `tenant/cluster/namespace`, no part empty or with `:`.
+pub(crate) fn is_namespace_name(name: &str) -> bool {
+    let parts: Vec<&str> = name.split('/').collect();
+    (2..=3).contains(&parts.len()) && parts.iter().all(|p| !p.is_empty() && !p.contains(':'))
+}
+
+fn validate_config(c: &Config) -> Result<(), Error> {
+    schema::check_unmodelled(c)?;
+    let bad = |s: &str| Err(Error::Invalid(s.to_string()));
+    if c.round_seconds == 0 {
+        return bad("roundSeconds must be > 0");
+    }
+    if c.default_number_of_namespace_bundles == 0 || c.default_number_of_system_namespace_bundles == 0 {
+        return bad("default bundle counts must be > 0");
+    }
+    let fs = [
+        c.load_balancer_broker_overloaded_threshold_percentage,
+        c.load_balancer_broker_threshold_shedder_percentage,
+        c.load_balancer_history_resource_percentage,
+        c.load_balancer_cpu_resource_weight,
+        c.load_balancer_memory_resource_weight,
+        c.load_balancer_direct_memory_resource_weight,
+        c.load_balancer_bandwidth_in_resource_weight,
+        c.load_balancer_bandwidth_out_resource_weight,
+        c.load_balancer_namespace_bundle_max_msg_rate,
+        c.load_balancer_namespace_bundle_max_bandwidth_mbytes,
+        c.flow_or_qps_difference_threshold_percentage,
+        c.load_balancer_report_update_threshold_percentage,
+        c.max_unload_percentage,
+        c.load_balancer_broker_load_target_std,
+    ];
+    if fs.iter().any(|x| !x.is_finite() || *x < 0.0) {
+        return bad("numeric settings must be finite and not negative");
+    }
+    if let Some(ns) = c
+        .load_balancer_shedding_excluded_namespaces
+        .iter()
+        .find(|ns| !is_namespace_name(ns))
+    {
+        return Err(Error::Invalid(format!(
+            "loadBalancerSheddingExcludedNamespaces: {ns:?} is not of the form tenant/namespace"
+        )));
+    }
+    let shedder = c.load_balancer_load_shedding_strategy;
+    if c.load_manager_class_name == LoadManager::Modular && shedder.interface() != shed::Interface::Modular {
+        let modular: Vec<&str> = SheddingStrategy::ALL
+            .iter()
+            .filter(|s| s.interface() == shed::Interface::Modular)
+            .map(|s| s.name())
+            .collect();
+        return Err(Error::Invalid(format!(
+            "loadBalancerLoadSheddingStrategy {shedder} does not implement {}: ModularLoadManagerImpl cannot create it (Reflections.createInstance throws) and the load manager does not start; choose one of {} or set loadManagerClassName to ExtensibleLoadManagerImpl",
+            shed::Interface::Modular.class(),
+            modular.join(", ")
+        )));
+    }
+    Ok(())
+}
+
+impl Sim {
+    /// Namespaces by name.
+    pub fn namespaces(&self) -> &BTreeMap<String, Namespace> {
+        &self.namespaces
+    }
+
+    /// Every live bundle and its state.
+    pub fn bundles(&self) -> &BTreeMap<BundleId, BundleState> {
+        &self.bundles
+    }
+
+    /// Brokers (alive and crashed).
+    pub fn brokers(&self) -> &BTreeMap<BrokerId, Broker> {
+        &self.brokers
+    }
+
+    /// The leader broker.
+    pub fn leader(&self) -> Option<&BrokerId> {
+        self.leader.as_ref()
+    }
+
+    /// The leader's load data (what the strategies read).
+    pub fn load_data(&self) -> &LoadData {
+        &self.load
+    }
+
+    /// Namespace isolation policies.
+    pub fn isolation_policies(&self) -> &isolation::NamespaceIsolationPolicies {
+        &self.isolation
+    }
+
+    /// Anti-affinity groups by namespace.
+    pub fn anti_affinity_groups(&self) -> &anti_affinity::AntiAffinityGroups {
+        &self.anti_affinity
+    }
+
+    /// Failure domains.
+    pub fn failure_domains(&self) -> &failure_domain::FailureDomains {
+        &self.failure_domains
+    }
+
+    /// The config after the load manager's fallbacks.
+    pub fn effective_config(&self) -> &Config {
+        &self.effective
+    }
+
+    /// Rounds done.
+    pub fn round(&self) -> u64 {
+        self.round
+    }
+
+    /// Simulated time, ms.
+    pub fn now_ms(&self) -> u64 {
+        self.now_ms
+    }
+
+    /// Metrics of every finished round.
+    pub fn metrics(&self) -> &[RoundMetrics] {
+        &self.metrics
+    }
+
+    /// Counters of the round in progress.
+    pub fn counters(&self) -> &RoundCounters {
+        &self.counters
+    }
+
+    /// The owner of a topic's bundle.
+    pub fn owner_of_topic(&self, topic: &str) -> Option<&BrokerId> {
+        let name = TopicName::parse(topic).ok()?;
+        let ns = self.namespaces.get(name.namespace())?;
+        let t = ns.topics.get(&name)?;
+        let bid = BundleId {
+            namespace: self.ns_id(&ns.name),
+            range: ns.bundle_of(t.hash),
+        };
+        self.bundles.get(&bid)?.owner()
+    }
+
+    /// `name` as the ids of its bundles share it (a copy for an unknown namespace).
+    pub(crate) fn ns_id(&self, name: &str) -> NamespaceName {
+        ns_id(&self.ns_ids, name)
+    }
+
+    /// The positions of the live bundles (see [`index`]).
+    pub(crate) fn bundle_index(&self) -> index::BundleIndex<'_> {
+        index::BundleIndex::new(&self.namespaces, &self.ns_ids, self.bundles.len())
+    }
+
+    pub(crate) fn alive(&self) -> impl Iterator<Item = &Broker> {
+        self.brokers.values().filter(|b| b.alive)
+    }
+
+    pub(super) fn alive_broker(&self, name: &str) -> Result<BrokerId, Error> {
+        let id = BrokerId(name.to_string());
+        match self.brokers.get(&id) {
+            None => Err(Error::NoSuchBroker(name.to_string())),
+            Some(b) if !b.alive => Err(Error::BrokerNotAlive(name.to_string())),
+            Some(_) => Ok(id),
+        }
+    }
+
+    /// Parse `tenant/ns/0x.._0x..` into a live bundle id.
+    pub(super) fn parse_bundle(&self, full: &str) -> Result<BundleId, Error> {
+        let (ns, range) = full
+            .rsplit_once('/')
+            .ok_or_else(|| Error::NoSuchBundle(full.to_string()))?;
+        let range = BundleRange::parse(range).ok_or_else(|| Error::NoSuchBundle(full.to_string()))?;
+        let id = BundleId {
+            namespace: self.ns_id(ns),
+            range,
+        };
+        if self.bundles.contains_key(&id) {
+            Ok(id)
+        } else {
+            Err(Error::NoSuchBundle(full.to_string()))
+        }
+    }
+
+    /// Record an ownership change for a bundle, keeping broker sets in step.
+    /// Extensible: the transition must be legal (callers only request legal ones;
+    /// an illegal one is reported as a warning and not applied).
+    pub(crate) fn transition(
+        &mut self,
+        bid: &BundleId,
+        to: ServiceUnitState,
+        dst: Option<BrokerId>,
+        src: Option<BrokerId>,
+        forced: bool,
+        ev: &mut Vec<Event>,
+    ) {
+        let ext = self.config.load_manager_class_name == LoadManager::Extensible;
+        let Some(st) = self.bundles.get_mut(bid) else {
+            return;
+        };
+        let old_owner = st.owner().cloned();
+        let from = st.ownership.state;
+        if forced {
+            st.ownership.force(to, dst.clone(), src.clone());
+        } else if let Err(e) = st.ownership.transition(to, dst.clone(), src.clone()) {
+            ev.push(Event::Warning {
+                message: format!("{bid}: {e}"),
+            });
+            return;
+        }
+        let new_owner = st.owner().cloned();
+        if old_owner != new_owner {
+            st.split_hits = 0;
+            self.track_unowned(bid);
+            if let Some(o) = &old_owner {
+                if let Some(b) = self.brokers.get_mut(o) {
+                    b.bundles.remove(bid);
+                    b.served.0 = None;
+                }
+            }
+            if let Some(n) = &new_owner {
+                if let Some(b) = self.brokers.get_mut(n) {
+                    b.bundles.insert(bid.clone());
+                    b.served.0 = None;
+                }
+            }
+        }
+        if ext {
+            ev.push(Event::StateChanged {
+                bundle: bid.clone(),
+                from,
+                to,
+                dst,
+                src,
+                forced,
+            });
+        }
+    }
+
+    /// Close a bundle's topic sessions: every topic reconnects once.
+    pub(crate) fn close_sessions(&mut self, bid: &BundleId, ev: &mut Vec<Event>) {
+        let Some(ns) = self.namespaces.get_mut(bid.namespace.as_str()) else {
+            return;
+        };
+        let names: Vec<TopicName> = ns
+            .topics_in(bid.range)
+            .into_iter()
+            .map(|t| t.name.clone())
+            .collect();
+        let mut sessions = 0u32;
+        for n in &names {
+            if let Some(t) = ns.topics.get_mut(n) {
+                t.reconnects += 1;
+                sessions = sessions.saturating_add(t.traffic.sessions());
+            }
+        }
+        let topics = names.len() as u32;
+        self.counters.reconnects += u64::from(topics);
+        if topics > 0 {
+            ev.push(Event::Reconnected {
+                bundle: bid.clone(),
+                topics,
+                sessions,
+            });
+        }
+    }
+
+    /// Recompute a bundle's topic count and summed traffic from its topics.
+    pub(crate) fn refresh_bundle(&mut self, bid: &BundleId) {
+        let Some(ns) = self.namespaces.get(bid.namespace.as_str()) else {
+            return;
+        };
+        let (n, t) = ns.aggregate(bid.range);
+        if let Some(st) = self.bundles.get_mut(bid) {
+            st.topics = n;
+            st.traffic = t;
+            if let Some(o) = st.owner().cloned() {
+                self.served_changed(&o);
+            }
+            self.track_unowned(bid);
+        }
+    }
+
+    /// Keep `bid`'s place in `unowned` (after its topics or owner changed).
+    pub(super) fn track_unowned(&mut self, bid: &BundleId) {
+        let unowned = self
+            .bundles
+            .get(bid)
+            .is_some_and(|s| s.topics > 0 && s.owner().is_none());
+        if !unowned {
+            self.unowned.remove(bid);
+        } else if !self.unowned.contains(bid) {
+            self.unowned.insert(bid.clone());
+        }
+    }
+
+    /// Forget a bundle that no longer exists (split).
+    pub(crate) fn remove_bundle(&mut self, bid: &BundleId) {
+        self.bundles.remove(bid);
+        self.unowned.remove(bid);
+    }
+
+    fn create_namespace(&mut self, name: &str, bundles: Option<u32>) -> Result<Vec<Event>, Error> {
+        let default = if name == namespace::SYSTEM_NAMESPACE {
+            self.config.default_number_of_system_namespace_bundles
+        } else {
+            self.config.default_number_of_namespace_bundles
+        };
+        let n = bundles.unwrap_or(default);
+        if n == 0 {
+            return Err(Error::ZeroBundles(n));
+        }
+        if n > MAX_BUNDLES {
+            return Err(Error::TooManyBundles {
+                got: n,
+                max: MAX_BUNDLES,
+            });
+        }
+        self.check_new_namespace(name)?;
+        let ns = Namespace::new(name, n).ok_or(Error::ZeroBundles(n))?;
+        Ok(self.insert_namespace(ns))
+    }
+
+    /// A new namespace's name must be `tenant/namespace`, or the legacy
+    /// `tenant/cluster/namespace` (Pulsar's `NamespaceName` accepts both; topics of
+    /// a legacy namespace are named `persistent://tenant/cluster/namespace/topic`),
+    /// and unused.
+    fn check_new_namespace(&self, name: &str) -> Result<(), Error> {
+        if !is_namespace_name(name) {
+            return Err(Error::BadNamespace(name.to_string()));
+        }
+        if self.namespaces.contains_key(name) {
+            return Err(Error::NamespaceExists(name.to_string()));
+        }
+        Ok(())
+    }
+
+    /// `NamespacesBase.validateBundlesData` on lbscope's numbers: boundaries sorted
+    /// and deduplicated, the first `0x00000000`, the last `0xffffffff`.
+    fn create_namespace_with_boundaries(
+        &mut self,
+        name: &str,
+        boundaries: &[u32],
+    ) -> Result<Vec<Event>, Error> {
+        let sorted: Vec<u32> = boundaries
+            .iter()
+            .copied()
+            .collect::<BTreeSet<u32>>()
+            .into_iter()
+            .collect();
+        let (Some(&first), Some(&last)) = (sorted.first(), sorted.last()) else {
+            return Err(Error::ZeroBundles(0));
+        };
+        if first != 0 || last != bundle::LAST_BOUNDARY {
+            return Err(Error::Invalid(format!(
+                "Input bundles do not cover the whole hash range. first:0x{first:08x}, last:0x{last:08x}"
+            )));
+        }
+        let n = u32::try_from(sorted.len() - 1).unwrap_or(u32::MAX);
+        if n == 0 {
+            return Err(Error::ZeroBundles(0));
+        }
+        if n > MAX_BUNDLES {
+            return Err(Error::TooManyBundles {
+                got: n,
+                max: MAX_BUNDLES,
+            });
+        }
+        self.check_new_namespace(name)?;
+        let ns = Namespace {
+            name: name.to_string(),
+            bundles: bundle::ranges_from_boundaries(&sorted),
+            topics: Default::default(),
+            ring: Default::default(),
+            partitioned: Default::default(),
+        };
+        Ok(self.insert_namespace(ns))
+    }
+
+    /// Register a validated new namespace and its (unowned) bundles.
+    fn insert_namespace(&mut self, ns: Namespace) -> Vec<Event> {
+        let name = ns.name.clone();
+        let name = name.as_str();
+        let id = NamespaceName::from(name);
+        self.ns_ids.insert(name.to_string(), id.clone());
+        for r in &ns.bundles {
+            self.bundles.insert(
+                BundleId {
+                    namespace: id.clone(),
+                    range: *r,
+                },
+                BundleState::default(),
+            );
+        }
+        let ev = Event::NamespaceCreated {
+            namespace: name.to_string(),
+            bundles: ns.bundles.clone(),
+        };
+        self.namespaces.insert(name.to_string(), ns);
+        vec![ev]
+    }
+
+    /// [`Action::AssignBundle`]: an unowned, settled bundle gets `broker` as owner.
+    fn assign_bundle(&mut self, raw: &str, broker: &str) -> Result<Vec<Event>, Error> {
+        let bid = self.parse_bundle(raw)?;
+        let owner = self.alive_broker(broker)?;
+        let Some(st) = self.bundles.get(&bid) else {
+            return Err(Error::NoSuchBundle(raw.to_string()));
+        };
+        if let Some(o) = st.owner() {
+            return Err(Error::Invalid(format!("bundle {bid} is already owned by {o}")));
+        }
+        if st.ownership.state.is_in_flight() {
+            return Err(Error::Invalid(format!(
+                "bundle {bid} is {:?}; only a settled, unowned bundle can be assigned",
+                st.ownership.state
+            )));
+        }
+        let mut ev = Vec::new();
+        self.assign_to(&bid, &owner, &mut ev);
+        if let Some(st) = self.bundles.get_mut(&bid) {
+            st.planned = None;
+            st.affinity = None;
+        }
+        ev.push(Event::BundleAssigned {
+            bundle: bid,
+            broker: owner,
+        });
+        Ok(ev)
+    }
+
+    /// Validate a new topic name; returns (name, hash).
+    fn check_new_topic(&self, raw: &str, pinned: Option<u32>) -> Result<(TopicName, u32), Error> {
+        let name = TopicName::parse(raw)?;
+        let ns = self
+            .namespaces
+            .get(name.namespace())
+            .ok_or_else(|| Error::NoSuchNamespace(name.namespace().to_string()))?;
+        if ns.topics.contains_key(&name) || ns.partitioned.contains_key(&name) {
+            return Err(Error::TopicExists(name.0));
+        }
+        let hash = pinned.unwrap_or_else(|| name.hash());
+        Ok((name, hash))
+    }
+
+    /// Insert a validated topic (no lookup).
+    fn insert_topic(&mut self, name: TopicName, hash: u32, pinned: bool, traffic: Traffic) -> BundleId {
+        let Some(ns) = self.namespaces.get_mut(name.namespace()) else {
+            // Unreachable: check_new_topic verified the namespace.
+            return BundleId {
+                namespace: name.namespace().into(),
+                range: BundleRange::FULL,
+            };
+        };
+        let range = ns.bundle_of(hash);
+        ns.insert(Topic {
+            name,
+            hash,
+            pinned,
+            traffic,
+            reconnects: 0,
+            base: None,
+        });
+        let bid = BundleId {
+            namespace: ns_id(&self.ns_ids, &ns.name),
+            range,
+        };
+        if let Some(st) = self.bundles.get_mut(&bid) {
+            st.topics += 1;
+            st.traffic = st.traffic.plus(&traffic);
+            if let Some(o) = st.owner().cloned() {
+                self.served_changed(&o);
+            }
+            self.track_unowned(&bid);
+        }
+        bid
+    }
+
+    fn create_topic(&mut self, raw: &str, pinned: Option<u32>) -> Result<Vec<Event>, Error> {
+        let (name, hash) = self.check_new_topic(raw, pinned)?;
+        let bid = self.insert_topic(name.clone(), hash, pinned.is_some(), Traffic::default());
+        let mut ev = vec![Event::TopicCreated {
+            topic: name,
+            hash,
+            bundle: bid.range,
+        }];
+        self.lookup_bundle(&bid, &mut ev);
+        Ok(ev)
+    }
+
+    fn create_topics(
+        &mut self,
+        ns: &str,
+        prefix: &str,
+        count: u32,
+        traffic: Traffic,
+    ) -> Result<Vec<Event>, Error> {
+        if count > MAX_BULK_TOPICS {
+            return Err(Error::Invalid(format!(
+                "at most {MAX_BULK_TOPICS} topics per action"
+            )));
+        }
+        traffic.check().map_err(Error::Invalid)?;
+        topic::check_bulk(count, "persistent://".len() + ns.len() + prefix.len() + 12)?;
+        if !self.namespaces.contains_key(ns) {
+            return Err(Error::NoSuchNamespace(ns.to_string()));
+        }
+        let mut names = Vec::with_capacity(count as usize);
+        let mut seen = std::collections::BTreeSet::new();
+        for i in 0..count {
+            let (name, hash) = self.check_new_topic(&format!("{ns}/{prefix}-{i}"), None)?;
+            if name.namespace() != ns || !seen.insert(name.clone()) {
+                return Err(Error::Invalid(format!(
+                    "prefix {prefix:?} does not give topics of {ns}"
+                )));
+            }
+            names.push((name, hash));
+        }
+        let mut touched = std::collections::BTreeSet::new();
+        for (name, hash) in names {
+            touched.insert(self.insert_topic(name, hash, false, traffic));
+        }
+        let mut ev = vec![Event::TopicsCreated {
+            namespace: ns.to_string(),
+            count,
+            bundles_touched: touched.len(),
+        }];
+        for bid in &touched {
+            self.lookup_bundle(bid, &mut ev);
+        }
+        Ok(ev)
+    }
+
+    fn create_partitioned(&mut self, raw: &str, partitions: u32) -> Result<Vec<Event>, Error> {
+        if partitions == 0 || partitions > MAX_BULK_TOPICS {
+            return Err(Error::Invalid(format!(
+                "partitions must be in 1..={MAX_BULK_TOPICS}"
+            )));
+        }
+        let (name, _) = self.check_new_topic(raw, None)?;
+        topic::check_bulk(partitions, name.0.len() + "-partition-".len() + 7)?;
+        let mut parts = Vec::new();
+        for i in 0..partitions {
+            let (p, h) = self.check_new_topic(&name.partition(i).0, None)?;
+            parts.push((p, h));
+        }
+        if let Some(ns) = self.namespaces.get_mut(name.namespace()) {
+            ns.partitioned.insert(name.clone(), partitions);
+        }
+        let mut listed = Vec::new();
+        let mut touched = std::collections::BTreeSet::new();
+        for (p, h) in parts {
+            let bid = self.insert_topic(p.clone(), h, false, Traffic::default());
+            listed.push((p, h, bid.range));
+            touched.insert(bid);
+        }
+        let mut ev = vec![Event::PartitionedTopicCreated {
+            topic: name,
+            partitions: listed,
+        }];
+        for bid in &touched {
+            self.lookup_bundle(bid, &mut ev);
+        }
+        Ok(ev)
+    }
+
+    fn set_topic_traffic(&mut self, raw: &str, traffic: Traffic) -> Result<Vec<Event>, Error> {
+        traffic.check().map_err(Error::Invalid)?;
+        let name = TopicName::parse(raw)?;
+        let ns = self
+            .namespaces
+            .get_mut(name.namespace())
+            .ok_or_else(|| Error::NoSuchNamespace(name.namespace().to_string()))?;
+        let (targets, each) = if let Some(n) = ns.partitioned.get(&name) {
+            (
+                (0..*n).map(|i| name.partition(i)).collect::<Vec<_>>(),
+                traffic.share(*n),
+            )
+        } else if ns.topics.contains_key(&name) {
+            (vec![name.clone()], traffic)
+        } else {
+            return Err(Error::NoSuchTopic(name.0));
+        };
+        let mut touched = std::collections::BTreeSet::new();
+        for t in &targets {
+            let hash = ns.topics.get_mut(t).map(|tp| {
+                tp.traffic = each;
+                tp.base = None;
+                tp.hash
+            });
+            if let Some(h) = hash {
+                touched.insert(ns.bundle_of(h));
+            }
+        }
+        let nsname = ns_id(&self.ns_ids, &ns.name);
+        for r in touched {
+            self.refresh_bundle(&BundleId {
+                namespace: nsname.clone(),
+                range: r,
+            });
+        }
+        Ok(vec![Event::TopicTrafficSet {
+            topic: name,
+            traffic: each,
+            partitions: targets.len() as u32,
+        }])
+    }
+
+    fn lookup_topic(&mut self, raw: &str) -> Result<Vec<Event>, Error> {
+        let name = TopicName::parse(raw)?;
+        let ns = self
+            .namespaces
+            .get(name.namespace())
+            .ok_or_else(|| Error::NoSuchNamespace(name.namespace().to_string()))?;
+        let t = ns
+            .topics
+            .get(&name)
+            .ok_or_else(|| Error::NoSuchTopic(name.0.clone()))?;
+        let bid = BundleId {
+            namespace: self.ns_id(&ns.name),
+            range: ns.bundle_of(t.hash),
+        };
+        let mut ev = Vec::new();
+        if let Some(o) = self.bundles.get(&bid).and_then(|s| s.owner()) {
+            ev.push(Event::Lookup {
+                bundle: bid.clone(),
+                broker: o.clone(),
+                candidates: (1, 1),
+                how: "already owned".into(),
+            });
+        } else {
+            self.lookup_bundle(&bid, &mut ev);
+        }
+        Ok(ev)
+    }
+
+    fn set_bundle_load(&mut self, raw: &str, load: Option<Traffic>) -> Result<Vec<Event>, Error> {
+        let bid = self.parse_bundle(raw)?;
+        if let Some(t) = &load {
+            t.check().map_err(Error::Invalid)?;
+        }
+        if let Some(st) = self.bundles.get_mut(&bid) {
+            st.direct = load;
+            if let Some(o) = st.owner().cloned() {
+                self.served_changed(&o);
+            }
+        }
+        Ok(vec![Event::BundleLoadSet { bundle: bid, load }])
+    }
+
+    fn set_config(&mut self, c: Config) -> Result<Vec<Event>, Error> {
+        validate_config(&c)?;
+        let changes = schema::describe_changes(&self.config, &c);
+        let manager_changed = c.load_manager_class_name != self.config.load_manager_class_name;
+        let (eff, warnings) = effective_config(&c);
+        self.config = c;
+        self.effective = eff;
+        let mut ev = vec![Event::ConfigSet { changes }];
+        ev.extend(warnings.into_iter().map(|message| Event::Warning { message }));
+        if manager_changed {
+            // A different load manager starts with fresh in-memory strategy state.
+            self.shedder = shed::Shedder::default();
+            self.placer = place::Placer::default();
+        }
+        Ok(ev)
+    }
+}
+
+impl Engine for Sim {
+    type Config = Config;
+    type Action = Action;
+    type Event = Event;
+    type Error = Error;
+    const SYSTEM: System = System::Pulsar;
+
+    fn new(config: Config, seed: u64) -> Result<Self, Error> {
+        validate_config(&config)?;
+        let (effective, _) = effective_config(&config);
+        Ok(Sim {
+            config,
+            effective,
+            rng: SimRng::new(seed),
+            namespaces: BTreeMap::new(),
+            ns_ids: BTreeMap::new(),
+            bundles: BTreeMap::new(),
+            unowned: BTreeSet::new(),
+            brokers: BTreeMap::new(),
+            leader: None,
+            join_seq: 0,
+            load: LoadData::default(),
+            shedder: shed::Shedder::default(),
+            placer: place::Placer::default(),
+            isolation: isolation::NamespaceIsolationPolicies::default(),
+            anti_affinity: anti_affinity::AntiAffinityGroups::default(),
+            failure_domains: failure_domain::FailureDomains::default(),
+            round: 0,
+            now_ms: 0,
+            last_shed_ms: 0,
+            last_split_ms: 0,
+            last_sample_ms: 0,
+            counters: RoundCounters::default(),
+            metrics: Vec::new(),
+            last_step_events: 0,
+            workload: workload::Workload::default(),
+        })
+    }
+
+    fn apply(&mut self, action: &Action) -> Result<Vec<Event>, Error> {
+        match action {
+            Action::CreateNamespace { namespace, bundles } => self.create_namespace(namespace, *bundles),
+            Action::CreateNamespaceWithBoundaries {
+                namespace,
+                boundaries,
+            } => self.create_namespace_with_boundaries(namespace, boundaries),
+            Action::AssignBundle { bundle, broker } => self.assign_bundle(bundle, broker),
+            Action::CreateTopic { topic } => self.create_topic(topic, None),
+            Action::CreateTopicWithHash { topic, hash } => self.create_topic(topic, Some(*hash)),
+            Action::CreateTopics {
+                namespace,
+                prefix,
+                count,
+                traffic,
+            } => self.create_topics(namespace, prefix, *count, *traffic),
+            Action::CreatePartitionedTopic { topic, partitions } => {
+                self.create_partitioned(topic, *partitions)
+            }
+            Action::SetTopicTraffic { topic, traffic } => self.set_topic_traffic(topic, *traffic),
+            Action::Lookup { topic } => self.lookup_topic(topic),
+            Action::AddBroker { broker, capacity } => self.add_broker(broker, *capacity, true),
+            Action::AddUnreportedBroker { broker, capacity } => self.add_broker(broker, *capacity, false),
+            Action::CrashBroker { broker } => self.crash_broker(broker),
+            Action::RestoreBroker { broker } => self.restore_broker(broker),
+            Action::SetBrokerCapacity { broker, capacity } => self.set_broker_capacity(broker, *capacity),
+            Action::SetBrokerLoad { broker, usage } => self.set_broker_load(broker, *usage),
+            Action::SetBundleLoad { bundle, load } => self.set_bundle_load(bundle, *load),
+            Action::SetConfig(change) => {
+                let c = change.config.apply_to(&self.config)?;
+                self.set_config(c)
+            }
+            Action::SetProfile { profile } => {
+                let mut c = Config::profile(*profile);
+                c.round_seconds = self.config.round_seconds;
+                let mut ev = self.set_config(c)?;
+                ev.insert(0, Event::ProfileSet { profile: *profile });
+                Ok(ev)
+            }
+            Action::Step => Ok(self.step()),
+            Action::Report => Ok(self.report_phase(true)),
+            Action::Split => Ok(self.split_phase()),
+            Action::Shed => Ok(self.shed_phase()),
+            Action::Assign => Ok(self.assign_phase()),
+            Action::SplitBundle {
+                namespace,
+                bundle,
+                algorithm,
+                boundaries,
+                unload,
+            } => self.admin_split(namespace, bundle, *algorithm, boundaries, *unload),
+            Action::Unload {
+                namespace,
+                bundle,
+                destination,
+            } => self.admin_unload(namespace, bundle.as_deref(), destination.as_deref()),
+            Action::NsIsolationPolicySet {
+                policy,
+                namespaces,
+                primary,
+                secondary,
+                auto_failover_policy,
+                unload_scope,
+            } => self.ns_isolation_policy_set(
+                policy,
+                namespaces,
+                primary,
+                secondary,
+                *auto_failover_policy,
+                *unload_scope,
+            ),
+            Action::NsIsolationPolicyDelete { policy } => self.ns_isolation_policy_delete(policy),
+            Action::SetAntiAffinityGroup { namespace, group } => {
+                self.set_anti_affinity_group(namespace, group)
+            }
+            Action::DeleteAntiAffinityGroup { namespace } => self.delete_anti_affinity_group(namespace),
+            Action::CreateFailureDomain { domain, brokers } => self.create_failure_domain(domain, brokers),
+            Action::DeleteFailureDomain { domain } => self.delete_failure_domain(domain),
+            Action::AddWorkload { pattern } => self.add_workload(pattern),
+            Action::ChangeWorkload { id, pattern } => self.change_workload(*id, pattern),
+            Action::RemoveWorkload { id } => self.remove_workload(*id),
+        }
+    }
+
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn round_action() -> Action {
+        Action::Step
+    }
+
+    fn set_config(change: ConfigChange<Config>) -> Action {
+        Action::SetConfig(change)
+    }
+
+    fn wrap(action: Action) -> AnyAction {
+        AnyAction::Pulsar(action)
+    }
+
+    fn unwrap(any: &AnyAction) -> Option<&Action> {
+        match any {
+            AnyAction::Pulsar(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    fn subject(event: &Event) -> Option<Subject> {
+        subject::of(event)
+    }
+
+    fn changes(before: &Sim, after: &Sim) -> Vec<String> {
+        let owner = |s: &Sim, id: &BundleId| {
+            s.bundles
+                .get(id)
+                .and_then(|b| b.owner())
+                .map_or("nobody".to_string(), |o| o.0.clone())
+        };
+        let mut out: Vec<String> = after
+            .bundles
+            .keys()
+            .filter(|id| !before.bundles.contains_key(*id))
+            .map(|id| format!("bundle {id}: new (split), owned by {}", owner(after, id)))
+            .collect();
+        out.extend(before.bundles.keys().filter_map(|id| {
+            if !after.bundles.contains_key(id) {
+                return Some(format!("bundle {id}: split"));
+            }
+            let (a, b) = (owner(before, id), owner(after, id));
+            (a != b).then(|| format!("bundle {id}: {a} → {b}"))
+        }));
+        if out.is_empty() {
+            out.push("no bundle would move".into());
+        }
+        out
+    }
+
+    fn series(events: &mut dyn Iterator<Item = &Event>) -> Vec<Series> {
+        let rounds: Vec<(f64, &RoundMetrics)> = events
+            .filter_map(|e| match e {
+                Event::RoundDone { metrics } => Some((metrics.round as f64, metrics)),
+                _ => None,
+            })
+            .collect();
+        vec![
+            Series::of("max load", "%", &rounds, |m| m.max_load),
+            Series::of("avg load", "%", &rounds, |m| m.avg_load),
+            Series::of("min load", "%", &rounds, |m| m.min_load),
+            Series::of("std dev", "pts", &rounds, |m| m.std_dev),
+            Series::of("bundles moved", "", &rounds, |m| f64::from(m.bundles_moved)),
+            Series::of("reconnects", "", &rounds, |m| m.reconnects as f64),
+        ]
+    }
+
+    const WEIGHT_UNIT: &'static str = "topics";
+
+    fn weight(a: &Action) -> u64 {
+        1 + match a {
+            Action::CreateTopics { count, .. } => u64::from(*count),
+            Action::CreatePartitionedTopic { partitions, .. } => u64::from(*partitions),
+            _ => 0,
+        }
+    }
+
+    fn view_json(&self) -> serde_json::Value {
+        let rings: Vec<_> = self
+            .namespaces()
+            .keys()
+            .filter_map(|ns| self.ring_view(ns, false))
+            .collect();
+        serde_json::json!({ "namespaces": rings, "brokers": self.broker_views(), "rounds": self.metrics() })
+    }
+
+    fn invariants(&self) -> Result<(), String> {
+        invariants::check(self)
+    }
+
+    fn strategies() -> Vec<crate::engine::strategy::StrategyInfo> {
+        let mut all = SheddingStrategy::infos();
+        all.extend(PlacementStrategy::infos());
+        all
+    }
+}
+
+impl schema::Schema for Config {
+    fn knobs() -> &'static [schema::Knob] {
+        knobs::KNOBS
+    }
+
+    const PROFILE_KEY: Option<&'static str> = Some("profile");
+
+    fn profiles() -> Vec<(&'static str, Config)> {
+        vec![
+            ("pulsar-5.0", Config::profile(Profile::Pulsar5)),
+            ("pulsar-4.x", Config::profile(Profile::Pulsar4)),
+        ]
+    }
+
+    fn baseline(&self) -> Config {
+        Config::profile(self.profile)
+    }
+
+    fn rules(&self) -> Result<(), String> {
+        validate_config(self).map_err(|e| e.to_string())
+    }
+
+    fn unmodelled(&self) -> &std::collections::BTreeMap<String, serde_json::Value> {
+        &self.unmodelled
+    }
+
+    fn compare_keys() -> &'static [&'static str] {
+        &[
+            "loadBalancerLoadSheddingStrategy",
+            "loadBalancerLoadPlacementStrategy",
+            "loadManagerClassName",
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::pulsar::broker::Capacity;
+    use crate::engine::Narrate;
+
+    #[test]
+    fn doc_topic_lands_in_first_of_four_bundles() {
+        let mut sim = Sim::new(Config::profile(Profile::Pulsar4), 1).unwrap();
+        sim.apply(&Action::CreateNamespace {
+            namespace: "public/default".into(),
+            bundles: Some(4),
+        })
+        .unwrap();
+        let ev = sim
+            .apply(&Action::CreateTopic {
+                topic: "persistent://public/default/my-topic".into(),
+            })
+            .unwrap();
+        match &ev[0] {
+            Event::TopicCreated { hash, bundle, .. } => {
+                assert_eq!(*hash, 0x2bad45f7);
+                assert_eq!(bundle.name(), "0x00000000_0x40000000");
+            }
+            e => panic!("unexpected {e:?}"),
+        }
+        assert!(ev[0].narrate().contains("0x2bad45f7"));
+        // No broker yet: the lookup finds none.
+        assert!(matches!(ev[1], Event::NoBrokerAvailable { .. }));
+    }
+
+    #[test]
+    fn errors_leave_state_unchanged() {
+        let mut sim = Sim::new(Config::profile(Profile::Pulsar4), 1).unwrap();
+        let zero = Action::CreateNamespace {
+            namespace: "a/b".into(),
+            bundles: Some(0),
+        };
+        assert_eq!(sim.apply(&zero), Err(Error::ZeroBundles(0)));
+        assert!(sim.namespaces().is_empty());
+        assert!(matches!(
+            sim.apply(&Action::CreateTopic {
+                topic: "a/b/t".into()
+            }),
+            Err(Error::NoSuchNamespace(_))
+        ));
+        assert!(matches!(
+            sim.apply(&Action::CreateNamespace {
+                namespace: "nope".into(),
+                bundles: None
+            }),
+            Err(Error::BadNamespace(_))
+        ));
+    }
+
+    #[test]
+    fn system_namespace_gets_its_own_default() {
+        let mut sim = Sim::new(Config::profile(Profile::Pulsar5), 1).unwrap();
+        sim.apply(&Action::CreateNamespace {
+            namespace: "pulsar/system".into(),
+            bundles: None,
+        })
+        .unwrap();
+        sim.apply(&Action::CreateNamespace {
+            namespace: "t/n".into(),
+            bundles: None,
+        })
+        .unwrap();
+        assert_eq!(sim.namespaces()["pulsar/system"].bundles.len(), 64);
+        assert_eq!(sim.namespaces()["t/n"].bundles.len(), 32);
+        assert_eq!(sim.bundles().len(), 96);
+    }
+
+    #[test]
+    fn five_zero_warning_when_shedding_set_alone() {
+        let mut sim = Sim::new(Config::profile(Profile::Pulsar5), 1).unwrap();
+        let mut c = Config::profile(Profile::Pulsar5);
+        c.load_balancer_load_shedding_strategy = SheddingStrategy::ThresholdShedder;
+        let ev = sim.apply(&Action::whole_config(&c)).unwrap();
+        assert!(ev.iter().any(
+            |e| matches!(e, Event::Warning { message } if message.contains("LeastLongTermMessageRate"))
+        ));
+        assert_eq!(
+            sim.effective_config().load_balancer_load_placement_strategy,
+            PlacementStrategy::LeastLongTermMessageRate
+        );
+        assert_eq!(
+            sim.config().load_balancer_load_placement_strategy,
+            PlacementStrategy::AvgShedder
+        );
+    }
+
+    /// Derived by reading `NamespacesBase.validateBundlesData` and
+    /// `NamespaceBundleFactory.validateFullRange`: repeated boundaries are ignored,
+    /// the rest sorted, and the set must start at 0x00000000 and end at 0xffffffff.
+    #[test]
+    fn namespaces_base_validate_bundles_data() {
+        let mut sim = Sim::new(Config::default(), 1).unwrap();
+        let ev = sim
+            .apply(&Action::CreateNamespaceWithBoundaries {
+                namespace: "t/n".into(),
+                boundaries: vec![0xFFFF_FFFF, 0x1000_0000, 0, 0x1000_0000, 0x9000_0000],
+            })
+            .unwrap();
+        let names: Vec<String> = sim.namespaces()["t/n"].bundles.iter().map(|b| b.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "0x00000000_0x10000000",
+                "0x10000000_0x90000000",
+                "0x90000000_0xffffffff"
+            ]
+        );
+        assert!(matches!(&ev[0], Event::NamespaceCreated { bundles, .. } if bundles.len() == 3));
+        assert_eq!(
+            ev[0].narrate(),
+            "namespace t/n created with 3 bundles at the given boundaries 0x00000000, 0x10000000, 0x90000000, 0xffffffff"
+        );
+        assert_eq!(sim.bundles().len(), 3);
+        let before = format!("{sim:?}");
+        for (b, want) in [
+            (
+                vec![0x10, 0xFFFF_FFFF],
+                "invalid value: Input bundles do not cover the whole hash range. first:0x00000010, last:0xffffffff",
+            ),
+            (
+                vec![0, 0x8000_0000],
+                "invalid value: Input bundles do not cover the whole hash range. first:0x00000000, last:0x80000000",
+            ),
+            (
+                vec![0, 0],
+                "invalid value: Input bundles do not cover the whole hash range. first:0x00000000, last:0x00000000",
+            ),
+            (vec![], "a namespace needs at least 1 bundle (got 0)"),
+        ] {
+            let err = sim
+                .apply(&Action::CreateNamespaceWithBoundaries {
+                    namespace: "t/m".into(),
+                    boundaries: b,
+                })
+                .unwrap_err();
+            assert_eq!(err.to_string(), want);
+        }
+        let dup = sim.apply(&Action::CreateNamespaceWithBoundaries {
+            namespace: "t/n".into(),
+            boundaries: vec![0, 0xFFFF_FFFF],
+        });
+        assert_eq!(dup.unwrap_err(), Error::NamespaceExists("t/n".into()));
+        assert_eq!(
+            before,
+            format!("{sim:?}"),
+            "refused actions leave the state unchanged"
+        );
+    }
+
+    /// An assigned bundle is owned by the named broker, topics created in it are
+    /// served there without a placement decision, and a bundle can only be
+    /// assigned while unowned and settled.
+    #[test]
+    fn assign_bundle_sets_the_owner_a_lookup_would() {
+        for lm in [LoadManager::Modular, LoadManager::Extensible] {
+            let c = Config {
+                load_manager_class_name: lm,
+                ..Config::default()
+            };
+            let mut sim = Sim::new(c, 1).unwrap();
+            for b in ["b1", "b2"] {
+                sim.apply(&Action::AddBroker {
+                    broker: b.into(),
+                    capacity: Capacity::default(),
+                })
+                .unwrap();
+            }
+            sim.apply(&Action::CreateNamespace {
+                namespace: "public/default".into(),
+                bundles: Some(4),
+            })
+            .unwrap();
+            let ev = sim
+                .apply(&Action::AssignBundle {
+                    bundle: "public/default/0x00000000_0x40000000".into(),
+                    broker: "b2".into(),
+                })
+                .unwrap();
+            let last = ev.last().unwrap();
+            assert!(matches!(last, Event::BundleAssigned { broker, .. } if broker.0 == "b2"));
+            assert_eq!(
+                last.narrate(),
+                "bundle public/default/0x00000000_0x40000000 assigned to b2 directly; clients redirected to b2"
+            );
+            if lm == LoadManager::Extensible {
+                assert!(ev.iter().any(|e| matches!(
+                    e,
+                    Event::StateChanged {
+                        to: ServiceUnitState::Owned,
+                        ..
+                    }
+                )));
+            }
+            // my-topic hashes to 0x2bad45f7, inside the assigned bundle.
+            let ev = sim
+                .apply(&Action::CreateTopic {
+                    topic: "my-topic".into(),
+                })
+                .unwrap();
+            assert!(!ev.iter().any(|e| matches!(e, Event::Lookup { .. })), "{ev:?}");
+            let bid = BundleId {
+                namespace: "public/default".into(),
+                range: BundleRange {
+                    lower: 0,
+                    upper: 0x4000_0000,
+                },
+            };
+            assert_eq!(sim.bundles()[&bid].owner().map(|b| b.0.as_str()), Some("b2"));
+            let before = format!("{sim:?}");
+            for (bundle, broker, want) in [
+                (
+                    "public/default/0x00000000_0x40000000",
+                    "b1",
+                    "invalid value: bundle public/default/0x00000000_0x40000000 is already owned by b2",
+                ),
+                (
+                    "public/default/0x00000000_0x20000000",
+                    "b1",
+                    "no bundle public/default/0x00000000_0x20000000",
+                ),
+                (
+                    "public/default/0x40000000_0x80000000",
+                    "b9",
+                    "broker b9 does not exist",
+                ),
+            ] {
+                let err = sim
+                    .apply(&Action::AssignBundle {
+                        bundle: bundle.into(),
+                        broker: broker.into(),
+                    })
+                    .unwrap_err();
+                assert_eq!(err.to_string(), want);
+            }
+            assert_eq!(before, format!("{sim:?}"));
+        }
+    }
+}
