@@ -430,7 +430,8 @@ impl Drive for kstreams::Sim {
                 name: format!("i{i}"),
                 threads: Some(2),
                 rack: Some(racks[i % 3].clone()),
-                tags: BTreeMap::new(),
+                // The tag the tag-aware standby entry spreads copies over.
+                tags: BTreeMap::from([("zone".to_string(), racks[i % 3].clone())]),
                 process_id: None,
             });
         }

@@ -59,6 +59,26 @@ impl About {
 /// `get` / `get_mut` by config value. Each `Type` implements `$trait` and
 /// has an inherent `fn about() -> About`.
 macro_rules! registry {
+    // Lines of the form `Name => mod file::Type,`: each declares the strategy's
+    // module (its one file) as well, so a new strategy is its file plus its line.
+    (
+        $(#[$enum_meta:meta])*
+        pub enum $enum:ident;
+        key $key:literal;
+        $(#[$set_meta:meta])*
+        pub struct $set:ident: dyn $trait:ident;
+        $( $(#[$var_meta:meta])* $variant:ident => mod $field:ident :: $tyname:ident, )+
+    ) => {
+        $( pub mod $field; )+
+        $crate::engine::strategy::registry! {
+            $(#[$enum_meta])*
+            pub enum $enum;
+            key $key;
+            $(#[$set_meta])*
+            pub struct $set: dyn $trait;
+            $( $(#[$var_meta])* $variant => $field: $field::$tyname, )+
+        }
+    };
     (
         $(#[$enum_meta:meta])*
         pub enum $enum:ident;

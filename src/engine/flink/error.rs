@@ -1,7 +1,7 @@
 //! Why a Flink action was refused.
 
 use super::job_graph::JobGraphError;
-use super::*;
+use super::{config, Resources};
 use crate::engine::schema::ConfigError;
 
 /// Why a Flink action was refused.

@@ -8,7 +8,11 @@ use super::slot_sharing::{SlotSharingPlan, SlotSharingStrategy};
 use super::task_manager::{
     Cluster, OtherJob, SlotAddr, TaskManager, MAX_SLOTS_PER_TASK_MANAGER, MAX_TASK_MANAGERS,
 };
-use super::*;
+use super::{
+    adaptive, invariants, key_group_range_assignment, request_slot_matching, slot_pool, slot_sharing,
+    subject, view, Action, AssignmentSummary, Config, Error, Event, LoadBalanceMode, RescaleTrigger,
+    ResourceProfile, Resources, SchedulerType,
+};
 use crate::engine::schema::{self, ConfigChange, ConfigError};
 use crate::engine::{AnyAction, Engine, Series, SimRng, Subject, System};
 use serde::{Deserialize, Serialize};

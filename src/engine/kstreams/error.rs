@@ -1,7 +1,10 @@
 //! Why a Kafka Streams action was refused.
 
 use super::topology;
-use super::*;
+use super::{
+    TaskId, MAX_RACK_AWARE_ASSIGNMENT_TAG_KEY_LENGTH, MAX_RACK_AWARE_ASSIGNMENT_TAG_LIST_SIZE,
+    MAX_RACK_AWARE_ASSIGNMENT_TAG_VALUE_LENGTH, MAX_THREADS,
+};
 use crate::engine::schema::ConfigError;
 
 /// Why a Kafka Streams action was refused.

@@ -25,6 +25,7 @@
 
 use super::assignor::{Ctx, Reason};
 use super::Event;
+use crate::engine::strategy::StrategyInfo;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 
@@ -39,6 +40,45 @@ pub enum RackStrategy {
     MinTraffic,
     /// Minimise traffic while spreading each sub-topology over clients.
     BalanceSubtopology,
+}
+
+impl RackStrategy {
+    /// Every value, in the order the settings list them.
+    pub const ALL: [RackStrategy; 3] = [
+        RackStrategy::None,
+        RackStrategy::MinTraffic,
+        RackStrategy::BalanceSubtopology,
+    ];
+
+    /// The config value (`rack.aware.assignment.strategy`).
+    pub fn name(self) -> &'static str {
+        match self {
+            RackStrategy::None => "none",
+            RackStrategy::MinTraffic => "min_traffic",
+            RackStrategy::BalanceSubtopology => "balance_subtopology",
+        }
+    }
+
+    /// The registry entry: `rack.aware.assignment.strategy` set to this value.
+    pub fn info(self) -> StrategyInfo {
+        let summary = match self {
+            RackStrategy::None => "no rack-aware optimisation: the task assignor's placement of active tasks stands",
+            RackStrategy::MinTraffic => "after the assignor, a min-cost flow moves active tasks (and standbys) to cut cross-rack traffic, weighed against moving tasks from their previous client",
+            RackStrategy::BalanceSubtopology => "as min_traffic, and each sub-topology's tasks are also spread evenly over clients",
+        };
+        StrategyInfo {
+            key: "rack.aware.assignment.strategy",
+            name: self.name(),
+            upstream: "RackAwareTaskAssignor",
+            summary,
+            file: "kstreams/rack_aware.rs",
+        }
+    }
+}
+
+/// The registry entries of the rack-aware strategies, in settings order.
+pub fn infos() -> Vec<StrategyInfo> {
+    RackStrategy::ALL.iter().map(|s| s.info()).collect()
 }
 
 /// Rack data for one rebalance (present only when rack-aware assignment can be enabled:

@@ -1,7 +1,13 @@
 //! The Kafka Streams simulation ([`Sim`]): its state, each action's handler and
 //! its [`Engine`] implementation.
 
-use super::*;
+use super::{
+    assignor, client, invariants, partitioner, rack_aware, standby, state, subject, topology, view, Action,
+    Config, Error, Event, Instance, InstanceStatus, Metrics, ProcessId, StreamThread, SubtopologySpec,
+    TaskId, TaskInfo, TaskOffset, ThreadAssignmentSpec, ThreadLoad, Topic, Topology, View, MAX_INSTANCES,
+    MAX_RACK_AWARE_ASSIGNMENT_TAG_KEY_LENGTH, MAX_RACK_AWARE_ASSIGNMENT_TAG_LIST_SIZE,
+    MAX_RACK_AWARE_ASSIGNMENT_TAG_VALUE_LENGTH, MAX_THREADS,
+};
 use crate::engine::schema::{self, ConfigChange};
 use crate::engine::{AnyAction, Engine, Series, SimRng, Subject, System};
 use std::collections::{BTreeMap, BTreeSet};
@@ -974,6 +980,20 @@ impl Engine for Sim {
     /// The task assignors ([`assignor::REGISTRY`]): each entry's `key` set to its
     /// `name` (a string) over the default config selects it.
     fn strategies() -> Vec<crate::engine::strategy::StrategyInfo> {
-        assignor::infos()
+        let mut all = assignor::infos();
+        all.extend(standby::infos());
+        all.extend(rack_aware::infos());
+        all
+    }
+
+    /// The tag-aware standby entry also needs standbys to place: one per task.
+    fn strategy_config(info: &crate::engine::strategy::StrategyInfo) -> Result<Config, schema::ConfigError> {
+        let value =
+            serde_json::from_str(info.name).unwrap_or_else(|_| serde_json::Value::String(info.name.into()));
+        let mut patch = schema::Patch::<Config>::one(info.key, value)?;
+        if info.key == standby::TAG_AWARE_KEY {
+            patch = patch.set("num.standby.replicas", serde_json::json!(1))?;
+        }
+        patch.apply_to(&Config::default())
     }
 }

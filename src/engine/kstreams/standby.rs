@@ -19,6 +19,7 @@
 
 use super::assignor::{Ctx, Reason};
 use super::client_state::poll_least;
+use crate::engine::strategy::StrategyInfo;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Interned `(tag key, tag value)`.
@@ -50,6 +51,35 @@ pub enum StandbyKind {
         rack_as_tag: bool,
     },
 }
+
+/// The registry entries of the standby assignors. Kafka picks one from the
+/// config (`StandbyTaskAssignorFactory`), not by a class name: standbys at all
+/// need `num.standby.replicas` > 0, and `rack.aware.assignment.tags` makes the
+/// assignor tag-aware; [`crate::engine::kstreams::Sim`]'s `strategy_config`
+/// sets both for the tag-aware entry.
+pub fn infos() -> Vec<StrategyInfo> {
+    vec![
+        StrategyInfo {
+            key: "num.standby.replicas",
+            name: "1",
+            upstream: "DefaultStandbyTaskAssignor",
+            summary: "each stateful task's standbys go to the least-loaded clients that hold no copy of it yet",
+            file: "kstreams/standby.rs",
+        },
+        StrategyInfo {
+            key: TAG_AWARE_KEY,
+            name: TAG_AWARE_EXAMPLE,
+            upstream: "ClientTagAwareStandbyTaskAssignor",
+            summary: "standbys go to clients whose tag values (rack.aware.assignment.tags) differ from the other copies', least loaded first",
+            file: "kstreams/standby.rs",
+        },
+    ]
+}
+
+/// The key of the tag-aware entry.
+pub const TAG_AWARE_KEY: &str = "rack.aware.assignment.tags";
+/// The tag keys the tag-aware entry selects (a JSON list, as scenarios write it).
+pub const TAG_AWARE_EXAMPLE: &str = r#"["zone"]"#;
 
 impl StandbyAssignor {
     /// Kafka's class name of the chosen standby assignor.

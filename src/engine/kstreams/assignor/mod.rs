@@ -485,6 +485,9 @@ mod registry_tests {
             });
             assert_eq!(ran, Some(s.id()), "{info:?}");
         }
-        assert_eq!(Sim::strategies().len(), REGISTRY.len());
+        assert_eq!(
+            Sim::strategies().len(),
+            REGISTRY.len() + super::super::standby::infos().len() + super::super::rack_aware::infos().len()
+        );
     }
 }

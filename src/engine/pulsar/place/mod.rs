@@ -20,9 +20,6 @@
 //! * [`Placer::observe_reports`]: in extensible mode, call once per load-report
 //!   round so the brokers' `weightedMaxEMA` moves as Pulsar's does.
 
-pub mod avg;
-pub mod least_long_term_message_rate;
-pub mod least_resource_usage_with_weight;
 pub mod round_robin;
 pub mod strategy;
 
@@ -35,18 +32,18 @@ pub use strategy::{BrokerSelectionStrategy, PlaceContext};
 crate::engine::strategy::registry! {
     /// Bundle placement strategy (`loadBalancerLoadPlacementStrategy`): the
     /// registry of placements, one line each. A line names the config value,
-    /// the field that holds the strategy's history in [`Placements`], and its
-    /// type (which implements [`BrokerSelectionStrategy`] and has `fn about()`).
+    /// the strategy's file (also the field that holds its history in
+    /// [`Placements`]) and its type (which implements [`BrokerSelectionStrategy`] and has `fn about()`).
     pub enum PlacementStrategy;
     key "loadBalancerLoadPlacementStrategy";
     /// One value of each registered placement strategy, with its history.
     pub struct Placements: dyn BrokerSelectionStrategy;
     /// The 4.x default.
     #[default]
-    LeastLongTermMessageRate => least_long_term_message_rate: least_long_term_message_rate::LeastLongTermMessageRate,
-    LeastResourceUsageWithWeight => least_resource_usage_with_weight: least_resource_usage_with_weight::LeastResourceUsageWithWeight,
+    LeastLongTermMessageRate => mod least_long_term_message_rate::LeastLongTermMessageRate,
+    LeastResourceUsageWithWeight => mod least_resource_usage_with_weight::LeastResourceUsageWithWeight,
     /// AvgShedder used as a placement strategy (its planned destinations; the 5.0 default).
-    AvgShedder => avg: avg::AvgShedder,
+    AvgShedder => mod avg::AvgShedder,
 }
 use crate::engine::{Narrate, SimRng};
 use serde::{Deserialize, Serialize};

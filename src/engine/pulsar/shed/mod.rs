@@ -14,14 +14,9 @@
 //! by ascending name, and bundles with equal load keep ascending-name order
 //! after the (stable) sort by load.
 
-pub mod avg;
 pub mod ema;
-pub mod overload;
 pub mod shared;
 pub mod strategy;
-pub mod threshold;
-pub mod transfer;
-pub mod uniform;
 
 use super::config::Config;
 use super::ids::{BrokerId, BundleId};
@@ -36,22 +31,22 @@ pub use strategy::{Interface, LoadSheddingStrategy, ShedContext};
 crate::engine::strategy::registry! {
     /// Load-shedding strategy (`loadBalancerLoadSheddingStrategy`): the
     /// registry of shedders, one line each. A line names the config value (the
-    /// upstream class's simple name), the field that holds the shedder's
-    /// history in [`Shedders`], and its type (which implements
+    /// upstream class's simple name), the shedder's file (also the field that
+    /// holds its history in [`Shedders`]) and its type (which implements
     /// [`LoadSheddingStrategy`] and has `fn about()`).
     pub enum SheddingStrategy;
     key "loadBalancerLoadSheddingStrategy";
     /// One value of each registered shedder, with its history.
     pub struct Shedders: dyn LoadSheddingStrategy;
-    OverloadShedder => overload: overload::OverloadShedder,
+    OverloadShedder => mod overload::OverloadShedder,
     /// The 4.x default.
     #[default]
-    ThresholdShedder => threshold: threshold::ThresholdShedder,
-    UniformLoadShedder => uniform: uniform::UniformLoadShedder,
+    ThresholdShedder => mod threshold::ThresholdShedder,
+    UniformLoadShedder => mod uniform::UniformLoadShedder,
     /// The extensible load manager's strategy.
-    TransferShedder => transfer: transfer::TransferShedder,
+    TransferShedder => mod transfer::TransferShedder,
     /// The 5.0 default.
-    AvgShedder => avg: avg::AvgShedder,
+    AvgShedder => mod avg::AvgShedder,
 }
 
 impl SheddingStrategy {
