@@ -465,6 +465,11 @@ fn markdown_of_a_range_of_rounds_quotes_each_action_and_the_state_after_it() {
         // The rounds the setup ran are not in the log.
         let e = round_span(log, applied, played[0] - 1, played[1]).unwrap_err();
         assert!(e.starts_with(&format!("no round {}:", played[0] - 1)), "{e}");
+        let e = round_span(log, applied, played[0] - 1, played[3] + 1).unwrap_err();
+        assert!(
+            e.starts_with(&format!("no rounds {} and {}:", played[0] - 1, played[3] + 1)),
+            "{e}"
+        );
     }
     let e = round_span(log, 0, 1, 1).unwrap_err();
     assert_eq!(e, "no round has been played yet");

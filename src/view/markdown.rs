@@ -124,10 +124,12 @@ pub fn round_span<E: Engine>(
         } else {
             format!("rounds {first} to {last} were played")
         };
-        return Err(format!(
-            "no round {}: {known}",
-            if from < first { from } else { to }
-        ));
+        let missing = match (from < first, to > last) {
+            (true, true) => format!("rounds {from} and {to}"),
+            (true, false) => format!("round {from}"),
+            _ => format!("round {to}"),
+        };
+        return Err(format!("no {missing}: {known}"));
     }
     let at = |r: usize| played.iter().find(|p| p.0 == r).map(|p| p.1).unwrap_or(0);
     let start = if from == first { 0 } else { at(from - 1) + 1 };

@@ -166,6 +166,8 @@ pub trait Drawable: Engine {
 pub fn position(at: At) -> String {
     if at.len == 0 {
         "no action applied yet".into()
+    } else if at.cursor == at.len && at.len == 1 {
+        "after its one action".into()
     } else if at.cursor == at.len {
         format!("after all {} actions", at.len)
     } else {
