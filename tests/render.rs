@@ -322,3 +322,155 @@ fn cli_render_writes_the_same_svg_as_the_view_code() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn chart_has_one_line_per_series_with_its_points_and_legend() {
+    for system in System::ALL {
+        let sc = preset(system, 4);
+        let svg = view::render(&sc, Some(ViewKind::Chart), None).unwrap();
+        let doc = parse(&svg);
+        let series = lbscope::view::chart_series(&sc).unwrap();
+        assert!(!series.is_empty(), "{system:?} has metric lines");
+        let root = doc.root_element();
+        assert_eq!(root.attribute("data-view"), Some("chart"));
+        assert_eq!(root.attribute("data-system"), Some(system.slug()));
+        assert_eq!(
+            root.attribute("data-series"),
+            Some(series.len().to_string().as_str())
+        );
+        let lines = with_attr(&doc, "data-series")
+            .into_iter()
+            .filter(|g| g.tag_name().name() == "g")
+            .collect::<Vec<_>>();
+        assert_eq!(lines.len(), series.len(), "one line per series");
+        let text = texts(&doc);
+        for (g, s) in lines.iter().zip(&series) {
+            assert_eq!(g.attribute("data-series"), Some(s.name.as_str()));
+            assert_eq!(
+                g.attribute("data-points"),
+                Some(s.points.len().to_string().as_str())
+            );
+            let circles = g.children().filter(|c| c.tag_name().name() == "circle").count();
+            assert_eq!(circles, s.points.len(), "{}: one dot per point", s.name);
+            if s.points.len() > 1 {
+                assert!(g.children().any(|c| c.tag_name().name() == "polyline"));
+            }
+            assert!(text.contains(&s.name), "the legend names {}: {text}", s.name);
+        }
+        assert!(text.contains("metrics over rounds"), "{text}");
+        assert!(text.contains("after all"), "the caption says where: {text}");
+    }
+    // Before any round: a picture that says so, not an error.
+    let svg = view::render(&preset(System::Flink, 0), Some(ViewKind::Chart), None).unwrap();
+    parse(&svg);
+}
+
+#[test]
+fn cli_render_draws_the_chart() {
+    let dir = std::env::temp_dir().join(format!("lbscope-render-chart-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("kstreams.json");
+    std::fs::write(&file, preset(System::Kstreams, 3).to_json()).unwrap();
+    let (ok, stdout, stderr) = lbscope(&["render", file.to_str().unwrap(), "--view", "chart"]);
+    assert!(ok, "{stderr}");
+    assert_eq!(
+        stdout,
+        view::render(&preset(System::Kstreams, 3), Some(ViewKind::Chart), None).unwrap()
+    );
+    let (ok, _, stderr) = lbscope(&[
+        "render",
+        file.to_str().unwrap(),
+        "--view",
+        "chart",
+        "--round",
+        "1",
+    ]);
+    assert!(ok, "{stderr}");
+}
+
+#[test]
+fn markdown_of_a_range_of_rounds_quotes_each_action_and_the_state_after_it() {
+    use lbscope::view::markdown::{quote_rounds, round_span};
+    let mut sc = preset(System::Pulsar, 2);
+    let Body::Pulsar(log) = &mut sc.body else { panic!() };
+    // A change between rounds belongs to the range of the round after it.
+    log.actions.push(pulsar::Action::AddBroker {
+        broker: "broker-late".into(),
+        capacity: Default::default(),
+    });
+    sc.push_rounds(2);
+    let Body::Pulsar(log) = &sc.body else { panic!() };
+    let applied = log.actions.len();
+    let numbers = view::markdown::round_numbers(log, applied);
+    let played: Vec<usize> = numbers.iter().flatten().copied().collect();
+    assert_eq!(played.len(), 4);
+    let (r2, r3) = (played[1], played[2]);
+    let span = round_span(log, applied, r2, r3).unwrap();
+    let add = log
+        .actions
+        .iter()
+        .position(|a| matches!(a, pulsar::Action::AddBroker { .. }))
+        .unwrap();
+    assert!(span.actions.contains(&add), "{span:?}");
+    assert_eq!(
+        span.actions.end,
+        numbers.iter().position(|r| *r == Some(r3)).unwrap() + 1
+    );
+    let full = replay::<pulsar::Sim>(sc.seed, log, None).unwrap();
+    let steps: Vec<Vec<pulsar::Event>> = full.steps.iter().map(|s| s.events.clone()).collect();
+    let there = replay::<pulsar::Sim>(sc.seed, log, Some(span.actions.end)).unwrap();
+    let at = At {
+        cursor: span.actions.end,
+        len: applied,
+    };
+    let md = quote_rounds(&there.state, at, &span, &steps, "http://x/#s=abc(1)");
+    assert!(md.starts_with("**lbscope · Pulsar**"), "{md}");
+    assert!(md.contains(&format!("Rounds {r2}–{r3} (log actions #")), "{md}");
+    assert!(md.contains(&format!("**Round {r2}** (log action #")), "{md}");
+    assert!(md.contains(&format!("**Round {r3}** (log action #")), "{md}");
+    assert!(
+        md.contains(&format!("**Action** (log action #{}", add + 1)),
+        "{md}"
+    );
+    // The table is the state after the range's last round, not after the log.
+    for b in there.state.broker_views() {
+        assert!(md.contains(&format!("| {} | {:.1} |", b.id.0, b.load)), "{md}");
+    }
+    for i in span.actions.clone() {
+        for e in &steps[i] {
+            assert!(md.contains(&lbscope::engine::Narrate::narrate(e)), "{md}");
+        }
+    }
+    // Nothing of the rounds outside the range.
+    assert!(!md.contains(&format!("**Round {}**", played[0])), "{md}");
+    assert!(!md.contains(&format!("**Round {}**", played[3])), "{md}");
+    assert!(
+        md.trim_end()
+            .ends_with("[Open this scenario in lbscope](http://x/#s=abc(1%29)"),
+        "{md}"
+    );
+    // One round; and the ranges that do not exist.
+    let one = round_span(log, applied, r3, r3).unwrap();
+    assert_eq!(one.rounds.iter().flatten().count(), 1);
+    assert!(one.rounds.contains(&Some(r3)));
+    let e = round_span(log, applied, r3, r2).unwrap_err();
+    assert!(e.contains("comes after"), "{e}");
+    let e = round_span(log, applied, played[0], played[3] + 1).unwrap_err();
+    assert!(e.contains(&format!("no round {}", played[3] + 1)), "{e}");
+    assert!(
+        e.contains(&format!("rounds {} to {} were played", played[0], played[3])),
+        "{e}"
+    );
+    if played[0] > 1 {
+        // The rounds the setup ran are not in the log.
+        let e = round_span(log, applied, played[0] - 1, played[1]).unwrap_err();
+        assert!(e.starts_with(&format!("no round {}:", played[0] - 1)), "{e}");
+        let e = round_span(log, applied, played[0] - 1, played[3] + 1).unwrap_err();
+        assert!(
+            e.starts_with(&format!("no rounds {} and {}:", played[0] - 1, played[3] + 1)),
+            "{e}"
+        );
+    }
+    let e = round_span(log, 0, 1, 1).unwrap_err();
+    assert_eq!(e, "no round has been played yet");
+}

@@ -1,13 +1,45 @@
 // Sharing beyond the link: the embed view inside another site's page, the SVG / PNG export of
-// each view, and "Copy as Markdown".
-import { test, after } from 'node:test';
+// each view (and the metrics chart), and "Copy as Markdown" of the latest decision or of a range
+// of rounds. The app is served by the project's own server (lbscope-webbuild serve), whose
+// framing headers let only embed links be framed by other sites.
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { openApp, screenshot, suite, OUTPUT } from './harness.mjs';
+import { spawn } from 'node:child_process';
+import { readFile, writeFile, mkdir, access } from 'node:fs/promises';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openApp, screenshot, suite, OUTPUT, DIST } from './harness.mjs';
 
 const env = suite();
+const WEBBUILD = process.env.LBSCOPE_WEBBUILD
+  ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'target', 'webbuild', 'lbscope-webbuild');
+
+/** `lbscope-webbuild serve` on a port the system picks; resolves to its URL. */
+async function projectServer() {
+  await access(WEBBUILD).catch(() => {
+    throw new Error(`${WEBBUILD} is missing: build it with \`make webbuild\``);
+  });
+  const child = spawn(WEBBUILD, ['serve', '--dir', DIST, '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((ok, fail) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+      if (m) ok(m[1]);
+    });
+    child.on('exit', (code) => fail(new Error(`lbscope-webbuild serve exited (${code}): ${out}`)));
+  });
+  return { url, close: () => child.kill() };
+}
+
+/** The app's address: the project's server (set before the tests run). */
+const lb = { url: undefined, server: undefined };
+before(async () => {
+  lb.server = await projectServer();
+  lb.url = lb.server.url;
+});
+after(() => lb.server?.close());
 
 /** A "course page" on another port of 127.0.0.1: whatever HTML the test gives it. */
 async function hostPage(html) {
@@ -52,7 +84,7 @@ async function openHost(html) {
 }
 
 test('an embed snippet renders inside a page on another port and steps there', async () => {
-  const { page: app, errors: appErrors } = await openApp(env.context, env.server.url);
+  const { page: app, errors: appErrors } = await openApp(env.context, lb.url);
   await app.click('button[role="tab"]:has-text("Pulsar")');
   const html = await snippet(app);
   assert.match(html, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed=ring&amp;controls#s=/);
@@ -78,19 +110,55 @@ test('an embed snippet renders inside a page on another port and steps there', a
   await page.keyboard.press('u');
   await frame.locator(`.embed[data-cursor="${stepped}"]`).waitFor();
   const open = await frame.locator('a.embed-open').getAttribute('href');
-  assert.ok(open.startsWith(env.server.url + '#s='), open);
+  assert.ok(open.startsWith(lb.url + '#s='), open);
   await mkdir(OUTPUT, { recursive: true });
   await screenshot(page, 'share-embed-host');
   const origins = new Set(requests.filter((u) => u.startsWith('http')).map((u) => new URL(u).origin));
-  assert.deepEqual([...origins].sort(), [new URL(host.url).origin, new URL(env.server.url).origin].sort());
+  assert.deepEqual([...origins].sort(), [new URL(host.url).origin, new URL(lb.url).origin].sort());
   assert.deepEqual(errors, []);
   assert.deepEqual(appErrors, []);
   // The embed (same origin as the app, so the same localStorage) wrote no autosave.
   assert.equal(await app.evaluate(() => localStorage.getItem('lbscope.autosave')), savedBefore);
 });
 
-test('without "allow stepping" the embed is read-only; the full playground refuses to run framed', async () => {
-  const { page: app } = await openApp(env.context, env.server.url);
+test('the server sends framing headers: an embed link may be framed by any page, the playground by none', async () => {
+  const headers = async (path) => {
+    const r = await fetch(new URL(path, lb.url));
+    assert.equal(r.status, 200, path);
+    return { csp: r.headers.get('content-security-policy'), xfo: r.headers.get('x-frame-options') };
+  };
+  assert.deepEqual(await headers('/'), { csp: "frame-ancestors 'none'", xfo: 'DENY' });
+  assert.deepEqual(await headers('/index.html'), { csp: "frame-ancestors 'none'", xfo: 'DENY' });
+  assert.deepEqual(await headers('/?embed=ring&controls'), { csp: 'frame-ancestors *', xfo: null });
+  assert.deepEqual(await headers('/?embed'), { csp: 'frame-ancestors *', xfo: null });
+  // Scripts, styles and the wasm are not documents: no framing header.
+  const html = await (await fetch(lb.url)).text();
+  const script = /<script[^>]+src="([^"]+)"/.exec(html)?.[1] ?? /import[^'"]*['"]([^'"]+\.js)['"]/.exec(html)?.[1];
+  assert.ok(script, 'the page loads a script');
+  const js = await fetch(new URL(script, lb.url));
+  assert.equal(js.status, 200, script);
+  assert.equal(js.headers.get('content-security-policy'), null);
+});
+
+test('the browser refuses to frame the playground from another site; an embed on the same page runs', async () => {
+  const { page: app } = await openApp(env.context, lb.url);
+  await app.click('button[role="tab"]:has-text("Pulsar")');
+  const html = await snippet(app);
+  const { page, errors } = await openHost(`${html.replace('<iframe ', '<iframe id="lb" ')}
+    <iframe id="full" src="${lb.url}" width="600" height="200"></iframe>`);
+  await page.frameLocator('#lb').locator('.embed svg path[data-bundle]').first().waitFor({ timeout: 20000 });
+  const full = await (await page.locator('#full').elementHandle()).contentFrame();
+  // A refused frame is left on the browser's error page: the app never loads in it.
+  for (let i = 0; i < 100 && !full.url().startsWith('chrome-error:'); i++) await page.waitForTimeout(100);
+  assert.match(full.url(), /^chrome-error:/, `the playground was framed: ${full.url()}`);
+  assert.equal(await full.locator('#app, .embed, main').count(), 0);
+  await screenshot(page, 'share-frame-refused');
+  // The only console errors are the browser's report of that refusal.
+  assert.deepEqual(errors.filter((e) => !/frame-ancestors/.test(e)), []);
+});
+
+test('without "allow stepping" the embed is read-only; served without framing headers, the full playground still refuses to run framed', async () => {
+  const { page: app } = await openApp(env.context, lb.url);
   await app.click('button[role="tab"]:has-text("Flink")');
   const html = await snippet(app, { controls: false });
   assert.match(html, /\?embed=slots#s=/);
@@ -109,9 +177,9 @@ test('without "allow stepping" the embed is read-only; the full playground refus
   assert.deepEqual(errors, []);
 });
 
-for (const [tab, views] of [['Pulsar', ['ring', 'brokers']], ['Flink', ['slots']], ['Kafka Streams', ['instances']]]) {
+for (const [tab, views] of [['Pulsar', ['ring', 'brokers', 'chart']], ['Flink', ['slots', 'chart']], ['Kafka Streams', ['instances', 'chart']]]) {
   test(`${tab}: each view exports as SVG and PNG`, async () => {
-    const { page, errors } = await openApp(env.context, env.server.url);
+    const { page, errors } = await openApp(env.context, lb.url);
     await page.click(`button[role="tab"]:has-text("${tab}")`);
     await page.keyboard.press('n');
     await page.click('.share-menu > summary');
@@ -121,7 +189,7 @@ for (const [tab, views] of [['Pulsar', ['ring', 'brokers']], ['Flink', ['slots']
       const svg = await readFile(await svgDl.path(), 'utf8');
       assert.match(svgDl.suggestedFilename(), new RegExp(`^lbscope-\\w+-${view}-\\d+\\.svg$`));
       assert.match(svg, new RegExp(`^<svg xmlns="http://www.w3.org/2000/svg"[^>]* data-view="${view}"`));
-      await writeFile(join(OUTPUT, `share-export-${view}.svg`), svg);
+      await writeFile(join(OUTPUT, `share-export-${tab.replace(' ', '')}-${view}.svg`), svg);
       const [pngDl] = await Promise.all([page.waitForEvent('download'), page.click('button[data-share="png"]')]);
       const png = await readFile(await pngDl.path());
       assert.deepEqual([...png.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], 'a PNG file');
@@ -129,7 +197,7 @@ for (const [tab, views] of [['Pulsar', ['ring', 'brokers']], ['Flink', ['slots']
       const width = png.readUInt32BE(16);
       const svgWidth = Number(/width="([\d.]+)"/.exec(svg)[1]);
       assert.equal(width, Math.round(svgWidth * 2));
-      await writeFile(join(OUTPUT, `share-export-${view}.png`), png);
+      await writeFile(join(OUTPUT, `share-export-${tab.replace(' ', '')}-${view}.png`), png);
     }
     await screenshot(page, `share-menu-${views[0]}`);
     assert.deepEqual(errors, []);
@@ -137,7 +205,7 @@ for (const [tab, views] of [['Pulsar', ['ring', 'brokers']], ['Flink', ['slots']
 }
 
 test('Copy as Markdown quotes the brokers, the latest decision and the link', async () => {
-  const { page, errors } = await openApp(env.context, env.server.url);
+  const { page, errors } = await openApp(env.context, lb.url);
   await page.click('button[role="tab"]:has-text("Pulsar")');
   await page.keyboard.press('n');
   await page.click('.share-menu > summary');
@@ -148,5 +216,49 @@ test('Copy as Markdown quotes the brokers, the latest decision and the link', as
   assert.match(md, /\*\*Decision of action #\d+\*\*/);
   const link = await page.evaluate(() => location.href);
   assert.ok(md.trim().endsWith(`[Open this scenario in lbscope](${link})`), md);
+  assert.deepEqual(errors, []);
+});
+
+test('Copy rounds as Markdown quotes a range of rounds with the state after it and its link', async () => {
+  const { page, errors } = await openApp(env.context, lb.url);
+  await page.click('button[role="tab"]:has-text("Pulsar")');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('n');
+  await page.click('.share-menu > summary');
+  // Empty fields: the latest round.
+  await page.click('button[data-share="markdown-range"]');
+  const out = page.locator('textarea[data-share-out="markdown-range"]');
+  await out.waitFor();
+  const latest = Number(/^Round (\d+) \(log actions #/m.exec(await out.inputValue())?.[1]);
+  assert.ok(latest >= 3, `latest round: ${latest}`);
+  await page.fill('input[data-share-range="from"]', String(latest - 2));
+  await page.fill('input[data-share-range="to"]', String(latest - 1));
+  await page.click('button[data-share="markdown-range"]');
+  await page.waitForFunction(() => /^Rounds /m.test(document.querySelector('textarea[data-share-out="markdown-range"]').value));
+  const md = await out.inputValue();
+  assert.match(md, /^\*\*lbscope · Pulsar\*\* — \d+ brokers/);
+  assert.match(md, new RegExp(`^Rounds ${latest - 2}–${latest - 1} \\(log actions #\\d+–#\\d+\\); the state after them: round ${latest - 1} `, 'm'));
+  assert.match(md, new RegExp(`\\*\\*Round ${latest - 2}\\*\\* \\(log action #\\d+, \\d+ events?\\)`));
+  assert.match(md, new RegExp(`\\*\\*Round ${latest - 1}\\*\\*`));
+  assert.doesNotMatch(md, new RegExp(`\\*\\*Round ${latest}\\*\\*`));
+  assert.match(md, /\| broker \| load % \|/);
+  // The link opens the scenario after the range, not at the page's cursor.
+  const link = /\[Open this scenario in lbscope\]\((.+)\)\s*$/.exec(md)[1];
+  assert.notEqual(link, await page.evaluate(() => location.href));
+  const opened = await env.context.newPage();
+  await opened.goto(link);
+  await opened.waitForSelector('main section.tab-body');
+  const roundOf = (md) => /round (\d+)/.exec(md)[1];
+  await opened.click('.share-menu > summary');
+  await opened.click('button[data-share="markdown"]');
+  const there = await opened.locator('textarea[data-share-out="markdown"]').inputValue();
+  assert.equal(roundOf(there.split('\n')[1]), String(latest - 1), there);
+  await opened.close();
+  // A range that was not played is said in the menu.
+  await page.fill('input[data-share-range="from"]', String(latest - 1));
+  await page.fill('input[data-share-range="to"]', String(latest + 5));
+  await page.click('button[data-share="markdown-range"]');
+  const why = await page.locator('[data-share-error="range"]').textContent();
+  assert.match(why, new RegExp(`no round ${latest + 5}: rounds \\d+ to ${latest} were played`));
+  await screenshot(page, 'share-markdown-range');
   assert.deepEqual(errors, []);
 });

@@ -45,7 +45,7 @@ enum Command {
     Render {
         /// A scenario JSON file.
         file: std::path::PathBuf,
-        /// ring or brokers (Pulsar), slots (Flink), instances (Kafka Streams); the system's main view by default.
+        /// ring or brokers (Pulsar), slots (Flink), instances (Kafka Streams), chart (any); the system's main view by default.
         #[arg(long)]
         view: Option<String>,
         /// Write the SVG to this file instead of stdout.

@@ -2,19 +2,21 @@
 //! draws the `lbscope render` output and the playground's "Export SVG / PNG"
 //! and embed view. Each system's state implements [`Drawable`]: the views it
 //! offers, one SVG per view (with a legend and a caption: system, scenario
-//! summary, position), and its state as a Markdown table ([`markdown`]).
+//! summary, position), and its state as a Markdown table ([`markdown`]); the
+//! metrics chart ([`chart`]) is drawn from a run's series, for every system.
 //!
 //! Every picture is a standalone SVG document in a light theme, deterministic
 //! (the same state gives the same bytes), and carries its numbers twice: as
 //! text a reader sees, and as `data-*` attributes a script or a test reads.
 
+pub mod chart;
 mod flink;
 mod kstreams;
 pub mod markdown;
 mod pulsar;
 pub mod svg;
 
-use crate::engine::{Engine, System};
+use crate::engine::{Engine, Series, System};
 use crate::scenario::{replay, Body, Log, Scenario};
 use std::fmt;
 
@@ -29,24 +31,28 @@ pub enum ViewKind {
     Slots,
     /// Kafka Streams: instances × threads by rack with their tasks.
     Instances,
+    /// Every system: the metrics chart, one line per series over rounds.
+    Chart,
 }
 
 impl ViewKind {
     /// Every view.
-    pub const ALL: [ViewKind; 4] = [
+    pub const ALL: [ViewKind; 5] = [
         ViewKind::Ring,
         ViewKind::Brokers,
         ViewKind::Slots,
         ViewKind::Instances,
+        ViewKind::Chart,
     ];
 
-    /// Its name on the command line and in links (`ring`, `brokers`, `slots`, `instances`).
+    /// Its name on the command line and in links (`ring`, `brokers`, `slots`, `instances`, `chart`).
     pub fn name(self) -> &'static str {
         match self {
             ViewKind::Ring => "ring",
             ViewKind::Brokers => "brokers",
             ViewKind::Slots => "slots",
             ViewKind::Instances => "instances",
+            ViewKind::Chart => "chart",
         }
     }
 
@@ -58,21 +64,22 @@ impl ViewKind {
             .ok_or_else(|| ViewError::UnknownView(s.chars().take(40).collect()))
     }
 
-    /// The system it draws.
-    pub fn system(self) -> System {
+    /// The system it draws (`None`: the chart, which every system has).
+    pub fn system(self) -> Option<System> {
         match self {
-            ViewKind::Ring | ViewKind::Brokers => System::Pulsar,
-            ViewKind::Slots => System::Flink,
-            ViewKind::Instances => System::Kstreams,
+            ViewKind::Ring | ViewKind::Brokers => Some(System::Pulsar),
+            ViewKind::Slots => Some(System::Flink),
+            ViewKind::Instances => Some(System::Kstreams),
+            ViewKind::Chart => None,
         }
     }
 
-    /// The views of `system`, its main one first.
+    /// The views of `system`, its main one first, the chart last.
     pub fn of(system: System) -> &'static [ViewKind] {
         match system {
-            System::Pulsar => &[ViewKind::Ring, ViewKind::Brokers],
-            System::Flink => &[ViewKind::Slots],
-            System::Kstreams => &[ViewKind::Instances],
+            System::Pulsar => &[ViewKind::Ring, ViewKind::Brokers, ViewKind::Chart],
+            System::Flink => &[ViewKind::Slots, ViewKind::Chart],
+            System::Kstreams => &[ViewKind::Instances, ViewKind::Chart],
         }
     }
 }
@@ -87,7 +94,7 @@ impl fmt::Display for ViewKind {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ViewError {
     /// No view of that name.
-    #[error("unknown view {0:?}: the views are ring, brokers (Pulsar), slots (Flink) and instances (Kafka Streams)")]
+    #[error("unknown view {0:?}: the views are ring, brokers (Pulsar), slots (Flink), instances (Kafka Streams) and chart (every system)")]
     UnknownView(String),
     /// A view of another system.
     #[error("the {view} view draws {wants} scenarios; this one is {is} (its views: {offers})")]
@@ -159,6 +166,8 @@ pub trait Drawable: Engine {
 pub fn position(at: At) -> String {
     if at.len == 0 {
         "no action applied yet".into()
+    } else if at.cursor == at.len && at.len == 1 {
+        "after its one action".into()
     } else if at.cursor == at.len {
         format!("after all {} actions", at.len)
     } else {
@@ -166,12 +175,18 @@ pub fn position(at: At) -> String {
     }
 }
 
-/// Draw view `kind` of `state`.
-pub fn draw<E: Drawable>(state: &E, kind: ViewKind, o: &Options) -> Result<String, ViewError> {
-    if kind.system() != E::SYSTEM {
+/// Draw view `kind` of `state`; `series` gives the run's metric lines
+/// ([`Engine::series`] of its events), asked for only by the chart.
+pub fn draw<E: Drawable>(
+    state: &E,
+    kind: ViewKind,
+    o: &Options,
+    series: impl FnOnce() -> Vec<Series>,
+) -> Result<String, ViewError> {
+    if let Some(wants) = kind.system().filter(|s| *s != E::SYSTEM) {
         return Err(ViewError::WrongSystem {
             view: kind,
-            wants: kind.system().title(),
+            wants: wants.title(),
             is: E::SYSTEM.title(),
             offers: ViewKind::of(E::SYSTEM)
                 .iter()
@@ -185,16 +200,24 @@ pub fn draw<E: Drawable>(state: &E, kind: ViewKind, o: &Options) -> Result<Strin
         summary: state.summary(),
         position: format!("{} · {}", state.clock(), position(o.at)),
     };
+    if kind == ViewKind::Chart {
+        return Ok(chart::chart(E::SYSTEM, &series(), caption));
+    }
     state.draw_view(kind, o, caption)
 }
 
-fn replayed<E: Drawable>(sc: &Scenario, log: &Log<E>) -> Result<(E, At), ViewError> {
+fn replayed<E: Drawable>(sc: &Scenario, log: &Log<E>) -> Result<(crate::scenario::Replay<E>, At), ViewError> {
     let r = replay::<E>(sc.seed, log, sc.cursor).map_err(|e| ViewError::Replay(e.to_string()))?;
     let at = At {
         cursor: r.steps.len(),
         len: log.actions.len(),
     };
-    Ok((r.state, at))
+    Ok((r, at))
+}
+
+/// The metric lines of a replay (setup first), as the playground's chart has them.
+pub fn series_of<E: Engine>(r: &crate::scenario::Replay<E>) -> Vec<Series> {
+    E::series(&mut r.setup.iter().chain(&r.steps).flat_map(|s| s.events.iter()))
 }
 
 /// Replay `sc` (up to its cursor) and draw view `kind` (the system's main view when `None`).
@@ -203,8 +226,24 @@ pub fn render(sc: &Scenario, kind: Option<ViewKind>, namespace: Option<String>) 
     let kind = kind.unwrap_or(ViewKind::of(sc.system())[0]);
     macro_rules! go {
         ($log:expr) => {{
-            let (state, at) = replayed(sc, $log)?;
-            draw(&state, kind, &Options { namespace, at })
+            let (r, at) = replayed(sc, $log)?;
+            draw(&r.state, kind, &Options { namespace, at }, || series_of(&r))
+        }};
+    }
+    match &sc.body {
+        Body::Pulsar(l) => go!(l),
+        Body::Flink(l) => go!(l),
+        Body::Kstreams(l) => go!(l),
+    }
+}
+
+/// Replay `sc` (up to its cursor) and hand back its metric lines (what the chart draws).
+pub fn chart_series(sc: &Scenario) -> Result<Vec<Series>, ViewError> {
+    sc.validate().map_err(|e| ViewError::Replay(e.to_string()))?;
+    macro_rules! go {
+        ($log:expr) => {{
+            let (r, _) = replayed(sc, $log)?;
+            Ok(series_of(&r))
         }};
     }
     match &sc.body {

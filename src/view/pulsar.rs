@@ -254,7 +254,16 @@ fn ring(sim: &Sim, o: &Options, mut caption: Caption) -> Result<String, ViewErro
         theme::MUTED,
         &count(topic_count, "topic", "topics"),
     );
-    svg.text(cx, top + 14.0, 10.0, "middle", "400", theme::MUTED, "0x00000000");
+    // Beside the ring's top, clear of a topic tick at hash 0.
+    svg.text(
+        cx + 6.0,
+        top + 14.0,
+        10.0,
+        "start",
+        "400",
+        theme::MUTED,
+        "0x00000000",
+    );
 
     // Legend: brokers (every one up to 24, else the palette's first brokers), no owner.
     let brokers: Vec<(&String, bool)> = sim.brokers().iter().map(|(id, b)| (&id.0, b.alive)).collect();

@@ -225,6 +225,14 @@ impl Svg {
     }
 }
 
+/// `write!` appends raw markup (already escaped by the caller).
+impl std::fmt::Write for Svg {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.raw(s);
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

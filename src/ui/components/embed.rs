@@ -1,5 +1,5 @@
 //! The embed view: `index.html?embed=VIEW#s=…` shows one view of the linked
-//! scenario (`ring`, `brokers`, `slots` or `instances`), drawn by the native
+//! scenario (`ring`, `brokers`, `slots`, `instances` or `chart`), drawn by the native
 //! view code, sized to its frame, with the latest decision in one line and
 //! "Open in lbscope"; nothing else of the playground. It reads no saved work
 //! and writes none, leaves the address as it is, and its shortcuts work only
@@ -122,7 +122,7 @@ pub fn EmbedApp() -> Html {
         format!(
             "The {} view draws {} scenarios; this one is {}, shown as {}.",
             k,
-            k.system().title(),
+            k.system().map_or("every", |s| s.title()),
             store.tab.title(),
             kind
         )
@@ -195,7 +195,7 @@ pub fn FramedNotice() -> Html {
     let href = gloo::utils::window().location().href().unwrap_or_default();
     html! {
         <div class="embed embed-refused" role="alert">
-            <p>{"lbscope's playground does not run inside another page; embed a view with ?embed=ring (or brokers, slots, instances)."}</p>
+            <p>{"lbscope's playground does not run inside another page; embed a view with ?embed=ring (or brokers, slots, instances, chart)."}</p>
             <a class="embed-open" href={href} target="_blank" rel="noopener">{"Open in lbscope"}</a>
         </div>
     }

@@ -33,10 +33,12 @@ pub fn picture(store: &Store, kind: ViewKind, namespace: Option<String>) -> Resu
         namespace,
         at: at(store),
     };
+    // The chart's lines are the ones the metrics panel draws.
+    let series = || store.series();
     let r = match store.tab {
-        System::Pulsar => typed::<pulsar::Sim, _>(store, |s| view::draw(s.state(), kind, &o)),
-        System::Flink => typed::<flink::Sim, _>(store, |s| view::draw(s.state(), kind, &o)),
-        System::Kstreams => typed::<kstreams::Sim, _>(store, |s| view::draw(s.state(), kind, &o)),
+        System::Pulsar => typed::<pulsar::Sim, _>(store, |s| view::draw(s.state(), kind, &o, series)),
+        System::Flink => typed::<flink::Sim, _>(store, |s| view::draw(s.state(), kind, &o, series)),
+        System::Kstreams => typed::<kstreams::Sim, _>(store, |s| view::draw(s.state(), kind, &o, series)),
     };
     r.map_err(|e| e.to_string())
 }
@@ -67,6 +69,69 @@ pub fn quote(store: &Store, link: &str) -> String {
             typed::<kstreams::Sim, _>(store, |s| view::markdown::quote(s.state(), a, last, link))
         }
     }
+}
+
+/// The Markdown quote of rounds `from` to `to` of the active tab (`to`: the
+/// latest round when `None`; `from`: `to` when `None`), with the state after
+/// them and a link that opens the scenario there.
+pub fn quote_rounds(store: &Store, from: Option<usize>, to: Option<usize>) -> Result<String, String> {
+    fn of<E: Drawable + crate::scenario::InBody>(
+        store: &Store,
+        from: Option<usize>,
+        to: Option<usize>,
+    ) -> Result<String, String> {
+        let s = store.session::<E>();
+        let latest = view::markdown::round_numbers(s.log(), s.cursor())
+            .into_iter()
+            .flatten()
+            .last();
+        let to = to.or(latest).ok_or("no round has been played yet")?;
+        let span = view::markdown::round_span(s.log(), s.cursor(), from.unwrap_or(to), to)?;
+        let end = span.actions.end;
+        let at = At {
+            cursor: end,
+            len: s.log().actions.len(),
+        };
+        let mut sc = crate::scenario::Scenario::of::<E>(s.seed(), s.log().clone());
+        sc.cursor = Some(end);
+        let link = browser::page_url(&crate::scenario::url::to_fragment(&sc));
+        if end == s.cursor() {
+            return Ok(view::markdown::quote_rounds(
+                s.state(),
+                at,
+                &span,
+                s.steps(),
+                &link,
+            ));
+        }
+        let there = crate::scenario::session::Session::<E>::new(s.seed(), s.log().clone(), Some(end))
+            .map_err(|e| e.to_string())?;
+        Ok(view::markdown::quote_rounds(
+            there.state(),
+            at,
+            &span,
+            s.steps(),
+            &link,
+        ))
+    }
+    match store.tab {
+        System::Pulsar => of::<pulsar::Sim>(store, from, to),
+        System::Flink => of::<flink::Sim>(store, from, to),
+        System::Kstreams => of::<kstreams::Sim>(store, from, to),
+    }
+}
+
+/// A round number typed by the learner (`None`: left empty).
+fn round_field(v: &str, which: &str) -> Result<Option<usize>, String> {
+    let v = v.trim();
+    if v.is_empty() {
+        return Ok(None);
+    }
+    v.parse::<usize>()
+        .ok()
+        .filter(|n| *n >= 1)
+        .map(Some)
+        .ok_or_else(|| format!("{which}: {v:?} is not a round number (1, 2, …)"))
 }
 
 /// This page's address for an embed of view `kind` (stepping allowed when `controls`).
@@ -159,6 +224,41 @@ pub fn ShareMenu() -> Html {
             shown.set(Some(("markdown", md)));
         })
     };
+    let range = use_state(|| (String::new(), String::new()));
+    let range_error = use_state(|| None::<String>);
+    let on_range = {
+        let store = store.clone();
+        let shown = shown.clone();
+        let range = range.clone();
+        let range_error = range_error.clone();
+        Callback::from(move |_: MouseEvent| {
+            let r = round_field(&range.0, "from")
+                .and_then(|from| Ok((from, round_field(&range.1, "to")?)))
+                .and_then(|(from, to)| quote_rounds(&store, from, to));
+            match r {
+                Ok(md) => {
+                    browser::copy_text(&md);
+                    range_error.set(None);
+                    shown.set(Some(("markdown-range", md)));
+                }
+                Err(e) => range_error.set(Some(e)),
+            }
+        })
+    };
+    let on_from = {
+        let range = range.clone();
+        Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<web_sys::HtmlInputElement>().value();
+            range.set((v, range.1.clone()));
+        })
+    };
+    let on_to = {
+        let range = range.clone();
+        Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<web_sys::HtmlInputElement>().value();
+            range.set((range.0.clone(), v));
+        })
+    };
     let on_embed = {
         let store = store.clone();
         let shown = shown.clone();
@@ -189,15 +289,28 @@ pub fn ShareMenu() -> Html {
                     <button onclick={on_png} data-share="png" title="Download the view as PNG (twice the SVG's size)">{"Export PNG"}</button>
                     <button onclick={on_markdown} data-share="markdown" title="Copy the state and the latest decision as Markdown, with the link">{"Copy as Markdown"}</button>
                 </div>
+                <div class="share-actions share-range" role="group" aria-label="Rounds to quote">
+                    <label class="inline">{"Rounds "}
+                        <input type="number" min="1" inputmode="numeric" size="4" aria-label="First round to quote"
+                               placeholder="latest" value={range.0.clone()} oninput={on_from} data-share-range="from" /></label>
+                    <label class="inline">{"to "}
+                        <input type="number" min="1" inputmode="numeric" size="4" aria-label="Last round to quote"
+                               placeholder="latest" value={range.1.clone()} oninput={on_to} data-share-range="to" /></label>
+                    <button onclick={on_range} data-share="markdown-range"
+                            title="Copy the events of these rounds (and the actions between them) as Markdown, with the state after them and its link">{"Copy rounds as Markdown"}</button>
+                </div>
+                if let Some(e) = (*range_error).clone() {
+                    <p class="field-error" role="alert" data-share-error="range">{ e }</p>
+                }
                 <div class="share-actions">
                     <button onclick={on_embed} data-share="embed" title="Copy an <iframe> snippet for another page">{"Embed"}</button>
                     <label class="inline"><input type="checkbox" checked={*controls} onchange={on_controls} />{" allow stepping"}</label>
                 </div>
                 if let Some((what, text)) = (*shown).clone() {
-                    <p class="hint" role="status">{ if what == "embed" {
-                        "Embed snippet copied: paste it into any page to show this scenario there."
-                    } else {
-                        "Copied as Markdown: the state, the latest decision with its numbers, and the link."
+                    <p class="hint" role="status">{ match what {
+                        "embed" => "Embed snippet copied: paste it into any page to show this scenario there.",
+                        "markdown-range" => "Copied as Markdown: the rounds' events with their numbers, the state after them, and the link.",
+                        _ => "Copied as Markdown: the state, the latest decision with its numbers, and the link.",
                     } }</p>
                     <textarea class="share-out" readonly=true rows="6" data-share-out={what}
                               aria-label={if what == "embed" { "Embed snippet" } else { "Markdown" }} value={text} />

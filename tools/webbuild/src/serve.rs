@@ -1,6 +1,11 @@
 //! A minimal static file server for `dist/` on 127.0.0.1 (std only): GET and HEAD, one thread
 //! per connection, `Connection: close`, the MIME types the page needs (`application/wasm` for
 //! streaming compilation), `Cache-Control: no-cache` so a rebuilt `dist/` is picked up on reload.
+//!
+//! Framing: the page's CSP is a `<meta>` element, which cannot carry `frame-ancestors`, so the
+//! server says who may frame a page ([`frame_headers`]): nobody for the playground, any origin
+//! for an embed link (`?embed=…` in the query, which reaches the server; the scenario itself is
+//! in the fragment, which does not).
 
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, BufReader, Write};
@@ -21,6 +26,32 @@ pub fn mime(path: &Path) -> &'static str {
         "ico" => "image/x-icon",
         "txt" => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
+    }
+}
+
+/// Whether a request target is an embed link: its query has an `embed` parameter
+/// (`?embed=ring`, `?embed`, `?controls&embed=slots`), the flag the page reads too.
+pub fn is_embed(target: &str) -> bool {
+    let before_fragment = target.split('#').next().unwrap_or("");
+    let Some((_, query)) = before_fragment.split_once('?') else {
+        return false;
+    };
+    query
+        .split('&')
+        .any(|p| p.split_once('=').map_or(p, |(k, _)| k) == "embed")
+}
+
+/// The framing headers of an HTML page: an embed link may be framed by any page
+/// (`frame-ancestors *`); every other page by none (`frame-ancestors 'none'`, and
+/// `X-Frame-Options: DENY` for browsers without CSP level 2).
+pub fn frame_headers(target: &str) -> &'static [(&'static str, &'static str)] {
+    if is_embed(target) {
+        &[("Content-Security-Policy", "frame-ancestors *")]
+    } else {
+        &[
+            ("Content-Security-Policy", "frame-ancestors 'none'"),
+            ("X-Frame-Options", "DENY"),
+        ]
     }
 }
 
@@ -121,11 +152,15 @@ fn handle(root: &Path, mut stream: TcpStream, quiet: bool) {
     }
     let status = match resolve(root, target).map(|p| (std::fs::read(&p), p)) {
         Some((Ok(body), path)) => {
-            let headers = [
+            let mut headers = vec![
                 ("Content-Type", mime(&path)),
                 ("Cache-Control", "no-cache"),
                 ("X-Content-Type-Options", "nosniff"),
             ];
+            // Framing concerns documents only (scripts, styles and the wasm are not framed).
+            if mime(&path).starts_with("text/html") {
+                headers.extend_from_slice(frame_headers(target));
+            }
             respond(&mut stream, "200 OK", &headers, &body, head_only);
             200
         }
@@ -156,6 +191,8 @@ pub fn serve(root: &Path, ip: IpAddr, port: u16, quiet: bool) -> Result<()> {
             "cannot listen on {addr} (is another server using it? choose another port: make serve PORT=8081)"
         )
     })?;
+    // The address bound (with `--port 0` the system chose the port).
+    let addr = listener.local_addr().unwrap_or(addr);
     let url = format!("http://{addr}/");
     println!("lbscope: serving {} on {url}  (Ctrl-C to stop)", root.display());
     for stream in listener.incoming() {
@@ -214,7 +251,7 @@ mod tests {
         let port = listener.local_addr().unwrap().port();
         let r = root.clone();
         std::thread::spawn(move || {
-            for s in listener.incoming().take(3) {
+            for s in listener.incoming().take(5) {
                 handle(&r, s.unwrap(), true);
             }
         });
@@ -229,9 +266,56 @@ mod tests {
         assert!(wasm.starts_with("HTTP/1.1 200 OK\r\n"), "{wasm}");
         assert!(wasm.contains("Content-Type: application/wasm\r\n"));
         assert!(wasm.ends_with("\0asm"));
+        assert!(
+            !wasm.contains("frame-ancestors"),
+            "only documents carry framing headers"
+        );
         let missing = get("GET /nope HTTP/1.1\r\n\r\n");
         assert!(missing.starts_with("HTTP/1.1 404 Not Found\r\n"));
         let post = get("POST / HTTP/1.1\r\n\r\n");
         assert!(post.starts_with("HTTP/1.1 405 "));
+        // The playground may not be framed; an embed link may be, by any page.
+        let page = get("GET / HTTP/1.1\r\n\r\n");
+        assert!(
+            page.contains("Content-Security-Policy: frame-ancestors 'none'\r\n"),
+            "{page}"
+        );
+        assert!(page.contains("X-Frame-Options: DENY\r\n"));
+        let embed = get("GET /?embed=ring&controls HTTP/1.1\r\n\r\n");
+        assert!(embed.starts_with("HTTP/1.1 200 OK\r\n"), "{embed}");
+        assert!(
+            embed.contains("Content-Security-Policy: frame-ancestors *\r\n"),
+            "{embed}"
+        );
+        assert!(!embed.contains("X-Frame-Options"));
+    }
+
+    #[test]
+    fn embed_links_are_told_by_their_query() {
+        for t in [
+            "/?embed=ring",
+            "/?embed",
+            "/index.html?embed=slots&controls",
+            "/?controls&embed=instances",
+            "/?embed=",
+        ] {
+            assert!(is_embed(t), "{t}");
+        }
+        for t in [
+            "/",
+            "/index.html",
+            "/?embedded=1",
+            "/?x=embed",
+            "/embed",
+            "/#embed=ring",
+            "/?a=1#embed",
+        ] {
+            assert!(!is_embed(t), "{t}");
+        }
+        assert_eq!(
+            frame_headers("/?embed=ring"),
+            &[("Content-Security-Policy", "frame-ancestors *")]
+        );
+        assert_eq!(frame_headers("/")[0].1, "frame-ancestors 'none'");
     }
 }

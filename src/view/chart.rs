@@ -1,0 +1,242 @@
+//! The metrics chart as a picture: one line per series over rounds, drawn the
+//! way the playground's chart panel draws it (the same colours and dash
+//! patterns, percent series on one shared axis, a series in another unit
+//! scaled to its own maximum, which its legend entry states), with a caption,
+//! a grid, labelled axes and a legend that gives each line's last value.
+
+use super::svg::{esc, n, theme, Svg};
+use super::Caption;
+use crate::engine::{Series, System};
+use std::fmt::Write as _;
+
+/// Line colours (Okabe–Ito, skipping yellow for contrast on white): the playground's.
+pub const COLORS: [&str; 7] = [
+    "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#999999",
+];
+/// Dash patterns so lines differ without colour: the playground's.
+pub const DASHES: [&str; 4] = ["", "6 3", "2 3", "8 3 2 3"];
+
+/// 1, 2 or 5 times a power of ten, at least `v` (1 for nothing to show).
+pub fn nice_max(v: f64) -> f64 {
+    if v <= 0.0 || !v.is_finite() {
+        return 1.0;
+    }
+    let mag = 10f64.powf(v.log10().floor());
+    let m = v / mag;
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .find(|s| m <= *s)
+        .unwrap_or(10.0);
+    step * mag
+}
+
+fn peak(s: &Series) -> f64 {
+    s.points.iter().map(|p| p.1).fold(0.0, f64::max)
+}
+
+/// How a value reads in the legend (`12.5 %`, `3 moves`).
+fn value(v: f64, unit: &str) -> String {
+    match unit {
+        "" => n(v),
+        "%" => format!("{} %", n(v)),
+        u => format!("{} {u}", n(v)),
+    }
+}
+
+/// The picture's title for `system`.
+fn title(system: System) -> String {
+    let name = match system {
+        System::Pulsar => "Apache Pulsar",
+        System::Flink => "Apache Flink",
+        System::Kstreams => "Kafka Streams",
+    };
+    format!("{name} · metrics over rounds")
+}
+
+const W: f64 = 720.0;
+const PLOT_H: f64 = 260.0;
+const LEFT: f64 = 64.0;
+const RIGHT: f64 = 24.0;
+
+/// The chart of `series` (a system's [`crate::engine::Engine::series`]) as an SVG document.
+pub fn chart(system: System, series: &[Series], mut caption: Caption) -> String {
+    caption.title = title(system);
+    let mut svg = Svg::new(W, 200.0, &caption.title);
+    svg.root_attr("data-view", "chart");
+    svg.root_attr("data-system", system.slug());
+    svg.root_attr("data-series", &series.len().to_string());
+    let top = svg.caption(&caption) + 18.0;
+    let bottom = top + PLOT_H;
+    let (x0, x1) = (LEFT, W - RIGHT);
+    let xs = || series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
+    let has_data = series.iter().any(|s| !s.points.is_empty());
+    let x_max = xs().fold(f64::NEG_INFINITY, f64::max);
+    let x_min = xs().fold(f64::INFINITY, f64::min);
+    let (x_min, x_max) = if has_data { (x_min, x_max) } else { (0.0, 1.0) };
+    let pct = series.iter().any(|s| s.unit == "%");
+    let pct_max = nice_max(
+        series
+            .iter()
+            .filter(|s| s.unit == "%")
+            .map(peak)
+            .fold(0.0, f64::max),
+    );
+    let scale = |s: &Series| {
+        if s.unit == "%" {
+            pct_max
+        } else {
+            nice_max(peak(s))
+        }
+    };
+    let sx = |x: f64| x0 + (x - x_min) / (x_max - x_min).max(1.0) * (x1 - x0);
+    let sy = |y: f64, max: f64| bottom - (y / max).clamp(0.0, 1.0) * PLOT_H;
+    // Grid and axes: the left axis is the percent axis (or a fraction of each
+    // line's own maximum when no series is in percent).
+    for k in 0..=4 {
+        let f = f64::from(k) / 4.0;
+        let y = bottom - f * PLOT_H;
+        svg.line(x0, y, x1, y, theme::BORDER, if k == 0 { 1.2 } else { 0.6 }, "");
+        // Without a percent series each line has its own scale: the axis reads
+        // as fractions of each line's top (which its legend entry gives).
+        let label = if pct {
+            format!("{} %", n(pct_max * f))
+        } else {
+            ["0", "¼ top", "½ top", "¾ top", "top"][k as usize].to_string()
+        };
+        svg.text(x0 - 6.0, y + 4.0, 11.0, "end", "400", theme::MUTED, &label);
+    }
+    svg.line(x0, top, x0, bottom, theme::MUTED, 1.0, "");
+    // Round ticks: every round when there are few, else about eight.
+    let span = (x_max - x_min).max(0.0);
+    let step = if span <= 8.0 { 1.0 } else { (span / 8.0).ceil() };
+    let mut t = x_min;
+    while t <= x_max + 1e-9 && has_data {
+        svg.line(sx(t), bottom, sx(t), bottom + 4.0, theme::MUTED, 1.0, "");
+        svg.text(sx(t), bottom + 16.0, 11.0, "middle", "400", theme::MUTED, &n(t));
+        t += step;
+    }
+    svg.text(
+        (x0 + x1) / 2.0,
+        bottom + 32.0,
+        11.0,
+        "middle",
+        "400",
+        theme::MUTED,
+        "round",
+    );
+    if !has_data {
+        svg.text(
+            (x0 + x1) / 2.0,
+            top + PLOT_H / 2.0,
+            14.0,
+            "middle",
+            "400",
+            theme::MUTED,
+            "No round yet: step the scenario to draw its metrics.",
+        );
+    }
+    for (i, s) in series.iter().enumerate() {
+        let color = COLORS[i % COLORS.len()];
+        let dash = DASHES[i % DASHES.len()];
+        let max = scale(s);
+        let last = s.points.last().map_or(0.0, |p| p.1);
+        let _ = write!(
+            svg,
+            "<g class=\"series\" data-series=\"{}\" data-unit=\"{}\" data-points=\"{}\" data-last=\"{}\"><title>{}: last {}</title>",
+            esc(&s.name),
+            esc(s.unit),
+            s.points.len(),
+            n(last),
+            esc(&s.name),
+            esc(&value(last, s.unit))
+        );
+        if s.points.len() > 1 {
+            let pts: Vec<String> = s
+                .points
+                .iter()
+                .map(|&(x, y)| format!("{},{}", n(sx(x)), n(sy(y, max))))
+                .collect();
+            let dash = if dash.is_empty() {
+                String::new()
+            } else {
+                format!(" stroke-dasharray=\"{dash}\"")
+            };
+            let _ = write!(
+                svg,
+                "<polyline points=\"{}\" fill=\"none\" stroke=\"{color}\" stroke-width=\"2.5\" stroke-linejoin=\"round\"{dash}/>",
+                pts.join(" ")
+            );
+        }
+        // Dots only where they can be told apart.
+        if s.points.len() <= 60 {
+            for &(x, y) in &s.points {
+                let _ = write!(
+                    svg,
+                    "<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{color}\"/>",
+                    n(sx(x)),
+                    n(sy(y, max))
+                );
+            }
+        }
+        svg.raw("</g>");
+    }
+    // Legend: a swatch of each line (its colour and dash), its name, its last
+    // value, and its own scale when it is not in percent.
+    let mut y = bottom + 52.0;
+    svg.raw("<g class=\"legend\">");
+    for (i, s) in series.iter().enumerate() {
+        let col = (i % 2) as f64;
+        let ly = y + (i / 2) as f64 * 20.0;
+        let lx = 16.0 + col * 352.0;
+        let dash = DASHES[i % DASHES.len()];
+        let dash = if dash.is_empty() {
+            String::new()
+        } else {
+            format!(" stroke-dasharray=\"{dash}\"")
+        };
+        svg.line(
+            lx,
+            ly - 4.0,
+            lx + 28.0,
+            ly - 4.0,
+            COLORS[i % COLORS.len()],
+            2.5,
+            &dash,
+        );
+        let last = s
+            .points
+            .last()
+            .map_or(String::new(), |p| format!(": last {}", value(p.1, s.unit)));
+        let own = if s.unit == "%" {
+            String::new()
+        } else {
+            format!(" (own scale, top {})", value(scale(s), s.unit))
+        };
+        svg.text(
+            lx + 36.0,
+            ly,
+            12.0,
+            "start",
+            "400",
+            theme::FG,
+            &format!("{}{last}{own}", s.name),
+        );
+    }
+    svg.raw("</g>");
+    y += series.len().div_ceil(2) as f64 * 20.0;
+    svg.fit_height(y + 4.0);
+    svg.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nice_maxima() {
+        assert_eq!(nice_max(0.0), 1.0);
+        assert_eq!(nice_max(87.0), 100.0);
+        assert_eq!(nice_max(101.0), 200.0);
+        assert_eq!(nice_max(3.0), 5.0);
+    }
+}
