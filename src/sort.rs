@@ -166,7 +166,7 @@ mod tests {
         let v: Vec<(u8, usize)> = (0..200).map(|i| ((i * 7 % 5) as u8, i)).collect();
         let got = by_index(&v, |a, b| a.0.cmp(&b.0));
         let mut want = v.clone();
-        want.sort_by(|a, b| a.0.cmp(&b.0));
+        want.sort_by_key(|a| a.0);
         assert_eq!(got, want);
     }
 
