@@ -17,6 +17,7 @@ pub mod import;
 pub mod lessons;
 pub mod playground;
 pub mod scenario;
+pub mod sort;
 pub mod view;
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -9,6 +9,7 @@
 //! links) and every place that shows or applies them says that they change
 //! nothing here.
 
+use crate::sort::StableSort;
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -339,7 +340,7 @@ pub fn default_in<C: Schema>(profile: &C, key: &str) -> Option<Value> {
 pub fn changes<C: Schema>(old: &C, new: &C) -> Vec<(String, Value, Value)> {
     let (o, n) = (to_object(old), to_object(new));
     let mut keys: Vec<&String> = o.keys().chain(n.keys()).collect();
-    keys.sort();
+    keys.stable_sort();
     keys.dedup();
     keys.into_iter()
         .filter_map(|k| {

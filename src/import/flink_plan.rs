@@ -29,6 +29,7 @@
 
 use super::json::Obj;
 use super::{thousands, ImportError};
+use crate::sort::StableSort;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -278,7 +279,7 @@ pub fn chain(input: &str, ops: &[Operator]) -> Result<JobGraph, ImportError> {
     }
     // Outputs in the order of their consumers' ids (then the input position).
     for outs in &mut out_edges {
-        outs.sort_by_key(|&e| (ops[edges[e].dst].id, e));
+        outs.stable_sort_by_key(|&e| (ops[edges[e].dst].id, e));
     }
     let chainable = |e: usize| -> bool {
         let ed = &edges[e];
@@ -301,7 +302,7 @@ pub fn chain(input: &str, ops: &[Operator]) -> Result<JobGraph, ImportError> {
     let mut order: Vec<usize> = Vec::new();
     let mut transitive: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     let mut sources: Vec<usize> = (0..ops.len()).filter(|&i| in_edges[i].is_empty()).collect();
-    sources.sort_by_key(|&i| ops[i].id);
+    sources.stable_sort_by_key(|&i| ops[i].id);
     for s in sources {
         if built[s] {
             continue;

@@ -18,6 +18,7 @@
 use super::flink_plan::{JobEdge, JobGraph, JobVertex};
 use super::json::Obj;
 use super::{thousands, ImportError};
+use crate::sort::StableSort;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -217,7 +218,7 @@ pub fn parse_job(input: &str, v: &Value) -> Result<(JobGraph, Vec<String>, Optio
     unused.extend(plan.unused().into_iter().filter(|f| f != "type"));
     let mut blocking = 0usize;
     for (to, mut ins) in inputs.into_iter().enumerate() {
-        ins.sort_by_key(|x| x.0);
+        ins.stable_sort_by_key(|x| x.0);
         for (num, from, strategy, exchange) in ins {
             let Some(&f) = ids.get(&from) else {
                 return Err(ImportError::bad(

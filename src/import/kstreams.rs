@@ -40,6 +40,7 @@ use super::{clean_name, kafka_topics, shorten, thousands, ImportError, Input, In
 use crate::engine::kstreams::{self, SubtopologySpec};
 use crate::engine::System;
 use crate::scenario::{Body, Scenario};
+use crate::sort::StableSort;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Most nodes (sources, processors, sinks) read from one description.
@@ -581,7 +582,7 @@ pub(crate) fn repartition_counts(
         let mut progress = false;
         for (sources, _) in subs {
             let mut mine: Vec<&String> = sources.iter().filter(|t| internal.contains(*t)).collect();
-            mine.sort();
+            mine.stable_sort();
             for t in mine {
                 if counts.contains_key(t) {
                     continue;
@@ -670,7 +671,7 @@ pub(super) fn build(
 
     // Sources, stores, sinks per task-generating sub-topology, in id order.
     let mut subs: Vec<&Subtopology> = d.subtopologies.iter().filter(|s| !s.global).collect();
-    subs.sort_by_key(|s| s.id);
+    subs.stable_sort_by_key(|s| s.id);
     if subs.is_empty() {
         return Err(ImportError::bad(
             dname,
@@ -1031,7 +1032,7 @@ pub(super) fn build(
     }
     let mut topics: Vec<(&String, &(u32, u32))> = counts.iter().collect();
     // External topics first, then internal ones, each by name.
-    topics.sort_by_key(|(t, _)| (internal.iter().any(|i| decorate(i) == **t), (*t).clone()));
+    topics.stable_sort_by_key(|(t, _)| (internal.iter().any(|i| decorate(i) == **t), (*t).clone()));
     for (t, (p, rf)) in topics {
         log.setup.push(kstreams::Action::DefineTopic {
             topic: t.clone(),

@@ -32,6 +32,7 @@ pub mod pulsar_admin;
 
 use crate::engine::System;
 use crate::scenario::Scenario;
+use crate::sort::StableSort;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -549,7 +550,7 @@ impl Notes {
     /// Name the fields of `input` that lbscope does not read (sorted, capped).
     pub fn unused_fields(&mut self, input: &str, what: &str, fields: impl IntoIterator<Item = String>) {
         let mut f: Vec<String> = fields.into_iter().collect();
-        f.sort();
+        f.stable_sort();
         f.dedup();
         if f.is_empty() {
             return;

@@ -20,6 +20,7 @@ use crate::engine::pulsar::traffic::Traffic;
 use crate::engine::pulsar::{self};
 use crate::engine::System;
 use crate::scenario::{Body, Scenario};
+use crate::sort::StableSort;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Where a namespace's bundles come from.
@@ -449,7 +450,7 @@ pub(super) fn build(
         match reported.get(ns) {
             Some(rs) => {
                 let mut rs = rs.clone();
-                rs.sort();
+                rs.stable_sort();
                 let mut tiling = Vec::new();
                 let mut at: u64 = 0;
                 let mut gaps = 0;

@@ -14,6 +14,7 @@ use crate::engine::pulsar::split::{range_equally_divide, SplitPlan};
 use crate::engine::pulsar::traffic::{Traffic, MIB};
 use crate::engine::pulsar::{Action as A, Config, Event as E, Sim};
 use crate::engine::Engine;
+use crate::sort::StableSort;
 
 use crate::scenario::Log;
 
@@ -347,7 +348,7 @@ fn ring() -> Lesson {
                     .iter()
                     .map(|(t, h, b)| format!("{} at {} in {}", t.local(), hex(*h), b.name()))
                     .collect();
-                bundles.sort();
+                bundles.stable_sort();
                 bundles.dedup();
                 let mut s = Said::new(format!(
                     "The {} partitions of orders are hashed one by one: {}. They fall into {} different bundles, so different brokers may serve them.",

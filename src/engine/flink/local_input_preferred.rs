@@ -20,6 +20,7 @@
 use super::execution_graph::{consumed_group, group_count};
 use super::job_graph::JobGraph;
 use super::slot_sharing::{AssignReason, Assignment, Builder, SlotSharingPlan, SlotSharingStrategy};
+use crate::sort::StableSort;
 use std::collections::VecDeque;
 
 /// Candidate slots of one consumed partition group: (producer subtask, request).
@@ -120,7 +121,7 @@ pub fn build(job: &JobGraph) -> SlotSharingPlan {
                 reason,
             });
         }
-        assignments.sort_by_key(|a| a.subtask);
+        assignments.stable_sort_by_key(|a| a.subtask);
         b.record_constraints(v);
         steps.push((v, assignments));
     }

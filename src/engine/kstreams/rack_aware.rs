@@ -26,6 +26,7 @@
 use super::assignor::{Ctx, Reason};
 use super::Event;
 use crate::engine::strategy::StrategyInfo;
+use crate::sort::StableSort;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 
@@ -361,7 +362,7 @@ pub fn optimize_active_with(
     }
     let balance = rm.strategy == RackStrategy::BalanceSubtopology;
     let mut gids: Vec<u32> = tasks.iter().map(|&t| rm.subtopology[t]).collect();
-    gids.sort();
+    gids.stable_sort();
     gids.dedup();
     let group: Vec<usize> = tasks
         .iter()
@@ -542,7 +543,7 @@ pub fn optimize_standby(
                     .map(|&t| (t, 0))
                     .chain(m2.iter().map(|&t| (t, 1)))
                     .collect();
-                list.sort();
+                list.stable_sort();
                 let owner: Vec<usize> = list.iter().map(|x| x.1).collect();
                 let pair_rack = [rm.client_rack[i], rm.client_rack[j]];
                 let cost: Vec<Vec<i64>> = list

@@ -10,6 +10,7 @@ use super::{
 };
 use crate::engine::schema::{self, ConfigChange};
 use crate::engine::{AnyAction, Engine, Series, SimRng, Subject, System};
+use crate::sort::StableSort;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Most records one `Produce` may carry.
@@ -493,7 +494,7 @@ impl Sim {
                 }
             }
         }
-        touched.sort();
+        touched.stable_sort();
         // Running actives process at once: their local state follows the changelog end.
         for inst in self.instances.values_mut() {
             if inst.status != InstanceStatus::Running {
@@ -635,7 +636,7 @@ impl Sim {
             })
             .collect();
         let mut restoring: Vec<TaskId> = restoring.to_vec();
-        restoring.sort();
+        restoring.stable_sort();
         restoring.dedup();
         Ok(vec![Event::AssignmentSet {
             instance: name.to_string(),

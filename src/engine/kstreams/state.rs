@@ -23,6 +23,7 @@ use super::client_state::{ClientState, ConsumerState, TaskMeta, LATEST_OFFSET};
 use super::rack_aware::{RackModel, RackStrategy};
 use super::task::TaskId;
 use super::{Event, Role, Sim, ThreadLoad};
+use crate::sort::StableSort;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Milliseconds to replay `records` at `rate` records per second (rounded up).
@@ -112,7 +113,7 @@ fn consumer_states(
             prev_standby: th.standby.iter().filter_map(idx).collect(),
         })
         .collect();
-    consumers.sort_by(|a, b| consumer_key_cmp(a.index, b.index));
+    consumers.stable_sort_by(|a, b| consumer_key_cmp(a.index, b.index));
     consumers
 }
 

@@ -8,6 +8,7 @@
 
 use super::assignor::Ctx;
 use super::client_state::ConsumerState;
+use crate::sort::StableSort;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// One stream thread's tasks (task indices) after a rebalance.
@@ -30,7 +31,7 @@ pub fn distribute(ctx: &Ctx, ci: usize, consumers: &[ConsumerState]) -> Vec<Thre
     let n = consumers.len();
     let prev_by_lag = |k: usize| -> Vec<usize> {
         let mut v: Vec<usize> = consumers[k].prev.iter().copied().collect();
-        v.sort_by_key(|&t| (c.lag_for(t, metas), t));
+        v.stable_sort_by_key(|&t| (c.lag_for(t, metas), t));
         v
     };
     let sa: Vec<usize> = c.active.iter().copied().filter(|&t| metas[t].stateful).collect();
@@ -138,7 +139,7 @@ mod tests {
         assert_eq!(load.iter().sum::<usize>(), 5);
         assert!(out[2].contains(&0), "task 0 stays on its previous thread");
         let mut sizes: Vec<usize> = out.iter().map(Vec::len).collect();
-        sizes.sort();
+        sizes.stable_sort();
         assert_eq!(sizes, vec![1, 2, 2]);
     }
 }

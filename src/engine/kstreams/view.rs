@@ -6,6 +6,7 @@ use super::client::{InstanceStatus, ProcessId};
 use super::task::{TaskId, TopicPartition};
 use super::topology::{Topic, Topology};
 use super::{Config, Role, Sim, ThreadLoad};
+use crate::sort::StableSort;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -182,7 +183,7 @@ pub fn build(sim: &Sim) -> View {
                 });
             }
         }
-        replicas.sort_by_key(|r| (r.task, r.role));
+        replicas.stable_sort_by_key(|r| (r.task, r.role));
         let held: Vec<TaskId> = inst
             .local
             .keys()

@@ -11,6 +11,7 @@
 
 use super::assignor::{Ctx, Reason};
 use super::client_state::{poll_least, LATEST_OFFSET};
+use crate::sort::StableSort;
 
 /// Caught up on `t`?
 pub fn caught_up(ctx: &Ctx, c: usize, t: usize) -> bool {
@@ -24,7 +25,7 @@ fn clients_by_lag(ctx: &Ctx, t: usize) -> Vec<usize> {
     let mut v: Vec<(i64, usize)> = (0..ctx.clients.len())
         .map(|c| (ctx.clients[c].lag_for(t, ctx.tasks), c))
         .collect();
-    v.sort();
+    v.stable_sort();
     v.into_iter().map(|x| x.1).collect()
 }
 
@@ -94,7 +95,7 @@ fn movements(ctx: &Ctx, stateful: &[usize], standby: bool) -> Vec<(usize, usize,
             }
         }
     }
-    v.sort();
+    v.stable_sort();
     v
 }
 

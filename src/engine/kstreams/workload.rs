@@ -25,6 +25,7 @@
 use super::task::TaskId;
 use super::{Error, Event, InstanceStatus, Sim};
 use crate::engine::Narrate;
+use crate::sort::StableSort;
 use serde::{Deserialize, Serialize};
 
 /// Most patterns at once.
@@ -462,7 +463,7 @@ impl Sim {
         if touched.is_empty() {
             return;
         }
-        touched.sort();
+        touched.stable_sort();
         touched.dedup();
         // Running actives process at once, as after a Produce.
         for inst in self.instances.values_mut() {

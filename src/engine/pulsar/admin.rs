@@ -39,6 +39,7 @@ use super::load::{BrokerId, BundleId};
 use super::split;
 use super::split_threshold::can_split;
 use super::{Error, Event, Sim, MAX_BUNDLES};
+use crate::sort::StableSort;
 use std::collections::BTreeSet;
 
 impl Sim {
@@ -233,7 +234,7 @@ impl Sim {
             (n, p)
         });
         let sorted = |mut v: Vec<String>| {
-            v.sort();
+            v.stable_sort();
             v
         };
         let all = new.unload_scope == Some(UnloadScope::AllMatching)

@@ -30,67 +30,24 @@
 //! then the whole name is the host), and, as `NamespaceIsolationPolicyImpl` does,
 //! also by the host without a numeric `:port` suffix.
 //!
-//! Regular expressions are compiled by the `regex` crate in its ASCII mode (as
-//! Java's defaults: `\d`, `\w`, `\s` and `(?i)` are ASCII-only). Java features the
-//! crate lacks (look-around, back-references, possessive quantifiers) are refused
-//! with the crate's message, so a policy is either compiled or refused, never
-//! silently different.
+//! Regular expressions are read in an ASCII mode (as Java's defaults: `\d`, `\w`,
+//! `\s` and `(?i)` are ASCII-only; see [`Pattern`]). Java features lbscope lacks
+//! (look-around, back-references, possessive quantifiers) are refused with the
+//! compiler's message, so a policy is either compiled or refused, never silently
+//! different.
 //!
 //! Where Java iterates a hash map (several policies matching one namespace:
 //! "the first one will be returned"), lbscope takes the policy with the smallest
 //! name.
 
 use super::load::BrokerId;
+use crate::sort::StableSort;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// Most bytes a compiled pattern may take (refuses pathological patterns).
-const REGEX_SIZE_LIMIT: usize = 1 << 20;
-
-/// A regular expression that must match a whole name (Java's `String.matches`).
-#[derive(Clone)]
-pub struct Pattern {
-    source: String,
-    re: regex::bytes::Regex,
-}
-
-impl Pattern {
-    /// Compile `source`; `Err` carries the compiler's message.
-    pub fn new(source: &str) -> Result<Pattern, String> {
-        let re = regex::bytes::RegexBuilder::new(&format!("^(?:{source})$"))
-            .unicode(false)
-            .size_limit(REGEX_SIZE_LIMIT)
-            .build()
-            .map_err(|e| format!("regex {source:?} does not compile: {e}"))?;
-        Ok(Pattern {
-            source: source.to_string(),
-            re,
-        })
-    }
-
-    /// Whether the whole of `s` matches.
-    pub fn matches(&self, s: &str) -> bool {
-        self.re.is_match(s.as_bytes())
-    }
-
-    /// The pattern as written.
-    pub fn as_str(&self) -> &str {
-        &self.source
-    }
-}
-
-impl PartialEq for Pattern {
-    fn eq(&self, other: &Self) -> bool {
-        self.source == other.source
-    }
-}
-
-impl fmt::Debug for Pattern {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?}", self.source)
-    }
-}
+mod pattern;
+pub use pattern::Pattern;
 
 /// The auto-failover policy of an isolation policy (`AutoFailoverPolicyData`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -390,7 +347,7 @@ pub fn apply_namespace_policies<'a>(
             } else if !secondary.is_empty() {
                 out.excluded
                     .extend(secondary.into_iter().map(|b| (b, Excluded::SecondaryNotNeeded)));
-                out.excluded.sort_by(|a, b| a.0.cmp(b.0));
+                out.excluded.stable_sort_by(|a, b| a.0.cmp(b.0));
             }
             out.candidates = primary;
         }

@@ -6,6 +6,7 @@ use super::common::{duration, hl, hover, num, reason_name, reason_short, role_na
 use super::last_step::Placed;
 use crate::engine::kstreams::state::restore_ms;
 use crate::engine::kstreams::{Action, InstanceStatus, InstanceView, Role, TaskId, View};
+use crate::sort::StableSort;
 use crate::ui::store::{Msg, StoreCtx};
 use std::collections::BTreeMap;
 use yew::prelude::*;
@@ -29,7 +30,7 @@ pub fn instances_grid(store: &StoreCtx, view: &View, placed: &Placements) -> Htm
     }
     // Named racks first (sorted), then instances without client.rack.
     let mut cols: Vec<(Option<&str>, Vec<&InstanceView>)> = racks.into_iter().collect();
-    cols.sort_by_key(|(r, _)| (r.is_none(), r.map(str::to_string)));
+    cols.stable_sort_by_key(|(r, _)| (r.is_none(), r.map(str::to_string)));
     let columns = cols.into_iter().map(|(rack, insts)| {
         let title = rack
             .map(|r| format!("rack {r}"))

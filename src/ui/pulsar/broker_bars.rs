@@ -5,6 +5,7 @@
 use super::ring::{mib, rate};
 use super::Colors;
 use crate::engine::pulsar::view::BrokerView;
+use crate::sort::StableSort;
 use crate::ui::store::Subject;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -142,7 +143,7 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
                 .as_ref()
                 .is_some_and(|s| s.kind == "broker" && s.id == b.id.0)
         };
-        shown.sort_by(|a, b| {
+        shown.stable_sort_by(|a, b| {
             lit(b)
                 .cmp(&lit(a))
                 .then(b.load.partial_cmp(&a.load).unwrap_or(std::cmp::Ordering::Equal))

@@ -6,6 +6,7 @@ use crate::engine::pulsar::broker::DirectUsage;
 use crate::engine::pulsar::config::{LoadManager, Profile, SplitAlgorithm};
 use crate::engine::pulsar::{Action, Config};
 use crate::scenario::presets;
+use crate::sort::StableSort;
 use crate::ui::components::field_error::FieldError;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -433,8 +434,8 @@ fn TrafficControls(p: &ControlsProps) -> Html {
 
     let mut topics: Vec<(String, f64)> = (*p.topics).clone();
     let mut names: Vec<String> = topics.iter().map(|(n, _)| n.clone()).collect();
-    names.sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
-    topics.sort_by(|a, b| {
+    names.stable_sort_by(|a, b| (a.len(), a).cmp(&(b.len(), b)));
+    topics.stable_sort_by(|a, b| {
         b.1.total_cmp(&a.1)
             .then_with(|| (a.0.len(), &a.0).cmp(&(b.0.len(), &b.0)))
     });

@@ -13,6 +13,7 @@ use crate::engine::pulsar::{
 };
 use crate::engine::Engine;
 use crate::scenario::presets::PULSAR_NAMESPACE as NAMESPACE;
+use crate::sort::StableSort;
 use crate::ui::components::field_error::FieldError;
 use crate::ui::store::{Msg, Notice, StoreCtx, Subject};
 use std::rc::Rc;
@@ -339,7 +340,7 @@ pub fn PulsarTab() -> Html {
                 .filter(|x| x.alive)
                 .map(|x| (x.id.0.clone(), x.bundles, x.load, x.throughput))
                 .collect();
-            v.sort_by(|a, b| {
+            v.stable_sort_by(|a, b| {
                 b.1.cmp(&a.1)
                     .then(b.2.total_cmp(&a.2))
                     .then_with(|| a.0.cmp(&b.0))

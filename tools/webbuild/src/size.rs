@@ -222,6 +222,17 @@ pub fn to_text(bytes: &[u8], r: &Report, app_crate: &str, top: usize) -> String 
         kb(code),
         kb(r.data)
     );
+    // The default file keeps its `name` section (for the breakdown); dist/ ships it without.
+    if r.sections.iter().any(|(n, _)| n == "custom \"name\"") {
+        if let Ok(shipped) = strip_names(bytes) {
+            let _ = writeln!(
+                out,
+                "as shipped (without the name section): {} bytes, gzipped {}",
+                shipped.len(),
+                kb(gzipped(&shipped))
+            );
+        }
+    }
     let _ = writeln!(out, "\nper section:");
     for (name, n) in &r.sections {
         let _ = writeln!(out, "  {:<28} {:>10}  {:>5.1}%", name, kb(*n), pct(*n, r.total));

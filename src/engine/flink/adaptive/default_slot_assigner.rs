@@ -15,6 +15,7 @@
 //! registration order; the last TaskManager gives its lowest slots.
 
 use super::super::task_manager::SlotAddr;
+use crate::sort::StableSort;
 use std::collections::BTreeMap;
 
 /// `pickSlotsIfNeeded`: the slots to match `groups` groups against.
@@ -28,7 +29,7 @@ pub fn pick_slots_if_needed(groups: usize, free: &[SlotAddr], minimal_task_manag
     }
     let mut tms: Vec<(u32, Vec<u32>)> = per_tm.into_iter().collect();
     // Stable: equal counts keep registration order.
-    tms.sort_by_key(|(_, s)| std::cmp::Reverse(s.len()));
+    tms.stable_sort_by_key(|(_, s)| std::cmp::Reverse(s.len()));
     let mut picked = Vec::with_capacity(groups);
     for (t, mut slots) in tms {
         if picked.len() >= groups {

@@ -19,6 +19,7 @@
 //! Deterministic rule (lbscope): Flink sorts the groups of a hash map by that range;
 //! groups with equal ranges are visited in order of first appearance.
 
+use crate::sort::StableSort;
 use serde::{Deserialize, Serialize};
 
 /// What the allocator knows of a vertex (Flink's `JobInformation.VertexInformation`).
@@ -135,7 +136,7 @@ pub fn determine_parallelism(
         return None;
     }
     let mut order: Vec<usize> = (0..groups).filter(|&g| metas[g].is_some()).collect();
-    order.sort_by_key(|&g| metas[g].map_or(0, |m| m.range()));
+    order.stable_sort_by_key(|&g| metas[g].map_or(0, |m| m.range()));
     let mut slots_per_group = vec![0u32; groups];
     let mut unassigned = free_slots as i128;
     let mut groups_left = order.len() as i128;

@@ -18,6 +18,7 @@
 
 use super::super::key_group_range_assignment::{intersection, key_group_range_for_operator_index};
 use super::super::task_manager::SlotAddr;
+use crate::sort::StableSort;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -123,6 +124,6 @@ pub fn assign_slots(
             });
         }
     }
-    out.sort_by_key(|l| l.group);
+    out.stable_sort_by_key(|l| l.group);
     Some(out)
 }

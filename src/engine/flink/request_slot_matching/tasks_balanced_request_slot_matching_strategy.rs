@@ -18,6 +18,7 @@ use crate::engine::flink::slot_matching::{
 use crate::engine::flink::task_manager::SlotAddr;
 use crate::engine::flink::{Event, ProfileCount};
 use crate::engine::strategy::StrategyInfo;
+use crate::sort::StableSort;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -97,7 +98,7 @@ pub fn fewest_tasks(
 ) -> Vec<Event> {
     let mut order: Vec<(usize, u32)> = pending.iter().copied().enumerate().collect();
     if sorted {
-        order.sort_by_key(|&(_, r)| Reverse(ctx.tasks.get(r as usize).copied().unwrap_or(0)));
+        order.stable_sort_by_key(|&(_, r)| Reverse(ctx.tasks.get(r as usize).copied().unwrap_or(0)));
     }
     let full_view = view.len() >= pending.len();
     // Candidates per slot profile: (tasks of the job on the TaskManager, TaskManager).

@@ -42,6 +42,7 @@ use crate::engine::kstreams::client_state::ConsumerState;
 use crate::engine::kstreams::threads::{self, ThreadTasks};
 use crate::engine::kstreams::Event;
 use crate::engine::strategy::StrategyInfo;
+use crate::sort::StableSort;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -212,7 +213,7 @@ fn least_process(
 }
 
 fn assign_active(ctx: &mut Ctx, st: &mut State, mut tasks: Vec<usize>, stateful: bool) {
-    tasks.sort_by_key(|&t| by_partition_then_sub(ctx, t));
+    tasks.stable_sort_by_key(|&t| by_partition_then_sub(ctx, t));
     let under_quota = |st: &State, mb: Member| {
         let q = if stateful { st.stateful_q } else { st.active_q };
         st.count(mb) < q.per_member
@@ -248,7 +249,7 @@ fn assign_active(ctx: &mut Ctx, st: &mut State, mut tasks: Vec<usize>, stateful:
         }
     }
     // 3. The rest, range-like.
-    left.sort_by_key(|&t| by_sub_then_partition(ctx, t));
+    left.stable_sort_by_key(|&t| by_sub_then_partition(ctx, t));
     for t in left {
         let Some(p) = least_process(st, |p| (p.load(), p.stateless_load()), |_| true) else {
             break;
@@ -265,7 +266,7 @@ fn assign_active(ctx: &mut Ctx, st: &mut State, mut tasks: Vec<usize>, stateful:
 }
 
 fn assign_standby(ctx: &mut Ctx, st: &mut State, mut tasks: Vec<usize>, want: u32) {
-    tasks.sort_by_key(|&t| std::cmp::Reverse(by_partition_then_sub(ctx, t)));
+    tasks.stable_sort_by_key(|&t| std::cmp::Reverse(by_partition_then_sub(ctx, t)));
     let mut to_least_loaded: Vec<(usize, u32)> = Vec::new();
     for &t in &tasks {
         for i in 0..want {
@@ -294,7 +295,7 @@ fn assign_standby(ctx: &mut Ctx, st: &mut State, mut tasks: Vec<usize>, want: u3
             break;
         }
     }
-    to_least_loaded.sort_by_key(|&(t, _)| std::cmp::Reverse(by_sub_then_partition(ctx, t)));
+    to_least_loaded.stable_sort_by_key(|&(t, _)| std::cmp::Reverse(by_sub_then_partition(ctx, t)));
     for (t, remaining) in to_least_loaded {
         for i in 0..remaining {
             let p = least_process(st, |p| (p.load(), 0.0), |p| !st.procs[p].assigned.contains(&t));
@@ -420,7 +421,7 @@ pub fn assign(ctx: &mut Ctx) -> bool {
     let prev_standby: BTreeMap<usize, Vec<Member>> = cands
         .into_iter()
         .map(|(t, mut v)| {
-            v.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.cmp(&a.2)));
+            v.stable_sort_by(|a, b| b.1.cmp(&a.1).then(b.2.cmp(&a.2)));
             (t, v.into_iter().map(|x| x.0).collect())
         })
         .collect();

@@ -16,6 +16,7 @@ use super::super::load::{BrokerData, BrokerId, BundleId, LoadData};
 use super::super::shed::shared::weights;
 use super::PlaceEvent;
 use crate::engine::SimRng;
+use crate::sort::StableSort;
 
 /// The score (`None` = +∞, overloaded).
 pub fn score(d: &BrokerData, conf: &Config) -> Option<f64> {
@@ -39,9 +40,9 @@ pub const TOP_SCORES: usize = 5;
 fn lowest(mut scores: Vec<(BrokerId, Option<f64>)>, k: usize) -> Vec<(BrokerId, Option<f64>)> {
     if scores.len() > k {
         let key = |s: &Option<f64>| s.unwrap_or(f64::INFINITY);
-        scores.sort_by(|a, b| key(&a.1).total_cmp(&key(&b.1)).then_with(|| a.0.cmp(&b.0)));
+        scores.stable_sort_by(|a, b| key(&a.1).total_cmp(&key(&b.1)).then_with(|| a.0.cmp(&b.0)));
         scores.truncate(k);
-        scores.sort_by(|a, b| a.0.cmp(&b.0));
+        scores.stable_sort_by(|a, b| a.0.cmp(&b.0));
     }
     scores
 }

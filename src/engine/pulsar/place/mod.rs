@@ -27,6 +27,7 @@ use super::config::{Config, SheddingStrategy};
 use super::ids::{BrokerId, BundleId};
 use super::load::LoadData;
 use super::shed::{BrokerLoadEma, Unload};
+use crate::sort::StableSort;
 pub use strategy::{BrokerSelectionStrategy, PlaceContext};
 
 crate::engine::strategy::registry! {
@@ -351,7 +352,7 @@ pub struct Placer {
 pub(crate) fn ordered<'a>(candidates: impl IntoIterator<Item = &'a BrokerId>) -> Vec<&'a BrokerId> {
     let mut v: Vec<&BrokerId> = candidates.into_iter().collect();
     if !v.windows(2).all(|w| w[0] < w[1]) {
-        v.sort();
+        v.stable_sort();
         v.dedup();
     }
     v

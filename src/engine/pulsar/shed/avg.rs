@@ -25,6 +25,7 @@ use super::super::config::{Config, SheddingStrategy};
 use super::super::load::{BrokerId, BundleId, LoadData};
 use super::shared::{sheddable_bundles, short_term_msg_rate, short_term_throughput, weights};
 use super::{recently_unloaded_event, Metric, ShedEvent, ShedOutcome, Unload};
+use crate::sort::StableSort;
 use std::collections::BTreeMap;
 
 const S: SheddingStrategy = SheddingStrategy::AvgShedder;
@@ -64,7 +65,7 @@ impl AvgShedder {
             .iter()
             .map(|(b, d)| (b.clone(), d.local.max_resource_usage_with_weight(&w) * 100.0))
             .collect();
-        scores.sort_by(|a, b| a.1.total_cmp(&b.1));
+        scores.stable_sort_by(|a, b| a.1.total_cmp(&b.1));
         out.events.push(ShedEvent::AvgScores {
             scores: scores.clone(),
         });

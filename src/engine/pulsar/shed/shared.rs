@@ -4,6 +4,7 @@
 
 use super::super::config::Config;
 use super::super::load::{BrokerId, BundleData, BundleId, LoadData, LocalBrokerData, Weights};
+use crate::sort::StableSort;
 use std::collections::BTreeMap;
 
 /// One mebibyte, the unit Pulsar's `...MinThroughputThreshold` is given in.
@@ -131,7 +132,7 @@ pub fn sheddable_bundles(
             None => eligible.push((b.clone(), value(d))),
         }
     }
-    eligible.sort_by(|a, b| b.1.total_cmp(&a.1));
+    eligible.stable_sort_by(|a, b| b.1.total_cmp(&a.1));
     (eligible, skipped)
 }
 

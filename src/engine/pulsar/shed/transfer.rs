@@ -61,6 +61,7 @@ use super::{
     recently_unloaded_event, Metric, ShedContext, ShedEvent, ShedOutcome, TransferReason, Unload,
     UnloadLabel, UnloadReason,
 };
+use crate::sort::StableSort;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
@@ -118,7 +119,7 @@ pub fn top_bundles_where(
         })
         .map(|(b, s)| (b.clone(), *s))
         .collect();
-    v.sort_by(|a, b| compare_bundle_stats(&a.1, &b.1));
+    v.stable_sort_by(|a, b| compare_bundle_stats(&a.1, &b.1));
     let k = usize::try_from(k.max(0)).unwrap_or(0).min(v.len());
     v.split_off(v.len() - k)
 }
@@ -276,7 +277,7 @@ impl TransferShedder {
             return out;
         }
         // Java's List.sort is stable: equal loads keep (name) order.
-        rows.sort_by(|a, b| a.load.total_cmp(&b.load));
+        rows.stable_sort_by(|a, b| a.load.total_cmp(&b.load));
         let mut st = Stats::new(sum, sq_sum, counted);
         let avg = st.avg;
         let overload_thr = conf.load_balancer_broker_overloaded_threshold_percentage / 100.0;

@@ -6,6 +6,7 @@
 use super::{by_tm, Choice, GroupSlot, MatchingResolver, SlotMatchingResolver};
 use crate::engine::flink::task_manager::SlotAddr;
 use crate::engine::strategy::StrategyInfo;
+use crate::sort::StableSort;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -38,7 +39,7 @@ impl MatchingResolver for TasksBalancedSlotMatchingResolver {
         let mut tasks: BTreeMap<u32, u32> = slots.keys().map(|&t| (t, 0)).collect();
         let mut queue: BTreeSet<(u32, u32)> = slots.keys().map(|&t| (0, t)).collect();
         let mut order: Vec<usize> = (0..loads.len()).collect();
-        order.sort_by_key(|&g| Reverse(loads[g]));
+        order.stable_sort_by_key(|&g| Reverse(loads[g]));
         for g in order {
             let (before, t) = queue.pop_first()?;
             let slot = slots.get_mut(&t)?.pop_front()?;
