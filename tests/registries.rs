@@ -31,11 +31,17 @@ trait Drive: Engine {
     fn setup() -> Vec<Self::Action>;
     /// A random action for `sim`.
     fn random(sim: &Self, rng: &mut SimRng) -> Self::Action;
+    /// Further keys to cross with every configuration, beyond the compare keys
+    /// (the options that change what a strategy does without selecting it, such
+    /// as Kafka Streams' standby count and client tags).
+    fn extra_choices() -> Vec<(&'static str, Vec<Value>)> {
+        Vec::new()
+    }
 }
 
 /// The choices of the compare keys that no registry entry sets (such as
 /// Pulsar's `loadManagerClassName`), to cross with every entry.
-fn other_choices<E: Engine>() -> BTreeMap<&'static str, Vec<String>> {
+fn other_choices<E: Drive>() -> BTreeMap<&'static str, Vec<Value>> {
     let strategy_keys: BTreeSet<&str> = E::strategies().iter().map(|s| s.key).collect();
     let mut keys = BTreeMap::new();
     for key in <E::Config as Schema>::compare_keys() {
@@ -43,9 +49,10 @@ fn other_choices<E: Engine>() -> BTreeMap<&'static str, Vec<String>> {
             continue;
         }
         if let Some(Kind::Choice(opts)) = knob::<E::Config>(key).map(|k| k.kind) {
-            keys.insert(*key, opts.iter().map(|o| o.to_string()).collect());
+            keys.insert(*key, opts.iter().map(|o| Value::String(o.to_string())).collect());
         }
     }
+    keys.extend(E::extra_choices());
     keys
 }
 
@@ -58,12 +65,12 @@ type Configuration<C> = (String, Vec<usize>, Result<C, String>);
 /// placement), crossed with every combination of [`other_choices`], over each
 /// profile. A system without a registry gives none (its own property suite
 /// covers it).
-fn configurations<E: Engine>() -> Vec<Configuration<E::Config>> {
+fn configurations<E: Drive>() -> Vec<Configuration<E::Config>> {
     let infos = E::strategies();
     if infos.is_empty() {
         return Vec::new();
     }
-    let mut combos: Vec<Vec<(&'static str, String)>> = vec![vec![]];
+    let mut combos: Vec<Vec<(&'static str, Value)>> = vec![vec![]];
     for (key, values) in &other_choices::<E>() {
         combos = combos
             .into_iter()
@@ -77,9 +84,14 @@ fn configurations<E: Engine>() -> Vec<Configuration<E::Config>> {
             .collect();
     }
     let default = E::Config::default();
+    // An entry's own key is always set, even to the default's value: applied
+    // over another profile, whose default may differ, it still selects the entry.
     let entry = |info: &lbscope::engine::strategy::StrategyInfo| {
         let selected = E::strategy_config(info).expect("a registry entry selects a valid config");
-        Patch::<E::Config>::between(&default, &selected).values().clone()
+        let mut values = Patch::<E::Config>::between(&default, &selected).values().clone();
+        let own = serde_json::from_str(info.name).unwrap_or_else(|_| Value::String(info.name.into()));
+        values.entry(info.key.to_string()).or_insert(own);
+        values
     };
     let mut selections: Vec<(String, Vec<usize>, BTreeMap<String, Value>)> = Vec::new();
     for (i, a) in infos.iter().enumerate() {
@@ -103,12 +115,23 @@ fn configurations<E: Engine>() -> Vec<Configuration<E::Config>> {
     for (profile, base) in <E::Config as Schema>::profiles() {
         for (name, entries, values) in &selections {
             for combo in &combos {
+                // An entry that sets a crossed key itself (an adaptive resolver
+                // sets `jobmanager.scheduler`) runs with its own value only.
+                if combo
+                    .iter()
+                    .any(|(k, v)| values.get(*k).is_some_and(|own| own != v))
+                {
+                    continue;
+                }
                 let label = format!(
                     "{} {profile} {name} {}",
                     E::SYSTEM.slug(),
                     combo
                         .iter()
-                        .map(|(k, v)| format!("{k}={v}"))
+                        .map(|(k, v)| match v {
+                            Value::String(s) => format!("{k}={s}"),
+                            v => format!("{k}={v}"),
+                        })
                         .collect::<Vec<_>>()
                         .join(" ")
                 );
@@ -118,8 +141,8 @@ fn configurations<E: Engine>() -> Vec<Configuration<E::Config>> {
                 }
                 for (k, v) in combo {
                     patch = patch
-                        .set(k, Value::String(v.clone()))
-                        .expect("a compare key's value is a valid choice");
+                        .set(k, v.clone())
+                        .expect("a crossed key's value is a valid choice");
                 }
                 let config = patch
                     .apply_to(&base)
@@ -149,13 +172,15 @@ fn run<E: Drive>(label: &str, config: &E::Config, cases: u64) -> u64 {
         let mut rng = SimRng::new(case.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x5eed);
         for _ in 0..STEPS {
             let a = E::random(&sim, &mut rng);
-            let before = format!("{:?}", E::view_json(&sim));
+            // A copy of the (small) state is cheaper than its view; the views
+            // are compared only when the action is refused.
+            let before = sim.clone();
             done.push(a.clone());
             match sim.apply(&a) {
                 Ok(_) => applied += 1,
                 Err(_) => assert_eq!(
-                    before,
-                    format!("{:?}", E::view_json(&sim)),
+                    E::view_json(&before),
+                    E::view_json(&sim),
                     "{label} case {case}: a refused action changed the state: {done:?}"
                 ),
             }
@@ -171,12 +196,14 @@ fn run<E: Drive>(label: &str, config: &E::Config, cases: u64) -> u64 {
 /// must say why. Each registry entry must run in at least one.
 fn every_configuration<E: Drive>() {
     let n = cases();
+    let started = std::time::Instant::now();
+    let mut actions = 0u64;
     let mut ran: BTreeSet<usize> = BTreeSet::new();
     let configs = configurations::<E>();
     for (label, entries, config) in &configs {
         match config {
             Ok(c) => {
-                run::<E>(label, c, n);
+                actions += run::<E>(label, c, n);
                 ran.extend(entries.iter().copied());
             }
             Err(why) => assert!(!why.is_empty(), "{label}: refused without a reason"),
@@ -191,10 +218,12 @@ fn every_configuration<E: Drive>() {
             s.name
         );
     }
+    let ok = configs.iter().filter(|(_, _, c)| c.is_ok()).count();
     eprintln!(
-        "{}: {} configurations × {n} sequences of {STEPS} actions",
+        "{}: {ok} configurations ({} refused with their reason) × {n} sequences of {STEPS} actions ({actions} applied), {:.1} s",
         E::SYSTEM.slug(),
-        configs.iter().filter(|(_, _, c)| c.is_ok()).count()
+        configs.len() - ok,
+        started.elapsed().as_secs_f64()
     );
 }
 
@@ -294,6 +323,138 @@ fn modular_load_manager_impl_create_load_shedding_strategy_refuses_a_class_that_
     assert!(pulsar::Sim::new(c, 1).is_ok());
 }
 
+/// Derived by reading the 4.x `ModularLoadManagerImpl.initialize`: when the
+/// placement strategy is itself a `LoadSheddingStrategy` (AvgShedder) and
+/// `loadBalancerLoadSheddingStrategy` names another class, `initialize` throws
+/// `IllegalArgumentException` and the load manager does not start. lbscope's
+/// 4.x profile refuses that config from a scenario's `config` and from a
+/// `set_config` action alike, leaving the state as it was.
+#[test]
+fn modular_load_manager_impl_initialize_refuses_avg_shedder_placement_with_another_shedder_on_4_x() {
+    use pulsar::config::{PlacementStrategy, Profile, SheddingStrategy};
+    for s in SheddingStrategy::ALL
+        .iter()
+        .copied()
+        .filter(|s| *s != SheddingStrategy::AvgShedder && *s != SheddingStrategy::TransferShedder)
+    {
+        // A scenario's config.
+        let json = format!(
+            r#"{{"format": 2, "seed": 1, "system": "pulsar",
+                "config": {{"profile": "pulsar-4.x", "loadBalancerLoadSheddingStrategy": "{}",
+                            "loadBalancerLoadPlacementStrategy": "AvgShedder"}},
+                "setup": [], "actions": []}}"#,
+            s.name()
+        );
+        let err = match lbscope::scenario::Scenario::from_json(&json) {
+            Err(e) => e.to_string(),
+            Ok(sc) => lbscope::scenario::run::event_log(&sc).unwrap_err().to_string(),
+        };
+        assert!(err.contains("IllegalArgumentException"), "{s:?}: {err}");
+
+        // A set_config action.
+        let mut sim = pulsar::Sim::new(pulsar::Config::profile(Profile::Pulsar4), 1).unwrap();
+        let before = format!("{sim:?}");
+        let mut c = pulsar::Config::profile(Profile::Pulsar4);
+        c.load_balancer_load_shedding_strategy = s;
+        c.load_balancer_load_placement_strategy = PlacementStrategy::AvgShedder;
+        let err = sim
+            .apply(&pulsar::Action::whole_config(&c))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("IllegalArgumentException") && err.contains(s.name()),
+            "{err}"
+        );
+        assert_eq!(before, format!("{sim:?}"));
+    }
+    // Both AvgShedder: accepted.
+    let mut c = pulsar::Config::profile(Profile::Pulsar4);
+    c.load_balancer_load_shedding_strategy = SheddingStrategy::AvgShedder;
+    c.load_balancer_load_placement_strategy = PlacementStrategy::AvgShedder;
+    assert!(pulsar::Sim::new(c, 1).is_ok());
+}
+
+/// The 5.0 profile's pairing, from `ModularLoadManagerImplStrategyTest`
+/// (`createLoadBalanceStrategies`): each fn is named after the upstream test
+/// method and checks its assertions on the effective config.
+mod modular_load_manager_impl_strategy_test {
+    use lbscope::engine::pulsar::config::{PlacementStrategy, Profile, SheddingStrategy};
+    use lbscope::engine::pulsar::{Config, Sim};
+    use lbscope::engine::Engine;
+
+    fn effective(c: Config) -> (SheddingStrategy, PlacementStrategy) {
+        let sim = Sim::new(c, 1).unwrap();
+        let e = sim.effective_config();
+        (
+            e.load_balancer_load_shedding_strategy,
+            e.load_balancer_load_placement_strategy,
+        )
+    }
+
+    /// From testDefaultsPairAvgShedderForSheddingAndPlacement's assertions.
+    #[test]
+    fn test_defaults_pair_avg_shedder_for_shedding_and_placement() {
+        let c = Config::profile(Profile::Pulsar5);
+        assert_eq!(
+            c.load_balancer_load_shedding_strategy,
+            SheddingStrategy::AvgShedder
+        );
+        assert_eq!(
+            c.load_balancer_load_placement_strategy,
+            PlacementStrategy::AvgShedder
+        );
+        assert_eq!(c.max_unload_percentage, 0.5);
+        assert!(!c.load_balancer_distribute_bundles_evenly_enabled);
+        assert_eq!(
+            effective(c),
+            (SheddingStrategy::AvgShedder, PlacementStrategy::AvgShedder)
+        );
+    }
+
+    /// From testExplicitClassicShedderFallsBackToLeastLongTermMessageRatePlacement's assertions.
+    #[test]
+    fn test_explicit_classic_shedder_falls_back_to_least_long_term_message_rate_placement() {
+        let mut c = Config::profile(Profile::Pulsar5);
+        c.load_balancer_load_shedding_strategy = SheddingStrategy::ThresholdShedder;
+        assert_eq!(
+            effective(c),
+            (
+                SheddingStrategy::ThresholdShedder,
+                PlacementStrategy::LeastLongTermMessageRate
+            )
+        );
+    }
+
+    /// From testExplicitPlacementIsKeptWithClassicShedder's assertions.
+    #[test]
+    fn test_explicit_placement_is_kept_with_classic_shedder() {
+        let mut c = Config::profile(Profile::Pulsar5);
+        c.load_balancer_load_shedding_strategy = SheddingStrategy::ThresholdShedder;
+        c.load_balancer_load_placement_strategy = PlacementStrategy::LeastResourceUsageWithWeight;
+        assert_eq!(
+            effective(c),
+            (
+                SheddingStrategy::ThresholdShedder,
+                PlacementStrategy::LeastResourceUsageWithWeight
+            )
+        );
+    }
+
+    /// From testAvgShedderSheddingWithOtherPlacementIsNotPaired's assertions.
+    #[test]
+    fn test_avg_shedder_shedding_with_other_placement_is_not_paired() {
+        let mut c = Config::profile(Profile::Pulsar5);
+        c.load_balancer_load_placement_strategy = PlacementStrategy::LeastResourceUsageWithWeight;
+        assert_eq!(
+            effective(c),
+            (
+                SheddingStrategy::AvgShedder,
+                PlacementStrategy::LeastResourceUsageWithWeight
+            )
+        );
+    }
+}
+
 impl Drive for pulsar::Sim {
     fn setup() -> Vec<pulsar::Action> {
         use pulsar::Action;
@@ -391,6 +552,15 @@ impl Drive for flink::Sim {
             });
         }
         out
+    }
+
+    /// Both schedulers (the adaptive one with every request slot matching
+    /// strategy, besides its own resolvers).
+    fn extra_choices() -> Vec<(&'static str, Vec<Value>)> {
+        vec![(
+            "jobmanager.scheduler",
+            vec![Value::from("default"), Value::from("adaptive")],
+        )]
     }
 
     fn random(_sim: &Self, rng: &mut SimRng) -> flink::Action {

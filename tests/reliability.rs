@@ -446,3 +446,533 @@ fn a_bad_link_names_its_problem_and_keeps_the_saved_work() {
         assert_eq!(s.own(lbscope::engine::System::Pulsar).get().scenario(), old);
     }
 }
+
+/// Counts that show whether a big Pulsar state changed (its Debug text would be
+/// hundreds of megabytes).
+fn pulsar_size(s: &pulsar::Sim) -> (u64, usize, usize) {
+    (s.topic_count(), s.bundles().len(), s.namespaces().len())
+}
+
+/// It fills a cluster to the cap (a minute in a debug build): it runs in
+/// `cargo test --release`.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "fills a cluster to its cap; runs with --release")]
+fn topics_are_capped_over_the_whole_cluster() {
+    use pulsar::limits::MAX_TOPICS;
+    use pulsar::traffic::Traffic;
+    let mut s = sim();
+    namespace(&mut s, 64);
+    let bulk = |prefix: String, count: u32| Action::CreateTopics {
+        namespace: "public/default".into(),
+        prefix,
+        count,
+        traffic: Traffic::default(),
+    };
+    // 100,000 topics per action: allowed alone, stopped at the cluster's cap.
+    let mut made = 0u64;
+    let mut refused = None;
+    for i in 0..(MAX_TOPICS / 100_000 + 2) {
+        match s.apply(&bulk(format!("p{i}"), 100_000)) {
+            Ok(_) => made += 100_000,
+            Err(e) => {
+                refused = Some(e.to_string());
+                break;
+            }
+        }
+    }
+    let e = refused.expect("the cap stops the actions");
+    assert_eq!(made, MAX_TOPICS / 100_000 * 100_000);
+    assert!(
+        e.contains(&format!(
+            "the cluster has {made} topics; 100000 more would pass lbscope's limit of {MAX_TOPICS} topics per cluster"
+        )),
+        "{e}"
+    );
+    assert_eq!(s.topic_count(), made);
+    // What still fits is taken; one topic past it is refused, state unchanged,
+    // by every action that creates topics.
+    let room = (MAX_TOPICS - made) as u32;
+    s.apply(&bulk("rest".into(), room)).unwrap();
+    assert_eq!(s.topic_count(), MAX_TOPICS);
+    let before = pulsar_size(&s);
+    for a in [
+        bulk("one".into(), 1),
+        Action::CreateTopic {
+            topic: "public/default/one-more".into(),
+        },
+        Action::CreateTopicWithHash {
+            topic: "public/default/pinned".into(),
+            hash: 7,
+        },
+        Action::CreatePartitionedTopic {
+            topic: "public/default/parts".into(),
+            partitions: 2,
+        },
+    ] {
+        let e = s.apply(&a).unwrap_err().to_string();
+        assert!(e.contains("topics per cluster"), "{a:?}: {e}");
+        assert_eq!(pulsar_size(&s), before, "{a:?}");
+    }
+}
+
+/// It fills a cluster to the cap (a minute in a debug build): it runs in
+/// `cargo test --release`.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "fills a cluster to its cap; runs with --release")]
+fn bundles_are_capped_over_the_whole_cluster() {
+    use pulsar::limits::MAX_CLUSTER_BUNDLES;
+    let per = pulsar::MAX_BUNDLES;
+    let mut s = sim();
+    let full = MAX_CLUSTER_BUNDLES / per as usize;
+    for i in 0..full {
+        s.apply(&Action::CreateNamespace {
+            namespace: format!("t/ns{i}"),
+            bundles: Some(per),
+        })
+        .unwrap();
+    }
+    assert_eq!(s.bundles().len(), MAX_CLUSTER_BUNDLES);
+    let before = pulsar_size(&s);
+    let e = s
+        .apply(&Action::CreateNamespace {
+            namespace: "t/one-more".into(),
+            bundles: Some(1),
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains(&format!(
+            "the cluster has {MAX_CLUSTER_BUNDLES} bundles; 1 more would pass lbscope's limit of {MAX_CLUSTER_BUNDLES} bundles per cluster"
+        )),
+        "{e}"
+    );
+    assert_eq!(pulsar_size(&s), before);
+    let e = s
+        .apply(&Action::CreateNamespaceWithBoundaries {
+            namespace: "t/bounded".into(),
+            boundaries: vec![0, 0x8000_0000, 0xFFFF_FFFF],
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("bundles per cluster"), "{e}");
+    assert_eq!(pulsar_size(&s), before);
+
+    // Splits count too: a cluster one bundle under the cap takes one split
+    // into two, then refuses the next.
+    let mut s = sim();
+    for i in 0..full - 1 {
+        s.apply(&Action::CreateNamespace {
+            namespace: format!("t/ns{i}"),
+            bundles: Some(per),
+        })
+        .unwrap();
+    }
+    for (name, bundles) in [("t/last", per - 2), ("t/other", 1)] {
+        s.apply(&Action::CreateNamespace {
+            namespace: name.into(),
+            bundles: Some(bundles),
+        })
+        .unwrap();
+    }
+    let split = Action::SplitBundle {
+        namespace: "t/last".into(),
+        bundle: "LARGEST".into(),
+        algorithm: Some(pulsar::config::SplitAlgorithm::RangeEquallyDivide),
+        boundaries: Vec::new(),
+        unload: false,
+    };
+    s.apply(&split).unwrap();
+    assert_eq!(s.bundles().len(), MAX_CLUSTER_BUNDLES);
+    let before = pulsar_size(&s);
+    let e = s
+        .apply(&Action::SplitBundle {
+            namespace: "t/last".into(),
+            bundle: "LARGEST".into(),
+            algorithm: Some(pulsar::config::SplitAlgorithm::RangeEquallyDivide),
+            boundaries: Vec::new(),
+            unload: false,
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("bundles per cluster"), "{e}");
+    assert_eq!(pulsar_size(&s), before);
+}
+
+#[test]
+fn kafka_streams_topics_partitions_and_threads_are_capped_across_actions() {
+    use lbscope::engine::kstreams::{self, topology};
+    let mut s = kstreams::Sim::new(kstreams::Config::default(), 1).unwrap();
+    let topic = |name: String, partitions: u32| kstreams::Action::DefineTopic {
+        topic: name,
+        partitions,
+        racks: vec![],
+        replication_factor: 1,
+    };
+    let per = topology::MAX_PARTITIONS;
+    let full = (topology::MAX_TOTAL_PARTITIONS / u64::from(per)) as usize;
+    for i in 0..full {
+        s.apply(&topic(format!("t{i}"), per)).unwrap();
+    }
+    let before = format!("{:?}", s.topics().keys().collect::<Vec<_>>());
+    let e = s.apply(&topic("more".into(), 1)).unwrap_err().to_string();
+    assert!(
+        e.contains(&format!(
+            "the topics have {} partitions; 1 more would pass lbscope's limit of {} partitions over all topics",
+            topology::MAX_TOTAL_PARTITIONS,
+            topology::MAX_TOTAL_PARTITIONS
+        )),
+        "{e}"
+    );
+    assert_eq!(before, format!("{:?}", s.topics().keys().collect::<Vec<_>>()));
+
+    // Topics: at most MAX_TOPICS, however small.
+    let mut s = kstreams::Sim::new(kstreams::Config::default(), 1).unwrap();
+    for i in 0..topology::MAX_TOPICS {
+        s.apply(&topic(format!("t{i}"), 1)).unwrap();
+    }
+    let e = s.apply(&topic("more".into(), 1)).unwrap_err().to_string();
+    assert!(e.contains("lbscope's limit is 10000 topics"), "{e}");
+    assert_eq!(s.topics().len(), topology::MAX_TOPICS);
+
+    // Threads over all instances.
+    let mut s = kstreams::Sim::new(kstreams::Config::default(), 1).unwrap();
+    let add = |name: String, threads: u32| kstreams::Action::AddInstance {
+        name,
+        threads: Some(threads),
+        rack: None,
+        tags: Default::default(),
+        process_id: None,
+    };
+    let per = 1000;
+    for i in 0..kstreams::MAX_TOTAL_THREADS / per as usize {
+        s.apply(&add(format!("i{i}"), per)).unwrap();
+    }
+    let before = format!("{s:?}");
+    let e = s.apply(&add("more".into(), 1)).unwrap_err().to_string();
+    assert!(
+        e.contains("the instances run 100000 stream threads; 1 more would pass lbscope's limit of 100000 threads over all instances"),
+        "{e}"
+    );
+    let e = s
+        .apply(&kstreams::Action::AddThread {
+            instance: "i0".into(),
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("threads over all instances"), "{e}");
+    assert_eq!(before, format!("{s:?}"));
+}
+
+#[test]
+fn flink_task_managers_and_subtasks_are_capped_across_actions() {
+    use lbscope::engine::flink::{self, job_graph, task_manager};
+    let mut s = flink::Sim::new(flink::Config::default(), 1).unwrap();
+    let add = flink::Action::AddTaskManagers {
+        count: 1000,
+        slots: Some(1),
+    };
+    let mut n = 0;
+    let e = loop {
+        match s.apply(&add) {
+            Ok(_) => n += 1000,
+            Err(e) => break e.to_string(),
+        }
+    };
+    assert_eq!(n, task_manager::MAX_TASK_MANAGERS / 1000 * 1000);
+    assert!(e.contains(&task_manager::MAX_TASK_MANAGERS.to_string()), "{e}");
+    assert_eq!(s.task_managers().len(), n);
+    for _ in n..task_manager::MAX_TASK_MANAGERS {
+        s.apply(&flink::Action::AddTaskManager {
+            name: None,
+            slots: Some(1),
+        })
+        .unwrap();
+    }
+    let before = format!("{s:?}");
+    assert!(s
+        .apply(&flink::Action::AddTaskManager {
+            name: None,
+            slots: Some(1)
+        })
+        .is_err());
+    assert_eq!(before, format!("{s:?}"));
+
+    // A job replaces the one before: vertices and subtasks never add up over actions.
+    let width = job_graph::MAX_PARALLELISM;
+    let count = (job_graph::MAX_SUBTASKS / u64::from(width)) as usize;
+    let job = |p: u32| job_graph::JobSpec {
+        vertices: (0..count)
+            .map(|i| job_graph::VertexSpec {
+                name: format!("v{i}"),
+                parallelism: p,
+                slot_sharing_group: None,
+                co_location_group: None,
+            })
+            .collect(),
+        edges: vec![],
+    };
+    let mut s = flink::Sim::new(flink::Config::default(), 1).unwrap();
+    for _ in 0..8 {
+        s.apply(&flink::Action::DefineJob { job: job(width) }).unwrap();
+    }
+    assert_eq!(s.job().unwrap().subtask_count(), job_graph::MAX_SUBTASKS);
+    // One subtask more is refused.
+    let mut wider = job(width);
+    wider.vertices.push(job_graph::VertexSpec {
+        name: "extra".into(),
+        parallelism: 1,
+        slot_sharing_group: None,
+        co_location_group: None,
+    });
+    assert!(s.apply(&flink::Action::DefineJob { job: wider }).is_err());
+}
+
+/// A random Flink action, often one that is refused (unknown names, bad slot
+/// counts, impossible bounds, durations that overflow the clock, too few slots).
+fn flink_random_action(rng: &mut lbscope::engine::SimRng) -> lbscope::engine::flink::Action {
+    use lbscope::engine::flink::job_graph::{DistributionPattern, EdgeSpec, JobSpec, VertexSpec};
+    use lbscope::engine::flink::resource_profile::Resources;
+    use lbscope::engine::flink::Action;
+    use lbscope::engine::schema::ConfigChange;
+    use serde_json::json;
+    let tm = format!("tm-{}", rng.below(5));
+    let vertex = ["Source", "Map", "Sink", "Nope"][rng.below(4)].to_string();
+    match rng.below(13) {
+        0 => {
+            let p = |rng: &mut lbscope::engine::SimRng| rng.below(5) as u32;
+            let v = |name: &str, parallelism: u32, group: Option<&str>| VertexSpec {
+                name: name.into(),
+                parallelism,
+                slot_sharing_group: group.map(Into::into),
+                co_location_group: None,
+            };
+            let group = (rng.below(3) == 0).then_some("g");
+            Action::DefineJob {
+                job: JobSpec {
+                    vertices: vec![
+                        v("Source", p(rng), None),
+                        v("Map", p(rng), group),
+                        v("Sink", p(rng), None),
+                    ],
+                    edges: vec![
+                        EdgeSpec::new("Source", "Map", DistributionPattern::Rescale),
+                        EdgeSpec::new(
+                            "Map",
+                            if rng.below(6) == 0 { "Nope" } else { "Sink" },
+                            DistributionPattern::Hash,
+                        ),
+                    ],
+                },
+            }
+        }
+        1 => Action::AddTaskManager {
+            name: (rng.below(3) == 0).then(|| tm.clone()),
+            slots: Some([0, 1, 2, 4, 2000][rng.below(5)]),
+        },
+        2 => Action::AddTaskManagers {
+            count: rng.below(4) as u32,
+            slots: Some([0, 1, 3, 2000][rng.below(4)]),
+        },
+        3 => Action::RemoveTaskManager { tm },
+        4 => Action::LoseTaskManager {
+            tm,
+            restart_after_ms: [None, Some(10), Some(5_000), Some(u64::MAX - 3)][rng.below(4)],
+        },
+        5 => Action::RestoreTaskManager { tm },
+        6 => {
+            let (key, value) = match rng.below(6) {
+                0 => (
+                    "jobmanager.scheduler",
+                    json!(["default", "adaptive"][rng.below(2)]),
+                ),
+                1 => (
+                    "taskmanager.load-balance.mode",
+                    json!(["none", "slots", "tasks"][rng.below(3)]),
+                ),
+                2 => (
+                    "slot.request.timeout",
+                    json!(format!("{} ms", [10u64, 300_000, i64::MAX as u64][rng.below(3)])),
+                ),
+                3 => (
+                    "jobmanager.adaptive-scheduler.executing.cooldown-after-rescaling",
+                    json!(format!("{} ms", [0u64, 30_000, i64::MAX as u64][rng.below(3)])),
+                ),
+                4 => ("execution.state-recovery.from-local", json!(rng.below(2) == 0)),
+                _ => ("slot.request.max-interval", json!(format!("{} ms", i64::MAX))),
+            };
+            Action::SetConfig(ConfigChange::one(key, value).unwrap())
+        }
+        7 => Action::SetTaskManagerResources {
+            tm,
+            resources: (rng.below(2) == 0).then(|| Resources {
+                cpu_milli: [0, 1, 4000][rng.below(3)],
+                memory_mb: [0, 1, 4096][rng.below(3)],
+            }),
+        },
+        8 => Action::SetSlotSharingGroupResources {
+            group: ["default", "g", "nope"][rng.below(3)].into(),
+            resources: (rng.below(2) == 0).then_some(Resources {
+                cpu_milli: 500,
+                memory_mb: 512,
+            }),
+        },
+        9 => Action::SetResourceRequirements {
+            vertex,
+            lower_bound: rng.below(4) as u32,
+            upper_bound: [0, 1, 3, 200][rng.below(4)],
+        },
+        10 => Action::OccupySlots {
+            tm,
+            job: None,
+            slots: rng.below(4) as u32,
+            tasks: rng.below(3) as u32,
+        },
+        _ => Action::Schedule,
+    }
+}
+
+/// Random Flink actions under each load-balance mode and both schedulers, many
+/// of them refused: after a refused action the state is exactly what it was
+/// before (its whole `Debug` text). (`tests/flink_props.rs` and
+/// `tests/registries.rs` check the invariants.)
+/// `PROPTEST_CASES` sets the sequences per configuration (64 by default).
+#[test]
+fn flink_a_refused_action_leaves_the_state_as_it_was() {
+    use lbscope::engine::flink::{self, Action, LoadBalanceMode};
+    use lbscope::engine::SimRng;
+    let cases: u64 = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(64);
+    let (mut refused, mut applied) = (0u64, 0u64);
+    for mode in [
+        LoadBalanceMode::None,
+        LoadBalanceMode::Slots,
+        LoadBalanceMode::Tasks,
+    ] {
+        for adaptive in [false, true] {
+            let mut config = flink::Config::with_mode(mode);
+            if adaptive {
+                config.scheduler = flink::SchedulerType::Adaptive;
+            }
+            for case in 0..cases {
+                let mut sim = flink::Sim::new(config.clone(), case).unwrap();
+                let mut rng = SimRng::new(case ^ 0xF11C);
+                let mut done: Vec<Action> = Vec::new();
+                for _ in 0..60 {
+                    let a = flink_random_action(&mut rng);
+                    let before = format!("{sim:?}");
+                    done.push(a.clone());
+                    match sim.apply(&a) {
+                        Ok(_) => applied += 1,
+                        Err(_) => {
+                            refused += 1;
+                            assert_eq!(
+                                before,
+                                format!("{sim:?}"),
+                                "{mode:?} adaptive={adaptive} case {case}: a refused action changed the state: {done:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(refused > 0 && applied > 0, "{refused} refused, {applied} applied");
+    eprintln!("flink: {applied} actions applied, {refused} refused and left the state unchanged");
+}
+
+/// Time per action at Flink's large scale (1,024 TaskManagers × 1,024 slots, a
+/// job of 2^20 subtasks, scheduled), applied in place and applied as before
+/// (the whole state copied first so that an error could leave it unchanged).
+/// Figures are printed, never asserted:
+/// `cargo test --release --test reliability -- --ignored --nocapture flink_apply_cost`.
+#[test]
+#[ignore]
+fn flink_apply_cost_at_scale() {
+    use lbscope::engine::flink::job_graph::{JobSpec, VertexSpec, MAX_PARALLELISM, MAX_SUBTASKS};
+    use lbscope::engine::flink::{self, Action};
+    use lbscope::engine::schema::ConfigChange;
+    let width = MAX_PARALLELISM;
+    let job = JobSpec {
+        vertices: (0..(MAX_SUBTASKS / u64::from(width)))
+            .map(|i| VertexSpec {
+                name: format!("v{i}"),
+                parallelism: width,
+                slot_sharing_group: None,
+                co_location_group: None,
+            })
+            .collect(),
+        edges: vec![],
+    };
+    let mut s = flink::Sim::new(flink::Config::default(), 1).unwrap();
+    s.apply(&Action::DefineJob { job }).unwrap();
+    s.apply(&Action::AddTaskManagers {
+        count: 1024,
+        slots: Some(1024),
+    })
+    .unwrap();
+    let t = Instant::now();
+    s.apply(&Action::Schedule).unwrap();
+    eprintln!(
+        "flink at scale: Schedule {:.0} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    let t = Instant::now();
+    let copy = s.clone();
+    eprintln!(
+        "flink at scale: one copy of the state {:.1} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    drop(copy);
+    let actions: Vec<(&str, Vec<Action>)> = vec![
+        (
+            "add_task_manager + remove_task_manager",
+            vec![
+                Action::AddTaskManager {
+                    name: Some("extra".into()),
+                    slots: Some(4),
+                },
+                Action::RemoveTaskManager { tm: "extra".into() },
+            ],
+        ),
+        (
+            "set_config",
+            vec![Action::SetConfig(
+                ConfigChange::one("slot.request.timeout", serde_json::json!("300000 ms")).unwrap(),
+            )],
+        ),
+        (
+            "a refused remove_task_manager (busy)",
+            vec![Action::RemoveTaskManager { tm: "tm-0".into() }],
+        ),
+        (
+            "a refused lose_task_manager (unknown)",
+            vec![Action::LoseTaskManager {
+                tm: "nope".into(),
+                restart_after_ms: None,
+            }],
+        ),
+    ];
+    const REPS: u32 = 20;
+    for (what, seq) in &actions {
+        let t = Instant::now();
+        for _ in 0..REPS {
+            for a in seq {
+                let _ = s.apply(a);
+            }
+        }
+        let now = t.elapsed().as_secs_f64() * 1e3 / f64::from(REPS);
+        let t = Instant::now();
+        for _ in 0..REPS {
+            for a in seq {
+                let mut next = s.clone();
+                if next.apply(a).is_ok() {
+                    s = next;
+                }
+            }
+        }
+        let before = t.elapsed().as_secs_f64() * 1e3 / f64::from(REPS);
+        eprintln!("flink at scale: {what}: {now:.3} ms in place, {before:.3} ms copying the state first");
+    }
+}

@@ -166,8 +166,11 @@ fn fuzz_import(target: &str, dir: &str, f: fn(&[u8]), seed: u64) {
     // Each seed is an options byte, then one to three samples joined by 0xFF.
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let n = runs();
+    // How many inputs each parser was given (an input is recognised as
+    // `import::detect` recognises it), to show every parser of the system is reached.
+    let mut kinds: std::collections::BTreeMap<String, usize> = Default::default();
     let t = Instant::now();
-    for _ in 0..n {
+    for i in 0..n {
         let mut base = vec![rng.random::<u8>()];
         for k in 0..rng.random_range(1..=3) {
             if k > 0 {
@@ -175,9 +178,17 @@ fn fuzz_import(target: &str, dir: &str, f: fn(&[u8]), seed: u64) {
             }
             base.extend_from_slice(&samples[rng.random_range(0..samples.len())]);
         }
-        f(&mutate(&mut rng, &base, &samples));
+        let input = mutate(&mut rng, &base, &samples);
+        if i % 64 == 0 {
+            for part in input.get(1..).unwrap_or(&[]).split(|b| *b == 0xFF).take(4) {
+                let kind = lbscope::import::detect(&String::from_utf8_lossy(part));
+                *kinds.entry(format!("{kind:?}")).or_default() += 64;
+            }
+        }
+        f(&input);
     }
     report(target, n, t);
+    eprintln!("fuzz {target}: inputs by kind (sampled 1 in 64): {kinds:?}");
 }
 
 #[test]

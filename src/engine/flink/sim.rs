@@ -544,6 +544,75 @@ impl Sim {
             self.metrics = Some(Metrics::measure(plan, &self.cluster, t));
         }
     }
+
+    /// Whether `action` may reach the adaptive scheduler's code, whose checks
+    /// are not all before its changes.
+    pub(super) fn needs_copy(&self, action: &Action) -> bool {
+        let adaptive = self.config.scheduler == SchedulerType::Adaptive || self.adaptive.is_some();
+        adaptive
+            && matches!(
+                action,
+                Action::AddTaskManager { .. }
+                    | Action::AddTaskManagers { .. }
+                    | Action::LoseTaskManager { .. }
+                    | Action::RestoreTaskManager { .. }
+                    | Action::SetResourceRequirements { .. }
+                    | Action::OccupySlots { .. }
+                    | Action::Schedule
+            )
+    }
+
+    /// Apply `action` to `self`: on the paths [`Sim::needs_copy`] leaves out,
+    /// an error comes before any change.
+    fn apply_in_place(&mut self, action: &Action) -> Result<Vec<Event>, Error> {
+        match action {
+            Action::DefineJob { job } => self.define_job(job),
+            Action::AddTaskManager { name, slots } => self
+                .add_tm(name.clone(), *slots)
+                .and_then(|evs| self.after_new_resources(evs)),
+            Action::AddTaskManagers { count, slots } => {
+                let free = MAX_TASK_MANAGERS.saturating_sub(self.cluster.tms.len());
+                if *count as usize > free {
+                    return Err(Error::TooManyTaskManagers {
+                        max: MAX_TASK_MANAGERS,
+                    });
+                }
+                // The only other refusal of an unnamed TaskManager: checked once, first.
+                self.check_slots(*slots)?;
+                let mut evs = Vec::new();
+                for _ in 0..*count {
+                    evs.extend(self.add_tm(None, *slots)?);
+                }
+                self.after_new_resources(evs)
+            }
+            Action::RemoveTaskManager { tm } => self.remove_tm(tm),
+            Action::LoseTaskManager { tm, restart_after_ms } => self.lose_tm(tm, *restart_after_ms),
+            Action::RestoreTaskManager { tm } => {
+                self.restore_tm(tm).and_then(|evs| self.after_new_resources(evs))
+            }
+            Action::SetConfig(change) => self.set_config(change),
+            Action::SetTaskManagerResources { tm, resources } => self.set_tm_resources(tm, *resources),
+            Action::SetSlotSharingGroupResources { group, resources } => {
+                self.set_group_resources(group, *resources)
+            }
+            Action::SetResourceRequirements {
+                vertex,
+                lower_bound,
+                upper_bound,
+            } => self
+                .set_requirements(vertex, *lower_bound, *upper_bound)
+                .and_then(|evs| self.adaptive_rescale(RescaleTrigger::NewResourceRequirements, evs)),
+            Action::OccupySlots {
+                tm,
+                job,
+                slots,
+                tasks,
+            } => self
+                .occupy_slots(tm, job.as_deref(), *slots, *tasks)
+                .and_then(|evs| self.after_new_resources(evs)),
+            Action::Schedule => self.schedule(),
+        }
+    }
 }
 
 impl Engine for Sim {
@@ -570,56 +639,20 @@ impl Engine for Sim {
         })
     }
 
+    /// An action that fails leaves the state as it was. Every check of the
+    /// default scheduler's paths comes before their first change, so they run
+    /// on the state itself; the adaptive scheduler's rescale and failover can
+    /// still refuse part-way (a clock overflow, too few slots for the
+    /// minimum), so an action that reaches them runs on a copy
+    /// ([`Sim::needs_copy`]).
     fn apply(&mut self, action: &Action) -> Result<Vec<Event>, Error> {
-        // Work on a copy so that an error leaves `self` exactly as it was.
-        let mut next = self.clone();
-        let events = match action {
-            Action::DefineJob { job } => next.define_job(job),
-            Action::AddTaskManager { name, slots } => next
-                .add_tm(name.clone(), *slots)
-                .and_then(|evs| next.after_new_resources(evs)),
-            Action::AddTaskManagers { count, slots } => {
-                let mut evs = Vec::new();
-                let free = MAX_TASK_MANAGERS.saturating_sub(next.cluster.tms.len());
-                if *count as usize > free {
-                    return Err(Error::TooManyTaskManagers {
-                        max: MAX_TASK_MANAGERS,
-                    });
-                }
-                for _ in 0..*count {
-                    evs.extend(next.add_tm(None, *slots)?);
-                }
-                next.after_new_resources(evs)
-            }
-            Action::RemoveTaskManager { tm } => next.remove_tm(tm),
-            Action::LoseTaskManager { tm, restart_after_ms } => next.lose_tm(tm, *restart_after_ms),
-            Action::RestoreTaskManager { tm } => {
-                next.restore_tm(tm).and_then(|evs| next.after_new_resources(evs))
-            }
-            Action::SetConfig(change) => next.set_config(change),
-            Action::SetTaskManagerResources { tm, resources } => next.set_tm_resources(tm, *resources),
-            Action::SetSlotSharingGroupResources { group, resources } => {
-                next.set_group_resources(group, *resources)
-            }
-            Action::SetResourceRequirements {
-                vertex,
-                lower_bound,
-                upper_bound,
-            } => next
-                .set_requirements(vertex, *lower_bound, *upper_bound)
-                .and_then(|evs| next.adaptive_rescale(RescaleTrigger::NewResourceRequirements, evs)),
-            Action::OccupySlots {
-                tm,
-                job,
-                slots,
-                tasks,
-            } => next
-                .occupy_slots(tm, job.as_deref(), *slots, *tasks)
-                .and_then(|evs| next.after_new_resources(evs)),
-            Action::Schedule => next.schedule(),
-        }?;
-        *self = next;
-        Ok(events)
+        if self.needs_copy(action) {
+            let mut next = self.clone();
+            let events = next.apply_in_place(action)?;
+            *self = next;
+            return Ok(events);
+        }
+        self.apply_in_place(action)
     }
 
     fn config(&self) -> &Config {

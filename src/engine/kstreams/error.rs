@@ -3,7 +3,7 @@
 use super::topology;
 use super::{
     TaskId, MAX_RACK_AWARE_ASSIGNMENT_TAG_KEY_LENGTH, MAX_RACK_AWARE_ASSIGNMENT_TAG_LIST_SIZE,
-    MAX_RACK_AWARE_ASSIGNMENT_TAG_VALUE_LENGTH, MAX_THREADS,
+    MAX_RACK_AWARE_ASSIGNMENT_TAG_VALUE_LENGTH, MAX_THREADS, MAX_TOTAL_THREADS,
 };
 use crate::engine::schema::ConfigError;
 
@@ -78,6 +78,25 @@ pub enum Error {
     /// Too many instances.
     #[error("more than {0} instances")]
     TooManyInstances(usize),
+    /// Too many topics.
+    #[error("{0} topics are defined; lbscope's limit is {max} topics", max = topology::MAX_TOPICS)]
+    TooManyTopics(usize),
+    /// Too many partitions over all topics.
+    #[error("the topics have {have} partitions; {adding} more would pass lbscope's limit of {max} partitions over all topics", max = topology::MAX_TOTAL_PARTITIONS)]
+    TooManyTotalPartitions {
+        /// Partitions defined.
+        have: u64,
+        /// Partitions the action adds.
+        adding: u64,
+    },
+    /// Too many threads over all instances.
+    #[error("the instances run {have} stream threads; {adding} more would pass lbscope's limit of {max} threads over all instances", max = MAX_TOTAL_THREADS)]
+    TooManyTotalThreads {
+        /// Threads running.
+        have: usize,
+        /// Threads the action adds.
+        adding: usize,
+    },
     /// Too many threads.
     #[error("{0} threads is more than the limit of {max}", max = MAX_THREADS)]
     TooManyThreads(u32),

@@ -61,6 +61,8 @@ pub const MAX_THREADS: u32 = 1024;
 pub const MAX_LISTED_MEMBERS: usize = 32;
 /// Most instances in the playground.
 pub const MAX_INSTANCES: usize = 10_000;
+/// Most stream threads over all instances, across all actions.
+pub const MAX_TOTAL_THREADS: usize = 100_000;
 /// Most standby replicas in the playground.
 pub const MAX_STANDBY_REPLICAS: u32 = 16;
 /// Kafka's lower bound for `probing.rebalance.interval.ms`.

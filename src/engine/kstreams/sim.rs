@@ -6,7 +6,7 @@ use super::{
     Config, Error, Event, Instance, InstanceStatus, Metrics, ProcessId, StreamThread, SubtopologySpec,
     TaskId, TaskInfo, TaskOffset, ThreadAssignmentSpec, ThreadLoad, Topic, Topology, View, MAX_INSTANCES,
     MAX_RACK_AWARE_ASSIGNMENT_TAG_KEY_LENGTH, MAX_RACK_AWARE_ASSIGNMENT_TAG_LIST_SIZE,
-    MAX_RACK_AWARE_ASSIGNMENT_TAG_VALUE_LENGTH, MAX_THREADS,
+    MAX_RACK_AWARE_ASSIGNMENT_TAG_VALUE_LENGTH, MAX_THREADS, MAX_TOTAL_THREADS,
 };
 use crate::engine::schema::{self, ConfigChange};
 use crate::engine::{AnyAction, Engine, Series, SimRng, Subject, System};
@@ -171,6 +171,16 @@ impl Sim {
         if self.topics.contains_key(name) {
             return Err(Error::TopicExists(name.to_string()));
         }
+        if self.topics.len() >= topology::MAX_TOPICS {
+            return Err(Error::TooManyTopics(self.topics.len()));
+        }
+        let have: u64 = self.topics.values().map(|t| u64::from(t.partitions)).sum();
+        if have + u64::from(partitions) > topology::MAX_TOTAL_PARTITIONS {
+            return Err(Error::TooManyTotalPartitions {
+                have,
+                adding: u64::from(partitions),
+            });
+        }
         if racks.iter().any(|r| r.is_empty()) {
             return Err(Error::BadName("rack".into(), String::new()));
         }
@@ -259,6 +269,7 @@ impl Sim {
         if n > MAX_THREADS {
             return Err(Error::TooManyThreads(n));
         }
+        self.check_thread_room(n as usize)?;
         if rack.as_ref().is_some_and(|r| r.is_empty()) {
             return Err(Error::BadName("rack".into(), String::new()));
         }
@@ -368,6 +379,15 @@ impl Sim {
         Ok(out)
     }
 
+    /// Whether `adding` more threads fit under [`MAX_TOTAL_THREADS`].
+    fn check_thread_room(&self, adding: usize) -> Result<(), Error> {
+        let have: usize = self.instances.values().map(|i| i.threads.len()).sum();
+        if have + adding > MAX_TOTAL_THREADS {
+            return Err(Error::TooManyTotalThreads { have, adding });
+        }
+        Ok(())
+    }
+
     fn add_thread(&mut self, name: &str) -> Result<Vec<Event>, Error> {
         let inst = self.instance_mut(name)?;
         if inst.status != InstanceStatus::Running {
@@ -376,6 +396,8 @@ impl Sim {
         if inst.threads.len() as u32 >= MAX_THREADS {
             return Err(Error::TooManyThreads(inst.threads.len() as u32 + 1));
         }
+        self.check_thread_room(1)?;
+        let inst = self.instance_mut(name)?;
         let index = inst.next_thread_index();
         inst.threads.push(StreamThread {
             index,

@@ -9,6 +9,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Most partitions one topic may have in the playground.
 pub const MAX_PARTITIONS: u32 = 100_000;
+/// Most topics, across all actions.
+pub const MAX_TOPICS: usize = 10_000;
+/// Most partitions over all topics, across all actions.
+pub const MAX_TOTAL_PARTITIONS: u64 = 1_000_000;
 /// Most tasks a topology may produce.
 pub const MAX_TASKS: usize = 200_000;
 

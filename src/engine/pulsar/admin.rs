@@ -118,6 +118,7 @@ impl Sim {
         if plan.boundaries.len() > room {
             return Err(too_many(ns, have, plan.boundaries.len()));
         }
+        self.check_bundle_room(plan.boundaries.len())?;
         if plan.boundaries.is_empty() {
             return Err(Error::SplitRefused(format!(
                 "{alg:?} found no boundary in {bid}: {}",

@@ -37,6 +37,7 @@ pub(crate) mod index;
 mod invariants;
 pub mod isolation;
 mod knobs;
+pub mod limits;
 pub mod load;
 pub mod load_manager;
 pub mod namespace;

@@ -113,6 +113,8 @@ pub struct Sim {
     pub(super) last_step_events: usize,
     /// Workload patterns (traffic that changes every round).
     pub(super) workload: workload::Workload,
+    /// Topics in all namespaces (see [`limits::MAX_TOPICS`]).
+    pub(super) topic_count: u64,
 }
 
 /// The config a load manager runs with, and the warnings Pulsar would log.
@@ -121,6 +123,9 @@ pub fn effective_config(c: &Config) -> (Config, Vec<String>) {
     let mut w = Vec::new();
     match c.load_manager_class_name {
         LoadManager::Modular => {
+            // 5.0 (`ModularLoadManagerImpl.createLoadBalanceStrategies`): AvgShedder
+            // placement beside another shedder falls back to LeastLongTermMessageRate.
+            // 4.x refuses the pairing instead (`validate_config`).
             if c.load_balancer_load_placement_strategy == PlacementStrategy::AvgShedder
                 && c.load_balancer_load_shedding_strategy != SheddingStrategy::AvgShedder
             {
@@ -207,6 +212,19 @@ fn validate_config(c: &Config) -> Result<(), Error> {
         )));
     }
     let shedder = c.load_balancer_load_shedding_strategy;
+    // 4.x `ModularLoadManagerImpl.initialize`: a placement strategy that is also
+    // a shedding strategy (AvgShedder) must be the shedding strategy's class, or
+    // the load manager throws and does not start. (5.0 falls back instead:
+    // `effective_config`.)
+    if c.profile == Profile::Pulsar4
+        && c.load_manager_class_name == LoadManager::Modular
+        && c.load_balancer_load_placement_strategy == PlacementStrategy::AvgShedder
+        && shedder != SheddingStrategy::AvgShedder
+    {
+        return Err(Error::Invalid(format!(
+            "loadBalancerLoadPlacementStrategy AvgShedder is also a shedding strategy, so the 4.x ModularLoadManagerImpl requires loadBalancerLoadSheddingStrategy to name the same class, but it is {shedder}: the load manager throws IllegalArgumentException at start and does not run; set both to AvgShedder, choose another placement, or use the 5.0 profile (which falls back to LeastLongTermMessageRate placement)"
+        )));
+    }
     if c.load_manager_class_name == LoadManager::Modular && shedder.interface() != shed::Interface::Modular {
         let modular: Vec<&str> = SheddingStrategy::ALL
             .iter()
@@ -475,6 +493,7 @@ impl Sim {
             });
         }
         self.check_new_namespace(name)?;
+        self.check_bundle_room(n as usize)?;
         let ns = Namespace::new(name, n).ok_or(Error::ZeroBundles(n))?;
         Ok(self.insert_namespace(ns))
     }
@@ -525,6 +544,7 @@ impl Sim {
             });
         }
         self.check_new_namespace(name)?;
+        self.check_bundle_room(n as usize)?;
         let ns = Namespace {
             name: name.to_string(),
             bundles: bundle::ranges_from_boundaries(&sorted),
@@ -611,6 +631,7 @@ impl Sim {
             };
         };
         let range = ns.bundle_of(hash);
+        self.topic_count += 1;
         ns.insert(Topic {
             name,
             hash,
@@ -636,6 +657,7 @@ impl Sim {
 
     fn create_topic(&mut self, raw: &str, pinned: Option<u32>) -> Result<Vec<Event>, Error> {
         let (name, hash) = self.check_new_topic(raw, pinned)?;
+        self.check_topic_room(1)?;
         let bid = self.insert_topic(name.clone(), hash, pinned.is_some(), Traffic::default());
         let mut ev = vec![Event::TopicCreated {
             topic: name,
@@ -663,6 +685,7 @@ impl Sim {
         if !self.namespaces.contains_key(ns) {
             return Err(Error::NoSuchNamespace(ns.to_string()));
         }
+        self.check_topic_room(u64::from(count))?;
         let mut names = Vec::with_capacity(count as usize);
         let mut seen = std::collections::BTreeSet::new();
         for i in 0..count {
@@ -697,6 +720,7 @@ impl Sim {
         }
         let (name, _) = self.check_new_topic(raw, None)?;
         topic::check_bulk(partitions, name.0.len() + "-partition-".len() + 7)?;
+        self.check_topic_room(u64::from(partitions))?;
         let mut parts = Vec::new();
         for i in 0..partitions {
             let (p, h) = self.check_new_topic(&name.partition(i).0, None)?;
@@ -860,6 +884,7 @@ impl Engine for Sim {
             metrics: Vec::new(),
             last_step_events: 0,
             workload: workload::Workload::default(),
+            topic_count: 0,
         })
     }
 

@@ -295,6 +295,10 @@ impl Sim {
                 });
                 continue;
             }
+            if let Some(reason) = self.bundle_room_refusal(plan.boundaries.len()) {
+                ev.push(Event::SplitSkipped { bundle: bid, reason });
+                continue;
+            }
             // `checkNamespaceBundleSplit` unloads the children only if the
             // namespace policies and the anti-affinity group let them leave.
             let mut unload_this = unload;
@@ -394,6 +398,10 @@ impl Sim {
                             plan.remark.clone().unwrap_or_default()
                         ),
                     });
+                    continue;
+                }
+                if let Some(reason) = self.bundle_room_refusal(plan.boundaries.len()) {
+                    ev.push(Event::SplitSkipped { bundle: bid, reason });
                     continue;
                 }
                 self.do_split(&bid, plan, &format!("owner {owner}"), false, ev);
