@@ -615,7 +615,7 @@ fn transfer_shedder_wave() -> Lesson {
             step("Sixteen rounds", TRANSFER_ROUNDS, &[C::Step], transfer_wave_text),
             step("Play freely", TRANSFER_ROUNDS, &[C::All], |c: &PCtx| {
                 Said::new(format!(
-                    "Edit the pattern in the Workloads panel into a burst ×1.6 for 16 rounds (the crest held steady) and step on: the spread then stays above the target, and once it has for more than {} checks in a row, bundles move off broker-1.",
+                    "Edit the pattern in the Workloads panel into a burst that holds the crest steady and step on. The spread then stays above the target, and once it has for more than {} checks in a row, bundles move off broker-1.",
                     c.state.config().load_balancer_shedding_condition_hit_count_threshold
                 ))
             }),
@@ -730,17 +730,6 @@ fn warmup_text(c: &KCtx) -> Said {
         .filter(|t| c.state.active_owner(t.id) == Some("c"))
         .map(|t| t.id.to_string())
         .collect();
-    let produced: u64 = c
-        .steps
-        .iter()
-        .flatten()
-        .filter_map(|e| match e {
-            kstreams::Event::Workload(kstreams::workload::WorkloadEvent::Produced { produced, .. }) => {
-                Some(produced.iter().map(|p| p.records).sum::<u64>())
-            }
-            _ => None,
-        })
-        .sum();
     let warm = if w.is_empty() {
         "c holds no warm-up now".to_string()
     } else {
@@ -751,9 +740,9 @@ fn warmup_text(c: &KCtx) -> Said {
         )
     };
     Said::new(format!(
-        "At {} s: {warm}; the pattern has produced {} records to input since c joined, while a warm-up replays its changelog at lbscope.restore.records.per.second = {} and counts as caught up within acceptable.recovery.lag = {}. {}{}",
-        now / 1000,
-        num(produced as f64),
+        "At {} ms: {warm}; records keep arriving, so task 0_0's changelog now ends at {}, while a warm-up replays its changelog at lbscope.restore.records.per.second = {} and counts as caught up within acceptable.recovery.lag = {}. {}{}",
+        now,
+        c.state.end_offset(kstreams::TaskId::new(0, 0)),
         k.restore_records_per_second,
         k.acceptable_recovery_lag,
         if done.is_empty() {
@@ -762,7 +751,7 @@ fn warmup_text(c: &KCtx) -> Said {
             format!(
                 "Caught up: {}.",
                 done.iter()
-                    .map(|d| format!("{} at {} s (lag {})", d.1, d.0 / 1000, d.2))
+                    .map(|d| format!("{} by {} ms (lag {})", d.1, d.0, d.2))
                     .collect::<Vec<_>>()
                     .join(", ")
             )
@@ -814,7 +803,7 @@ fn kstreams_warmup_under_load() -> Lesson {
             step("The probing rebalance", 5, &[C::Time], warmup_text),
             step("Play freely", 5, &[C::All], |_c: &KCtx| {
                 Said::new(
-                    "Raise the pattern's rate in the Produce patterns panel past the restore rate and add another instance: its warm-ups then never catch up, and the tasks stay where they are.",
+                    "Raise the pattern's rate in the Produce patterns panel past the restore rate and add another instance. Its warm-ups then never catch up, and the tasks stay where they are.",
                 )
             }),
         ],
@@ -923,7 +912,7 @@ mod tests {
         let after_join = Ctx::<kstreams::Sim>::replay(24, &warmup_log(true), 1).unwrap();
         assert!(!warmups_on_c(&after_join).is_empty(), "c gets warm-ups");
         let text = lesson_text(&kstreams_warmup_under_load(), 2);
-        assert!(text.contains("records to input since c joined"), "{text}");
+        assert!(text.contains("records keep arriving"), "{text}");
     }
 
     #[test]
