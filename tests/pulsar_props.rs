@@ -22,6 +22,8 @@ enum Op {
     Unload(usize),
     Crash(usize),
     Restore(usize),
+    /// Add (0), change (1) or remove (2) a workload pattern: shape, id, number.
+    Workload(u8, u8, u32, f64),
     Step,
 }
 
@@ -33,6 +35,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0usize..64).prop_map(Op::Unload),
         1 => (0usize..3).prop_map(Op::Crash),
         1 => (0usize..3).prop_map(Op::Restore),
+        2 => (0u8..3, 0u8..5, 1u32..4, 0.0f64..3.0).prop_map(|(k, s, id, x)| Op::Workload(k, s, id, x)),
         2 => Just(Op::Step),
     ]
 }
@@ -212,6 +215,51 @@ fn run(manager: LoadManager, ops: &[Op]) {
                         broker: format!("b{i}"),
                     },
                 );
+            }
+            Op::Workload(kind, shape, id, x) => {
+                use lbscope::engine::pulsar::workload::{Pattern, Shape, Target};
+                let shape = match shape {
+                    0 => Shape::Jitter { percent: x * 30.0 },
+                    1 => Shape::Wave {
+                        period_minutes: 1.0 + x * 10.0,
+                        amplitude_percent: x * 30.0,
+                        phase_minutes: 0.0,
+                    },
+                    2 => Shape::Burst {
+                        start_round: *id as u64,
+                        rounds: 2,
+                        multiplier: *x,
+                    },
+                    3 => Shape::Zipf {
+                        total_msg_rate_in: x * 10_000.0,
+                        exponent: *x,
+                        redraw_every: 2,
+                        seed: None,
+                    },
+                    _ => Shape::Churn {
+                        producers: *id,
+                        consumers: 1,
+                    },
+                };
+                let target = if *id == 2 {
+                    Target::HashRange {
+                        namespace: "t/n".into(),
+                        lower: 0,
+                        upper: 0x8000_0000,
+                    }
+                } else {
+                    Target::All
+                };
+                let pattern = Pattern { target, shape };
+                let a = match kind {
+                    0 => Action::AddWorkload { pattern },
+                    1 => Action::ChangeWorkload { id: *id, pattern },
+                    _ => Action::RemoveWorkload { id: *id },
+                };
+                let before = format!("{sim:?}");
+                if checked(&mut sim, &a).is_err() {
+                    assert_eq!(before, format!("{sim:?}"), "a refused {a:?} changed the state");
+                }
             }
             Op::Step => {
                 checked(&mut sim, &Action::Step).unwrap();

@@ -580,6 +580,8 @@ pub fn all() -> &'static [Lesson] {
     static ALL: OnceLock<Vec<Lesson>> = OnceLock::new();
     ALL.get_or_init(|| {
         let mut v = pulsar::lessons();
+        v.extend(flink::lessons());
+        v.extend(kstreams::lessons());
         // Each workload lesson follows the last lesson of its concept.
         for w in workload::lessons() {
             let at = v
@@ -588,8 +590,6 @@ pub fn all() -> &'static [Lesson] {
                 .map_or(v.len(), |i| i + 1);
             v.insert(at, w);
         }
-        v.extend(flink::lessons());
-        v.extend(kstreams::lessons());
         v
     })
 }

@@ -395,9 +395,429 @@ fn threshold_shedder_burst() -> Lesson {
     )
 }
 
+/// Per round so far: (round, std, target std, hit count, hits to exceed, bundles unloaded).
+fn transfer_rounds(c: &PCtx) -> Vec<(u64, f64, f64, u32, u32, usize)> {
+    let mut out: Vec<(u64, f64, f64, u32, u32, usize)> = Vec::new();
+    let mut round = 0;
+    for e in c.steps.iter().flatten() {
+        match e {
+            E::Workload(WorkloadEvent::Applied { round: r, .. }) => round = *r,
+            E::Shed(ShedEvent::TransferStats {
+                std,
+                target_std,
+                hit_count,
+                hit_threshold,
+                ..
+            }) => out.push((round, *std, *target_std, *hit_count, *hit_threshold, 0)),
+            E::Shed(ShedEvent::TransferDecision { unloads, .. }) => {
+                if let Some(last) = out.last_mut().filter(|l| l.0 == round) {
+                    last.5 = *unloads;
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The longest run of consecutive rounds with the std above its target.
+fn longest_above(rows: &[(u64, f64, f64, u32, u32, usize)]) -> usize {
+    let (mut run, mut most) = (0, 0);
+    for r in rows {
+        run = if r.1 > r.2 { run + 1 } else { 0 };
+        most = most.max(run);
+    }
+    most
+}
+
+fn wave_period(c: &PCtx) -> f64 {
+    c.state
+        .workload()
+        .patterns()
+        .iter()
+        .find_map(|e| match e.pattern.shape {
+            Shape::Wave { period_minutes, .. } => Some(period_minutes),
+            _ => None,
+        })
+        .unwrap_or(0.0)
+}
+
+fn transfer_wave_text(c: &PCtx) -> Said {
+    let rows = transfer_rounds(c);
+    let Some(&(round, std, target, hits, need, _)) = rows.last() else {
+        return Said::new(format!(
+            "Round {}: TransferShedder has not computed its statistics yet.",
+            c.state.round()
+        ));
+    };
+    let line: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{:.3}{}", r.1, if r.1 > r.2 { " (above)" } else { "" }))
+        .collect();
+    let moved: Vec<String> = rows
+        .iter()
+        .filter(|r| r.5 > 0)
+        .map(|r| format!("{} ({} bundles)", r.0, r.5))
+        .collect();
+    let most = longest_above(&rows);
+    Said::new(format!(
+        "Round {round}: the standard deviation of the brokers' loads is {std:.3} against loadBalancerBrokerLoadTargetStd = {target:.3}, and the shedding condition has held {hits} times in a row (it must hold more than {need} times). Std per round: {}. {}",
+        line.join(", "),
+        if moved.is_empty() {
+            format!(
+                "Nothing moved: the wave (a {} min period) keeps the std above the target for at most {most} consecutive rounds, and each round under it sets the count back to 0.",
+                num(wave_period(c))
+            )
+        } else {
+            format!(
+                "TransferShedder unloaded in round(s) {}; a crest that held the condition {need} times or fewer was ridden out.",
+                moved.join(", ")
+            )
+        }
+    ))
+    .focus(F::Broker, "broker-1")
+}
+
+/// The TransferShedder lesson's wave on broker-1's topics.
+fn transfer_wave() -> Shape {
+    Shape::Wave {
+        period_minutes: TRANSFER_WAVE_MINUTES,
+        amplitude_percent: 60.0,
+        phase_minutes: 0.0,
+    }
+}
+
+/// The TransferShedder lesson's log with `shape` on broker-1's topics.
+fn transfer_wave_log(shape: Shape) -> Log<Sim> {
+    let config = Config {
+        load_manager_class_name: crate::engine::pulsar::config::LoadManager::Extensible,
+        load_balancer_load_shedding_strategy:
+            crate::engine::pulsar::config::SheddingStrategy::TransferShedder,
+        ..Config::profile(Profile::Pulsar4)
+    };
+    // broker-1 serves four bundles of one topic each (12.5 % of a core
+    // apiece), broker-2 and broker-3 one topic of 20 % each.
+    let topics = [
+        ("a", 0x1000_0000u32, 6_250.0),
+        ("a2", 0x3000_0000, 6_250.0),
+        ("a3", 0x5000_0000, 6_250.0),
+        ("a4", 0x7000_0000, 6_250.0),
+        ("b", 0xd000_0000, 10_000.0),
+        ("c", 0xf000_0000, 10_000.0),
+    ];
+    let mut setup = vec![
+        one_core("broker-1"),
+        A::CreateNamespace {
+            namespace: NS.into(),
+            bundles: Some(8),
+        },
+    ];
+    for (t, hash, _) in topics {
+        setup.push(A::CreateTopicWithHash {
+            topic: format!("{NS}/{t}"),
+            hash,
+        });
+    }
+    setup.push(one_core("broker-2"));
+    setup.push(one_core("broker-3"));
+    for (bundle, to) in [
+        ("0xc0000000_0xe0000000", "broker-2"),
+        ("0xe0000000_0xffffffff", "broker-3"),
+    ] {
+        setup.push(A::Unload {
+            namespace: NS.into(),
+            bundle: Some(bundle.into()),
+            destination: Some(to.into()),
+        });
+    }
+    setup.push(A::Assign);
+    // 1 KiB messages: TransferShedder picks bundles by their throughput.
+    for (t, _, r) in topics {
+        setup.push(A::SetTopicTraffic {
+            topic: format!("{NS}/{t}"),
+            traffic: Traffic {
+                throughput_in: r * 1024.0,
+                throughput_out: r * 1024.0,
+                ..match rate("", r) {
+                    A::SetTopicTraffic { traffic, .. } => traffic,
+                    _ => unreachable!(),
+                }
+            },
+        });
+    }
+    setup.push(A::AddWorkload {
+        pattern: Pattern {
+            target: Target::Matching {
+                pattern: format!("{NS}/a*"),
+            },
+            shape,
+        },
+    });
+    Log {
+        config,
+        setup,
+        actions: vec![A::Step; TRANSFER_ROUNDS],
+    }
+}
+
+/// Rounds the TransferShedder lesson steps through.
+const TRANSFER_ROUNDS: usize = 16;
+/// Its wave's period, minutes.
+const TRANSFER_WAVE_MINUTES: f64 = 6.0;
+
+/// TransferShedder's std target under a wave.
+fn transfer_shedder_wave() -> Lesson {
+    Lesson::new(
+        About {
+            id: "pulsar-transfer-shedder-wave",
+            concept: Concept::PulsarTransferShedder,
+            title: "TransferShedder under a wave: the std target",
+            idea: "TransferShedder sheds only once the spread of loads stays above loadBalancerBrokerLoadTargetStd for more than loadBalancerSheddingConditionHitCountThreshold checks in a row; a wave's crest that passes sooner is ridden out.",
+            real: RealSystem {
+                settings: [
+                    "loadBalancerBrokerLoadTargetStd",
+                    "loadBalancerSheddingConditionHitCountThreshold",
+                ]
+                .iter()
+                .map(|k| setting_from::<Config>(k))
+                .collect(),
+                commands: vec![
+                    "loadManagerClassName=org.apache.pulsar.broker.loadbalance.extensions.ExtensibleLoadManagerImpl".into(),
+                    "loadBalancerLoadSheddingStrategy=org.apache.pulsar.broker.loadbalance.extensions.scheduler.TransferShedder".into(),
+                ],
+                classes: vec!["org.apache.pulsar.broker.loadbalance.extensions.scheduler.TransferShedder".into()],
+            },
+        },
+        23,
+        transfer_wave_log(transfer_wave()),
+        vec![
+            step("A wave on one broker", 0, &[C::Step], |c: &PCtx| {
+                let k = c.state.config();
+                let loads: Vec<String> = c
+                    .state
+                    .broker_loads()
+                    .iter()
+                    .map(|(b, l)| format!("{b} {} %", num(*l)))
+                    .collect();
+                Said::new(format!(
+                    "The brokers run at {}. A pattern makes broker-1's topics rise and fall by ±60 % over {} minutes. TransferShedder compares the standard deviation of the loads with loadBalancerBrokerLoadTargetStd = {} and sheds once that has held more than loadBalancerSheddingConditionHitCountThreshold = {} times in a row.",
+                    loads.join(", "),
+                    num(wave_period(c)),
+                    k.load_balancer_broker_load_target_std,
+                    k.load_balancer_shedding_condition_hit_count_threshold
+                ))
+                .focus(F::Broker, "broker-1")
+            })
+            .ask("Press Step"),
+            step("The crest", 2, &[C::Step], transfer_wave_text),
+            step("A few rounds on", 5, &[C::Step], transfer_wave_text),
+            step("The next crest", 10, &[C::Step], transfer_wave_text),
+            step("Sixteen rounds", TRANSFER_ROUNDS, &[C::Step], transfer_wave_text),
+            step("Play freely", TRANSFER_ROUNDS, &[C::All], |c: &PCtx| {
+                Said::new(format!(
+                    "Edit the pattern in the Workloads panel into a burst that holds the crest steady and step on. The spread then stays above the target, and once it has for more than {} checks in a row, bundles move off broker-1.",
+                    c.state.config().load_balancer_shedding_condition_hit_count_threshold
+                ))
+            }),
+        ],
+    )
+}
+
+// ------------------------------------------------------------ Kafka Streams
+
+use crate::engine::kstreams;
+
+type KCtx = Ctx<kstreams::Sim>;
+
+/// Records per second the Kafka Streams lesson's pattern produces.
+const KS_RATE: f64 = 32_000.0;
+
+/// The warm-up lesson's log, with or without the produce pattern.
+fn warmup_log(produce: bool) -> Log<kstreams::Sim> {
+    use kstreams::Action as K;
+    let instance = |name: &str| K::AddInstance {
+        name: name.into(),
+        threads: Some(1),
+        rack: None,
+        tags: std::collections::BTreeMap::new(),
+        process_id: None,
+    };
+    let mut setup = vec![
+        K::DefineTopic {
+            topic: "input".into(),
+            partitions: 4,
+            racks: vec![],
+            replication_factor: 1,
+        },
+        instance("a"),
+        instance("b"),
+        K::DefineTopology {
+            subtopologies: vec![kstreams::SubtopologySpec {
+                sources: vec!["input".into()],
+                stores: vec!["counts".into()],
+                changelog: true,
+            }],
+            copartition_groups: vec![],
+        },
+        K::Produce {
+            topic: "input".into(),
+            key: None,
+            partition: None,
+            records: 2_000_000,
+        },
+        K::AdvanceTime { ms: 60_000 },
+    ];
+    if produce {
+        setup.push(K::AddWorkload {
+            pattern: kstreams::workload::ProducePattern {
+                topic: "input".into(),
+                records_per_second: KS_RATE,
+                skew: 0.0,
+                wave: None,
+            },
+        });
+    }
+    Log {
+        config: kstreams::Config::default(),
+        setup,
+        actions: vec![
+            instance("c"),
+            K::AdvanceTime { ms: 30_000 },
+            K::AdvanceTime { ms: 60_000 },
+            K::AdvanceTime { ms: 120_000 },
+            K::AdvanceTime { ms: 390_000 },
+        ],
+    }
+}
+
+/// Warm-ups caught up so far: (time ms, task, lag when it caught up).
+fn caught_up(c: &KCtx) -> Vec<(u64, String, u64)> {
+    let mut now = 0;
+    let mut out = Vec::new();
+    for e in c.steps.iter().flatten() {
+        match e {
+            kstreams::Event::TimeAdvanced { to_ms, .. } => now = *to_ms,
+            kstreams::Event::WarmupCaughtUp { task, lag, .. } => out.push((now, task.to_string(), *lag)),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// c's warm-ups now: (task, lag).
+fn warmups_on_c(c: &KCtx) -> Vec<(String, u64)> {
+    c.state
+        .instances()
+        .get("c")
+        .map(|i| {
+            i.warmups
+                .iter()
+                .map(|t| (t.to_string(), c.state.lag("c", *t).unwrap_or(0)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn warmup_text(c: &KCtx) -> Said {
+    let k = c.state.config();
+    let now = c.state.now_ms();
+    let w = warmups_on_c(c);
+    let done = caught_up(c);
+    let on_c: Vec<String> = c
+        .state
+        .tasks()
+        .iter()
+        .filter(|t| c.state.active_owner(t.id) == Some("c"))
+        .map(|t| t.id.to_string())
+        .collect();
+    let warm = if w.is_empty() {
+        "c holds no warm-up now".to_string()
+    } else {
+        format!(
+            "c warms up {} (lag {})",
+            w.iter().map(|x| x.0.clone()).collect::<Vec<_>>().join(", "),
+            w.iter().map(|x| num(x.1 as f64)).collect::<Vec<_>>().join(", ")
+        )
+    };
+    Said::new(format!(
+        "At {} ms: {warm}; records keep arriving, so task 0_0's changelog now ends at {}, while a warm-up replays its changelog at lbscope.restore.records.per.second = {} and counts as caught up within acceptable.recovery.lag = {}. {}{}",
+        now,
+        c.state.end_offset(kstreams::TaskId::new(0, 0)),
+        k.restore_records_per_second,
+        k.acceptable_recovery_lag,
+        if done.is_empty() {
+            "No warm-up has caught up yet.".to_string()
+        } else {
+            format!(
+                "Caught up: {}.",
+                done.iter()
+                    .map(|d| format!("{} by {} ms (lag {})", d.1, d.0, d.2))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        },
+        if on_c.is_empty() {
+            String::new()
+        } else {
+            format!(" c now runs {} as active.", on_c.join(", "))
+        }
+    ))
+    .focus(super::FocusKind::Instance, "c")
+}
+
+/// Kafka Streams warm-ups catching up while records keep arriving.
+fn kstreams_warmup_under_load() -> Lesson {
+    Lesson::new(
+        About {
+            id: "kstreams-warmups-under-load",
+            concept: Concept::KstreamsStandbys,
+            title: "Warm-ups catching up while records keep arriving",
+            idea: "A new instance first gets warm-up replicas that replay the changelog; while records keep arriving the changelog keeps growing, so the warm-up catches up only at the restore rate minus the arrival rate, and the probing rebalance moves the task once it has.",
+            real: RealSystem {
+                settings: [
+                    "acceptable.recovery.lag",
+                    "max.warmup.replicas",
+                    "probing.rebalance.interval.ms",
+                ]
+                .iter()
+                .map(|k| setting_from::<kstreams::Config>(k))
+                .collect(),
+                commands: vec![],
+                classes: vec!["org.apache.kafka.streams.processor.internals.assignment.HighAvailabilityTaskAssignor".into()],
+            },
+        },
+        24,
+        warmup_log(true),
+        vec![
+            step("Records keep arriving", 0, &[C::Members], |c: &KCtx| {
+                Said::new(format!(
+                    "Instances a and b run the 4 stateful tasks of input, whose changelogs hold {} records each. A produce pattern sends {} records/s to input, so the changelogs keep growing. Add instance c.",
+                    num(c.state.end_offset(kstreams::TaskId::new(0, 0)) as f64),
+                    num(KS_RATE)
+                ))
+            })
+            .ask("Add instance c"),
+            step("Warm-ups on c", 1, &[C::Time], warmup_text).ask("Let 30 seconds pass"),
+            step("Catching up", 2, &[C::Time], warmup_text),
+            step("Still arriving", 3, &[C::Time], warmup_text),
+            step("The probing rebalance", 5, &[C::Time], warmup_text),
+            step("Play freely", 5, &[C::All], |_c: &KCtx| {
+                Said::new(
+                    "Raise the pattern's rate in the Produce patterns panel past the restore rate and add another instance. Its warm-ups then never catch up, and the tasks stay where they are.",
+                )
+            }),
+        ],
+    )
+}
+
 /// The workload lessons (each listed after the last lesson of its concept in [`super::all`]).
 pub(super) fn lessons() -> Vec<Lesson> {
-    vec![avg_shedder_jitter(), threshold_shedder_burst()]
+    vec![
+        avg_shedder_jitter(),
+        threshold_shedder_burst(),
+        transfer_shedder_wave(),
+        kstreams_warmup_under_load(),
+    ]
 }
 
 #[cfg(test)]
@@ -434,6 +854,65 @@ mod tests {
         assert!(l.render(1).unwrap().narration.ends_with("Nothing moved yet."));
         let text = l.render(3).unwrap().narration;
         assert!(text.contains("Nothing moved"), "{text}");
+    }
+
+    #[test]
+    fn transfer_shedder_rides_out_a_short_wave() {
+        let c = Ctx::<Sim>::replay(23, &transfer_wave_log(transfer_wave()), TRANSFER_ROUNDS).unwrap();
+        let rows = transfer_rounds(&c);
+        assert!(rows.len() >= TRANSFER_ROUNDS / 2, "{rows:?}");
+        let (lo, hi) = rows
+            .iter()
+            .fold((f64::INFINITY, 0.0f64), |(a, b), r| (a.min(r.1), b.max(r.1)));
+        assert!(hi - lo > 0.05, "the wave moves the std: {rows:?}");
+        // A bundle moves only once the condition has held more than the
+        // threshold; a crest that holds it no more than that is ridden out
+        // (the next round under the target sets the count back to 0).
+        let need = rows[0].4;
+        assert!(rows.iter().filter(|r| r.5 > 0).all(|r| r.3 > need), "{rows:?}");
+        assert!(
+            rows.windows(2)
+                .any(|w| w[0].3 == need && w[1].3 == 0 && w[0].5 == 0),
+            "a crest ridden out: {rows:?}"
+        );
+        // The crest held steady (×1.6 all along) sheds once the count passes it.
+        let steady = Ctx::<Sim>::replay(
+            23,
+            &transfer_wave_log(Shape::Burst {
+                start_round: 0,
+                rounds: TRANSFER_ROUNDS as u64,
+                multiplier: 1.6,
+            }),
+            TRANSFER_ROUNDS,
+        )
+        .unwrap();
+        let srows = transfer_rounds(&steady);
+        let first = srows.iter().find(|r| r.5 > 0).map(|r| r.0);
+        assert_eq!(first, Some(u64::from(need) + 1), "{srows:?}");
+        let text = lesson_text(&transfer_shedder_wave(), 3);
+        assert!(
+            text.contains("against loadBalancerBrokerLoadTargetStd = 0.250"),
+            "{text}"
+        );
+    }
+
+    fn lesson_text(l: &Lesson, step: usize) -> String {
+        l.render(step).unwrap().narration
+    }
+
+    #[test]
+    fn kstreams_warmups_catch_up_later_while_records_arrive() {
+        let run = |produce: bool| Ctx::<kstreams::Sim>::replay(24, &warmup_log(produce), 5).unwrap();
+        let busy = run(true);
+        let quiet = run(false);
+        let b = caught_up(&busy);
+        let q = caught_up(&quiet);
+        assert!(!q.is_empty() && !b.is_empty(), "warm-ups catch up: {b:?} {q:?}");
+        assert!(b[0].0 > q[0].0, "later with records arriving: {b:?} vs {q:?}");
+        let after_join = Ctx::<kstreams::Sim>::replay(24, &warmup_log(true), 1).unwrap();
+        assert!(!warmups_on_c(&after_join).is_empty(), "c gets warm-ups");
+        let text = lesson_text(&kstreams_warmup_under_load(), 2);
+        assert!(text.contains("records keep arriving"), "{text}");
     }
 
     #[test]

@@ -146,6 +146,14 @@ impl ProducePattern {
         w.into_iter().map(|x| x / h).collect()
     }
 
+    /// What the pattern will do over the `n` steps of `step_ms` after `now_ms`:
+    /// the rate at each, records per second (the panel's curve).
+    pub fn preview(&self, now_ms: u64, step_ms: u64, n: usize) -> Vec<f64> {
+        (1..=n as u64)
+            .map(|k| self.rate_at(now_ms.saturating_add(k.saturating_mul(step_ms))))
+            .collect()
+    }
+
     /// The rate at `t_ms`, records per second.
     pub fn rate_at(&self, t_ms: u64) -> f64 {
         match &self.wave {
@@ -181,17 +189,32 @@ pub struct Entry {
     pub since_ms: u64,
 }
 
-/// The simulation's produce patterns.
+/// Advances of per-instance traffic the simulation keeps (the sparklines).
+pub const HISTORY_POINTS: usize = 32;
+
+/// The simulation's produce patterns, and what each instance's active tasks
+/// received over the last [`HISTORY_POINTS`] advances that produced.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Workload {
     patterns: Vec<Entry>,
     next_id: u32,
+    history: std::collections::BTreeMap<String, std::collections::VecDeque<(u64, f64)>>,
 }
 
 impl Workload {
     /// The patterns, in id order.
     pub fn patterns(&self) -> &[Entry] {
         &self.patterns
+    }
+
+    /// Per instance, (time ms at the end of an advance, records per second the
+    /// patterns produced to its active tasks' partitions during it), for the
+    /// last [`HISTORY_POINTS`] advances that produced. A task is counted on the
+    /// instance that holds it active at the end of the advance.
+    pub fn instance_history(
+        &self,
+    ) -> &std::collections::BTreeMap<String, std::collections::VecDeque<(u64, f64)>> {
+        &self.history
     }
 }
 
@@ -312,6 +335,8 @@ pub(super) struct Tally {
     /// Per pattern: its row and its records per partition.
     produced: Vec<(Produced, Vec<u64>)>,
     tasks: std::collections::BTreeSet<TaskId>,
+    /// Records per task of the advance.
+    per_task: std::collections::BTreeMap<TaskId, u64>,
 }
 
 impl Sim {
@@ -450,6 +475,7 @@ impl Sim {
                         }
                         let id = TaskId::new(s.id, p);
                         touched.push(id);
+                        *tally.per_task.entry(id).or_default() += c;
                         if let Some(e) = self.end.get_mut(&id) {
                             *e = e.saturating_add(c.saturating_mul(s.changelogs.len() as u64));
                             if !s.changelogs.is_empty() {
@@ -483,9 +509,28 @@ impl Sim {
     }
 
     /// The event of an advance's production, if the patterns produced anything.
-    pub(super) fn workload_event(&self, from_ms: u64, to_ms: u64, tally: Tally) -> Option<Event> {
+    pub(super) fn workload_event(&mut self, from_ms: u64, to_ms: u64, tally: Tally) -> Option<Event> {
         if tally.produced.is_empty() {
             return None;
+        }
+        // Per instance, the records its active tasks received, as a rate.
+        let secs = (to_ms.saturating_sub(from_ms) as f64 / 1000.0).max(1e-3);
+        let Sim {
+            instances, workload, ..
+        } = self;
+        workload.history.retain(|id, _| instances.contains_key(id));
+        for (name, inst) in instances.iter() {
+            let records: u64 = inst
+                .threads
+                .iter()
+                .flat_map(|t| t.active.iter())
+                .filter_map(|id| tally.per_task.get(id))
+                .sum();
+            let h = workload.history.entry(name.clone()).or_default();
+            if h.len() >= HISTORY_POINTS {
+                h.pop_front();
+            }
+            h.push_back((to_ms, records as f64 / secs));
         }
         Some(Event::Workload(WorkloadEvent::Produced {
             from_ms,

@@ -1026,20 +1026,27 @@ impl Engine for Sim {
     }
 
     fn series(events: &mut dyn Iterator<Item = &Event>) -> Vec<Series> {
+        let mut shaped = Vec::new();
         let rounds: Vec<(f64, &RoundMetrics)> = events
             .filter_map(|e| match e {
                 Event::RoundDone { metrics } => Some((metrics.round as f64, metrics)),
+                Event::Workload(w) => {
+                    shaped.push(w);
+                    None
+                }
                 _ => None,
             })
             .collect();
-        vec![
+        let mut out = vec![
             Series::of("max load", "%", &rounds, |m| m.max_load),
             Series::of("avg load", "%", &rounds, |m| m.avg_load),
             Series::of("min load", "%", &rounds, |m| m.min_load),
             Series::of("std dev", "pts", &rounds, |m| m.std_dev),
             Series::of("bundles moved", "", &rounds, |m| f64::from(m.bundles_moved)),
             Series::of("reconnects", "", &rounds, |m| m.reconnects as f64),
-        ]
+        ];
+        out.extend(workload::series(&shaped));
+        out
     }
 
     const WEIGHT_UNIT: &'static str = "topics";

@@ -39,7 +39,7 @@
 //! bundles.
 
 use super::bundle::{self, BundleRange};
-use super::load::BundleId;
+use super::load::{BrokerId, BundleId};
 use super::topic::TopicName;
 use super::traffic::Traffic;
 use super::{Error, Event, Sim};
@@ -154,6 +154,11 @@ pub enum Shape {
         /// Rounds between redraws (0: never).
         #[serde(default)]
         redraw_every: u64,
+        /// The seed the ranks are shuffled from, so that the same seed gives
+        /// the same skew on the same topics; without it, the pattern's own seed
+        /// (drawn from the simulation's RNG when it was added).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seed: Option<u64>,
     },
     /// Each round, each topic's producer and consumer counts move by a whole
     /// number drawn uniformly in `[-n, n]` from its base (never below 0).
@@ -204,12 +209,17 @@ struct Positions {
     of: Vec<u32>,
 }
 
-/// The simulation's workload: its patterns.
+/// Rounds of per-broker traffic the simulation keeps (the sparklines).
+pub const HISTORY_ROUNDS: usize = 32;
+
+/// The simulation's workload: its patterns, and the traffic each broker served
+/// at the start of the last [`HISTORY_ROUNDS`] rounds.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Workload {
     patterns: Vec<Entry>,
     next_id: u32,
     positions: BTreeMap<String, Positions>,
+    history: BTreeMap<BrokerId, std::collections::VecDeque<(u64, f64)>>,
 }
 
 impl Workload {
@@ -221,6 +231,87 @@ impl Workload {
     /// Whether there is no pattern.
     pub fn is_empty(&self) -> bool {
         self.patterns.is_empty()
+    }
+
+    /// Per broker, (round, msg/s in it served) at the start of each of the
+    /// last [`HISTORY_ROUNDS`] rounds it was alive in, once the patterns had
+    /// shaped that round's traffic and before the round's shedding.
+    pub fn broker_history(&self) -> &BTreeMap<BrokerId, std::collections::VecDeque<(u64, f64)>> {
+        &self.history
+    }
+
+    /// The last pattern, if it is on every topic and `pick` accepts its shape.
+    fn last_on_all(&self, pick: impl Fn(&Shape) -> bool) -> Option<&Entry> {
+        self.patterns
+            .last()
+            .filter(|e| e.pattern.target == Target::All && pick(&e.pattern.shape))
+    }
+
+    /// "Scale every topic's traffic by `factor`" as one action: a constant
+    /// ramp (`from` = `to`, from round 0) on every topic. When the last pattern
+    /// already is such a scaling, it is changed to the product (removed when
+    /// the product is 1), so pressing "× 2" twice gives one "× 4" pattern. Only
+    /// the last pattern is merged: a scaling before a Zipf skew or a constant
+    /// would be overridden by them.
+    pub fn scale_all(&self, factor: f64) -> super::Action {
+        let scaling = |f: f64| Shape::Ramp {
+            from: f,
+            to: f,
+            start_round: 0,
+            rounds: 0,
+        };
+        let is_scaling =
+            |s: &Shape| matches!(s, Shape::Ramp { from, to, start_round: 0, rounds: 0 } if from == to);
+        match self.last_on_all(is_scaling) {
+            Some(Entry {
+                id,
+                pattern:
+                    Pattern {
+                        shape: Shape::Ramp { from, .. },
+                        ..
+                    },
+                ..
+            }) => {
+                let f = from * factor;
+                if (f - 1.0).abs() < 1e-12 {
+                    super::Action::RemoveWorkload { id: *id }
+                } else {
+                    super::Action::ChangeWorkload {
+                        id: *id,
+                        pattern: Pattern {
+                            target: Target::All,
+                            shape: scaling(f),
+                        },
+                    }
+                }
+            }
+            _ => super::Action::AddWorkload {
+                pattern: Pattern {
+                    target: Target::All,
+                    shape: scaling(factor),
+                },
+            },
+        }
+    }
+
+    /// "Skew every topic by Zipf" as one action: a Zipf pattern on every topic
+    /// with its own `seed`, never redrawn. When the last pattern is such a skew
+    /// (every topic, a seed given), it is changed instead, as a new skew
+    /// replaces the old one.
+    pub fn skew_all(&self, total_msg_rate_in: f64, exponent: f64, seed: u64) -> super::Action {
+        let pattern = Pattern {
+            target: Target::All,
+            shape: Shape::Zipf {
+                total_msg_rate_in,
+                exponent,
+                redraw_every: 0,
+                seed: Some(seed),
+            },
+        };
+        match self.last_on_all(|s| matches!(s, Shape::Zipf { seed: Some(_), .. })) {
+            Some(e) => super::Action::ChangeWorkload { id: e.id, pattern },
+            None => super::Action::AddWorkload { pattern },
+        }
     }
 }
 
@@ -292,6 +383,16 @@ pub enum WorkloadEvent {
         bundles_changed: u32,
         /// Per pattern.
         effects: Vec<Effect>,
+        /// msg/s in the live brokers serve at the start of the round, all
+        /// topics (the offered load; 0 when shaped outside a round).
+        #[serde(default)]
+        served_msg_rate_in: f64,
+        /// The busiest live broker's msg/s in then (what the balancing achieved).
+        #[serde(default)]
+        busiest_broker_msg_rate_in: f64,
+        /// Live brokers then.
+        #[serde(default)]
+        alive_brokers: u32,
     },
 }
 
@@ -351,6 +452,7 @@ impl Shape {
                 start_round,
                 start_round.saturating_add(*rounds)
             ),
+            Shape::Ramp { from, to, .. } if from == to => format!("scaled ×{}", num(*from)),
             Shape::Ramp {
                 from,
                 to,
@@ -367,15 +469,17 @@ impl Shape {
                 total_msg_rate_in,
                 exponent,
                 redraw_every,
+                seed,
             } => format!(
-                "Zipf s = {} over {} msg/s in{}",
+                "Zipf s = {} over {} msg/s in{}{}",
                 num(*exponent),
                 num(*total_msg_rate_in),
                 if *redraw_every > 0 {
                     format!(", hot topics redrawn every {redraw_every} rounds")
                 } else {
                     String::new()
-                }
+                },
+                seed.map_or(String::new(), |s| format!(", seed {s}"))
             ),
             Shape::Churn { producers, consumers } => {
                 format!("churn ±{producers} producers, ±{consumers} consumers")
@@ -590,6 +694,43 @@ impl WorkloadEvent {
             WorkloadEvent::Applied { .. } => None,
         }
     }
+}
+
+/// The chart's workload lines, from the rounds' [`WorkloadEvent::Applied`]
+/// (none without patterns): the offered msg/s in, the busiest broker's and
+/// the fair share (offered / live brokers), all in msg/s on one scale, so the
+/// gap between the busiest broker and the fair share is what the balancer
+/// has not evened out.
+pub(super) fn series(events: &[&WorkloadEvent]) -> Vec<crate::engine::Series> {
+    let rounds: Vec<(f64, [f64; 3])> = events
+        .iter()
+        .filter_map(|e| match e {
+            WorkloadEvent::Applied {
+                round,
+                served_msg_rate_in,
+                busiest_broker_msg_rate_in,
+                alive_brokers,
+                ..
+            } if *alive_brokers > 0 => Some((
+                *round as f64,
+                [
+                    *served_msg_rate_in,
+                    *busiest_broker_msg_rate_in,
+                    served_msg_rate_in / f64::from(*alive_brokers),
+                ],
+            )),
+            _ => None,
+        })
+        .collect();
+    if rounds.is_empty() {
+        return Vec::new();
+    }
+    use crate::engine::Series;
+    vec![
+        Series::of("offered msg/s", "msg/s", &rounds, |r| r[0]),
+        Series::of("busiest broker msg/s", "msg/s", &rounds, |r| r[1]),
+        Series::of("fair share msg/s", "msg/s", &rounds, |r| r[2]),
+    ]
 }
 
 /// SplitMix64's finaliser.
@@ -850,10 +991,50 @@ impl Sim {
         Ok(ev)
     }
 
-    /// The round hook: shape this round's traffic (nothing without patterns).
+    /// The round hook: shape this round's traffic (nothing without patterns),
+    /// then note what each live broker serves (the per-broker history).
     pub(super) fn workload_round(&mut self, ev: &mut Vec<Event>) {
-        if !self.workload.patterns.is_empty() {
-            let e = self.reshape(self.round);
+        let applied = if self.workload.patterns.is_empty() {
+            None
+        } else {
+            Some(self.reshape(self.round))
+        };
+        // The report phase that follows reads the same cache: no extra walk.
+        self.refresh_served();
+        let (mut total, mut busiest, mut alive) = (0.0f64, 0.0f64, 0u32);
+        let round = self.round;
+        let Sim {
+            brokers, workload, ..
+        } = self;
+        if workload.history.len() > brokers.len() {
+            workload.history.retain(|id, _| brokers.contains_key(id));
+        }
+        for b in brokers.values().filter(|b| b.alive) {
+            let rate = b.served.0.map_or(0.0, |s| s.0.msg_rate_in);
+            total += rate;
+            busiest = busiest.max(rate);
+            alive += 1;
+            let h = match workload.history.get_mut(&b.id) {
+                Some(h) => h,
+                None => workload.history.entry(b.id.clone()).or_default(),
+            };
+            if h.len() >= HISTORY_ROUNDS {
+                h.pop_front();
+            }
+            h.push_back((round, rate));
+        }
+        if let Some(mut e) = applied {
+            if let WorkloadEvent::Applied {
+                served_msg_rate_in,
+                busiest_broker_msg_rate_in,
+                alive_brokers,
+                ..
+            } = &mut e
+            {
+                *served_msg_rate_in = total;
+                *busiest_broker_msg_rate_in = busiest;
+                *alive_brokers = alive;
+            }
             ev.push(Event::Workload(e));
         }
     }
@@ -886,6 +1067,7 @@ impl Sim {
                 total_msg_rate_in,
                 exponent,
                 redraw_every,
+                seed,
             } = e.pattern.shape
             else {
                 continue;
@@ -908,7 +1090,12 @@ impl Sim {
                 continue;
             }
             let mut order: Vec<usize> = (0..n).collect();
-            let mut rng = SimRng::new(mix(e.seed ^ mix(epoch)));
+            // A given seed shuffles epoch 0 by itself; later epochs mix the epoch in.
+            let mut rng = match seed {
+                Some(s) if epoch == 0 => SimRng::new(s),
+                Some(s) => SimRng::new(mix(s ^ mix(epoch))),
+                None => SimRng::new(mix(e.seed ^ mix(epoch))),
+            };
             for i in (1..n).rev() {
                 order.swap(i, rng.below(i + 1));
             }
@@ -1105,6 +1292,9 @@ impl Sim {
             msg_rate_in: now_in,
             bundles_changed: changed,
             effects,
+            served_msg_rate_in: 0.0,
+            busiest_broker_msg_rate_in: 0.0,
+            alive_brokers: 0,
         }
     }
 }
@@ -1362,6 +1552,7 @@ mod tests {
                 total_msg_rate_in: 10_000.0,
                 exponent: 1.2,
                 redraw_every: 2,
+                seed: None,
             },
         );
         let mut draws = Vec::new();
@@ -1541,6 +1732,7 @@ mod tests {
                 total_msg_rate_in: 1e5,
                 exponent: 1.1,
                 redraw_every: 5,
+                seed: Some(3),
             },
             Shape::Churn {
                 producers: 1,
@@ -1613,10 +1805,13 @@ mod tests {
                 start_round: s,
                 rounds: r
             }),
-            (0.0..1e5f64, 0.0..3.0f64, 0u64..3).prop_map(|(t, e, k)| Shape::Zipf {
-                total_msg_rate_in: t,
-                exponent: e,
-                redraw_every: k
+            (0.0..1e5f64, 0.0..3.0f64, 0u64..3, proptest::option::of(0u64..4)).prop_map(|(t, e, k, seed)| {
+                Shape::Zipf {
+                    total_msg_rate_in: t,
+                    exponent: e,
+                    redraw_every: k,
+                    seed,
+                }
             }),
             (0u32..3, 0u32..3).prop_map(|(p, c)| Shape::Churn {
                 producers: p,
@@ -1696,6 +1891,51 @@ mod tests {
             }
             proptest::prop_assert!(s.namespaces()[NS].topics.values().all(|t| t.base.is_none()));
         }
+    }
+
+    #[test]
+    fn the_ramp_and_skew_buttons_are_one_action_each() {
+        let mut s = sim(3);
+        let a = s.workload().scale_all(2.0);
+        assert!(matches!(a, Action::AddWorkload { .. }));
+        s.apply(&a).unwrap();
+        assert!(rates(&s).iter().all(|r| *r == 200.0));
+        // A second press changes the same pattern to the product.
+        let a = s.workload().scale_all(2.0);
+        assert!(matches!(a, Action::ChangeWorkload { id: 1, .. }));
+        let ev = s.apply(&a).unwrap();
+        assert_eq!(
+            ev[0].narrate(),
+            "workload pattern #1 changed: scaled ×4 on every topic (was scaled ×2 on every topic)"
+        );
+        assert!(rates(&s).iter().all(|r| *r == 400.0));
+        // ×½ twice: back to ×1, so the pattern goes.
+        s.apply(&s.workload().scale_all(0.5)).unwrap();
+        let a = s.workload().scale_all(0.5);
+        assert_eq!(a, Action::RemoveWorkload { id: 1 });
+        s.apply(&a).unwrap();
+        assert!(s.workload().is_empty());
+        assert!(rates(&s).iter().all(|r| *r == 100.0));
+        // Skew: one pattern whatever the topic count; the same seed, the same
+        // skew; a second press replaces the skew.
+        let a = s.workload().skew_all(10_000.0, 1.2, 7);
+        s.apply(&a).unwrap();
+        let first = rates(&s);
+        assert!((first.iter().sum::<f64>() - 10_000.0).abs() < 1e-6);
+        let mut t = sim(99);
+        t.apply(&t.workload().skew_all(10_000.0, 1.2, 7)).unwrap();
+        assert_eq!(rates(&t), first, "the seed, not the simulation's RNG, decides");
+        let a = s.workload().skew_all(10_000.0, 1.2, 8);
+        assert!(matches!(a, Action::ChangeWorkload { id: 2, .. }));
+        s.apply(&a).unwrap();
+        assert_ne!(rates(&s), first);
+        assert_eq!(s.workload().patterns().len(), 1);
+        // A scaling after the skew is a new pattern (it multiplies the skew).
+        let a = s.workload().scale_all(2.0);
+        assert!(matches!(a, Action::AddWorkload { .. }));
+        s.apply(&a).unwrap();
+        assert!((rates(&s).iter().sum::<f64>() - 20_000.0).abs() < 1e-6);
+        sums_hold(&s);
     }
 
     #[test]

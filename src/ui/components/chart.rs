@@ -75,9 +75,19 @@ pub fn MetricsChart(p: &ChartProps) -> Html {
             .map(peak)
             .fold(0.0, f64::max),
     );
+    // Lines in the same unit (other than a bare count) share a scale, so the
+    // offered msg/s and the busiest broker's can be read against each other.
     let scale_of = |name: &str, unit: &str| {
         if unit == "%" {
             pct_max
+        } else if unit == "msg/s" {
+            nice_max(
+                all()
+                    .filter(visible)
+                    .filter(|s| s.unit == unit)
+                    .map(peak)
+                    .fold(0.0, f64::max),
+            )
         } else {
             nice_max(all().filter(|s| s.name == name).map(peak).fold(0.0, f64::max))
         }
@@ -144,7 +154,12 @@ pub fn MetricsChart(p: &ChartProps) -> Html {
         let scale = if s.unit == "%" {
             String::new()
         } else {
-            format!(" (max {:.0}{})", peak(s), s.unit)
+            format!(
+                " (max {:.0}{}{})",
+                peak(s),
+                if s.unit.is_empty() { "" } else { " " },
+                s.unit
+            )
         };
         html! {
             <li>

@@ -13,5 +13,6 @@ pub mod help;
 pub mod import;
 pub mod settings;
 pub mod share;
+pub mod sparkline;
 pub mod toolbar;
 pub mod workload;

@@ -10,6 +10,7 @@ use crate::engine::pulsar::workload::{Pattern, Shape, Target, WorkloadEvent};
 use crate::engine::Engine;
 use crate::scenario::presets;
 use crate::ui::components::field_error::FieldError;
+use crate::ui::components::sparkline::Sparkline;
 use crate::ui::store::{Msg, StoreCtx};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -165,6 +166,7 @@ fn shape_of(kind: &str, a: f64, b: f64, c: f64, round: u64) -> Shape {
             total_msg_rate_in: a,
             exponent: b,
             redraw_every: c.max(0.0) as u64,
+            seed: None,
         },
         "churn" => Shape::Churn {
             producers: a.max(0.0) as u32,
@@ -200,6 +202,7 @@ fn fields_of(shape: &Shape) -> (&'static str, [f64; 3]) {
             total_msg_rate_in,
             exponent,
             redraw_every,
+            ..
         } => ("zipf", [*total_msg_rate_in, *exponent, *redraw_every as f64]),
         Shape::Churn { producers, consumers } => {
             ("churn", [f64::from(*producers), f64::from(*consumers), 0.0])
@@ -277,6 +280,41 @@ fn offered(steps: &[Vec<pulsar::Event>]) -> Vec<f64> {
         .collect()
 }
 
+/// Most lines of the per-broker / per-instance traffic list (the busiest).
+const SPARKLINES: usize = 12;
+
+/// The traffic-over-time list: one sparkline per name, on one scale, the
+/// busiest (by last value) first, at most [`SPARKLINES`].
+fn traffic_lines<'a>(what: &str, unit: &str, history: impl Iterator<Item = (&'a str, Vec<f64>)>) -> Html {
+    let mut lines: Vec<(&str, Vec<f64>)> = history.filter(|(_, v)| !v.is_empty()).collect();
+    if lines.is_empty() {
+        return Html::default();
+    }
+    let last = |v: &Vec<f64>| v.last().copied().unwrap_or(0.0);
+    lines.sort_by(|a, b| last(&b.1).total_cmp(&last(&a.1)).then_with(|| a.0.cmp(b.0)));
+    let hidden = lines.len().saturating_sub(SPARKLINES);
+    lines.truncate(SPARKLINES);
+    let max = lines.iter().flat_map(|l| l.1.iter().copied()).fold(0.0, f64::max);
+    let items = lines.iter().map(|(name, v)| {
+        let now = last(v);
+        html! {
+            <li key={name.to_string()} data-name={name.to_string()} class="traffic-line">
+                <span class="traffic-name">{ name.to_string() }</span>
+                <Sparkline values={v.clone()} max={max}
+                    label={format!("{name}: {unit} over the last {} points, now {now:.0}", v.len())} />
+                <span class="traffic-now">{ format!("{now:.0}") }</span>
+            </li>
+        }
+    });
+    html! {
+        <details class="sub traffic-history" open=true>
+            <summary>{ format!("{unit} per {what} over time") }</summary>
+            <ul class="traffic-lines" aria-label={format!("{unit} per {what}")}>{ for items }</ul>
+            if hidden > 0 { <p class="hint">{ format!("… and {hidden} quieter {what}s.") }</p> }
+        </details>
+    }
+}
+
 /// The Pulsar workloads panel.
 #[component]
 pub fn PulsarWorkloads() -> Html {
@@ -293,6 +331,14 @@ pub fn PulsarWorkloads() -> Html {
         .map(|e| (e.id, e.pattern.clone()))
         .collect();
     let history = offered(session.steps());
+    let per_broker = traffic_lines(
+        "broker",
+        "msg/s in",
+        sim.workload()
+            .broker_history()
+            .iter()
+            .map(|(b, h)| (b.0.as_str(), h.iter().map(|x| x.1).collect())),
+    );
     let editing = use_state(|| None::<u32>);
     let kind = use_state(|| "wave".to_string());
     let target_kind = use_state(|| "all".to_string());
@@ -440,6 +486,7 @@ pub fn PulsarWorkloads() -> Html {
             if let Some(c) = history_curve {
                 <div class="row workload-offered"><span>{"offered msg/s in"}</span>{ c }</div>
             }
+            { per_broker }
             <div class="row">
                 <select id="workload-shape" ref={shape_ref.clone()} onchange={on_kind} aria-label="Pattern">
                     { for SHAPES.iter().map(|s| html!{ <option value={s.0} selected={*kind == s.0}>{ s.1 }</option> }) }
@@ -482,6 +529,14 @@ pub fn KstreamsWorkloads() -> Html {
         .iter()
         .map(|e| (e.id, e.pattern.clone()))
         .collect();
+    let per_instance = traffic_lines(
+        "instance",
+        "records/s",
+        sim.workload()
+            .instance_history()
+            .iter()
+            .map(|(i, h)| (i.as_str(), h.iter().map(|x| x.1).collect())),
+    );
     let refs = [
         use_node_ref(),
         use_node_ref(),
@@ -490,8 +545,10 @@ pub fn KstreamsWorkloads() -> Html {
         use_node_ref(),
     ];
     let [topic_ref, rate_ref, skew_ref, amp_ref, period_ref] = refs.clone();
+    let editing = use_state(|| None::<u32>);
     let submit = {
         let store = store.clone();
+        let editing = editing.clone();
         Callback::from(move |_: MouseEvent| {
             let parsed = (|| -> Result<kstreams::workload::ProducePattern, String> {
                 let amp = num(&amp_ref)?;
@@ -511,13 +568,21 @@ pub fn KstreamsWorkloads() -> Html {
                 })
             })();
             match parsed {
-                Ok(pattern) => store.dispatch(Msg::AtField(
-                    FIELD,
-                    Box::new(Msg::act(kstreams::Action::AddWorkload { pattern })),
-                )),
+                Ok(pattern) => {
+                    let a = match *editing {
+                        Some(id) => kstreams::Action::ChangeWorkload { id, pattern },
+                        None => kstreams::Action::AddWorkload { pattern },
+                    };
+                    editing.set(None);
+                    store.dispatch(Msg::AtField(FIELD, Box::new(Msg::act(a))))
+                }
                 Err(m) => store.dispatch(Msg::Notify(crate::ui::store::Notice::Error(m))),
             }
         })
+    };
+    let cancel = {
+        let editing = editing.clone();
+        Callback::from(move |_: MouseEvent| editing.set(None))
     };
     let rows = patterns.iter().map(|(id, p)| {
         let id = *id;
@@ -530,17 +595,35 @@ pub fn KstreamsWorkloads() -> Html {
                 ))
             })
         };
-        // The rate over the next hour, minute by minute.
-        let rates: Vec<f64> = (1..=AHEAD as u64)
-            .map(|k| p.rate_at(now_ms + k * 150_000))
-            .collect();
+        let edit = {
+            let editing = editing.clone();
+            let refs = refs.clone();
+            let p = p.clone();
+            Callback::from(move |_: MouseEvent| {
+                set_val(&refs[0], &p.topic);
+                set_val(&refs[1], &p.records_per_second.to_string());
+                set_val(&refs[2], &p.skew.to_string());
+                let (amp, period) = p
+                    .wave
+                    .as_ref()
+                    .map_or((0.0, 60.0), |w| (w.amplitude_percent, w.period_minutes));
+                set_val(&refs[3], &amp.to_string());
+                set_val(&refs[4], &period.to_string());
+                editing.set(Some(id));
+            })
+        };
+        // The rate over the next hour, every 2.5 minutes (the engine's own curve).
+        let rates = p.preview(now_ms, 150_000, AHEAD);
         html! {
             <li key={id} data-pattern={id.to_string()} class="workload-row">
                 <span class="workload-id">{ format!("#{id}") }</span>
                 <span class="workload-label">{ p.label() }</span>
                 { curve(&rates, &rates, format!("records/s over the next hour: {:.0}..{:.0}",
                     rates.iter().copied().fold(f64::INFINITY, f64::min), rates.iter().copied().fold(0.0, f64::max))) }
-                <button class="workload-remove" onclick={remove} aria-label={format!("Remove pattern {id}")}>{"Remove"}</button>
+                <span class="row">
+                    <button class="workload-edit" onclick={edit} aria-label={format!("Edit pattern {id}")}>{"Edit"}</button>
+                    <button class="workload-remove" onclick={remove} aria-label={format!("Remove pattern {id}")}>{"Remove"}</button>
+                </span>
             </li>
         }
     });
@@ -551,6 +634,7 @@ pub fn KstreamsWorkloads() -> Html {
             if !patterns.is_empty() {
                 <ul class="workload-list" aria-label="Produce patterns">{ for rows }</ul>
             }
+            { per_instance }
             <div class="row">
                 <select id="ks-workload-topic" ref={refs[0].clone()} aria-label="Topic" disabled={topics.is_empty()}>
                     { for topics.iter().map(|t| html!{ <option value={t.clone()}>{ t.clone() }</option> }) }
@@ -561,7 +645,12 @@ pub fn KstreamsWorkloads() -> Html {
             <div class="row">
                 <input id="ks-workload-amp" ref={refs[3].clone()} type="number" min="0" max="100" value="0" aria-label="wave amplitude %" title="wave amplitude %" />
                 <input id="ks-workload-period" ref={refs[4].clone()} type="number" min="1" value="60" aria-label="wave period min" title="wave period (minutes)" />
-                <button id="ks-workload-add" onclick={submit} disabled={topics.is_empty()}>{"Add pattern"}</button>
+            </div>
+            <div class="row">
+                <button id="ks-workload-add" onclick={submit} disabled={topics.is_empty()}>{ match *editing { Some(id) => format!("Save #{id}"), None => "Add pattern".to_string() } }</button>
+                if editing.is_some() {
+                    <button id="ks-workload-cancel" onclick={cancel}>{"Cancel"}</button>
+                }
             </div>
             <FieldError field={FIELD} />
         </details>

@@ -476,15 +476,26 @@ fn TrafficControls(p: &ControlsProps) -> Html {
             }
         })
     };
+    // The ramp and skew buttons are one workload pattern each (see
+    // `pulsar::workload::Workload::scale_all` / `skew_all`), whatever the topic count.
+    // Read when pressed: the last pattern decides whether the press adds or changes one.
+    let store = use_context::<crate::ui::store::StoreCtx>().expect("store context");
     let ramp = |factor: f64| {
         let on = p.on_actions.clone();
-        let topics = topics.clone();
-        Callback::from(move |_: MouseEvent| on.emit(presets::pulsar_ramp(&topics, factor)))
+        let store = store.clone();
+        Callback::from(move |_: MouseEvent| {
+            let a = store
+                .session::<crate::engine::pulsar::Sim>()
+                .state()
+                .workload()
+                .scale_all(factor);
+            on.emit(vec![a]);
+        })
     };
     let on_zipf = {
         let on = p.on_actions.clone();
         let err = p.on_error.clone();
-        let names = names.clone();
+        let store = store.clone();
         let (total_ref, skew_ref, seed_ref) = (total_ref.clone(), skew_ref.clone(), seed_ref.clone());
         Callback::from(move |_: MouseEvent| {
             let (Some(total), Some(s), Ok(seed)) = (
@@ -497,12 +508,12 @@ fn TrafficControls(p: &ControlsProps) -> Html {
                 );
                 return;
             };
-            on.emit(presets::pulsar_zipf(
-                &names,
-                seed,
-                total.max(0.0),
-                s.clamp(0.0, 5.0),
-            ));
+            let a = store
+                .session::<crate::engine::pulsar::Sim>()
+                .state()
+                .workload()
+                .skew_all(total.max(0.0), s.clamp(0.0, 5.0), seed);
+            on.emit(vec![a]);
         })
     };
     let on_dice = {
