@@ -25,6 +25,7 @@ pub mod least_long_term_message_rate;
 pub mod least_resource_usage_with_weight;
 pub mod round_robin;
 pub mod strategy;
+pub mod why;
 
 use super::config::{Config, SheddingStrategy};
 use super::ids::{BrokerId, BundleId};
