@@ -46,7 +46,7 @@ fn run_url_decode_round_trip() {
     let (code, out, _) = lbscope(&["run", f.to_str().unwrap()]);
     assert_eq!(code, 0);
     assert!(
-        out.contains("[#0] topic persistent://public/default/my-topic: crc32 = 0x2bad45f7"),
+        out.contains("[action 1] topic persistent://public/default/my-topic: crc32 = 0x2bad45f7"),
         "{out}"
     );
     let (code, json, _) = lbscope(&["run", f.to_str().unwrap(), "--format", "json"]);
@@ -61,7 +61,7 @@ fn run_url_decode_round_trip() {
     // --rounds appends Step actions.
     let (code, out, _) = lbscope(&["run", f.to_str().unwrap(), "--rounds", "2"]);
     assert_eq!(code, 0);
-    assert!(out.contains("[#2] round 2"), "{out}");
+    assert!(out.contains("[round 2] round 2"), "{out}");
     assert!(out.contains("final state:"));
     let (code, link, _) = lbscope(&["url", f.to_str().unwrap()]);
     assert_eq!(code, 0);

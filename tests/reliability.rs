@@ -170,7 +170,7 @@ fn run_streams_one_replay_with_rounds() {
     let f = temp("rounds.json", sc.to_json().as_bytes());
     let (code, out, err) = lbscope(&["run", f.to_str().unwrap(), "--rounds", "3"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("[#7] round 3"), "{out}");
+    assert!(out.contains("[round 3] round 3"), "{out}");
     assert!(out.ends_with("}\n") && out.contains("\nfinal state:\n{"));
     let (code, json, _) = lbscope(&["run", f.to_str().unwrap(), "--rounds", "3", "--format", "json"]);
     assert_eq!(code, 0);
@@ -188,7 +188,10 @@ fn run_streams_one_replay_with_rounds() {
     let f = temp("refused.json", refused.as_bytes());
     let (code, out, err) = lbscope(&["run", f.to_str().unwrap()]);
     assert_ne!(code, 0);
-    assert!(out.contains("[#3]") && !out.contains("final state"), "{out}");
+    assert!(
+        out.contains("[action 4]") && !out.contains("final state"),
+        "{out}"
+    );
     assert!(err.contains("log action 4 was refused"), "{err}");
 }
 

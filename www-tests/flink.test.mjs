@@ -99,6 +99,8 @@ test('figure (c) preset: tasks per slot range 3 (default) vs 1 (tasks)', async (
 
 test('invalid jobs show the engine error; the editor never breaks', async (t) => {
   const { page, errors } = await openFlink(t);
+  // The job's tables are folded under the presets.
+  await page.click('.job-editor details.job-tables > summary');
   await page.fill('.job-editor tr[data-vertex="JV-A"] input.v-par', '0');
   await page.click('button.define-job');
   await page.waitForSelector('.notice.error');

@@ -467,7 +467,7 @@ fn tasks_mode_can_lose() -> Lesson {
                     tm_range(c)
                 ))
             }))
-            .ask("Switch to tasks mode"),
+            .ask("Set taskmanager.load-balance.mode to tasks"),
             step("Tasks mode", 2, &[C::Schedule], n(|c| {
                 Said::new(format!(
                     "taskmanager.load-balance.mode is now {}. Schedule again and compare.",

@@ -333,6 +333,17 @@ trait Tell: Send + Sync {
     fn said(&self, cursor: usize, k: usize) -> Result<Said, ScenarioError>;
     fn action(&self, i: usize) -> Option<AnyAction>;
     fn log_len(&self) -> usize;
+    fn config_change(&self, i: usize) -> Result<ConfigShift, ScenarioError>;
+}
+
+/// What log action `i` does to the config: the keys it changes, and whether it
+/// is written as a whole config (every key) or as a patch of a few.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConfigShift {
+    /// Keys whose value changes.
+    pub changed: Vec<String>,
+    /// Keys the action writes (all of them for a whole config).
+    pub written: usize,
 }
 
 impl<E: Engine> Tell for Course<E>
@@ -347,6 +358,27 @@ where
     }
     fn log_len(&self) -> usize {
         self.log.actions.len()
+    }
+    fn config_change(&self, i: usize) -> Result<ConfigShift, ScenarioError> {
+        use crate::engine::schema::Patch;
+        let before = Ctx::replay(self.seed, &self.log, i)?.state;
+        let after = Ctx::replay(self.seed, &self.log, i + 1)?.state;
+        let changed = Patch::between(before.config(), after.config())
+            .values()
+            .keys()
+            .cloned()
+            .collect();
+        let written = self.log.actions.get(i).map_or(0, |a| {
+            serde_json::to_value(a)
+                .ok()
+                .and_then(|v| {
+                    v.get("config")
+                        .and_then(|c| c.as_object())
+                        .map(serde_json::Map::len)
+                })
+                .unwrap_or(0)
+        });
+        Ok(ConfigShift { changed, written })
     }
 }
 
@@ -532,6 +564,13 @@ impl Lesson {
         let st = self.steps.get(index)?;
         st.ask.as_ref()?;
         self.action(st.cursor)
+    }
+
+    /// What step `index`'s asked action does to the config (`None`: no ask).
+    pub fn ask_config_change(&self, index: usize) -> Option<Result<ConfigShift, ScenarioError>> {
+        let st = self.steps.get(index)?;
+        st.ask.as_ref()?;
+        Some(self.course.config_change(st.cursor))
     }
 
     /// Whether `action` satisfies step `index`'s ask (equal to the expected action).

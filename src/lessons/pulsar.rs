@@ -931,7 +931,7 @@ fn flow_or_qps() -> Lesson {
                     hex(mid.wrapping_add(1))
                 ))
             }))
-            .ask("Case 2: set the limits to 1900 msg/s and 90 MB/s"),
+            .ask("Case 2: in pulsar-admin, Set bundle limits to 1900 msg/s and 90 MB/s"),
             step("Case 2 limits", 2, &[C::Split], n(|c| {
                 let k = c.state.config();
                 Said::new(format!(
@@ -942,7 +942,7 @@ fn flow_or_qps() -> Lesson {
                 .focus(F::Bundle, "flow/case2/0x00000000_0x80000000")
             }))
             .ask("Split flow/case2's first bundle with flow_or_qps_equally_divide"),
-            step("Case 2: throughput decides", 3, &[C::Config], n(|c| {
+            step("Case 2: throughput decides", 3, &[C::Split, C::Config], n(|c| {
                 let (_, bs, _) = flow_boundaries(c);
                 let k = c.state.config();
                 Said::new(format!(
@@ -952,7 +952,7 @@ fn flow_or_qps() -> Lesson {
                     and_list(&bs)
                 ))
             }))
-            .ask("Case 3: set the limits to 1100 msg/s and 110 MB/s"),
+            .ask("Case 3: in pulsar-admin, Set bundle limits to 1100 msg/s and 110 MB/s"),
             step("Case 3 limits", 4, &[C::Split], n(|c| {
                 let k = c.state.config();
                 Said::new(format!(

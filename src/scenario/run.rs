@@ -11,6 +11,11 @@ use std::io::Write;
 pub struct LoggedEvent {
     /// `None` for setup actions, else the log index of the action.
     pub step: Option<usize>,
+    /// The round the action ran, when it is the engine's round action
+    /// ([`Engine::round_action`]): 1-based, the setup's rounds counted too,
+    /// so it is the engine's round number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round: Option<usize>,
     /// The narration.
     pub text: String,
     /// The event itself (its JSON form).
@@ -40,7 +45,7 @@ pub fn event_log(sc: &Scenario) -> Result<Vec<LoggedEvent>, ScenarioError> {
     impl VisitLog for Events<'_> {
         type Out = Result<Vec<LoggedEvent>, ScenarioError>;
         fn visit<E: InBody>(self, log: &Log<E>) -> Self::Out {
-            Ok(flatten(replay::<E>(self.0.seed, log, self.0.cursor)?))
+            Ok(flatten(log, replay::<E>(self.0.seed, log, self.0.cursor)?))
         }
     }
     sc.body.visit(Events(sc))
@@ -50,25 +55,63 @@ pub fn event_log(sc: &Scenario) -> Result<Vec<LoggedEvent>, ScenarioError> {
 pub fn logged<E: Engine>(step: Option<usize>, e: &E::Event) -> LoggedEvent {
     LoggedEvent {
         step,
+        round: None,
         text: e.narrate(),
         subject: E::subject(e).map(|s| (s.kind.to_string(), s.id)),
         event: serde_json::to_value(e).unwrap_or(serde_json::Value::Null),
     }
 }
 
-fn flatten<S: Engine>(r: super::Replay<S>) -> Vec<LoggedEvent> {
+/// Counts the rounds of a log as its actions are applied: the setup's round
+/// actions first, then each log action that is a round.
+struct Rounds<A> {
+    round: A,
+    n: usize,
+}
+
+impl<A: PartialEq> Rounds<A> {
+    fn new<'a>(round: A, setup: impl IntoIterator<Item = &'a A>) -> Self
+    where
+        A: 'a,
+    {
+        let n = setup.into_iter().filter(|a| **a == round).count();
+        Rounds { round, n }
+    }
+
+    /// The round number of log action `a` (`None`: not a round).
+    fn of(&mut self, a: &A) -> Option<usize> {
+        (*a == self.round).then(|| {
+            self.n += 1;
+            self.n
+        })
+    }
+}
+
+/// One event of log action `i`, labelled with its round.
+fn logged_at<E: Engine>(i: usize, round: Option<usize>, e: &E::Event) -> LoggedEvent {
+    LoggedEvent {
+        round,
+        ..logged::<E>(Some(i), e)
+    }
+}
+
+fn flatten<S: InBody>(log: &Log<S>, r: super::Replay<S>) -> Vec<LoggedEvent> {
     let mut out: Vec<LoggedEvent> = r
         .setup
         .iter()
         .flat_map(|s| s.events.iter().map(|e| logged::<S>(None, e)))
         .collect();
+    let mut rounds = Rounds::new(S::round_action(), &log.setup);
     for (i, s) in r.steps.iter().enumerate() {
-        out.extend(s.events.iter().map(|e| logged::<S>(Some(i), e)));
+        let round = log.actions.get(i).and_then(|a| rounds.of(a));
+        out.extend(s.events.iter().map(|e| logged_at::<S>(i, round, e)));
     }
     out
 }
 
-/// The log as text, one line per event: `[setup]` or `[#i]`, then the narration.
+/// The log as text, one line per event: `[setup]`, `[round N]` (the engine's
+/// round number) or `[action N]` (the log action's 1-based place, for actions
+/// that are not rounds), then the narration.
 pub fn to_text(log: &[LoggedEvent]) -> String {
     log.iter().map(text_line).collect()
 }
@@ -114,9 +157,11 @@ pub fn for_each_event(
                 }
             }
             let n = sc.cursor.unwrap_or(log.actions.len()).min(log.actions.len());
+            let mut rounds = Rounds::new(E::round_action(), &log.setup);
             for (i, a) in log.actions[..n].iter().enumerate() {
+                let round = rounds.of(a);
                 for e in state.apply(a).map_err(|e| refused("log", i, &e))? {
-                    each(logged::<E>(Some(i), &e))?;
+                    each(logged_at::<E>(i, round, &e))?;
                 }
             }
             Ok(state.view_json())
@@ -127,9 +172,10 @@ pub fn for_each_event(
 
 /// One text line of the log ([`to_text`]).
 fn text_line(e: &LoggedEvent) -> String {
-    match e.step {
-        None => format!("[setup] {}\n", e.text),
-        Some(i) => format!("[#{i}] {}\n", e.text),
+    match (e.step, e.round) {
+        (None, _) => format!("[setup] {}\n", e.text),
+        (Some(_), Some(n)) => format!("[round {n}] {}\n", e.text),
+        (Some(i), None) => format!("[action {}] {}\n", i + 1, e.text),
     }
 }
 

@@ -179,6 +179,13 @@ impl Sim {
         })
     }
 
+    /// What the configured shedder compares, per broker, and the lines it
+    /// compares against (its history as its last pass left it, read with the
+    /// leader's load data; see [`super::shed::inputs`]).
+    pub fn shed_inputs(&self) -> super::shed::inputs::ShedInputs {
+        self.shedder.inputs(&self.load, &self.effective, self.now_ms)
+    }
+
     /// Every broker's usage.
     pub fn broker_views(&self) -> Vec<BrokerView> {
         let w = weights(&self.config);

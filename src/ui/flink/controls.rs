@@ -146,18 +146,21 @@ pub fn Controls(p: &ControlsProps) -> Html {
                 if effective != mode {
                     <p class="hint">{format!("cluster.evenly-spread-out-slots is true, so the effective mode is {}.", effective.name())}</p>
                 }
-                <div class="two">
-                    <div>
-                        <label for="flink-max-interval">{"slot.request.max-interval (ms)"}</label>
-                        <input id="flink-max-interval" type="number" min="0" step="10" inputmode="numeric"
-                            value={config.slot_request_max_interval.0.to_string()} onchange={on_interval} />
+                <details class="sub intervals" open={in_lesson}>
+                    <summary>{ format!("Slot request intervals ({} ms, {} ms)", config.slot_request_max_interval.0, config.slot_request_timeout.0) }</summary>
+                    <div class="two">
+                        <div>
+                            <label for="flink-max-interval">{"slot.request.max-interval (ms)"}</label>
+                            <input id="flink-max-interval" type="number" min="0" step="10" inputmode="numeric"
+                                value={config.slot_request_max_interval.0.to_string()} onchange={on_interval} />
+                        </div>
+                        <div>
+                            <label for="flink-timeout">{"slot.request.timeout (ms)"}</label>
+                            <input id="flink-timeout" type="number" min="0" step="1000" inputmode="numeric"
+                                value={config.slot_request_timeout.0.to_string()} onchange={on_timeout} />
+                        </div>
                     </div>
-                    <div>
-                        <label for="flink-timeout">{"slot.request.timeout (ms)"}</label>
-                        <input id="flink-timeout" type="number" min="0" step="1000" inputmode="numeric"
-                            value={config.slot_request_timeout.0.to_string()} onchange={on_timeout} />
-                    </div>
-                </div>
+                </details>
                 <p class="hint">{ if in_lesson {
                     "The mode and both intervals take effect at the next scheduling: press Schedule."
                 } else {

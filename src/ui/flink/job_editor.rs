@@ -303,6 +303,8 @@ pub fn JobEditor(p: &EditorProps) -> Html {
                 <button type="button" class="preset" data-preset="c" onclick={preset(figure_c(), 2, 2)}
                     title="Five vertices with parallelism 1, 4, 4, 2, 3 in a hash chain on 2 TaskManagers × 2 slots, as in figure (c)">{"Figure (c): 1,4,4,2,3"}</button>
             </div>
+            <details class="sub job-tables" open={dirty}>
+            <summary>{ format!("Edit the job: {} vertices, {} edges", draft.vertices.len(), draft.edges.len()) }</summary>
             <div class="table-scroll">
                 <table class="vertices">
                     <caption>{"Vertices"}</caption>
@@ -322,6 +324,7 @@ pub fn JobEditor(p: &EditorProps) -> Html {
                 <button type="submit" class="primary define-job">{"Define job & schedule"}</button>
                 <button type="button" class="small" onclick={revert} disabled={!dirty}>{"Revert"}</button>
             </div>
+            </details>
         </form>
     }
 }

@@ -4,6 +4,8 @@
 
 use super::ring::{mib, rate};
 use super::Colors;
+use crate::engine::pulsar::config::SheddingStrategy;
+use crate::engine::pulsar::shed::inputs::ShedInputs;
 use crate::engine::pulsar::view::BrokerView;
 use crate::sort::StableSort;
 use crate::ui::store::Subject;
@@ -15,6 +17,8 @@ use yew::prelude::*;
 pub struct BrokerBarsProps {
     /// Every broker.
     pub brokers: Rc<Vec<BrokerView>>,
+    /// What the configured shedder compares (the engine's numbers).
+    pub inputs: Rc<ShedInputs>,
     /// Broker → colour.
     pub colors: Colors,
     /// The entity pointed at.
@@ -29,6 +33,7 @@ pub struct BrokerBarsProps {
 impl PartialEq for BrokerBarsProps {
     fn eq(&self, o: &Self) -> bool {
         Rc::ptr_eq(&self.brokers, &o.brokers)
+            && Rc::ptr_eq(&self.inputs, &o.inputs)
             && self.colors == o.colors
             && self.highlight == o.highlight
             && self.on_point == o.on_point
@@ -100,14 +105,49 @@ fn plural(n: usize, what: &str) -> String {
 }
 
 fn bar(kind: &'static str, label: &'static str, value: f64) -> Html {
+    bar_with(kind, label, value, format!("{value:.1} %"))
+}
+
+fn bar_with(kind: &'static str, label: &'static str, value: f64, text: String) -> Html {
     let shown = value.clamp(0.0, 100.0);
     html! {
         <div class={classes!("bar", kind)} role="meter" aria-label={label} aria-valuemin="0" aria-valuemax="100"
-             aria-valuenow={format!("{value:.1}")} aria-valuetext={format!("{label} {value:.1} %")}>
+             aria-valuenow={format!("{value:.1}")} aria-valuetext={format!("{label} {text}")}>
             <span class="bar-name">{label}</span>
             <span class="track"><span class="fill" style={format!("width:{shown:.2}%")}></span></span>
-            <span class="bar-value">{ format!("{value:.1} %") }</span>
+            <span class="bar-value">{ text }</span>
         </div>
+    }
+}
+
+/// The short name of the shedder's bar (`None`: the load bar is what it compares).
+fn shed_bar_name(s: SheddingStrategy) -> Option<&'static str> {
+    match s {
+        SheddingStrategy::ThresholdShedder => Some("moving avg"),
+        SheddingStrategy::TransferShedder => Some("EMA"),
+        SheddingStrategy::AvgShedder => Some("score"),
+        SheddingStrategy::UniformLoadShedder => Some("msg rate"),
+        SheddingStrategy::OverloadShedder => None,
+    }
+}
+
+/// The legend of what the shedder compares: its measure, lines and band.
+fn shed_key(i: &ShedInputs) -> Html {
+    html! {
+        <>
+            <span class="key-head">{ format!("{:?} decides on", i.strategy) }</span>
+            if shed_bar_name(i.strategy).is_some() {
+                <span class="key shed-value"></span>{ i.measure.clone() }
+            } else {
+                <span class="key load-value"></span>{ format!("load ({})", i.measure) }
+            }
+            { for i.lines.iter().map(|l| html! {
+                <><span class={classes!("key", if l.trigger { "trigger" } else { "avg" })}></span>{ l.label.clone() }</>
+            }) }
+            if let Some(b) = &i.band {
+                <span class="key band"></span>{ b.label.clone() }
+            }
+        </>
     }
 }
 
@@ -133,6 +173,8 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
     }
     let first = p.brokers.iter().find(|b| b.alive);
     let (overload, avg) = first.map_or((85.0, 0.0), |b| (b.overload_line, b.cluster_avg));
+    let inputs = p.inputs.clone();
+    let shed_name = shed_bar_name(inputs.strategy);
     // Large clusters: a strip with one bar per broker, and cards for the busiest
     // (and any highlighted or crashed) brokers only.
     let many = p.brokers.len() > CARD_LIMIT;
@@ -197,6 +239,7 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
             let on = p.on_point.clone();
             Callback::from(move |_: MouseEvent| on.emit(None))
         };
+        let input = inputs.broker(&id);
         let summary = if b.alive {
             format!(
                 "{id}{}: load {:.1} %, {} bundles, {} topics, {}, {}",
@@ -223,25 +266,41 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
                     <span class="broker-meta">{ format!("{} · {} · {}", plural(b.bundles, "bundle"), plural(b.topics as usize, "topic"), rate(b.msg_rate)) }</span>
                 </div>
                 <div class="bars">
+                    if let (Some(name), Some(v), true) = (shed_name, input.and_then(|i| i.value), b.alive) {
+                        { bar_with("shed", name, v, input.map(|i| i.shown.clone()).unwrap_or_default()) }
+                    }
                     { bar("load", "load", b.load) }
                     { bar("cpu", "CPU", f64::from(b.cpu)) }
                     { bar("nic", "bandwidth", f64::from(b.bandwidth_in.max(b.bandwidth_out))) }
                     { bar("mem", "memory", f64::from(b.memory.max(b.direct_memory))) }
-                    <span class="line overload" style={format!("--at:{:.2}", overload.clamp(0.0, 100.0))} title={format!("overload line {overload:.0} %")}></span>
                     if b.alive {
-                        <span class="line avg" style={format!("--at:{:.2}", avg.clamp(0.0, 100.0))} title={format!("cluster average load {avg:.1} %")}></span>
+                        if let Some(band) = &inputs.band {
+                            <span class="band" title={band.label.clone()}
+                                  style={format!("--lo:{:.2};--hi:{:.2}", band.low.clamp(0.0, 100.0), band.high.clamp(0.0, 100.0))}></span>
+                        }
+                        { for inputs.lines.iter().map(|l| html! {
+                            <span class={classes!("line", if l.trigger { "trigger" } else { "avg" })}
+                                  style={format!("--at:{:.2}", l.at.clamp(0.0, 100.0))} title={l.label.clone()}></span>
+                        }) }
                     }
+                    <span class="line overload" style={format!("--at:{:.2}", overload.clamp(0.0, 100.0))} title={format!("overload line {overload:.0} %")}></span>
                 </div>
+                if let (Some(h), true) = (input.and_then(|i| i.hits), b.alive) {
+                    <p class="hits" data-high-hits={h.high.to_string()} data-low-hits={h.low.to_string()}>
+                        { format!("hit counters: high {} of {}, low {} of {}", h.high, h.high_needed, h.low, h.low_needed) }
+                    </p>
+                }
             </li>
         }
     });
     html! {
         <section class="broker-bars" aria-label="Broker usage">
             <h3>{"Brokers"}</h3>
-            <p class="bars-key">
+            <p class="bars-key" data-strategy={format!("{:?}", inputs.strategy)}>
+                { shed_key(&inputs) }
                 <span class="key overload"></span>{ format!("overload line {overload:.0} %") }
-                <span class="key avg"></span>{ format!("cluster average load {avg:.1} %") }
             </p>
+            <p class="shed-summary">{ inputs.summary.clone() }</p>
             { for strip }
             if many {
                 <p class="bars-key">{ format!("{} brokers: the strip shows every broker's load; the cards show the {CARDS_WHEN_MANY} busiest (a highlighted broker first).", p.brokers.len()) }</p>

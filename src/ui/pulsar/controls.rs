@@ -255,6 +255,17 @@ fn ClusterControls(p: &ControlsProps) -> Html {
             } else {
                 LoadManager::Modular
             };
+            // Each load manager loads only shedders of its own interface: the
+            // switch brings one it can run (TransferShedder, or the modular default).
+            let shedder = &mut c.load_balancer_load_shedding_strategy;
+            if shedder.interface().manager() != c.load_manager_class_name {
+                *shedder = match c.load_manager_class_name {
+                    LoadManager::Extensible => {
+                        crate::engine::pulsar::config::SheddingStrategy::TransferShedder
+                    }
+                    LoadManager::Modular => crate::engine::pulsar::config::SheddingStrategy::default(),
+                };
+            }
             on.emit(Action::whole_config(&c));
         })
     };
@@ -728,6 +739,27 @@ fn AdminControls(p: &ControlsProps) -> Html {
             });
         })
     };
+    // The two bundle limits a split compares (flow_or_qps_equally_divide and
+    // the automatic split), set together: one config change.
+    let limit_rate = use_node_ref();
+    let limit_mb = use_node_ref();
+    let on_limits = {
+        let on = p.on_field.reform(|a| ("pulsar-admin", a));
+        let err = p.on_error.clone();
+        let config = p.config.clone();
+        let (r, m) = (limit_rate.clone(), limit_mb.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let (Ok(rate), Ok(mb)) = (val(&r).trim().parse::<f64>(), val(&m).trim().parse::<f64>()) else {
+                err.emit("Both bundle limits must be numbers (msg/s and MB/s).".into());
+                return;
+            };
+            let mut c = (*config).clone();
+            c.load_balancer_namespace_bundle_max_msg_rate = rate;
+            c.load_balancer_namespace_bundle_max_bandwidth_mbytes = mb;
+            on.emit(Action::whole_config(&c));
+        })
+    };
     let alive: Rc<Vec<String>> = Rc::new(
         p.members
             .iter()
@@ -755,6 +787,22 @@ fn AdminControls(p: &ControlsProps) -> Html {
                 <input id="split-bounds" ref={split_bounds} placeholder="0x33000000" autocomplete="off" />
                 <label class="check"><input id="split-u" ref={split_u} type="checkbox" />{" -u (unload the children)"}</label>
                 <button type="submit">{"Split bundle"}</button>
+            </form>
+            <form class="bundle-limits" onsubmit={on_limits} data-controls="split">
+                <p class="hint">{"The limits a bundle is split at (flow_or_qps_equally_divide cuts where the running total would pass one)."}</p>
+                <div class="two">
+                    <div>
+                        <label for="limit-rate">{"loadBalancerNamespaceBundleMaxMsgRate (msg/s)"}</label>
+                        <input id="limit-rate" ref={limit_rate} type="number" min="0" step="any" inputmode="decimal"
+                               value={p.config.load_balancer_namespace_bundle_max_msg_rate.to_string()} />
+                    </div>
+                    <div>
+                        <label for="limit-mb">{"loadBalancerNamespaceBundleMaxBandwidthMbytes (MB/s)"}</label>
+                        <input id="limit-mb" ref={limit_mb} type="number" min="0" step="any" inputmode="decimal"
+                               value={p.config.load_balancer_namespace_bundle_max_bandwidth_mbytes.to_string()} />
+                    </div>
+                </div>
+                <button type="submit" id="set-limits">{"Set bundle limits"}</button>
             </form>
             <form class="unload" onsubmit={on_unload} data-controls="unload">
                 <p class="cmd"><code>{ format!("namespaces unload {ns}") }</code></p>

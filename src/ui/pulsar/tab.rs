@@ -82,18 +82,6 @@ impl RoundCard {
                         to.as_ref().map(|t| format!(" for {t}")).unwrap_or_default()
                     ),
                 )),
-                pulsar::Event::Lookup {
-                    bundle,
-                    broker,
-                    candidates,
-                    how,
-                } => c.placed.push((
-                    bundle.to_string(),
-                    format!(
-                        "{bundle} → {broker}: {how} ({} of {} live brokers left after the filters)",
-                        candidates.0, candidates.1
-                    ),
-                )),
                 pulsar::Event::Place(p) => c.why_placed.push(p.narrate()),
                 pulsar::Event::BundleSplit { bundle, children, .. } => c
                     .splits
@@ -101,6 +89,11 @@ impl RoundCard {
                 _ => {}
             }
         }
+        // Each placement with the filters that removed candidates and the score that picked it.
+        c.placed = crate::engine::pulsar::place::why::placements(events)
+            .into_iter()
+            .map(|p| (p.bundle.to_string(), p.sentence()))
+            .collect();
         Some(c)
     }
 }
@@ -126,7 +119,7 @@ fn ThisRound(p: &ThisRoundProps) -> Html {
         let more = v.len().saturating_sub(SHOWN);
         html! {
             <>
-                <ul>{ for v.iter().take(SHOWN).map(|t| html!{ <li>{ t.clone() }</li> }) }</ul>
+                <ul>{ for v.iter().take(SHOWN).map(|t| html!{ <li>{ crate::ui::components::event_log::one_unit(t) }</li> }) }</ul>
                 if more > 0 { <p class="hint">{ format!("… and {more} more in the event log") }</p> }
             </>
         }
@@ -154,11 +147,11 @@ fn ThisRound(p: &ThisRoundProps) -> Html {
                 { list(&moves) }
             }
             if !placed.is_empty() {
-                <h4>{ format!("Placed ({})", placed.len()) }</h4>
-                { list(&placed) }
+                <h4>{ format!("Placed ({}): the filters that removed candidates, the score that picked the owner", placed.len()) }</h4>
+                <div class="placed">{ list(&placed) }</div>
                 if !c.why_placed.is_empty() {
                     <details class="why-placed">
-                        <summary>{"Why there: filters and scores"}</summary>
+                        <summary>{"Every placement event, in order"}</summary>
                         { list(&c.why_placed) }
                     </details>
                 }
@@ -175,6 +168,7 @@ struct Views {
     ring: Rc<RingView>,
     bins: Option<Rc<Vec<TickBin>>>,
     brokers: Rc<Vec<BrokerView>>,
+    inputs: Rc<crate::engine::pulsar::shed::inputs::ShedInputs>,
     colors: Colors,
     config: Rc<pulsar::Config>,
     members: Rc<Vec<(String, bool)>>,
@@ -228,6 +222,7 @@ impl Views {
             ring,
             bins,
             brokers,
+            inputs: Rc::new(sim.shed_inputs()),
             colors,
             config: Rc::new(sim.config().clone()),
             members,
@@ -267,6 +262,7 @@ pub fn PulsarTab() -> Html {
         ring,
         bins,
         brokers,
+        inputs,
         colors,
         config,
         members,
@@ -429,7 +425,7 @@ pub fn PulsarTab() -> Html {
                         <Legend colors={colors.clone()} highlight={store.highlight.clone()} />
                     </div>
                     <div class="side-pane">
-                        <BrokerBars {brokers} {colors} highlight={store.highlight.clone()} {on_point} />
+                        <BrokerBars {brokers} {inputs} {colors} highlight={store.highlight.clone()} {on_point} />
                         <ThisRound {card} />
                     </div>
                 </div>

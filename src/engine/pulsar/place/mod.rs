@@ -22,6 +22,7 @@
 
 pub mod round_robin;
 pub mod strategy;
+pub mod why;
 
 use super::config::{Config, SheddingStrategy};
 use super::ids::{BrokerId, BundleId};

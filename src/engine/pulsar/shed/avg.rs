@@ -23,6 +23,7 @@
 
 use super::super::config::{Config, SheddingStrategy};
 use super::super::load::{BrokerId, BundleId, LoadData};
+use super::inputs::{BrokerInput, HitCounts, InputsContext, ShedInputs};
 use super::shared::{sheddable_bundles, short_term_msg_rate, short_term_throughput, weights};
 use super::{recently_unloaded_event, Metric, ShedEvent, ShedOutcome, Unload};
 use crate::sort::StableSort;
@@ -256,6 +257,65 @@ impl super::LoadSheddingStrategy for AvgShedder {
     fn find_bundles_for_unloading(&mut self, cx: &mut super::ShedContext<'_>) -> ShedOutcome {
         self.find(cx.load, cx.conf, cx.recent, cx.grace_ms)
     }
+
+    /// Each broker's score (weighted max usage × 100) with its consecutive hit
+    /// counters as the last pass left them, and the pairs a pass makes (lowest
+    /// with highest, inward) with their score differences.
+    fn inputs(&self, cx: &InputsContext<'_>) -> ShedInputs {
+        let conf = cx.conf;
+        let w = weights(conf);
+        let (high_need, low_need) = (
+            conf.load_balancer_avg_shedder_hit_count_high_threshold,
+            conf.load_balancer_avg_shedder_hit_count_low_threshold,
+        );
+        let (low_thr, high_thr) = (
+            conf.load_balancer_avg_shedder_low_threshold,
+            conf.load_balancer_avg_shedder_high_threshold,
+        );
+        let mut scores: Vec<(&BrokerId, f64)> = cx
+            .load
+            .brokers
+            .iter()
+            .map(|(b, d)| (b, d.local.max_resource_usage_with_weight(&w) * 100.0))
+            .collect();
+        let brokers = scores
+            .iter()
+            .map(|(b, v)| BrokerInput {
+                broker: (*b).clone(),
+                value: Some(*v),
+                shown: format!("score {v:.1}"),
+                hits: Some(HitCounts {
+                    high: self.high_hits.get(*b).copied().unwrap_or(0),
+                    high_needed: high_need,
+                    low: self.low_hits.get(*b).copied().unwrap_or(0),
+                    low_needed: low_need,
+                }),
+            })
+            .collect();
+        scores.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let mut pairs = Vec::new();
+        let (mut i, mut j) = (0usize, scores.len());
+        while j > 0 && i < j {
+            j -= 1;
+            if i == j {
+                break;
+            }
+            let (lo, hi) = (&scores[i], &scores[j]);
+            pairs.push(format!("{} / {}: {:.1}", hi.0, lo.0, hi.1 - lo.1));
+            i += 1;
+        }
+        ShedInputs {
+            strategy: S,
+            measure: "score (weighted max usage × 100)".into(),
+            brokers,
+            lines: Vec::new(),
+            band: None,
+            summary: format!(
+                "pairs (highest / lowest, inward) and their score differences: {}; a difference ≥ {low_thr} counts a low hit, ≥ {high_thr} a high hit; a pair sheds at {high_need} high or {low_need} low hits",
+                if pairs.is_empty() { "none".to_string() } else { pairs.join(", ") }
+            ),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -292,6 +352,43 @@ mod tests {
             min_unload_message: 100.0,
             ..Config::profile(Profile::Pulsar5)
         }
+    }
+
+    /// The hit counters shown are the shedder's own, after each pass; the
+    /// scores are the `AvgScores` event's (derived by reading AvgShedder.findBrokerPairs).
+    #[test]
+    fn inputs_carry_the_scores_and_the_hit_counters() {
+        let fx = doc_cluster();
+        let c = conf();
+        let mut shedder = Shedder::default();
+        let out = shedder.find_bundles_for_unloading(&fx.load, &c, 0, &mut rng());
+        let scores = out
+            .events
+            .iter()
+            .find_map(|e| match e {
+                ShedEvent::AvgScores { scores } => Some(scores.clone()),
+                _ => None,
+            })
+            .unwrap();
+        let inputs = shedder.inputs(&fx.load, &c, 0);
+        for (b, v) in &scores {
+            assert!((inputs.broker(&b.0).unwrap().value.unwrap() - v).abs() < 1e-9);
+        }
+        let a = &shedder.strategies.avg;
+        for b in &inputs.brokers {
+            let h = b.hits.unwrap();
+            assert_eq!(h.high, a.high_hits.get(&b.broker).copied().unwrap_or(0));
+            assert_eq!(h.low, a.low_hits.get(&b.broker).copied().unwrap_or(0));
+            assert_eq!((h.high_needed, h.low_needed), (2, 8));
+        }
+        // First pass: 80/20 and 70/30 differ by ≥ 40, one high hit each.
+        assert_eq!(inputs.broker("b80").unwrap().hits.unwrap().high, 1);
+        assert_eq!(inputs.broker("b52").unwrap().hits.unwrap().high, 0);
+        assert!(
+            inputs.summary.contains("b80 / b20: 60.0, b70 / b30: 40.0"),
+            "{}",
+            inputs.summary
+        );
     }
 
     #[test]

@@ -15,6 +15,7 @@
 //! after the (stable) sort by load.
 
 pub mod ema;
+pub mod inputs;
 pub mod shared;
 pub mod strategy;
 
@@ -838,6 +839,22 @@ impl Shedder {
             });
         }
         out
+    }
+}
+
+impl Shedder {
+    /// What the configured strategy compares now ([`inputs::ShedInputs`]): its
+    /// history as its last pass left it, read with the leader's `load` data.
+    pub fn inputs(&self, load: &LoadData, conf: &Config, now_ms: u64) -> inputs::ShedInputs {
+        let cx = inputs::InputsContext {
+            load,
+            conf,
+            ema: &self.ema,
+            now_ms,
+        };
+        self.strategies
+            .get(conf.load_balancer_load_shedding_strategy)
+            .inputs(&cx)
     }
 }
 

@@ -10,6 +10,7 @@
 
 use super::super::config::{Config, SheddingStrategy};
 use super::super::load::{BundleId, LoadData};
+use super::inputs::{frac_input, line, pc, InputsContext, ShedInputs};
 use super::shared::{sheddable_bundles, short_term_throughput, weights};
 use super::{recently_unloaded_event, Metric, ShedEvent, ShedOutcome, Unload};
 use std::collections::BTreeMap;
@@ -144,6 +145,39 @@ impl super::LoadSheddingStrategy for OverloadShedder {
     fn find_bundles_for_unloading(&mut self, cx: &mut super::ShedContext<'_>) -> ShedOutcome {
         find(cx.load, cx.conf, cx.recent, cx.grace_ms)
     }
+
+    /// Each broker's weighted max usage against the overload threshold.
+    fn inputs(&self, cx: &InputsContext<'_>) -> ShedInputs {
+        let threshold = cx.conf.load_balancer_broker_overloaded_threshold_percentage;
+        let w = weights(cx.conf);
+        let brokers: Vec<_> = cx
+            .load
+            .brokers
+            .iter()
+            .map(|(b, d)| frac_input(b, Some(d.local.max_resource_usage_with_weight(&w))))
+            .collect();
+        let over: Vec<String> = brokers
+            .iter()
+            .filter(|b| b.value.is_some_and(|v| v >= threshold))
+            .map(|b| b.broker.0.clone())
+            .collect();
+        ShedInputs {
+            strategy: S,
+            measure: "weighted max resource usage".into(),
+            brokers,
+            lines: vec![line(
+                format!("overload threshold {}", pc(threshold)),
+                threshold,
+                true,
+            )],
+            band: None,
+            summary: format!(
+                "a broker sheds when its weighted max usage reaches loadBalancerBrokerOverloadedThresholdPercentage {}: {}",
+                pc(threshold),
+                if over.is_empty() { "none does".to_string() } else { over.join(", ") }
+            ),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -157,6 +191,33 @@ mod tests {
             load_balancer_load_shedding_strategy: S,
             ..Config::profile(crate::engine::pulsar::config::Profile::Pulsar4)
         }
+    }
+
+    /// The line is the threshold the pass compares with (derived by reading
+    /// OverloadShedder.findBundlesForUnloading), the values the `Overloaded` event's usage.
+    #[test]
+    fn inputs_compare_weighted_usage_with_the_overload_threshold() {
+        let fx = Fx::new()
+            .broker("broker1", 90.0)
+            .broker("broker2", 10.0)
+            .bundle("broker1", 0, 100.0, 60.0 * MIB)
+            .bundle("broker1", 1, 100.0, 30.0 * MIB);
+        let c = conf();
+        let mut shedder = Shedder::default();
+        let out = shedder.find_bundles_for_unloading(&fx.load, &c, 0, &mut rng());
+        let usage = out
+            .events
+            .iter()
+            .find_map(|e| match e {
+                ShedEvent::Overloaded { usage, .. } => Some(*usage),
+                _ => None,
+            })
+            .unwrap();
+        let inputs = shedder.inputs(&fx.load, &c, 0);
+        assert!((inputs.broker("broker1").unwrap().value.unwrap() - usage * 100.0).abs() < 1e-9);
+        assert_eq!(inputs.lines.len(), 1);
+        assert!((inputs.lines[0].at - 85.0).abs() < 1e-9 && inputs.lines[0].trigger);
+        assert!(inputs.summary.ends_with("85.0 %: broker1"), "{}", inputs.summary);
     }
 
     #[test]

@@ -11,6 +11,7 @@ use super::super::config::{Config, LoadManager};
 use super::super::ids::BundleId;
 use super::super::load::LoadData;
 use super::ema::BrokerLoadEma;
+use super::inputs::{InputsContext, ShedInputs};
 use super::{ShedOutcome, SheddingPolicies};
 use crate::engine::SimRng;
 use std::collections::BTreeMap;
@@ -53,6 +54,10 @@ pub trait LoadSheddingStrategy: fmt::Debug {
 
     /// One pass.
     fn find_bundles_for_unloading(&mut self, cx: &mut ShedContext<'_>) -> ShedOutcome;
+
+    /// What the strategy compares, per broker, and against which lines
+    /// ([`ShedInputs`]), from its history as its last pass left it (a query).
+    fn inputs(&self, cx: &InputsContext<'_>) -> ShedInputs;
 }
 
 /// Which interface a strategy implements in Pulsar, and so which load manager

@@ -23,6 +23,7 @@
 
 use super::super::config::{Config, SheddingStrategy};
 use super::super::load::{BrokerId, BundleId, LoadData};
+use super::inputs::{frac_input, line, pc, BrokerInput, InputsContext, ShedInputs};
 use super::overload::select_until;
 use super::shared::{weights, MB};
 use super::{ShedEvent, ShedOutcome, UsageSample};
@@ -244,6 +245,66 @@ impl super::LoadSheddingStrategy for ThresholdShedder {
     fn find_bundles_for_unloading(&mut self, cx: &mut super::ShedContext<'_>) -> ShedOutcome {
         self.find(cx.load, cx.conf, cx.recent, cx.grace_ms)
     }
+
+    /// The moving averages the last pass stored (`brokerAvgResourceUsage`, not
+    /// the instantaneous usage), their cluster average over the brokers of the
+    /// load data, and average + threshold, the line a broker sheds at (average −
+    /// threshold too with lower-boundary shedding).
+    fn inputs(&self, cx: &InputsContext<'_>) -> ShedInputs {
+        let threshold = cx.conf.load_balancer_broker_threshold_shedder_percentage;
+        let brokers: Vec<BrokerInput> = cx
+            .load
+            .brokers
+            .keys()
+            .map(|b| frac_input(b, self.avg_usage.get(b).copied()))
+            .collect();
+        let known: Vec<f64> = brokers.iter().filter_map(|b| b.value).collect();
+        let mut lines = Vec::new();
+        let summary = if known.is_empty() {
+            "no moving average yet: the first pass takes each broker's usage as it is".to_string()
+        } else {
+            let avg = known.iter().sum::<f64>() / known.len() as f64;
+            lines.push(line(format!("cluster average {}", pc(avg)), avg, false));
+            lines.push(line(
+                format!(
+                    "average + threshold {} + {} = {}",
+                    pc(avg),
+                    pc(threshold),
+                    pc(avg + threshold)
+                ),
+                avg + threshold,
+                true,
+            ));
+            if cx.conf.lower_boundary_shedding_enabled {
+                lines.push(line(
+                    format!("average − threshold {}", pc(avg - threshold)),
+                    avg - threshold,
+                    true,
+                ));
+            }
+            let over: Vec<String> = brokers
+                .iter()
+                .filter(|b| b.value.is_some_and(|v| v >= avg + threshold))
+                .map(|b| b.broker.0.clone())
+                .collect();
+            format!(
+                "a broker sheds when its moving average (history {} × old + {} × new) is at least the cluster average {} + threshold {}: {}",
+                cx.conf.load_balancer_history_resource_percentage,
+                1.0 - cx.conf.load_balancer_history_resource_percentage,
+                pc(avg),
+                pc(threshold),
+                if over.is_empty() { "none is".to_string() } else { format!("{} {}", over.join(", "), if over.len() == 1 { "is" } else { "are" }) }
+            )
+        };
+        ShedInputs {
+            strategy: S,
+            measure: "moving-average usage".into(),
+            brokers,
+            lines,
+            band: None,
+            summary,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -273,6 +334,44 @@ mod tests {
             .bundle("broker2", 5, 100.0, 30.0 * MIB)
             .bundle("broker3", 6, 100.0, 30.0 * MIB)
             .bundle("broker3", 7, 100.0, 30.0 * MIB)
+    }
+
+    /// The picture's numbers are the pass's: the moving averages and the
+    /// cluster average the `ThresholdAverages` event printed, and average +
+    /// threshold (derived by reading ThresholdShedder.findBundlesForUnloading).
+    #[test]
+    fn inputs_are_the_moving_averages_the_pass_decided_on() {
+        let fx = doc_cluster();
+        let c = conf();
+        let mut shedder = Shedder::default();
+        let before = shedder.inputs(&fx.load, &c, 0);
+        assert!(before.brokers.iter().all(|b| b.value.is_none()) && before.lines.is_empty());
+        shedder.find_bundles_for_unloading(&fx.load, &c, 0, &mut rng());
+        // broker1 drops to 10 % CPU: the moving average is 0.9 × 40 + 0.1 × 10 = 37 %.
+        let fx2 = fx.clone().cpu("broker1", 10.0);
+        let out = shedder.find_bundles_for_unloading(&fx2.load, &c, 60_000, &mut rng());
+        let (samples, avg) = out
+            .events
+            .iter()
+            .find_map(|e| match e {
+                ShedEvent::ThresholdAverages {
+                    samples,
+                    cluster_average,
+                    ..
+                } => Some((samples.clone(), *cluster_average)),
+                _ => None,
+            })
+            .unwrap();
+        let inputs = shedder.inputs(&fx2.load, &c, 60_000);
+        assert_eq!(inputs.strategy, S);
+        for s in &samples {
+            let got = inputs.broker(&s.broker.0).unwrap().value.unwrap();
+            assert!((got - s.average * 100.0).abs() < 1e-9, "{got} vs {}", s.average);
+        }
+        assert!((inputs.broker("broker1").unwrap().value.unwrap() - 37.0).abs() < 1e-9);
+        assert!((inputs.lines[0].at - avg * 100.0).abs() < 1e-9);
+        assert!((inputs.lines[1].at - (avg * 100.0 + 10.0)).abs() < 1e-9 && inputs.lines[1].trigger);
+        assert!(inputs.summary.contains("broker1 is"), "{}", inputs.summary);
     }
 
     #[test]

@@ -56,6 +56,7 @@
 
 use super::super::config::SheddingStrategy;
 use super::super::load::{BrokerId, BundleId, BundleStats, LocalBrokerData};
+use super::inputs::{frac_input, line, pc, InputsContext, ShedBand, ShedInputs};
 use super::shared::is_system_service_namespace;
 use super::{
     recently_unloaded_event, Metric, ShedContext, ShedEvent, ShedOutcome, TransferReason, Unload,
@@ -575,6 +576,61 @@ impl super::LoadSheddingStrategy for TransferShedder {
     fn find_bundles_for_unloading(&mut self, cx: &mut ShedContext<'_>) -> ShedOutcome {
         self.find(cx)
     }
+
+    /// Each broker's `weightedMaxEMA`, and the average ± std band of the brokers
+    /// whose load data is within `loadBalancerBrokerLoadDataTTLInSeconds` (the
+    /// `LoadStats` a pass computes), beside the target std and the hit count.
+    fn inputs(&self, cx: &InputsContext<'_>) -> ShedInputs {
+        let conf = cx.conf;
+        let ttl_ms = conf
+            .load_balancer_broker_load_data_ttl_in_seconds
+            .saturating_mul(1000);
+        let (mut sum, mut sq_sum, mut counted) = (0.0, 0.0, 0usize);
+        let mut brokers = Vec::with_capacity(cx.load.brokers.len());
+        for (b, d) in &cx.load.brokers {
+            let load = cx.ema.weighted_max_of(b, &d.local, conf);
+            if cx.now_ms.saturating_sub(d.reported_at_ms) <= ttl_ms {
+                sum += load;
+                sq_sum += load * load;
+                counted += 1;
+                brokers.push(frac_input(b, Some(load)));
+            } else {
+                let mut i = frac_input(b, None);
+                i.shown = "load data outdated: left out".into();
+                brokers.push(i);
+            }
+        }
+        let target = conf.load_balancer_broker_load_target_std;
+        let hit_thr = conf.load_balancer_shedding_condition_hit_count_threshold;
+        let st = Stats::new(sum, sq_sum, counted);
+        let (avg, std) = (st.avg * 100.0, st.std * 100.0);
+        let (lines, band, summary) = if counted == 0 {
+            (Vec::new(), None, "no broker with fresh load data".to_string())
+        } else {
+            (
+                vec![line(format!("average {}", pc(avg)), avg, false)],
+                Some(ShedBand {
+                    label: format!("average ± std {} ± {}", pc(avg), pc(std)),
+                    low: avg - std,
+                    high: avg + std,
+                }),
+                format!(
+                    "std {:.3} {} target {target:.3} (loadBalancerBrokerLoadTargetStd); the condition has held {} time(s) and must exceed {hit_thr}",
+                    st.std,
+                    if st.std > target { ">" } else { "≤" },
+                    self.unload_condition_hit_count
+                ),
+            )
+        };
+        ShedInputs {
+            strategy: S,
+            measure: "weightedMaxEMA".into(),
+            brokers,
+            lines,
+            band,
+            summary,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -590,6 +646,49 @@ mod tests {
             load_manager_class_name: super::super::super::config::LoadManager::Extensible,
             ..Config::profile(crate::engine::pulsar::config::Profile::Pulsar4)
         }
+    }
+
+    /// The band is the pass's `LoadStats` (average ± std of weightedMaxEMA), as
+    /// the `TransferStats` event printed them.
+    #[test]
+    fn inputs_band_is_the_average_and_std_the_pass_computed() {
+        let fx = Fx::new()
+            .broker("broker-1", 90.0)
+            .broker("broker-2", 10.0)
+            .broker("broker-3", 50.0)
+            .broker("broker-4", 50.0)
+            .bundle("broker-1", 0, 100.0, 38.0 * MIB)
+            .bundle("broker-2", 3, 100.0, 10.0 * MIB);
+        let c = conf();
+        let mut shedder = Shedder::default();
+        shedder.observe_reports(&fx.load, &c);
+        let out = shedder.find_bundles_for_unloading(&fx.load, &c, 60_000, &mut rng());
+        let (avg, std, hits) = out
+            .events
+            .iter()
+            .find_map(|e| match e {
+                ShedEvent::TransferStats {
+                    average,
+                    std,
+                    hit_count,
+                    ..
+                } => Some((*average, *std, *hit_count)),
+                _ => None,
+            })
+            .unwrap();
+        let inputs = shedder.inputs(&fx.load, &c, 60_000);
+        let band = inputs.band.clone().unwrap();
+        assert!((band.low - (avg - std) * 100.0).abs() < 1e-9);
+        assert!((band.high - (avg + std) * 100.0).abs() < 1e-9);
+        // 90, 10, 50, 50: average 50 %, std √800 = 28.3 %.
+        assert!((avg - 0.5).abs() < 1e-9 && (std - 0.2828).abs() < 1e-3);
+        assert!((inputs.broker("broker-1").unwrap().value.unwrap() - 90.0).abs() < 1e-9);
+        assert!(
+            inputs.summary.contains(&format!("held {hits} time(s)")),
+            "{}",
+            inputs.summary
+        );
+        assert!(inputs.summary.contains("target 0.250"), "{}", inputs.summary);
     }
 
     #[test]

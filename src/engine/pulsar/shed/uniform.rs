@@ -18,6 +18,7 @@
 
 use super::super::config::{Config, SheddingStrategy};
 use super::super::load::{BrokerId, BundleId, LoadData};
+use super::inputs::{BrokerInput, InputsContext, ShedInputs};
 use super::shared::{sheddable_bundles, short_term_msg_rate, short_term_throughput};
 use super::{recently_unloaded_event, Metric, ShedEvent, ShedOutcome, Unload};
 use std::collections::BTreeMap;
@@ -31,9 +32,26 @@ fn java_int(x: f64) -> i64 {
     (x as i32).into()
 }
 
-/// One UniformLoadShedder pass.
-pub fn find(load: &LoadData, conf: &Config, recent: &BTreeMap<BundleId, u64>, grace: u64) -> ShedOutcome {
-    let mut out = ShedOutcome::default();
+/// The extremes a pass compares.
+struct Spread<'a> {
+    rate_over: &'a BrokerId,
+    tp_over: &'a BrokerId,
+    rate_under: &'a BrokerId,
+    tp_under: &'a BrokerId,
+    max_rate: f64,
+    /// The minimum, 1 when (almost) zero.
+    min_rate: f64,
+    max_tp: f64,
+    /// ″
+    min_tp: f64,
+    /// (max − min) × 100 / min.
+    rate_diff: f64,
+    /// max / min.
+    tp_mult: f64,
+}
+
+/// The brokers with the highest and lowest message rate and throughput.
+fn spread(load: &LoadData) -> Option<Spread<'_>> {
     let mut rate_over: Option<&BrokerId> = None;
     let mut tp_over: Option<&BrokerId> = None;
     let mut rate_under: Option<&BrokerId> = None;
@@ -60,8 +78,42 @@ pub fn find(load: &LoadData, conf: &Config, recent: &BTreeMap<BundleId, u64>, gr
             min_tp = tp;
         }
     }
-    let (Some(rate_over), Some(tp_over), Some(rate_under), Some(tp_under)) =
-        (rate_over, tp_over, rate_under, tp_under)
+    let (rate_over, tp_over, rate_under, tp_under) = (rate_over?, tp_over?, rate_under?, tp_under?);
+    if min_rate.abs() <= EPS {
+        min_rate = 1.0;
+    }
+    if min_tp.abs() <= EPS {
+        min_tp = 1.0;
+    }
+    Some(Spread {
+        rate_over,
+        tp_over,
+        rate_under,
+        tp_under,
+        max_rate,
+        min_rate,
+        max_tp,
+        min_tp,
+        rate_diff: (max_rate - min_rate) * 100.0 / min_rate,
+        tp_mult: max_tp / min_tp,
+    })
+}
+
+/// One UniformLoadShedder pass.
+pub fn find(load: &LoadData, conf: &Config, recent: &BTreeMap<BundleId, u64>, grace: u64) -> ShedOutcome {
+    let mut out = ShedOutcome::default();
+    let Some(Spread {
+        rate_over,
+        tp_over,
+        rate_under,
+        tp_under,
+        max_rate,
+        min_rate,
+        max_tp,
+        min_tp,
+        rate_diff,
+        tp_mult,
+    }) = spread(load)
     else {
         out.events.push(ShedEvent::Idle {
             strategy: S,
@@ -69,14 +121,6 @@ pub fn find(load: &LoadData, conf: &Config, recent: &BTreeMap<BundleId, u64>, gr
         });
         return out;
     };
-    if min_rate.abs() <= EPS {
-        min_rate = 1.0;
-    }
-    if min_tp.abs() <= EPS {
-        min_tp = 1.0;
-    }
-    let rate_diff = (max_rate - min_rate) * 100.0 / min_rate;
-    let tp_mult = max_tp / min_tp;
     let rate_thr = conf.load_balancer_msg_rate_difference_shedder_threshold;
     let tp_thr = conf.load_balancer_msg_throughput_multiplier_difference_shedder_threshold;
     let rate_fired = rate_thr > 0.0 && rate_diff > rate_thr;
@@ -211,6 +255,52 @@ impl super::LoadSheddingStrategy for UniformLoadShedder {
     fn find_bundles_for_unloading(&mut self, cx: &mut super::ShedContext<'_>) -> ShedOutcome {
         find(cx.load, cx.conf, cx.recent, cx.grace_ms)
     }
+
+    /// Each broker's message rate (the bar is scaled to the busiest broker) and
+    /// the max/min spread a pass compares: the message-rate difference and the
+    /// throughput multiplier against their thresholds.
+    fn inputs(&self, cx: &InputsContext<'_>) -> ShedInputs {
+        let rates: Vec<(&BrokerId, f64, f64)> = cx
+            .load
+            .brokers
+            .iter()
+            .map(|(b, d)| (b, d.local.msg.total_rate(), d.local.msg.total_throughput()))
+            .collect();
+        let top = rates.iter().map(|r| r.1).fold(0.0, f64::max);
+        let brokers = rates
+            .iter()
+            .map(|(b, r, tp)| BrokerInput {
+                broker: (*b).clone(),
+                value: Some(if top > 0.0 { r / top * 100.0 } else { 0.0 }),
+                shown: format!("{r:.1} msg/s, {:.2} MB/s", super::shared::mbs(*tp)),
+                hits: None,
+            })
+            .collect();
+        let summary = match spread(cx.load) {
+            None => "no broker data".to_string(),
+            Some(s) => format!(
+                "max {} {:.1} msg/s vs min {} {:.1} msg/s: difference {:.1} % (threshold {} %); throughput max {} / min {} = ×{:.2} (threshold ×{})",
+                s.rate_over,
+                s.max_rate,
+                s.rate_under,
+                s.min_rate,
+                s.rate_diff,
+                cx.conf.load_balancer_msg_rate_difference_shedder_threshold,
+                s.tp_over,
+                s.tp_under,
+                s.tp_mult,
+                cx.conf.load_balancer_msg_throughput_multiplier_difference_shedder_threshold
+            ),
+        };
+        ShedInputs {
+            strategy: S,
+            measure: "message rate (share of the busiest broker's)".into(),
+            brokers,
+            lines: Vec::new(),
+            band: None,
+            summary,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -224,6 +314,47 @@ mod tests {
             load_balancer_load_shedding_strategy: S,
             ..Config::profile(crate::engine::pulsar::config::Profile::Pulsar4)
         }
+    }
+
+    /// The spread is the pass's: the `UniformImbalance` event's extremes,
+    /// difference and multiplier (derived by reading UniformLoadShedder.findBundlesForUnloading).
+    #[test]
+    fn inputs_say_the_spread_the_pass_compares() {
+        let fx = Fx::new()
+            .broker("broker1", 50.0)
+            .broker("broker2", 10.0)
+            .bundle("broker1", 0, 900.0, 9.0 * MIB)
+            .bundle("broker1", 1, 300.0, 3.0 * MIB)
+            .bundle("broker2", 2, 200.0, 2.0 * MIB);
+        let c = conf();
+        let mut shedder = Shedder::default();
+        let out = shedder.find_bundles_for_unloading(&fx.load, &c, 0, &mut rng());
+        let (diff, mult) = out
+            .events
+            .iter()
+            .find_map(|e| match e {
+                ShedEvent::UniformImbalance {
+                    msg_rate_difference_percent,
+                    throughput_multiplier,
+                    ..
+                } => Some((*msg_rate_difference_percent, *throughput_multiplier)),
+                _ => None,
+            })
+            .unwrap();
+        let inputs = shedder.inputs(&fx.load, &c, 0);
+        assert!(
+            inputs.summary.contains(&format!("difference {diff:.1} %")),
+            "{}",
+            inputs.summary
+        );
+        assert!(
+            inputs.summary.contains(&format!("×{mult:.2}")),
+            "{}",
+            inputs.summary
+        );
+        assert!((inputs.broker("broker1").unwrap().value.unwrap() - 100.0).abs() < 1e-9);
+        let b2 = inputs.broker("broker2").unwrap().value.unwrap();
+        assert!(b2 > 0.0 && b2 < 100.0, "{b2}");
     }
 
     #[test]
