@@ -30,6 +30,9 @@ use std::rc::Rc;
 /// (the drawing's binning; see the Pulsar ring).
 pub type Binner<B> = fn(&mut dyn Iterator<Item = (u32, f64)>) -> Vec<B>;
 
+/// The ring, the topic bins (when asked for) and the bundle names.
+pub type Drawn<B> = (Rc<RingView>, Option<Rc<Vec<B>>>, Rc<Vec<String>>);
+
 /// The bins' inputs at the time they were computed.
 struct BinsAt<B> {
     /// Log cursor of the session.
@@ -93,7 +96,7 @@ impl<B> RingModel<B> {
         session: &crate::scenario::session::Session<pulsar::Sim>,
         ns: &str,
         bins: Option<Binner<B>>,
-    ) -> (Rc<RingView>, Option<Rc<Vec<B>>>, Rc<Vec<String>>) {
+    ) -> Drawn<B> {
         self.follow(live);
         let sim = session.state();
         let Some(namespace) = sim.namespaces().get(ns) else {
