@@ -195,8 +195,11 @@ fn bin_topics(t: &mut dyn Iterator<Item = (u32, f64)>) -> Vec<TickBin> {
 #[derive(Default)]
 struct Kept {
     model: crate::playground::ring_model::RingModel<TickBin>,
-    members: Option<(Rc<Vec<(String, bool)>>, Colors)>,
+    members: Option<Members>,
 }
+
+/// The brokers' (name, alive) in name order and their colours.
+type Members = (Rc<Vec<(String, bool)>>, Colors);
 
 impl Views {
     fn of(
