@@ -312,6 +312,47 @@ fn a_heavy_scenario_is_announced_before_it_opens() {
 }
 
 #[test]
+fn a_heavy_scenario_opens_in_parts_while_the_page_answers() {
+    let mut sc = lbscope::bench::pulsar_scenario(20, 24_000, 16);
+    if let lbscope::scenario::Body::Pulsar(log) = &mut sc.body {
+        log.actions.push(pulsar::Action::Step);
+    }
+    let mut s = run(boot(None, None), [Msg::Open(Box::new(sc.clone()))]);
+    let p = s.open_progress().unwrap();
+    assert_eq!((p.done, p.total, p.unit), (0, 24_080, "topics"));
+    let mut parts = 0;
+    while s.pending.is_some() {
+        s = s.reduce(Msg::OpenMore);
+        parts += 1;
+        if parts == 2 {
+            // Between two parts the store answers other messages.
+            s = run(s, [Msg::Tab(System::Flink), Msg::Help(true)]);
+            assert_eq!((s.tab, s.help), (System::Flink, true));
+            let p = s.open_progress().unwrap();
+            assert!(p.done > 0 && p.done < p.total, "{p:?}");
+        }
+        assert!(parts < 100);
+    }
+    assert!(parts > 3, "{parts} parts");
+    assert_eq!((s.tab, s.scenario()), (System::Pulsar, sc.clone()));
+    assert!(s.open_progress().is_none());
+    // Cancelled half way: the work on screen stays.
+    let mut s = run(
+        boot(None, None),
+        [Msg::Open(Box::new(sc)), Msg::OpenMore, Msg::OpenMore],
+    );
+    assert!(s.open_progress().unwrap().done > 0);
+    s = s.reduce(Msg::CancelOpen);
+    assert!(s.pending.is_none() && s.opening.is_none());
+    assert_eq!(s.scenario(), presets::default_scenario(System::Pulsar));
+    assert!(matches!(&s.notice, Some(Notice::Info(t)) if t.contains("stopped")));
+    assert_eq!(
+        s.reduce(Msg::OpenMore).scenario(),
+        presets::default_scenario(System::Pulsar)
+    );
+}
+
+#[test]
 fn reset_starts_the_tab_over_and_pages_switch() {
     let s = run(boot(None, None), [topic("x"), Msg::Reset]);
     assert_eq!(s.scenario(), presets::default_scenario(System::Pulsar));

@@ -12,12 +12,15 @@
 
 mod inspect;
 mod lesson_run;
+mod opening;
+pub mod ring_model;
 mod store;
 mod tab;
 mod workspace;
 
 pub use inspect::{Inspect, INSPECT_MAX_BUNDLES, INSPECT_MAX_EVENTS, INSPECT_MAX_TOPICS};
 pub use lesson_run::{LessonMsg, LessonRun, Progress};
+pub use opening::{OpenProgress, Opening, OPEN_CHUNK};
 pub use store::{Boot, Msg, Store, HEAVY_REPLAY, MAX_LOG_ROWS};
 pub use tab::{History, Live, Tab};
 pub use workspace::Workspace;

@@ -1,5 +1,6 @@
 //! The store and its reducer.
 
+use super::opening::{OpenProgress, Opening, OPEN_CHUNK};
 use super::workspace::{Restored, Workspace, WORKSPACE_VERSION};
 use super::{EventRow, LessonMsg, LessonRun, Live, Notice, Page, Progress, Proposal, SettingRow};
 use crate::engine::{AnyAction, Engine, Series, Subject, System};
@@ -42,8 +43,14 @@ pub enum Msg {
     /// Open a scenario (a link, a file); on failure the current work stays. A
     /// heavy one is announced first and opened by [`Msg::OpenPending`].
     Open(Box<Scenario>),
-    /// Open the announced heavy scenario now.
+    /// Open the announced heavy scenario now, in one go (the page waits).
     OpenPending,
+    /// Replay the next part of the announced heavy scenario ([`OPEN_CHUNK`]
+    /// units of work); the last part opens it. The page sends this again after
+    /// each part has been drawn, so it shows the progress and answers input.
+    OpenMore,
+    /// Stop opening the announced heavy scenario (the work on screen stays).
+    CancelOpen,
     /// The browser navigated to this fragment (Back / Forward, a typed link).
     Location(String),
     /// Start the active tab over from its default scenario (a lesson: from its step).
@@ -131,6 +138,8 @@ pub struct Store {
     /// A heavy scenario waiting to be opened: the page first shows that it is
     /// busy, then [`Msg::OpenPending`] replays it.
     pub pending: Option<(Box<Scenario>, String)>,
+    /// The pending scenario's replay, once [`Msg::OpenMore`] has started it.
+    pub opening: Option<Opening>,
 }
 
 fn default_tab(system: System) -> Live {
@@ -158,6 +167,7 @@ impl Store {
             page: Page::Playground,
             progress: Progress::default(),
             pending: None,
+            opening: None,
         }
     }
 
@@ -240,7 +250,10 @@ impl Store {
     /// it after the announcement has been drawn), others at once.
     pub fn open_or_defer(&mut self, sc: Scenario) {
         match heavy(&sc) {
-            Some(what) => self.pending = Some((Box::new(sc), what)),
+            Some(what) => {
+                self.pending = Some((Box::new(sc), what));
+                self.opening = None;
+            }
             None => self.open(sc),
         }
     }
@@ -249,15 +262,19 @@ impl Store {
     /// system steps aside); on failure keep everything and say why.
     pub fn open(&mut self, sc: Scenario) {
         match Live::open(&sc) {
-            Ok(live) => {
-                let sys = sc.system();
-                self.tabs[sys.index()] = live;
-                self.tab = sys;
-                if let Some(r) = self.lesson.as_mut().filter(|r| r.lesson.system == sys) {
-                    r.shown = false;
-                }
-            }
+            Ok(live) => self.install(live),
             Err(e) => self.notice = Some(Notice::Error(format!("Could not open the scenario: {e}"))),
+        }
+    }
+
+    /// A session just opened goes into the learner's tab of its system, which
+    /// becomes active (a lesson of that system steps aside).
+    fn install(&mut self, live: Live) {
+        let sys = live.get().system();
+        self.tabs[sys.index()] = live;
+        self.tab = sys;
+        if let Some(r) = self.lesson.as_mut().filter(|r| r.lesson.system == sys) {
+            r.shown = false;
         }
     }
 
@@ -355,6 +372,7 @@ impl Store {
                 | Msg::Notify(_)
                 | Msg::Compare(_)
                 | Msg::Page(_)
+                | Msg::OpenMore
         );
         // Messages that may change the shown session: a lesson follows them.
         let follow = matches!(
@@ -438,8 +456,18 @@ impl Store {
             }
             Msg::Open(sc) => s.open_or_defer(*sc),
             Msg::OpenPending => {
+                s.opening = None;
                 if let Some((sc, _)) = s.pending.take() {
                     s.open(*sc);
+                }
+            }
+            Msg::OpenMore => s.open_more(),
+            Msg::CancelOpen => {
+                if s.pending.take().is_some() {
+                    s.opening = None;
+                    s.notice = Some(Notice::Info(
+                        "Opening the scenario was stopped; the work on screen is unchanged.".into(),
+                    ));
                 }
             }
             Msg::Location(f) => s.location(&f),
@@ -519,13 +547,64 @@ impl Store {
         }
     }
 
+    /// How far the pending scenario's replay is (`done` 0 before it starts), if one is pending.
+    pub fn open_progress(&self) -> Option<OpenProgress> {
+        let (sc, _) = self.pending.as_ref()?;
+        Some(match &self.opening {
+            Some(o) => o.progress(),
+            None => {
+                let (total, unit) = work(sc);
+                OpenProgress {
+                    done: 0,
+                    total,
+                    unit,
+                    system: sc.system(),
+                }
+            }
+        })
+    }
+
+    /// [`Msg::OpenMore`]: the next part of the pending replay; the last one
+    /// opens the scenario like [`Store::open`].
+    fn open_more(&mut self) {
+        let Some((sc, _)) = self.pending.as_ref() else {
+            return;
+        };
+        if self.opening.is_none() {
+            match Opening::start(sc) {
+                Ok(o) => self.opening = Some(o),
+                Err(e) => {
+                    self.pending = None;
+                    self.data_revision += 1;
+                    return self.fail(format!("Could not open the scenario: {e}"));
+                }
+            }
+        }
+        let Some(o) = self.opening.clone() else {
+            return;
+        };
+        let r = o.work(OPEN_CHUNK);
+        if !matches!(r, Ok(None)) {
+            // Finished or failed: the link and the autosave follow.
+            self.pending = None;
+            self.opening = None;
+            self.data_revision += 1;
+            self.proposal = None;
+        }
+        match r {
+            Ok(None) => {}
+            Ok(Some(live)) => self.install(live),
+            Err(e) => self.fail(format!("Could not open the scenario: {e}")),
+        }
+    }
+
     fn fail(&mut self, e: impl std::fmt::Display) {
         self.notice = Some(Notice::Error(e.to_string()));
     }
 }
 
-/// Why `sc` is heavy to open (what the busy notice says), if it is.
-fn heavy(sc: &Scenario) -> Option<String> {
+/// The replay work of `sc` (setup and log, [`Engine::weight`]) and its unit.
+fn work(sc: &Scenario) -> (u64, &'static str) {
     struct W;
     impl crate::scenario::VisitLog for W {
         type Out = (u64, &'static str);
@@ -536,7 +615,12 @@ fn heavy(sc: &Scenario) -> Option<String> {
             )
         }
     }
-    let (work, unit) = sc.body.visit(W);
+    sc.body.visit(W)
+}
+
+/// Why `sc` is heavy to open (what the busy notice says), if it is.
+fn heavy(sc: &Scenario) -> Option<String> {
+    let (work, unit) = work(sc);
     (work > HEAVY_REPLAY).then(|| {
         let actions = sc.action_count() as u64;
         let mut what = format!("{actions} actions");
@@ -544,7 +628,7 @@ fn heavy(sc: &Scenario) -> Option<String> {
             what.push_str(&format!(" creating {} {unit}", work - actions));
         }
         format!(
-            "Opening a large {} scenario: the engine replays {what}. The page pauses until it is done.",
+            "Opening a large {} scenario: the engine replays {what}.",
             sc.system().title()
         )
     })

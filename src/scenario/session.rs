@@ -41,13 +41,29 @@ impl<S: Engine> Session<S> {
             },
             None,
         )?;
+        let setup_events = base.setup.into_iter().flat_map(|st| st.events).collect();
+        Self::after_setup(seed, log, base.state, setup_events, cursor)
+    }
+
+    /// The session of `log` whose setup has already been applied: `state` is the
+    /// state right after `log.setup` (from `seed` and `log.config`), `setup_events`
+    /// their events in order. The log actions are replayed up to `cursor`. Gives
+    /// exactly what [`Session::new`] gives; lets a caller replay the setup in
+    /// pieces (the playground opens a large scenario a few actions at a time).
+    pub fn after_setup(
+        seed: u64,
+        log: Log<S>,
+        state: S,
+        setup_events: Vec<S::Event>,
+        cursor: Option<usize>,
+    ) -> Result<Self, ScenarioError> {
         let mut s = Session {
             seed,
             cursor: 0,
-            state: base.state.clone(),
-            setup_events: base.setup.into_iter().flat_map(|st| st.events).collect(),
+            state: state.clone(),
+            setup_events,
             steps: Vec::new(),
-            snapshots: vec![(0, base.state)],
+            snapshots: vec![(0, state)],
             log,
         };
         let target = cursor.unwrap_or(s.log.actions.len());

@@ -39,9 +39,6 @@ fn shortcut(key: &str, store: &Store) -> Option<Msg> {
     })
 }
 
-/// Least time the busy notice stays on screen before a heavy replay starts
-/// (after it has been painted: see the pending-scenario effect).
-const BUSY_PAINT_MS: u32 = 60;
 /// A scenario whose JSON is longer than this is published by the throttle.
 const PUBLISH_INLINE_BYTES: usize = 64 * 1024;
 /// Least time between two deferred publications (ms).
@@ -263,28 +260,29 @@ pub fn App() -> Html {
         );
     }
 
-    // A heavy scenario (a link, a file, the autosave): announced first, opened
-    // once the announcement is on screen.
+    // A heavy scenario (a link, a file, the autosave): announced, then replayed
+    // a part at a time (`Msg::OpenMore`). After each part the progress is
+    // painted and the browser handles pending input (a click, a key, Cancel)
+    // before the next part starts: the frame callback runs before the paint, its
+    // zero timeout after it.
     {
         let store = store.clone();
-        use_effect_with(store.pending.is_some(), move |&pending| {
-            // The frame after next has certainly painted the notice; then a
-            // short pause, then the replay (which blocks the page).
+        let done = store.open_progress().map(|p| p.done);
+        use_effect_with(done, move |done| {
             let handle = std::rc::Rc::new(std::cell::RefCell::new(None));
-            if pending {
-                let inner = handle.clone();
-                let first = gloo::render::request_animation_frame(move |_| {
-                    let second = gloo::render::request_animation_frame(move |_| {
-                        gloo::timers::callback::Timeout::new(BUSY_PAINT_MS, move || {
-                            store.dispatch(Msg::OpenPending)
-                        })
-                        .forget();
-                    });
-                    *inner.borrow_mut() = Some(second);
+            let timer = std::rc::Rc::new(std::cell::RefCell::new(None));
+            if done.is_some() {
+                let t = timer.clone();
+                let frame = gloo::render::request_animation_frame(move |_| {
+                    let next = gloo::timers::callback::Timeout::new(0, move || store.dispatch(Msg::OpenMore));
+                    *t.borrow_mut() = Some(next);
                 });
-                handle.borrow_mut().replace(first);
+                handle.borrow_mut().replace(frame);
             }
-            move || drop(handle.borrow_mut().take())
+            move || {
+                drop(handle.borrow_mut().take());
+                drop(timer.borrow_mut().take());
+            }
         });
     }
 
@@ -429,7 +427,7 @@ pub fn App() -> Html {
             </header>
             { for notice }
             if let Some((_, what)) = &store.pending {
-                <div class="notice busy" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span><span>{ what.clone() }</span></div>
+                <OpeningNotice what={what.clone()} progress={store.open_progress()} />
             }
             <ProposalPanel />
             if let Some(page) = page {
@@ -474,4 +472,47 @@ pub fn App() -> Html {
             }
         </ContextProvider<StoreCtx>>
     }
+}
+
+#[derive(Properties, PartialEq)]
+struct OpeningProps {
+    what: String,
+    progress: Option<crate::playground::OpenProgress>,
+}
+
+/// The busy line of a heavy scenario being opened: what is replayed, how far
+/// (a progress bar and "done of total"), and a button that stops it.
+#[component]
+fn OpeningNotice(p: &OpeningProps) -> Html {
+    let store = use_context::<StoreCtx>().expect("store context");
+    let cancel = Callback::from(move |_| store.dispatch(Msg::CancelOpen));
+    let (done, total, unit) = p
+        .progress
+        .map_or((0, 1, ""), |p| (p.done, p.total.max(1), p.unit));
+    let pct = (done as f64 * 100.0 / total as f64).min(100.0);
+    html! {
+        <div class="notice busy opening" role="status" aria-live="polite">
+            <span class="spinner" aria-hidden="true"></span>
+            <span>{ p.what.clone() }</span>
+            <progress class="open-progress" max={total.to_string()} value={done.to_string()}
+                      aria-label="Replayed so far"></progress>
+            <span class="open-count" data-done={done.to_string()} data-total={total.to_string()}>
+                { format!("{} of {} {unit} ({pct:.0} %)", thousands(done), thousands(total)) }
+            </span>
+            <button class="open-cancel" onclick={cancel}>{"Cancel"}</button>
+        </div>
+    }
+}
+
+/// `1234567` as `1,234,567`.
+fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

@@ -177,6 +177,23 @@ pub fn expose_round_ms(ms: Option<f64>) {
     let _ = js_sys::Reflect::set(&gloo::utils::window(), &JsValue::from_str("lbscopeRoundMs"), &v);
 }
 
+/// How long a part of the page's work took since `start_ms` ([`now_ms`]):
+/// kept in `window.lbscopeTimings[name]` (the newest) for the in-browser benchmark.
+pub fn timing(name: &str, start_ms: f64) {
+    let window = gloo::utils::window();
+    let ms = now_ms() - start_ms;
+    let key = JsValue::from_str("lbscopeTimings");
+    let obj = js_sys::Reflect::get(&window, &key)
+        .ok()
+        .filter(|v| v.is_object())
+        .unwrap_or_else(|| {
+            let o: JsValue = js_sys::Object::new().into();
+            let _ = js_sys::Reflect::set(&window, &key, &o);
+            o
+        });
+    let _ = js_sys::Reflect::set(&obj, &JsValue::from_str(name), &JsValue::from_f64(ms));
+}
+
 /// Whether the page's query string holds `flag` (e.g. `?fresh`).
 pub fn query_has(flag: &str) -> bool {
     let search = gloo::utils::window().location().search().unwrap_or_default();

@@ -364,13 +364,7 @@ impl<'a> PlacementContext<'a> {
         // 2. filterBrokersWithLargeTopicCount.
         let max_topics = u64::from(self.config.load_balancer_broker_max_topics);
         let topics_of = |d: Option<&BrokerData>| -> u64 {
-            d.map_or(0, |d| {
-                u64::from(d.local.num_topics)
-                    + d.preallocated
-                        .values()
-                        .map(|x| u64::from(x.last.topics))
-                        .sum::<u64>()
-            })
+            d.map_or(0, |d| u64::from(d.local.num_topics) + d.preallocated.topics())
         };
         let at = positions(&all, &c);
         let topics: Vec<u64> = at.iter().map(|&i| topics_of(data[i])).collect();

@@ -180,8 +180,31 @@ struct Views {
     card: Rc<Option<RoundCard>>,
 }
 
+/// The drawing's binning, for the kept view model.
+fn bin_topics(t: &mut dyn Iterator<Item = (u32, f64)>) -> Vec<TickBin> {
+    topic_bins(t)
+}
+
+/// What the previous views held, to reuse: the view model (ring, bins, names,
+/// brokers) and the broker members with their colours.
+#[derive(Default)]
+struct Kept {
+    model: crate::playground::ring_model::RingModel<TickBin>,
+    members: Option<Members>,
+}
+
+/// The brokers' (name, alive) in name order and their colours.
+type Members = (Rc<Vec<(String, bool)>>, Colors);
+
 impl Views {
-    fn of(sim: &pulsar::Sim, chosen: &str, bundles: u32) -> Views {
+    fn of(
+        kept: &mut Kept,
+        live: &crate::playground::Live,
+        session: &crate::scenario::session::Session<pulsar::Sim>,
+        chosen: &str,
+        bundles: u32,
+    ) -> Views {
+        let sim = session.state();
         let namespaces: Rc<Vec<String>> = Rc::new(sim.namespaces().keys().cloned().collect());
         let ns = if namespaces.iter().any(|n| n == chosen) {
             chosen.to_string()
@@ -196,19 +219,36 @@ impl Views {
             .namespaces()
             .get(&ns)
             .is_some_and(|n| n.topics.len() > TICK_LIMIT);
-        let ring = Rc::new(sim.ring_view(&ns, !many_topics).unwrap_or(RingView {
-            namespace: ns.clone(),
-            bundles: Vec::new(),
-        }));
-        let bins = many_topics.then(|| {
-            let topics = sim.namespaces()[&ns].topics.values();
-            Rc::new(topic_bins(topics.map(|t| (t.hash, t.traffic.msg_rate()))))
-        });
-        let brokers = Rc::new(sim.broker_views());
-        let members: Rc<Vec<(String, bool)>> =
-            Rc::new(brokers.iter().map(|b| (b.id.0.clone(), b.alive)).collect());
-        let colors = Colors::new(members.iter().cloned());
-        let bundle_names = Rc::new(ring.bundles.iter().map(|b| b.name.clone()).collect());
+        // Many topics: the ring without topic lists, kept between rounds
+        // (`ring_model`); few: the engine's ring with every topic.
+        let (ring, bins, bundle_names) = if many_topics {
+            kept.model.ring(live, session, &ns, Some(bin_topics))
+        } else {
+            let ring = Rc::new(sim.ring_view(&ns, true).unwrap_or(RingView {
+                namespace: ns.clone(),
+                bundles: Vec::new(),
+            }));
+            let names = Rc::new(ring.bundles.iter().map(|b| b.name.clone()).collect());
+            (ring, None, names)
+        };
+        let brokers = kept.model.brokers(live, sim);
+        let (members, colors) = match kept.members.take() {
+            Some((m, c))
+                if m.len() == brokers.len()
+                    && m.iter()
+                        .zip(brokers.iter())
+                        .all(|(m, b)| m.0 == b.id.0 && m.1 == b.alive) =>
+            {
+                (m, c)
+            }
+            _ => {
+                let m: Rc<Vec<(String, bool)>> =
+                    Rc::new(brokers.iter().map(|b| (b.id.0.clone(), b.alive)).collect());
+                let c = Colors::new(m.iter().cloned());
+                (m, c)
+            }
+        };
+        kept.members = Some((members.clone(), colors.clone()));
         let topics = Rc::new(
             ring.bundles
                 .iter()
@@ -241,18 +281,23 @@ impl Views {
 pub fn PulsarTab() -> Html {
     let store = use_context::<StoreCtx>().expect("store context");
     let chosen = use_state(|| NAMESPACE.to_string());
-    // Everything drawn is derived once per scenario change (not on a hover).
+    // Everything drawn is derived once per scenario change (not on a hover),
+    // reusing what the previous round's views hold where nothing changed.
+    let kept = use_mut_ref(Kept::default);
     let views = {
         let store = store.clone();
         use_memo((store.data_revision, (*chosen).clone()), move |(_, chosen)| {
+            let t0 = crate::ui::browser::now_ms();
+            let live = store.shown(crate::engine::System::Pulsar).clone();
             let session = store.session::<crate::engine::pulsar::Sim>();
-            let sim = session.state();
-            let bundles = sim
+            let bundles = session
+                .state()
                 .namespaces()
                 .get(NAMESPACE)
                 .map_or(0, |ns| ns.bundles.len() as u32);
-            let mut v = Views::of(sim, chosen, bundles);
+            let mut v = Views::of(&mut kept.borrow_mut(), &live, &session, chosen, bundles);
             v.card = Rc::new(RoundCard::of(&session));
+            crate::ui::browser::timing("pulsar-views", t0);
             v
         })
     };

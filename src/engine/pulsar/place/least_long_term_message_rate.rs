@@ -24,12 +24,7 @@ pub fn score(d: &BrokerData, conf: &Config) -> Option<f64> {
     if d.local.max_resource_usage_with_weight(&weights(conf)) > threshold {
         return None;
     }
-    let pre: f64 = d
-        .preallocated
-        .values()
-        .map(|b| b.long_term.msg.total_rate())
-        .sum();
-    Some(pre + d.time_average.long_term.total_rate())
+    Some(d.preallocated.long_term_rate() + d.time_average.long_term.total_rate())
 }
 
 /// How many scores a [`PlaceEvent::LongTermRates`] keeps: the lowest (the

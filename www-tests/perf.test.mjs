@@ -1,0 +1,84 @@
+// The page stays responsive while a heavy scenario opens: the 200,000-topic
+// benchmark cluster (1,000 brokers, 16,384 bundles) is replayed a part at a
+// time on the page's thread, with a progress bar and a Cancel button; a click
+// made during the replay is answered before the replay ends.
+// (No timing is asserted: the test checks the order of things.)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { suite, screenshot, OUTPUT } from './harness.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// The release CLI when it is built (make bench builds it), else cargo's.
+const release = join(root, 'target', 'release', 'lbscope');
+const cli = (...args) => existsSync(release)
+  ? execFileSync(release, args, { encoding: 'utf8' })
+  : execFileSync('cargo', ['run', '-q', '--bin', 'lbscope', '--', ...args], { cwd: root, encoding: 'utf8' });
+const env = suite();
+
+async function heavyLink() {
+  mkdirSync(OUTPUT, { recursive: true });
+  const file = join(OUTPUT, 'perf-200000.json');
+  if (!existsSync(file)) cli('bench', '--browser-scenario', file, '--topics', '200000', '--rounds', '1');
+  return cli('url', file, '--base', env.server.url).trim();
+}
+
+test('a heavy replay shows its progress and a click during it is answered before it ends', async () => {
+  const link = await heavyLink();
+  const page = await env.context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(link);
+  // All in the page (a round trip from the test would wait for a part of the
+  // replay each): once the progress has moved, click the Flink tab and wait for
+  // it to be selected, then read the progress again.
+  const r = await page.evaluate(async () => {
+    const tick = () => new Promise((res) => setTimeout(res, 5));
+    const read = () => {
+      const c = document.querySelector('.notice.busy .open-count');
+      return c ? { done: Number(c.dataset.done), total: Number(c.dataset.total) } : null;
+    };
+    while (!(read()?.done > 0)) await tick();
+    const first = read();
+    const text = document.querySelector('.notice.busy').textContent;
+    const max = document.querySelector('.notice.busy progress').getAttribute('max');
+    [...document.querySelectorAll('button[role=tab]')].find((b) => b.textContent.trim() === 'Flink').click();
+    const selected = () => document.querySelector('button[role=tab][aria-selected=true]')?.textContent.trim();
+    while (selected() !== 'Flink') await tick();
+    return { first, text, max, during: read() };
+  });
+  assert.ok(r.first.done > 0 && r.first.done < r.first.total, JSON.stringify(r));
+  assert.match(r.text, /Opening a large Pulsar scenario: the engine replays \d+ actions creating \d+ topics/);
+  assert.equal(r.max, String(r.first.total));
+  // The click was answered while the replay was still running.
+  assert.ok(r.during, 'the click was answered before the replay ended');
+  assert.ok(r.during.done >= r.first.done && r.during.done < r.during.total, JSON.stringify(r));
+  await screenshot(page, 'perf-opening');
+  // The replay finishes and opens the scenario in its tab.
+  await page.waitForSelector('canvas.ring[data-bundles="16384"]', { timeout: 300000 });
+  assert.equal(await page.getAttribute('canvas.ring', 'data-topics'), '200000');
+  assert.equal(await page.locator('.notice.busy').count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('Cancel stops a heavy replay and keeps the work on screen', async () => {
+  const link = await heavyLink();
+  const page = await env.context.newPage();
+  await page.goto(link);
+  await page.evaluate(async () => {
+    const tick = () => new Promise((res) => setTimeout(res, 5));
+    const done = () => Number(document.querySelector('.notice.busy .open-count')?.dataset.done);
+    while (!(done() > 0)) await tick();
+    document.querySelector('.notice.busy .open-cancel').click();
+  });
+  await page.waitForSelector('.notice.busy', { state: 'detached', timeout: 60000 });
+  assert.match(await page.locator('.notice').first().textContent(), /stopped/);
+  // The default cluster is still shown (not the 16,384-bundle one).
+  await page.waitForSelector('.ring');
+  assert.notEqual(await page.locator('canvas.ring[data-bundles="16384"]').count(), 1);
+  await page.close();
+});
