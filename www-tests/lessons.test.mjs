@@ -185,7 +185,7 @@ test('Standby failover (Kafka Streams) walked from the menu: 0 records to restor
   await page.click('.lesson-nav .next');
   await atStep(page, id, 3);
   assert.match(await narration(page), /a runs 0_0 and b runs 0_1 and 0_2/);
-  assert.match(await page.textContent('.lesson-nav .next-lesson'), /Next lesson: Rack-aware standbys/);
+  assert.match(await page.textContent('.lesson-nav .next-lesson'), /Next lesson: Warm-ups catching up while records keep arriving/);
   await screenshot(page, 'lesson-kstreams-free');
   assert.deepEqual(errors, []);
 });

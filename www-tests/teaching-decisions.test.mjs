@@ -102,19 +102,19 @@ test('a move animates the arc to its new owner; under prefers-reduced-motion it 
     .some((e) => e.getAnimations().length > 0), null, { timeout: 2000, polling: 'raf' });
   assert.notEqual(await page.locator('.ring-pane svg.ring path.arc').first().evaluate((e) => getComputedStyle(e).transitionDuration), '0s');
 
-  await page.emulateMedia({ reducedMotion: 'reduce' });
-  await page.evaluate(() => localStorage.clear());
-  await page.goto(env.server.url + '?first#');
-  await page.waitForSelector('svg.ring path.arc');
-  const durations = await page.locator('.ring-pane svg.ring path.arc').evaluateAll((els) => [...new Set(els.map((e) => getComputedStyle(e).transitionDuration))]);
+  assert.deepEqual(errors, []);
+
+  // A fresh first visit under prefers-reduced-motion: the same move is instant.
+  const calm = await firstVisit();
+  await calm.page.emulateMedia({ reducedMotion: 'reduce' });
+  const durations = await calm.page.locator('.ring-pane svg.ring path.arc').evaluateAll((els) => [...new Set(els.map((e) => getComputedStyle(e).transitionDuration))]);
   assert.deepEqual(durations, ['0s']);
-  assert.deepEqual(await page.locator('.ring-pane svg.ring line.boundary').evaluateAll((els) => [...new Set(els.map((e) => getComputedStyle(e).animationName))]), ['none']);
-  await stepUntilMoved(page);
-  const running = await page.evaluate(() => [...document.querySelectorAll('.ring-pane svg.ring path.arc, .ring-pane svg.ring line.boundary')]
+  assert.deepEqual(await calm.page.locator('.ring-pane svg.ring line.boundary').evaluateAll((els) => [...new Set(els.map((e) => getComputedStyle(e).animationName))]), ['none']);
+  await stepUntilMoved(calm.page);
+  const running = await calm.page.evaluate(() => [...document.querySelectorAll('.ring-pane svg.ring path.arc, .ring-pane svg.ring line.boundary')]
     .filter((e) => e.getAnimations().length > 0).length);
   assert.equal(running, 0);
-  await page.emulateMedia({ reducedMotion: 'no-preference' });
-  assert.deepEqual(errors, []);
+  assert.deepEqual(calm.errors, []);
 });
 
 for (const [w, h, name] of [[1280, 800, 'desktop'], [390, 844, 'phone']]) {

@@ -294,6 +294,16 @@ pub fn JobEditor(p: &EditorProps) -> Html {
         })
     };
     let dirty = p.spec.as_ref().map(Draft::from_spec).unwrap_or_default() != *draft;
+    // The tables stay open once the learner opened them (an edit that brings the
+    // draft back to the engine's job must not fold them away under the cursor).
+    let opened = use_state(|| false);
+    let on_toggle = {
+        let opened = opened.clone();
+        Callback::from(move |e: Event| {
+            let details: web_sys::Element = e.target_unchecked_into();
+            opened.set(details.has_attribute("open"));
+        })
+    };
 
     html! {
         <form class="job-editor" onsubmit={define} aria-label="Job graph" novalidate=true>
@@ -303,7 +313,7 @@ pub fn JobEditor(p: &EditorProps) -> Html {
                 <button type="button" class="preset" data-preset="c" onclick={preset(figure_c(), 2, 2)}
                     title="Five vertices with parallelism 1, 4, 4, 2, 3 in a hash chain on 2 TaskManagers × 2 slots, as in figure (c)">{"Figure (c): 1,4,4,2,3"}</button>
             </div>
-            <details class="sub job-tables" open={dirty}>
+            <details class="sub job-tables" open={dirty || *opened} ontoggle={on_toggle}>
             <summary>{ format!("Edit the job: {} vertices, {} edges", draft.vertices.len(), draft.edges.len()) }</summary>
             <div class="table-scroll">
                 <table class="vertices">
