@@ -523,7 +523,7 @@ fn flink_errors_name_what_is_missing() {
     });
     assert_eq!(
         err(System::Flink, &[("p", &wide)], &many),
-        "the imported cluster was refused at setup action 0 (define_job): vertex \"Source: Socket Stream\" has \
+        "the imported cluster was refused at setup action 1 (define_job): vertex \"Source: Socket Stream\" has \
          parallelism 40000; the maximum is 32768"
     );
     let empty_tms = r#"{"taskmanagers": []}"#;

@@ -192,7 +192,7 @@ fn run_streams_one_replay_with_rounds() {
         out.contains("[action 4]") && !out.contains("final state"),
         "{out}"
     );
-    assert!(err.contains("log action 4 was refused"), "{err}");
+    assert!(err.contains("log action 5 was refused"), "{err}");
 }
 
 #[test]
@@ -354,7 +354,7 @@ fn traffic_that_overflows_or_is_not_a_number_is_refused() {
     let sc = Scenario::from_json(text).unwrap();
     let e = lbscope::scenario::run::event_log(&sc).unwrap_err().to_string();
     assert!(
-        e.contains("log action 0 was refused") && e.contains("1e308"),
+        e.contains("log action 1 was refused") && e.contains("1e308"),
         "{e}"
     );
     // A capacity near zero would make every percentage infinite.

@@ -166,7 +166,7 @@ pub enum ImportError {
     #[error("{0}")]
     BadOption(String),
     /// The scenario built from the inputs was refused by the engine.
-    #[error("the imported cluster was refused at setup action {index} ({action}): {message}")]
+    #[error("the imported cluster was refused at setup action {} ({action}): {message}", index + 1)]
     Refused {
         /// Setup position.
         index: usize,

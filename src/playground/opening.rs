@@ -281,7 +281,7 @@ mod tests {
                 Err(e) => break e,
             }
         };
-        assert!(err.starts_with("setup action 3 was refused"), "{err}");
+        assert!(err.starts_with("setup action 4 was refused"), "{err}");
         let mut bad = big();
         bad.cursor = Some(99);
         assert!(Opening::start(&bad).unwrap_err().contains("cursor 99"));

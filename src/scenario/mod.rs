@@ -311,7 +311,7 @@ pub enum ScenarioError {
         len: usize,
     },
     /// An action was refused during replay.
-    #[error("{which} action {index} was refused: {message}")]
+    #[error("{which} action {} was refused: {message}", index + 1)]
     Refused {
         /// "setup" or "log".
         which: &'static str,

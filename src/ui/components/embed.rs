@@ -138,8 +138,7 @@ pub fn EmbedApp() -> Html {
         Err(e) => html! { <p class="embed-error" role="alert">{ e.clone() }</p> },
     };
     let decision = super::share::last_decision(&store)
-        .and_then(|(i, evs)| evs.last().map(|e| (i, e.clone())))
-        .map(|(i, e)| format!("#{}: {e}", i + 1))
+        .and_then(|(_, evs)| evs.last().cloned())
         .unwrap_or_else(|| "No round yet.".into());
     let notice = match &store.notice {
         Some(Notice::Error(t)) => Some(t.clone()),
