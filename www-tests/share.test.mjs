@@ -101,7 +101,8 @@ test('an embed snippet renders inside a page on another port and steps there', a
   await frame.locator(`.embed:not([data-cursor="${before}"])`).waitFor();
   assert.notEqual(await caption(), first, 'the caption moved to the next round');
   await frame.locator('.embed-decision').waitFor();
-  assert.match(await frame.locator('.embed-decision').textContent(), /^#\d+: /);
+  // The latest decision in one line: after a Step, the round's summary.
+  assert.match(await frame.locator('.embed-decision').textContent(), /^round \d+ \(t = \d+ s\): \d+ brokers/);
   // Keys work while the frame has the focus: n steps once more, u undoes it.
   const stepped = await frame.locator('.embed').getAttribute('data-cursor');
   await frame.locator('.embed-view').click();
