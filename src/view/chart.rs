@@ -30,7 +30,8 @@ pub fn nice_max(v: f64) -> f64 {
     step * mag
 }
 
-fn peak(s: &Series) -> f64 {
+/// The largest value of `s` (0 for none).
+pub fn peak(s: &Series) -> f64 {
     s.points.iter().map(|p| p.1).fold(0.0, f64::max)
 }
 

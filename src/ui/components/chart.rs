@@ -4,12 +4,8 @@
 use crate::engine::Series;
 use yew::prelude::*;
 
-/// Line colours (Okabe–Ito, skipping yellow for contrast on white).
-const COLORS: [&str; 7] = [
-    "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#999999",
-];
-/// Dash patterns so lines differ without colour.
-const DASHES: [&str; 4] = ["", "6 3", "2 3", "8 3 2 3"];
+// The palette and the axis scaling are the exported picture's, so both read alike.
+use crate::view::chart::{nice_max, peak, COLORS, DASHES};
 
 /// Chart properties.
 #[derive(Properties, PartialEq)]
@@ -36,24 +32,6 @@ const PAD_L: f64 = 38.0;
 const PAD_R: f64 = 8.0;
 const PAD_T: f64 = 10.0;
 const PAD_B: f64 = 22.0;
-
-/// 1, 2 or 5 times a power of ten, at least `v`.
-fn nice_max(v: f64) -> f64 {
-    if v <= 0.0 || !v.is_finite() {
-        return 1.0;
-    }
-    let mag = 10f64.powf(v.log10().floor());
-    let m = v / mag;
-    let step = [1.0, 2.0, 5.0, 10.0]
-        .into_iter()
-        .find(|s| m <= *s)
-        .unwrap_or(10.0);
-    step * mag
-}
-
-fn peak(s: &Series) -> f64 {
-    s.points.iter().map(|p| p.1).fold(0.0, f64::max)
-}
 
 /// The chart panel. Percent series share one axis; series in other units are
 /// scaled to their own maximum (stated in the legend). A series and its compare
