@@ -317,30 +317,10 @@ fn run(cmd: Command) -> Result<String, String> {
                 ..Default::default()
             };
             for p in &partitions {
-                let (t, n) = p
-                    .rsplit_once('=')
-                    .ok_or_else(|| format!("--partitions {p}: expected TOPIC=N"))?;
-                let n: u32 = n
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("--partitions {p}: {n:?} is not a whole number"))?;
-                if o.partitions.insert(t.trim().to_string(), n).is_some() {
-                    return Err(format!("--partitions {}: given twice", t.trim()));
-                }
+                o.set("--partitions", p)?;
             }
             for p in &pattern_topics {
-                let (pat, ts) = p
-                    .rsplit_once('=')
-                    .ok_or_else(|| format!("--pattern-topics {p}: expected PATTERN=TOPIC1,TOPIC2"))?;
-                let ts: Vec<String> = ts
-                    .split(',')
-                    .map(|t| t.trim().to_string())
-                    .filter(|t| !t.is_empty())
-                    .collect();
-                if ts.is_empty() {
-                    return Err(format!("--pattern-topics {p}: name at least one topic"));
-                }
-                o.pattern_topics.insert(pat.to_string(), ts);
+                o.set("--pattern-topics", p)?;
             }
             let texts = read_inputs(&files)?;
             let inputs: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();

@@ -68,6 +68,30 @@ impl System {
         self as usize
     }
 
+    /// What one round is called ([`Engine::ROUND`]: "Step", "Schedule", "Rebalance").
+    pub fn round_name(self) -> &'static str {
+        struct Name;
+        impl Visit for Name {
+            type Out = &'static str;
+            fn visit<E: Engine>(self) -> Self::Out {
+                E::ROUND
+            }
+        }
+        self.visit(Name)
+    }
+
+    /// What one round does, in a sentence ([`Engine::ROUND_HELP`]).
+    pub fn round_help(self) -> &'static str {
+        struct Help;
+        impl Visit for Help {
+            type Out = &'static str;
+            fn visit<E: Engine>(self) -> Self::Out {
+                E::ROUND_HELP
+            }
+        }
+        self.visit(Help)
+    }
+
     /// Run `v` with this system's engine type.
     pub fn visit<V: Visit>(self, v: V) -> V::Out {
         match self {
@@ -210,6 +234,12 @@ pub trait Engine: Clone + Debug + Sized + 'static {
     /// One round: what Step / Play does (Pulsar: `Step`; Flink: `Schedule`;
     /// Kafka Streams: `Rebalance`).
     fn round_action() -> Self::Action;
+
+    /// What [`Engine::round_action`] is called on the round button ("Step").
+    const ROUND: &'static str;
+
+    /// What one round does, in a sentence (the round button's tooltip).
+    const ROUND_HELP: &'static str;
 
     /// The action that sets config keys.
     fn set_config(change: schema::ConfigChange<Self::Config>) -> Self::Action;

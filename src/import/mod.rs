@@ -27,14 +27,15 @@ pub mod flink_rest;
 mod json;
 pub mod kafka_topics;
 pub mod kstreams;
+mod options;
 pub mod pulsar;
 pub mod pulsar_admin;
 
 use crate::engine::System;
 use crate::scenario::Scenario;
 use crate::sort::StableSort;
+pub use options::{hint, OptionField, OptionKind, Options, OPTION_FIELDS};
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::fmt;
 
 /// Largest input, in bytes (a paste or one file).
@@ -49,53 +50,6 @@ pub const MAX_JSON_VALUES: usize = 1_000_000;
 pub const MAX_NAME_CHARS: usize = 1_000;
 /// Most notices returned (the last one says how many more were left out).
 pub const MAX_NOTICES: usize = 200;
-
-/// What the inputs cannot say and the user can: the CLI's flags, the
-/// playground's import fields.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
-    /// `--partitions TOPIC=N`: partition counts of Kafka topics.
-    pub partitions: BTreeMap<String, u32>,
-    /// `--pattern-topics PATTERN=T1,T2`: the topics a pattern subscription matches.
-    pub pattern_topics: BTreeMap<String, Vec<String>>,
-    /// `--application-id`: Kafka Streams' `application.id`.
-    pub application_id: Option<String>,
-    /// `--instances N`: Kafka Streams instances to start.
-    pub instances: Option<u32>,
-    /// `--threads T`: `num.stream.threads` of each instance.
-    pub threads: Option<u32>,
-    /// `--standbys N`: `num.standby.replicas`.
-    pub standbys: Option<u32>,
-    /// `--task-managers N`: Flink TaskManagers.
-    pub task_managers: Option<u32>,
-    /// `--slots S`: `taskmanager.numberOfTaskSlots` of each TaskManager.
-    pub slots: Option<u32>,
-    /// `--namespace NS`: the Pulsar namespace a `namespaces bundles` output belongs to.
-    pub namespace: Option<String>,
-    /// `--reported-usage`: pin each Pulsar broker's resource usage to what its load
-    /// report says (`set_broker_load`) instead of deriving it from the traffic.
-    pub reported_usage: bool,
-    /// Seed of the scenario's RNG.
-    pub seed: u64,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            partitions: BTreeMap::new(),
-            pattern_topics: BTreeMap::new(),
-            application_id: None,
-            instances: None,
-            threads: None,
-            standbys: None,
-            task_managers: None,
-            slots: None,
-            namespace: None,
-            reported_usage: false,
-            seed: 1,
-        }
-    }
-}
 
 /// Something the user should know about an import: a field lbscope does not use,
 /// a value it assumed, a rule the input could not show.
@@ -273,27 +227,6 @@ impl InputKind {
     }
 }
 
-/// What `import` wants for each system, for the wrong-kind message.
-fn expected(system: System) -> &'static str {
-    match system {
-        System::Kstreams => "a Kafka Streams input (a Topology#describe() text or kafka-topics.sh --describe output)",
-        System::Flink => {
-            "a Flink input (getExecutionPlan() JSON, REST /jobs/:jobid/plan, /jobs/:jobid or /taskmanagers JSON)"
-        }
-        System::Pulsar => {
-            "a Pulsar input (pulsar-admin namespaces bundles, broker-stats load-report, namespaces topics or topics stats)"
-        }
-    }
-}
-
-fn cli_name(system: System) -> &'static str {
-    match system {
-        System::Kstreams => "kstreams",
-        System::Flink => "flink",
-        System::Pulsar => "pulsar",
-    }
-}
-
 /// Recognise an input by its shape (cheap: JSON is read for its top-level keys
 /// only, text for its first meaningful lines).
 pub fn detect(text: &str) -> InputKind {
@@ -351,7 +284,7 @@ pub fn import(system: System, inputs: &[(&str, &str)], options: &Options) -> Res
             ),
         ));
     }
-    check_options(system, options)?;
+    options::check_options(system, options)?;
     let mut total = 0usize;
     let mut kinds = Vec::with_capacity(inputs.len());
     for (name, text) in inputs {
@@ -379,8 +312,8 @@ pub fn import(system: System, inputs: &[(&str, &str)], options: &Options) -> Res
                 return Err(ImportError::WrongKind {
                     input: name.to_string(),
                     found: kind.title(),
-                    expected: expected(system),
-                    hint: format!(": import it with `lbscope import {} ...`", cli_name(s)),
+                    expected: options::expected(system),
+                    hint: format!(": import it with `lbscope import {} ...`", s.slug()),
                 })
             }
             None => {
@@ -392,7 +325,7 @@ pub fn import(system: System, inputs: &[(&str, &str)], options: &Options) -> Res
                 return Err(ImportError::WrongKind {
                     input: name.to_string(),
                     found: kind.title(),
-                    expected: expected(system),
+                    expected: options::expected(system),
                     hint,
                 });
             }
@@ -420,32 +353,6 @@ pub fn import(system: System, inputs: &[(&str, &str)], options: &Options) -> Res
         notices: notes.finish(),
         inputs: kinds,
     })
-}
-
-/// Options of another system are refused (they would be silently ignored).
-fn check_options(system: System, o: &Options) -> Result<(), ImportError> {
-    let given: [(&str, bool, System); 10] = [
-        ("--partitions", !o.partitions.is_empty(), System::Kstreams),
-        ("--pattern-topics", !o.pattern_topics.is_empty(), System::Kstreams),
-        ("--application-id", o.application_id.is_some(), System::Kstreams),
-        ("--instances", o.instances.is_some(), System::Kstreams),
-        ("--threads", o.threads.is_some(), System::Kstreams),
-        ("--standbys", o.standbys.is_some(), System::Kstreams),
-        ("--task-managers", o.task_managers.is_some(), System::Flink),
-        ("--slots", o.slots.is_some(), System::Flink),
-        ("--namespace", o.namespace.is_some(), System::Pulsar),
-        ("--reported-usage", o.reported_usage, System::Pulsar),
-    ];
-    for (flag, set, owner) in given {
-        if set && owner != system {
-            return Err(ImportError::BadOption(format!(
-                "{flag} is an option of `lbscope import {}`, not of `lbscope import {}`",
-                cli_name(owner),
-                cli_name(system)
-            )));
-        }
-    }
-    Ok(())
 }
 
 /// The built scenario must replay: an engine refusal is reported with the

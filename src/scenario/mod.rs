@@ -118,11 +118,7 @@ pub trait VisitLog {
 impl Body {
     /// Which system it drives.
     pub fn system(&self) -> System {
-        match self {
-            Body::Pulsar(_) => System::Pulsar,
-            Body::Flink(_) => System::Flink,
-            Body::Kstreams(_) => System::Kstreams,
-        }
+        each_log!(self, l => l.system())
     }
 
     /// Run `v` on the log with its engine type.
@@ -200,6 +196,11 @@ pub struct Log<E: Engine> {
 }
 
 impl<E: Engine> Log<E> {
+    /// The system it drives.
+    pub fn system(&self) -> System {
+        E::SYSTEM
+    }
+
     /// A log with `config` and `setup`, no user action yet.
     pub fn new(config: E::Config, setup: Vec<E::Action>) -> Self {
         Log {
@@ -503,7 +504,7 @@ mod tests {
     use super::*;
 
     fn sample() -> Scenario {
-        let mut s = Scenario::empty(System::Pulsar, 42);
+        let mut s = Scenario::of::<crate::engine::pulsar::Sim>(42, Log::default());
         if let Body::Pulsar(log) = &mut s.body {
             log.config.default_number_of_namespace_bundles = 8;
             log.setup.push(pulsar::Action::CreateNamespace {
@@ -524,7 +525,7 @@ mod tests {
         assert!(j.contains("\"defaultNumberOfNamespaceBundles\": 8"), "{j}");
         assert!(j.contains("\"system\": \"pulsar\""));
         assert_eq!(Scenario::from_json(&j).unwrap(), s);
-        let d = Scenario::empty(System::Pulsar, 1).to_json();
+        let d = Scenario::of::<crate::engine::pulsar::Sim>(1, Log::default()).to_json();
         assert!(d.contains("\"config\": {}"), "{d}");
     }
 

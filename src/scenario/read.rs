@@ -239,7 +239,9 @@ mod tests {
 
     #[test]
     fn a_well_formed_scenario_passes_the_prescan() {
-        let s = crate::scenario::presets::default_scenario(crate::engine::System::Pulsar);
+        let s = crate::scenario::presets::default_scenario(
+            <crate::engine::pulsar::Sim as crate::engine::Engine>::SYSTEM,
+        );
         prescan(&s.to_json()).unwrap();
     }
 }

@@ -248,7 +248,7 @@ mod tests {
         }
         assert!(n > 5);
         // No events at all.
-        let empty = Scenario::empty(crate::engine::System::Flink, 1);
+        let empty = Scenario::of::<crate::engine::flink::Sim>(1, crate::scenario::Log::default());
         let mut json = Vec::new();
         write_json(&empty, &mut json).unwrap();
         let want = serde_json::to_string_pretty(&serde_json::json!({

@@ -190,11 +190,11 @@ fn is_b64(data: &str, at: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{pulsar, System};
-    use crate::scenario::Body;
+    use crate::engine::pulsar;
+    use crate::scenario::{Body, Log};
 
     fn sample() -> Scenario {
-        let mut s = Scenario::empty(System::Pulsar, 7);
+        let mut s = Scenario::of::<crate::engine::pulsar::Sim>(7, Log::default());
         if let Body::Pulsar(log) = &mut s.body {
             log.setup.push(pulsar::Action::CreateNamespace {
                 namespace: "public/default".into(),
@@ -319,7 +319,7 @@ mod tests {
         let s = sample();
         check_openable(&s, &to_fragment(&s)).unwrap();
         // Names that do not compress: the link passes the cap.
-        let mut big = Scenario::empty(System::Pulsar, 1);
+        let mut big = Scenario::of::<crate::engine::pulsar::Sim>(1, Log::default());
         if let Body::Pulsar(log) = &mut big.body {
             let mut x: u64 = 1;
             for _ in 0..60_000 {

@@ -9,10 +9,9 @@ use super::components::{
     help::HelpOverlay,
     toolbar::{ProposalPanel, Toolbar},
 };
-use super::kstreams::KstreamsTab;
-use super::lesson::{aside_empty, control_words, FidelityPage, LessonPanel, LessonsPage, StartHere};
-use super::pulsar::PulsarTab;
+use super::lesson::{FidelityPage, LessonPanel, LessonsPage, StartHere};
 use super::store::{AppStore, LessonMsg, Msg, Notice, Page, Store, StoreCtx};
+use super::system::{aside_empty, control_words};
 use crate::engine::System;
 use yew::prelude::*;
 
@@ -30,9 +29,10 @@ fn shortcut(key: &str, store: &Store) -> Option<Msg> {
         "u" => Msg::Undo,
         "r" => Msg::Redo,
         "?" => Msg::Help(true),
-        "1" => Msg::Tab(System::Pulsar),
-        "2" => Msg::Tab(System::Flink),
-        "3" => Msg::Tab(System::Kstreams),
+        // "1", "2", "3": the tabs in order.
+        k if k.len() == 1 && matches!(k.as_bytes()[0], b'1'..=b'9') => {
+            Msg::Tab(*System::ALL.get(usize::from(k.as_bytes()[0] - b'1'))?)
+        }
         "Escape" if store.help => Msg::Help(false),
         "Escape" => Msg::Highlight(None),
         _ => return None,
@@ -385,7 +385,7 @@ pub fn App() -> Html {
         .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()));
     let empty = format!(
         "Press {} (or n) to run a round; its metrics appear here.",
-        super::components::toolbar::step_label(store.tab)
+        store.tab.round_name()
     );
 
     // The controls the lesson step needs (CSS hides the other groups).
@@ -440,11 +440,7 @@ pub fn App() -> Html {
                 <LessonPanel />
                 <super::components::import::ImportPanel />
                 {
-                    match store.tab {
-                        System::Pulsar => html! { <PulsarTab /> },
-                        System::Flink => html! { <super::flink::FlinkTab /> },
-                        System::Kstreams => html! { <KstreamsTab /> },
-                    }
+                    super::system::tab(store.tab)
                 }
                 <section class="deck">
                     <EventLog {rows} {hidden} highlight={store.highlight.clone()} {on_pick} />

@@ -10,6 +10,7 @@ mod kstreams;
 mod lesson;
 mod pulsar;
 mod store;
+mod system;
 
 use wasm_bindgen::JsCast;
 

@@ -17,7 +17,7 @@ mod pulsar;
 pub mod svg;
 
 use crate::engine::{Engine, Series, System};
-use crate::scenario::{replay, Body, Log, Scenario};
+use crate::scenario::{replay, Body, InBody, Log, Scenario};
 use std::fmt;
 
 /// One of the pictures.
@@ -160,6 +160,28 @@ pub trait Drawable: Engine {
     fn draw_view(&self, kind: ViewKind, o: &Options, caption: Caption) -> Result<String, ViewError>;
     /// The state as a Markdown table.
     fn table(&self) -> String;
+}
+
+/// An engine the views draw and a scenario holds: what sharing, embedding
+/// and exporting are written over.
+pub trait Shown: Drawable + InBody {}
+impl<E: Drawable + InBody> Shown for E {}
+
+/// Code that runs for one [`Shown`] engine type, chosen by a [`System`] value.
+pub trait VisitShown {
+    /// What it returns.
+    type Out;
+    /// Run for engine `E`.
+    fn visit<E: Shown>(self) -> Self::Out;
+}
+
+/// Run `v` with `system`'s engine type (the views' one list of the systems).
+pub fn visit<V: VisitShown>(system: System, v: V) -> V::Out {
+    match system {
+        System::Pulsar => v.visit::<crate::engine::pulsar::Sim>(),
+        System::Flink => v.visit::<crate::engine::flink::Sim>(),
+        System::Kstreams => v.visit::<crate::engine::kstreams::Sim>(),
+    }
 }
 
 /// `"after 3 of 5 actions"` (or "at the start").

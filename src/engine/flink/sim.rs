@@ -621,6 +621,8 @@ impl Engine for Sim {
     type Event = Event;
     type Error = Error;
     const SYSTEM: System = System::Flink;
+    const ROUND: &'static str = "Schedule";
+    const ROUND_HELP: &'static str = "Deploy the job: tasks to slots, then slots to TaskManagers";
 
     fn new(config: Config, seed: u64) -> Result<Self, Error> {
         schema::check_unmodelled(&config)?;

@@ -841,6 +841,8 @@ impl Engine for Sim {
     type Event = Event;
     type Error = Error;
     const SYSTEM: System = System::Kstreams;
+    const ROUND: &'static str = "Rebalance";
+    const ROUND_HELP: &'static str = "One rebalance of the group";
 
     fn new(config: Config, seed: u64) -> Result<Self, Error> {
         config.validate()?;

@@ -854,6 +854,9 @@ impl Engine for Sim {
     type Event = Event;
     type Error = Error;
     const SYSTEM: System = System::Pulsar;
+    const ROUND: &'static str = "Step";
+    const ROUND_HELP: &'static str =
+        "One full round: brokers report, bundles split, the shedder unloads, clients look up";
 
     fn new(config: Config, seed: u64) -> Result<Self, Error> {
         validate_config(&config)?;

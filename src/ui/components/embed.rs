@@ -149,7 +149,7 @@ pub fn EmbedApp() -> Html {
         let store = store.clone();
         Callback::from(move |_: MouseEvent| store.dispatch(m.clone()))
     };
-    let step_label = super::toolbar::step_label(store.tab);
+    let step_label = store.tab.round_name();
     html! {
         <ContextProvider<StoreCtx> context={store.clone()}>
             <div class="embed" data-embed-view={kind.name()} data-system={store.tab.slug()}

@@ -7,7 +7,7 @@
 //! tab of its system (the other tabs keep the user's work).
 
 use crate::engine::System;
-use crate::import::{self, Options, MAX_INPUT_BYTES};
+use crate::import::{self, OptionKind, Options, MAX_INPUT_BYTES};
 use crate::ui::store::{Msg, StoreCtx};
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
@@ -19,20 +19,8 @@ struct Input {
     text: String,
 }
 
-/// The option fields, as typed.
-#[derive(Clone, Debug, Default, PartialEq)]
-struct Fields {
-    partitions: String,
-    pattern_topics: String,
-    application_id: String,
-    instances: String,
-    threads: String,
-    standbys: String,
-    task_managers: String,
-    slots: String,
-    namespace: String,
-    reported_usage: bool,
-}
+/// The option fields, as typed: flag → text (`"true"` for a ticked flag).
+type Fields = std::collections::BTreeMap<&'static str, String>;
 
 /// What the last import said.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,71 +29,13 @@ enum Outcome {
     Refused(String),
 }
 
-fn number(label: &str, s: &str) -> Result<Option<u32>, String> {
-    let s = s.trim();
-    if s.is_empty() {
-        return Ok(None);
-    }
-    s.parse()
-        .map(Some)
-        .map_err(|_| format!("{label}: {s:?} is not a whole number"))
-}
-
-/// `TOPIC=N` pairs, one a line or comma-separated (`--partitions`).
-fn pairs(label: &str, s: &str) -> Result<Vec<(String, String)>, String> {
-    s.split(['\n', ','])
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            p.rsplit_once('=')
-                .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
-                .ok_or_else(|| format!("{label}: {p:?} is not NAME=VALUE"))
-        })
-        .collect()
-}
-
+/// The options the fields say (each read as `lbscope import` reads its flag).
 fn options(f: &Fields) -> Result<Options, String> {
     let mut o = Options::default();
-    for (t, n) in pairs("Partition counts", &f.partitions)? {
-        let n: u32 = n
-            .parse()
-            .map_err(|_| format!("Partition counts: {t}={n}: {n:?} is not a whole number"))?;
-        if o.partitions.insert(t.clone(), n).is_some() {
-            return Err(format!("Partition counts: {t} is given twice"));
-        }
+    for (flag, v) in f {
+        o.set(flag, v)?;
     }
-    // Pattern topics: `PATTERN=T1 T2` one a line (commas separate the topics).
-    for line in f.pattern_topics.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        let (p, ts) = line
-            .rsplit_once('=')
-            .ok_or_else(|| format!("Pattern topics: {line:?} is not PATTERN=TOPIC1,TOPIC2"))?;
-        let ts: Vec<String> = ts
-            .split([',', ' '])
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .map(String::from)
-            .collect();
-        o.pattern_topics.insert(p.trim().to_string(), ts);
-    }
-    let text = |s: &str| Some(s.trim().to_string()).filter(|s| !s.is_empty());
-    o.application_id = text(&f.application_id);
-    o.instances = number("Instances", &f.instances)?;
-    o.threads = number("Threads", &f.threads)?;
-    o.standbys = number("Standby replicas", &f.standbys)?;
-    o.task_managers = number("TaskManagers", &f.task_managers)?;
-    o.slots = number("Slots per TaskManager", &f.slots)?;
-    o.namespace = text(&f.namespace);
-    o.reported_usage = f.reported_usage;
     Ok(o)
-}
-
-/// What each system's inputs are and the commands that print them.
-fn hint(system: System) -> &'static str {
-    match system {
-        System::Kstreams => "Paste the text of topology.describe() (println(topology.describe())); partition counts come from kafka-topics.sh --describe output (paste it as another input) or the field below.",
-        System::Flink => "Paste the JSON of env.getExecutionPlan(), or of the REST API's /jobs/<jobid>/plan or /jobs/<jobid>; the cluster comes from /taskmanagers (another input) or the fields below.",
-        System::Pulsar => "Paste pulsar-admin broker-stats load-report (one input per broker), pulsar-admin namespaces bundles NS, and pulsar-admin namespaces topics NS or topics stats.",
-    }
 }
 
 /// The panel.
@@ -205,29 +135,39 @@ pub fn ImportPanel() -> Html {
             el.set_value("");
         })
     };
-    let field = |get: fn(&mut Fields) -> &mut String| {
+    // A field's new text (a checkbox: "true" when ticked), from the element typed in.
+    let field = |flag: &'static str| {
         let fields = fields.clone();
-        Callback::from(move |e: InputEvent| {
+        move |t: Option<web_sys::EventTarget>| {
+            use wasm_bindgen::JsCast;
+            let Some(t) = t else { return };
+            let v = if let Some(i) = t.dyn_ref::<HtmlInputElement>() {
+                if i.type_() == "checkbox" {
+                    if i.checked() {
+                        "true".into()
+                    } else {
+                        String::new()
+                    }
+                } else {
+                    i.value()
+                }
+            } else {
+                t.dyn_ref::<HtmlTextAreaElement>()
+                    .map(|t| t.value())
+                    .unwrap_or_default()
+            };
             let mut f = (*fields).clone();
-            *get(&mut f) = e
-                .target()
-                .and_then(|t| {
-                    use wasm_bindgen::JsCast;
-                    t.dyn_ref::<HtmlInputElement>()
-                        .map(|i| i.value())
-                        .or_else(|| t.dyn_ref::<HtmlTextAreaElement>().map(|t| t.value()))
-                })
-                .unwrap_or_default();
+            f.insert(flag, v);
             fields.set(f);
-        })
+        }
     };
-    let on_reported = {
-        let fields = fields.clone();
-        Callback::from(move |e: Event| {
-            let mut f = (*fields).clone();
-            f.reported_usage = e.target_unchecked_into::<HtmlInputElement>().checked();
-            fields.set(f);
-        })
+    let on_change = |flag| {
+        let f = field(flag);
+        Callback::from(move |e: Event| f(e.target()))
+    };
+    let on_input = |flag| {
+        let f = field(flag);
+        Callback::from(move |e: InputEvent| f(e.target()))
     };
     let on_import = {
         let store = store.clone();
@@ -279,44 +219,29 @@ pub fn ImportPanel() -> Html {
             </div>
         }
     });
-    let text_field = |label: &'static str,
-                      flag: &'static str,
-                      value: &str,
-                      get: fn(&mut Fields) -> &mut String| {
-        html! {
-            <label class="import-field">{ label }<span class="flag">{ flag }</span>
-                <input type="text" value={value.to_string()} oninput={field(get)} data-import-field={flag} />
-            </label>
-        }
-    };
     let f = &*fields;
-    let opts = match sys {
-        System::Kstreams => html! {
-            <>
-                <label class="import-field">{"Partition counts"}<span class="flag">{"--partitions"}</span>
-                    <textarea rows="2" placeholder="orders=6, payments=6" value={f.partitions.clone()} oninput={field(|f| &mut f.partitions)} data-import-field="--partitions" />
+    let opts = import::OPTION_FIELDS.iter().filter(|o| o.system == sys).map(|o| {
+        let value = f.get(o.flag).cloned().unwrap_or_default();
+        let flag = html! { <span class="flag">{ o.flag }</span> };
+        match o.kind {
+            OptionKind::Flag => html! {
+                <label class="import-field inline">
+                    <input type="checkbox" checked={value == "true"} onchange={on_change(o.flag)} data-import-field={o.flag} />
+                    { format!(" {}", o.label) }{ flag }
                 </label>
-                { text_field("Pattern topics (PATTERN=T1,T2 a line)", "--pattern-topics", &f.pattern_topics, |f| &mut f.pattern_topics) }
-                { text_field("application.id", "--application-id", &f.application_id, |f| &mut f.application_id) }
-                { text_field("Instances", "--instances", &f.instances, |f| &mut f.instances) }
-                { text_field("Threads each", "--threads", &f.threads, |f| &mut f.threads) }
-                { text_field("Standby replicas", "--standbys", &f.standbys, |f| &mut f.standbys) }
-            </>
-        },
-        System::Flink => html! {
-            <>
-                { text_field("TaskManagers", "--task-managers", &f.task_managers, |f| &mut f.task_managers) }
-                { text_field("Slots per TaskManager", "--slots", &f.slots, |f| &mut f.slots) }
-            </>
-        },
-        System::Pulsar => html! {
-            <>
-                { text_field("Namespace of the bundles", "--namespace", &f.namespace, |f| &mut f.namespace) }
-                <label class="import-field inline"><input type="checkbox" checked={f.reported_usage} onchange={on_reported} />
-                    {" Pin each broker's usage to its load report"}<span class="flag">{"--reported-usage"}</span></label>
-            </>
-        },
-    };
+            },
+            OptionKind::Pairs | OptionKind::Lines => html! {
+                <label class="import-field">{ o.label }{ flag }
+                    <textarea rows="2" placeholder={o.example} value={value} oninput={on_input(o.flag)} data-import-field={o.flag} />
+                </label>
+            },
+            OptionKind::Text => html! {
+                <label class="import-field">{ o.label }{ flag }
+                    <input type="text" value={value} oninput={on_input(o.flag)} data-import-field={o.flag} />
+                </label>
+            },
+        }
+    });
     let result = (*outcome).clone().map(|o| match o {
         Outcome::Opened { what, notices } => html! {
             <div class="import-ok" role="status" data-import-result="ok">
@@ -340,7 +265,7 @@ pub fn ImportPanel() -> Html {
                     { for System::ALL.iter().map(|s| html!{ <option value={s.slug()} selected={*s == sys}>{ s.title() }</option> }) }
                 </select>
             </label>
-            <p class="hint">{ hint(sys) }</p>
+            <p class="hint">{ import::hint(sys) }</p>
             { for boxes }
             <div class="import-row">
                 <button onclick={on_add}>{"Add another input"}</button>
@@ -348,7 +273,7 @@ pub fn ImportPanel() -> Html {
                     <input type="file" multiple=true class="visually-hidden" onchange={on_files} aria-label="Upload input files" />
                 </label>
             </div>
-            <div class="import-options">{ opts }</div>
+            <div class="import-options">{ for opts }</div>
             <button class="primary" onclick={on_import} data-import="go">{ format!("Import as {}", sys.title()) }</button>
             { for result }
         </details>

@@ -4,11 +4,12 @@
 //! that embeds this scenario in another page (see [`super::embed`]).
 
 use super::export;
-use crate::engine::{flink, kstreams, pulsar, Narrate, System};
+use crate::engine::Narrate;
 use crate::playground::Store;
+use crate::scenario::session::Session;
 use crate::ui::browser;
 use crate::ui::store::{Msg, Notice, StoreCtx};
-use crate::view::{self, At, Drawable, Options, ViewKind};
+use crate::view::{self, At, Options, Shown, ViewKind, VisitShown};
 use yew::prelude::*;
 
 /// Where the shown session's cursor is.
@@ -20,105 +21,110 @@ fn at(store: &Store) -> At {
     }
 }
 
-fn typed<E: Drawable + crate::scenario::InBody, T>(
-    store: &Store,
-    f: impl FnOnce(&crate::scenario::session::Session<E>) -> T,
-) -> T {
-    f(&store.session::<E>())
+/// Run `f` on the active tab's session, whatever its engine.
+fn on_tab<F: OnSession>(store: &Store, f: F) -> F::Out {
+    struct Go<'a, F>(&'a Store, F);
+    impl<F: OnSession> VisitShown for Go<'_, F> {
+        type Out = F::Out;
+        fn visit<E: Shown>(self) -> F::Out {
+            self.1.run(self.0, &self.0.session::<E>())
+        }
+    }
+    view::visit(store.tab, Go(store, f))
+}
+
+/// Code over the active tab's session, written once for every engine.
+trait OnSession {
+    type Out;
+    fn run<E: Shown>(self, store: &Store, s: &Session<E>) -> Self::Out;
 }
 
 /// View `kind` of the active tab as an SVG document (`namespace`: Pulsar's ring).
 pub fn picture(store: &Store, kind: ViewKind, namespace: Option<String>) -> Result<String, String> {
+    struct Picture(ViewKind, Options);
+    impl OnSession for Picture {
+        type Out = Result<String, String>;
+        fn run<E: Shown>(self, store: &Store, s: &Session<E>) -> Self::Out {
+            // The chart's lines are the ones the metrics panel draws.
+            view::draw(s.state(), self.0, &self.1, || store.series()).map_err(|e| e.to_string())
+        }
+    }
     let o = Options {
         namespace,
         at: at(store),
     };
-    // The chart's lines are the ones the metrics panel draws.
-    let series = || store.series();
-    let r = match store.tab {
-        System::Pulsar => typed::<pulsar::Sim, _>(store, |s| view::draw(s.state(), kind, &o, series)),
-        System::Flink => typed::<flink::Sim, _>(store, |s| view::draw(s.state(), kind, &o, series)),
-        System::Kstreams => typed::<kstreams::Sim, _>(store, |s| view::draw(s.state(), kind, &o, series)),
-    };
-    r.map_err(|e| e.to_string())
+    on_tab(store, Picture(kind, o))
 }
 
 /// The narrated events of the latest applied action: (its index, the lines).
 pub fn last_decision(store: &Store) -> Option<(usize, Vec<String>)> {
-    fn of<E: Drawable + crate::scenario::InBody>(store: &Store) -> Option<(usize, Vec<String>)> {
-        let s = store.session::<E>();
-        let i = s.cursor().checked_sub(1)?;
-        Some((i, s.steps().get(i)?.iter().map(Narrate::narrate).collect()))
+    struct Last;
+    impl OnSession for Last {
+        type Out = Option<(usize, Vec<String>)>;
+        fn run<E: Shown>(self, _: &Store, s: &Session<E>) -> Self::Out {
+            let i = s.cursor().checked_sub(1)?;
+            Some((i, s.steps().get(i)?.iter().map(Narrate::narrate).collect()))
+        }
     }
-    match store.tab {
-        System::Pulsar => of::<pulsar::Sim>(store),
-        System::Flink => of::<flink::Sim>(store),
-        System::Kstreams => of::<kstreams::Sim>(store),
-    }
+    on_tab(store, Last)
 }
 
 /// The Markdown quote of the active tab: state table, latest decision, share `link`.
 pub fn quote(store: &Store, link: &str) -> String {
-    let last = last_decision(store);
-    let last = last.as_ref().map(|(i, e)| (*i, e.as_slice()));
-    let a = at(store);
-    match store.tab {
-        System::Pulsar => typed::<pulsar::Sim, _>(store, |s| view::markdown::quote(s.state(), a, last, link)),
-        System::Flink => typed::<flink::Sim, _>(store, |s| view::markdown::quote(s.state(), a, last, link)),
-        System::Kstreams => {
-            typed::<kstreams::Sim, _>(store, |s| view::markdown::quote(s.state(), a, last, link))
+    struct Quote<'a>(Option<(usize, Vec<String>)>, &'a str);
+    impl OnSession for Quote<'_> {
+        type Out = String;
+        fn run<E: Shown>(self, store: &Store, s: &Session<E>) -> String {
+            let last = self.0.as_ref().map(|(i, e)| (*i, e.as_slice()));
+            view::markdown::quote(s.state(), at(store), last, self.1)
         }
     }
+    on_tab(store, Quote(last_decision(store), link))
 }
 
 /// The Markdown quote of rounds `from` to `to` of the active tab (`to`: the
 /// latest round when `None`; `from`: `to` when `None`), with the state after
 /// them and a link that opens the scenario there.
 pub fn quote_rounds(store: &Store, from: Option<usize>, to: Option<usize>) -> Result<String, String> {
-    fn of<E: Drawable + crate::scenario::InBody>(
-        store: &Store,
-        from: Option<usize>,
-        to: Option<usize>,
-    ) -> Result<String, String> {
-        let s = store.session::<E>();
-        let latest = view::markdown::round_numbers(s.log(), s.cursor())
-            .into_iter()
-            .flatten()
-            .last();
-        let to = to.or(latest).ok_or("no round has been played yet")?;
-        let span = view::markdown::round_span(s.log(), s.cursor(), from.unwrap_or(to), to)?;
-        let end = span.actions.end;
-        let at = At {
-            cursor: end,
-            len: s.log().actions.len(),
-        };
-        let mut sc = crate::scenario::Scenario::of::<E>(s.seed(), s.log().clone());
-        sc.cursor = Some(end);
-        let link = browser::page_url(&crate::scenario::url::to_fragment(&sc));
-        if end == s.cursor() {
-            return Ok(view::markdown::quote_rounds(
-                s.state(),
+    struct Rounds(Option<usize>, Option<usize>);
+    impl OnSession for Rounds {
+        type Out = Result<String, String>;
+        fn run<E: Shown>(self, _: &Store, s: &Session<E>) -> Self::Out {
+            let Rounds(from, to) = self;
+            let latest = view::markdown::round_numbers(s.log(), s.cursor())
+                .into_iter()
+                .flatten()
+                .last();
+            let to = to.or(latest).ok_or("no round has been played yet")?;
+            let span = view::markdown::round_span(s.log(), s.cursor(), from.unwrap_or(to), to)?;
+            let end = span.actions.end;
+            let at = At {
+                cursor: end,
+                len: s.log().actions.len(),
+            };
+            let mut sc = crate::scenario::Scenario::of::<E>(s.seed(), s.log().clone());
+            sc.cursor = Some(end);
+            let link = browser::page_url(&crate::scenario::url::to_fragment(&sc));
+            if end == s.cursor() {
+                return Ok(view::markdown::quote_rounds(
+                    s.state(),
+                    at,
+                    &span,
+                    s.steps(),
+                    &link,
+                ));
+            }
+            let there = Session::<E>::new(s.seed(), s.log().clone(), Some(end)).map_err(|e| e.to_string())?;
+            Ok(view::markdown::quote_rounds(
+                there.state(),
                 at,
                 &span,
                 s.steps(),
                 &link,
-            ));
+            ))
         }
-        let there = crate::scenario::session::Session::<E>::new(s.seed(), s.log().clone(), Some(end))
-            .map_err(|e| e.to_string())?;
-        Ok(view::markdown::quote_rounds(
-            there.state(),
-            at,
-            &span,
-            s.steps(),
-            &link,
-        ))
     }
-    match store.tab {
-        System::Pulsar => of::<pulsar::Sim>(store, from, to),
-        System::Flink => of::<flink::Sim>(store, from, to),
-        System::Kstreams => of::<kstreams::Sim>(store, from, to),
-    }
+    on_tab(store, Rounds(from, to))
 }
 
 /// A round number typed by the learner (`None`: left empty).

@@ -1,31 +1,10 @@
 //! The controls bar: step, play/pause with a speed, the timeline scrubber,
 //! undo/redo, and the scenario's link and file.
 
-use crate::engine::System;
 use crate::ui::browser;
 use crate::ui::store::{Msg, Notice, StoreCtx};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
-
-/// What one round is called on each tab.
-pub fn step_label(sys: System) -> &'static str {
-    match sys {
-        System::Pulsar => "Step",
-        System::Flink => "Schedule",
-        System::Kstreams => "Rebalance",
-    }
-}
-
-/// What one round does on each tab (the round button's tooltip).
-pub fn step_title(sys: System) -> &'static str {
-    match sys {
-        System::Pulsar => {
-            "One full round: brokers report, bundles split, the shedder unloads, clients look up (n)"
-        }
-        System::Flink => "Deploy the job: tasks to slots, then slots to TaskManagers (n)",
-        System::Kstreams => "One rebalance of the group (n)",
-    }
-}
 
 /// The toolbar.
 #[component]
@@ -107,8 +86,8 @@ pub fn Toolbar() -> Html {
     html! {
         <div class="toolbar" role="toolbar" aria-label="Rounds and history">
             // The one round button of every tab (the skip link "Skip to Step" lands here).
-            <button id="step" class="primary" data-controls="step" onclick={send(|| Msg::StepActive)} title={step_title(store.tab)}>{ step_label(store.tab) }</button>
-            if store.tab != System::Pulsar {
+            <button id="step" class="primary" data-controls="step" onclick={send(|| Msg::StepActive)} title={format!("{} (n)", store.tab.round_help())}>{ store.tab.round_name() }</button>
+            if !crate::ui::system::own_proposal(store.tab) {
                 <button data-controls="step" onclick={send(|| Msg::Propose(true))}
                         title="Show what the next round would do, then apply or discard it">{"Propose"}</button>
             }
@@ -156,7 +135,7 @@ pub fn ProposalPanel() -> Html {
     };
     html! {
         <section class="panel round-proposal" aria-label="Proposal">
-            <h2>{ format!("If you press {} now", step_label(p.system)) }</h2>
+            <h2>{ format!("If you press {} now", p.system.round_name()) }</h2>
             <ul class="changes">{ for p.changes.iter().map(|c| html!{ <li>{c}</li> }) }</ul>
             <details>
                 <summary>{ format!("{} events the round would log", p.events.len()) }</summary>

@@ -15,6 +15,16 @@ mod tab;
 
 pub use tab::FlinkTab;
 
+/// The Flink tab's part of the playground.
+pub struct Ui;
+
+impl crate::ui::system::SystemUi for Ui {
+    fn tab() -> yew::Html {
+        yew::html! { <FlinkTab /> }
+    }
+    const ASIDE: &'static [&'static str] = &["job", "config", "schedule", "members"];
+}
+
 use crate::engine::flink::{self, Action, LoadBalanceMode};
 use crate::scenario::{session::Session, Log};
 

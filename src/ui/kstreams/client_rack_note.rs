@@ -4,7 +4,6 @@
 
 use crate::engine::kstreams;
 use crate::engine::Engine;
-use crate::engine::System;
 use crate::lessons::fidelity::notes;
 use crate::ui::store::StoreCtx;
 use yew::prelude::*;
@@ -32,7 +31,7 @@ pub fn ClientRackNote() -> Html {
     };
     let Some(note) = notes()
         .into_iter()
-        .find(|n| n.system == System::Kstreams && n.topic == TOPIC)
+        .find(|n| n.system == <kstreams::Sim as Engine>::SYSTEM && n.topic == TOPIC)
     else {
         return html! {};
     };

@@ -19,3 +19,20 @@ mod task_lags;
 mod topology_view;
 
 pub use tab::KstreamsTab;
+
+/// The Kafka Streams tab's part of the playground.
+pub struct Ui;
+
+impl crate::ui::system::SystemUi for Ui {
+    fn tab() -> yew::Html {
+        yew::html! { <KstreamsTab /> }
+    }
+    const ASIDE: &'static [&'static str] = &["presets", "time", "members", "produce", "config", "topology"];
+    fn control_words(c: crate::lessons::Controls) -> &'static [&'static str] {
+        match c {
+            // A round here is a rebalance at a moment of the simulated clock.
+            crate::lessons::Controls::Step => &["step", "time"],
+            c => crate::ui::system::default_words(c),
+        }
+    }
+}

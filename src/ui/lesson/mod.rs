@@ -13,53 +13,7 @@ pub use menu::LessonsPage;
 pub use panel::LessonPanel;
 pub use start::StartHere;
 
-use crate::engine::System;
-use crate::lessons::{Concept, Controls};
-
-/// The `data-controls` words a step's control groups show, space-separated, for
-/// the `data-lesson-controls` attribute (CSS hides every other group); `None`
-/// when the step shows everything (free play).
-#[must_use]
-pub fn control_words(sys: System, controls: &[Controls]) -> Option<String> {
-    if controls.contains(&Controls::All) {
-        return None;
-    }
-    let mut words: Vec<&str> = Vec::new();
-    for c in controls {
-        words.extend_from_slice(match (c, sys) {
-            (Controls::Step, System::Kstreams) => &["step", "time"],
-            (Controls::Step, _) => &["step"],
-            (Controls::Topics, _) => &["topics"],
-            (Controls::Load, _) => &["load"],
-            (Controls::Members, _) => &["members"],
-            (Controls::Split, _) => &["admin", "split"],
-            (Controls::Unload, _) => &["admin", "unload"],
-            // Pulsar's load-manager choice sits in the Cluster panel.
-            (Controls::Config, System::Pulsar) => &["config", "members"],
-            (Controls::Config, _) => &["config"],
-            (Controls::Schedule, _) => &["schedule", "step"],
-            (Controls::Threads, _) => &["threads"],
-            (Controls::Produce, _) => &["produce"],
-            (Controls::Time, _) => &["time"],
-            (Controls::Topology, _) => &["topology"],
-            (Controls::All, _) => &[],
-        });
-    }
-    words.sort_unstable();
-    words.dedup();
-    Some(words.join(" "))
-}
-
-/// Whether none of the tab's side-panel control groups is among `words` (the
-/// side panel is then hidden and the view takes the whole width).
-pub fn aside_empty(sys: System, words: &str) -> bool {
-    let aside: &[&str] = match sys {
-        System::Pulsar => &["members", "topics", "load", "admin"],
-        System::Flink => &["job", "config", "schedule", "members"],
-        System::Kstreams => &["presets", "time", "members", "produce", "config", "topology"],
-    };
-    !words.split(' ').any(|w| aside.contains(&w))
-}
+use crate::lessons::Concept;
 
 /// The concept, as the course names it.
 pub fn concept_label(c: Concept) -> &'static str {

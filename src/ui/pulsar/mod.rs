@@ -18,6 +18,25 @@ mod unreported_broker;
 
 pub use tab::PulsarTab;
 
+/// The Pulsar tab's part of the playground.
+pub struct Ui;
+
+impl crate::ui::system::SystemUi for Ui {
+    fn tab() -> yew::Html {
+        yew::html! { <PulsarTab /> }
+    }
+    const ASIDE: &'static [&'static str] = &["members", "topics", "load", "admin"];
+    // The ring draws the next round's moves itself.
+    const OWN_PROPOSAL: bool = true;
+    fn control_words(c: crate::lessons::Controls) -> &'static [&'static str] {
+        match c {
+            // The load-manager choice sits in the Cluster panel.
+            crate::lessons::Controls::Config => &["config", "members"],
+            c => crate::ui::system::default_words(c),
+        }
+    }
+}
+
 use std::rc::Rc;
 
 /// Broker → colour (and whether it is alive), in the engine's broker order.

@@ -288,7 +288,9 @@ pub fn PulsarTab() -> Html {
         let store = store.clone();
         use_memo((store.data_revision, (*chosen).clone()), move |(_, chosen)| {
             let t0 = crate::ui::browser::now_ms();
-            let live = store.shown(crate::engine::System::Pulsar).clone();
+            let live = store
+                .shown(<crate::engine::pulsar::Sim as crate::engine::Engine>::SYSTEM)
+                .clone();
             let session = store.session::<crate::engine::pulsar::Sim>();
             let bundles = session
                 .state()
