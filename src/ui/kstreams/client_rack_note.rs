@@ -23,10 +23,7 @@ pub fn ClientRackNote() -> Html {
             view.instances.iter().filter(|i| i.rack.is_some()).count(),
             cfg.rack_aware_assignment_tags.clone(),
             cfg.standby_replicas(),
-            serde_json::to_value(cfg.rack_aware_assignment_strategy)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default(),
+            cfg.rack_aware_assignment_strategy.name(),
         )
     };
     let Some(note) = notes()
@@ -39,7 +36,7 @@ pub fn ClientRackNote() -> Html {
         return html! {};
     }
     html! {
-        <aside class="ks-note client-rack-note" role="note" data-strategy={strategy.clone()}>
+        <aside class="ks-note client-rack-note" role="note" data-strategy={strategy}>
             <p><strong>{"The course document says: "}</strong>{ note.doc }</p>
             <p><strong>{"Kafka does otherwise: "}</strong>{ format!(
                 "{racks} instance(s) set client.rack and rack.aware.assignment.tags is empty, so under rack.aware.assignment.strategy = {strategy} {} go to the least-loaded instance without a copy, not to another rack.",

@@ -358,15 +358,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
         })
     };
 
-    let strategy = serde_json::to_value(cfg.rack_aware_assignment_strategy)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default();
-    let strategies = [
-        (RackStrategy::None, "none"),
-        (RackStrategy::MinTraffic, "min_traffic"),
-        (RackStrategy::BalanceSubtopology, "balance_subtopology"),
-    ];
+    let strategy = cfg.rack_aware_assignment_strategy.name();
 
     html! {
         <>
@@ -497,7 +489,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 <div class="ks-knob">
                     <label for="ks-strategy">{"Rack-aware strategy"}<code class="ks-key">{"rack.aware.assignment.strategy"}</code></label>
                     <select id="ks-strategy" onchange={on_strategy}>
-                        { for strategies.iter().map(|(_, s)| html!{ <option value={*s} selected={strategy == *s}>{*s}</option> }) }
+                        { for RackStrategy::ALL.iter().map(|s| html!{ <option value={s.name()} selected={strategy == s.name()}>{s.name()}</option> }) }
                     </select>
                     <p class="hint">{"needs client.rack on every instance and broker racks on the topics"}</p>
                 </div>
