@@ -181,3 +181,19 @@ fn every_engine_names_its_round() {
     assert_eq!(flink::Sim::round_action(), flink::Action::Schedule);
     assert_eq!(kstreams::Sim::round_action(), kstreams::Action::Rebalance);
 }
+
+/// Every system names its round (the round button's label and tooltip) and
+/// the round action it stands for is the one a log counts rounds by.
+#[test]
+fn every_system_names_its_round() {
+    use lbscope::engine::System;
+    let names: Vec<&str> = System::ALL.iter().map(|s| s.round_name()).collect();
+    assert_eq!(names, ["Step", "Schedule", "Rebalance"]);
+    for s in System::ALL {
+        assert!(s.round_help().len() > 20, "{s:?}: {}", s.round_help());
+        assert!(
+            !s.round_help().ends_with('.'),
+            "{s:?}: the tooltip adds the key after it"
+        );
+    }
+}

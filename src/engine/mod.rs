@@ -70,26 +70,23 @@ impl System {
 
     /// What one round is called ([`Engine::ROUND`]: "Step", "Schedule", "Rebalance").
     pub fn round_name(self) -> &'static str {
-        struct Name;
-        impl Visit for Name {
-            type Out = &'static str;
-            fn visit<E: Engine>(self) -> Self::Out {
-                E::ROUND
-            }
-        }
-        self.visit(Name)
+        self.round_words().0
     }
 
     /// What one round does, in a sentence ([`Engine::ROUND_HELP`]).
     pub fn round_help(self) -> &'static str {
-        struct Help;
-        impl Visit for Help {
-            type Out = &'static str;
+        self.round_words().1
+    }
+
+    fn round_words(self) -> (&'static str, &'static str) {
+        struct Words;
+        impl Visit for Words {
+            type Out = (&'static str, &'static str);
             fn visit<E: Engine>(self) -> Self::Out {
-                E::ROUND_HELP
+                (E::ROUND, E::ROUND_HELP)
             }
         }
-        self.visit(Help)
+        self.visit(Words)
     }
 
     /// Run `v` with this system's engine type.

@@ -4,7 +4,6 @@
 
 use super::ring::{mib, rate};
 use super::Colors;
-use crate::engine::pulsar::config::SheddingStrategy;
 use crate::engine::pulsar::shed::inputs::ShedInputs;
 use crate::engine::pulsar::view::BrokerView;
 use crate::sort::StableSort;
@@ -108,26 +107,15 @@ fn bar(kind: &'static str, label: &'static str, value: f64) -> Html {
     bar_with(kind, label, value, format!("{value:.1} %"))
 }
 
-fn bar_with(kind: &'static str, label: &'static str, value: f64, text: String) -> Html {
+fn bar_with(kind: &'static str, label: &str, value: f64, text: String) -> Html {
     let shown = value.clamp(0.0, 100.0);
     html! {
-        <div class={classes!("bar", kind)} role="meter" aria-label={label} aria-valuemin="0" aria-valuemax="100"
+        <div class={classes!("bar", kind)} role="meter" aria-label={label.to_string()} aria-valuemin="0" aria-valuemax="100"
              aria-valuenow={format!("{value:.1}")} aria-valuetext={format!("{label} {text}")}>
-            <span class="bar-name">{label}</span>
+            <span class="bar-name">{label.to_string()}</span>
             <span class="track"><span class="fill" style={format!("width:{shown:.2}%")}></span></span>
             <span class="bar-value">{ text }</span>
         </div>
-    }
-}
-
-/// The short name of the shedder's bar (`None`: the load bar is what it compares).
-fn shed_bar_name(s: SheddingStrategy) -> Option<&'static str> {
-    match s {
-        SheddingStrategy::ThresholdShedder => Some("moving avg"),
-        SheddingStrategy::TransferShedder => Some("EMA"),
-        SheddingStrategy::AvgShedder => Some("score"),
-        SheddingStrategy::UniformLoadShedder => Some("msg rate"),
-        SheddingStrategy::OverloadShedder => None,
     }
 }
 
@@ -136,7 +124,7 @@ fn shed_key(i: &ShedInputs) -> Html {
     html! {
         <>
             <span class="key-head">{ format!("{:?} decides on", i.strategy) }</span>
-            if shed_bar_name(i.strategy).is_some() {
+            if i.bar.is_some() {
                 <span class="key shed-value"></span>{ i.measure.clone() }
             } else {
                 <span class="key load-value"></span>{ format!("load ({})", i.measure) }
@@ -174,7 +162,7 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
     let first = p.brokers.iter().find(|b| b.alive);
     let (overload, avg) = first.map_or((85.0, 0.0), |b| (b.overload_line, b.cluster_avg));
     let inputs = p.inputs.clone();
-    let shed_name = shed_bar_name(inputs.strategy);
+    let shed_name = inputs.bar.clone();
     // Large clusters: a strip with one bar per broker, and cards for the busiest
     // (and any highlighted or crashed) brokers only.
     let many = p.brokers.len() > CARD_LIMIT;
@@ -266,7 +254,7 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
                     <span class="broker-meta">{ format!("{} · {} · {}", plural(b.bundles, "bundle"), plural(b.topics as usize, "topic"), rate(b.msg_rate)) }</span>
                 </div>
                 <div class="bars">
-                    if let (Some(name), Some(v), true) = (shed_name, input.and_then(|i| i.value), b.alive) {
+                    if let (Some(name), Some(v), true) = (shed_name.as_deref(), input.and_then(|i| i.value), b.alive) {
                         { bar_with("shed", name, v, input.map(|i| i.shown.clone()).unwrap_or_default()) }
                     }
                     { bar("load", "load", b.load) }

@@ -307,6 +307,7 @@ impl super::LoadSheddingStrategy for AvgShedder {
         ShedInputs {
             strategy: S,
             measure: "score (weighted max usage × 100)".into(),
+            bar: Some("score".into()),
             brokers,
             lines: Vec::new(),
             band: None,

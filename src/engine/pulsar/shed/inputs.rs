@@ -85,6 +85,10 @@ pub struct ShedInputs {
     pub strategy: SheddingStrategy,
     /// What each broker's value is ("moving-average usage").
     pub measure: String,
+    /// The value's short name beside each broker's load bar ("moving avg");
+    /// `None` when the value is the load bar itself.
+    #[serde(default)]
+    pub bar: Option<String>,
     /// Per broker, in name order (the brokers of the leader's load data).
     pub brokers: Vec<BrokerInput>,
     /// The lines compared against.

@@ -164,6 +164,7 @@ impl super::LoadSheddingStrategy for OverloadShedder {
         ShedInputs {
             strategy: S,
             measure: "weighted max resource usage".into(),
+            bar: None,
             brokers,
             lines: vec![line(
                 format!("overload threshold {}", pc(threshold)),

@@ -299,6 +299,7 @@ impl super::LoadSheddingStrategy for ThresholdShedder {
         ShedInputs {
             strategy: S,
             measure: "moving-average usage".into(),
+            bar: Some("moving avg".into()),
             brokers,
             lines,
             band: None,

@@ -625,6 +625,7 @@ impl super::LoadSheddingStrategy for TransferShedder {
         ShedInputs {
             strategy: S,
             measure: "weightedMaxEMA".into(),
+            bar: Some("EMA".into()),
             brokers,
             lines,
             band,

@@ -295,6 +295,7 @@ impl super::LoadSheddingStrategy for UniformLoadShedder {
         ShedInputs {
             strategy: S,
             measure: "message rate (share of the busiest broker's)".into(),
+            bar: Some("msg rate".into()),
             brokers,
             lines: Vec::new(),
             band: None,
