@@ -135,7 +135,7 @@ pub(super) fn detect(text: &str) -> InputKind {
     let has = |k: &str| shape.keys.iter().any(|x| x == k);
     if shape.array {
         return match (&shape.first_string, shape.first_is_other) {
-            (Some(s), _) if super::pulsar_admin::looks_like_topic_name(s) => InputKind::PulsarTopicList,
+            (Some(s), _) if super::looks_like_topic_name(s) => InputKind::PulsarTopicList,
             (None, false) if shape.len == 0 => InputKind::PulsarTopicList,
             _ => InputKind::Unknown,
         };

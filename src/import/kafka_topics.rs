@@ -7,6 +7,45 @@
 
 use super::{thousands, ImportError};
 
+/// Kafka's limit on topic name length.
+pub const MAX_TOPIC_NAME: usize = 249;
+
+fn bad(input: &str, line: usize, msg: impl std::fmt::Display) -> ImportError {
+    ImportError::bad(input, format!("line {line}: {msg}"))
+}
+
+/// A Kafka topic name: 1..=249 characters of `[a-zA-Z0-9._-]` (Kafka's `Topic.validate`).
+pub fn check_topic_name(input: &str, line: usize, name: &str) -> Result<(), ImportError> {
+    if name.is_empty() {
+        return Err(bad(input, line, "an empty topic name"));
+    }
+    if name.chars().count() > MAX_TOPIC_NAME {
+        return Err(bad(
+            input,
+            line,
+            format!(
+                "topic name {}… is {} characters; Kafka allows at most {MAX_TOPIC_NAME}",
+                super::shorten(name, 40),
+                name.chars().count()
+            ),
+        ));
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
+    {
+        return Err(bad(
+            input,
+            line,
+            format!(
+                "{:?} is not a legal Kafka topic name (letters, digits, '.', '_' and '-' only)",
+                super::shorten(name, 80)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Most topics read from one output.
 pub const MAX_TOPICS: usize = 100_000;
 
@@ -83,7 +122,7 @@ pub fn parse(input: &str, text: &str) -> Result<Described, ImportError> {
                 ));
             }
             let name = f[0].1;
-            crate::import::kstreams::check_topic_name(input, n, name)?;
+            check_topic_name(input, n, name)?;
             let mut partitions = None;
             let mut rf = None;
             for (k, v) in &f[1..] {

@@ -47,8 +47,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub const MAX_NODES: usize = 100_000;
 /// Most sub-topologies read from one description.
 pub const MAX_SUBTOPOLOGIES: usize = 10_000;
-/// Kafka's limit on topic name length.
-pub const MAX_TOPIC_NAME: usize = 249;
+pub use super::kafka_topics::{check_topic_name, MAX_TOPIC_NAME};
 
 /// A source's subscription.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,38 +110,6 @@ pub struct Description {
 
 fn bad(input: &str, line: usize, msg: impl std::fmt::Display) -> ImportError {
     ImportError::bad(input, format!("line {line}: {msg}"))
-}
-
-/// A Kafka topic name: 1..=249 characters of `[a-zA-Z0-9._-]` (Kafka's `Topic.validate`).
-pub(crate) fn check_topic_name(input: &str, line: usize, name: &str) -> Result<(), ImportError> {
-    if name.is_empty() {
-        return Err(bad(input, line, "an empty topic name"));
-    }
-    if name.chars().count() > MAX_TOPIC_NAME {
-        return Err(bad(
-            input,
-            line,
-            format!(
-                "topic name {}… is {} characters; Kafka allows at most {MAX_TOPIC_NAME}",
-                shorten(name, 40),
-                name.chars().count()
-            ),
-        ));
-    }
-    if !name
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "._-".contains(c))
-    {
-        return Err(bad(
-            input,
-            line,
-            format!(
-                "{:?} is not a legal Kafka topic name (letters, digits, '.', '_' and '-' only)",
-                shorten(name, 80)
-            ),
-        ));
-    }
-    Ok(())
 }
 
 /// A node or store name: kept as printed unless it holds control characters or

@@ -227,6 +227,14 @@ impl InputKind {
     }
 }
 
+/// Whether `s` is a full Pulsar topic name (`persistent://t/ns/x` or `non-persistent://…`).
+pub fn looks_like_topic_name(s: &str) -> bool {
+    let s = s.trim();
+    (s.starts_with("persistent://") || s.starts_with("non-persistent://"))
+        && !s.contains(char::is_whitespace)
+        && s.matches('/').count() >= 4
+}
+
 /// Recognise an input by its shape (cheap: JSON is read for its top-level keys
 /// only, text for its first meaningful lines).
 pub fn detect(text: &str) -> InputKind {
@@ -251,7 +259,7 @@ pub fn detect(text: &str) -> InputKind {
     if first.starts_with("Topic:") && first.contains("PartitionCount:") {
         return InputKind::KafkaTopicsDescribe;
     }
-    if pulsar_admin::looks_like_topic_name(first) {
+    if looks_like_topic_name(first) {
         // A name followed by a JSON object is a stats block; names alone a list.
         let after = t[t.find(first).map_or(0, |i| i + first.len())..].trim_start();
         return if after.starts_with('{') {

@@ -289,7 +289,7 @@ pub(super) fn build(
         match t.stats {
             Some(s) if !s.per_partition.is_empty() => {
                 for (pname, ps) in s.per_partition {
-                    if !pulsar_admin::looks_like_topic_name(&pname) || super::clean_name(&pname).1 {
+                    if !super::looks_like_topic_name(&pname) || super::clean_name(&pname).1 {
                         return Err(ImportError::bad(
                             input,
                             format!(

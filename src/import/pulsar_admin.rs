@@ -35,14 +35,6 @@ pub const MAX_TOPICS: usize = 40_000;
 /// Most bundles one report may list.
 pub const MAX_REPORT_BUNDLES: usize = 1 << 16;
 
-/// Whether `s` is a full Pulsar topic name (`persistent://t/ns/x` or `non-persistent://…`).
-pub fn looks_like_topic_name(s: &str) -> bool {
-    let s = s.trim();
-    (s.starts_with("persistent://") || s.starts_with("non-persistent://"))
-        && !s.contains(char::is_whitespace)
-        && s.matches('/').count() >= 4
-}
-
 /// Parse a boundary as Java's `Long.decode` does for the forms Pulsar writes
 /// (`0x…` hex, or decimal).
 fn boundary(s: &str) -> Option<u64> {
@@ -546,7 +538,7 @@ pub fn parse_topics(input: &str, text: &str) -> Result<Vec<NamedTopic>, ImportEr
         }
         let end = t[pos..].find('\n').map_or(t.len(), |i| pos + i);
         let name = t[pos..end].trim();
-        if !looks_like_topic_name(name) {
+        if !super::looks_like_topic_name(name) {
             return Err(ImportError::bad(
                 input,
                 format!(
@@ -675,7 +667,7 @@ fn parse_topic_array(input: &str, text: &str) -> Result<Vec<NamedTopic>, ImportE
     de.end().map_err(|e| super::json::error(input, &e))?;
     let mut out = Vec::with_capacity(names.len());
     for (i, n) in names.into_iter().enumerate() {
-        if !looks_like_topic_name(&n) || super::clean_name(&n).1 {
+        if !super::looks_like_topic_name(&n) || super::clean_name(&n).1 {
             return Err(ImportError::bad(
                 input,
                 format!(

@@ -11,7 +11,7 @@ use super::components::{
 };
 use super::lesson::{FidelityPage, LessonPanel, LessonsPage, StartHere};
 use super::store::{AppStore, LessonMsg, Msg, Notice, Page, Store, StoreCtx};
-use super::system::{aside_empty, control_words};
+use super::tabs::{aside_empty, control_words};
 use crate::engine::System;
 use yew::prelude::*;
 
@@ -440,7 +440,7 @@ pub fn App() -> Html {
                 <LessonPanel />
                 <super::components::import::ImportPanel />
                 {
-                    super::system::tab(store.tab)
+                    super::tabs::tab(store.tab)
                 }
                 <section class="deck">
                     <EventLog {rows} {hidden} highlight={store.highlight.clone()} {on_pick} />

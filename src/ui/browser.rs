@@ -71,12 +71,12 @@ pub fn boot() -> crate::playground::Boot {
 pub const PROGRESS_KEY: &str = "lbscope.lessons";
 
 /// The lesson progress saved in this browser (empty when none or unreadable).
-pub fn load_progress() -> super::store::Progress {
+pub fn load_progress() -> crate::playground::Progress {
     gloo::storage::LocalStorage::get(PROGRESS_KEY).unwrap_or_default()
 }
 
 /// Save the lesson progress.
-pub fn save_progress(p: &super::store::Progress) {
+pub fn save_progress(p: &crate::playground::Progress) {
     let _ = gloo::storage::LocalStorage::set(PROGRESS_KEY, p);
 }
 

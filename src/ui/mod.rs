@@ -11,6 +11,7 @@ mod lesson;
 mod pulsar;
 mod store;
 mod system;
+mod tabs;
 
 use wasm_bindgen::JsCast;
 

@@ -3,7 +3,7 @@
 //! the time the engine took for a round, measured around the reducer.
 
 pub use crate::engine::Subject;
-pub use crate::playground::{EventRow, LessonMsg, Msg, Notice, Page, Progress, Store};
+pub use crate::playground::{EventRow, LessonMsg, Msg, Notice, Page, Store};
 use std::ops::Deref;
 use std::rc::Rc;
 use yew::prelude::*;

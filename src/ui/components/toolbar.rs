@@ -87,7 +87,7 @@ pub fn Toolbar() -> Html {
         <div class="toolbar" role="toolbar" aria-label="Rounds and history">
             // The one round button of every tab (the skip link "Skip to Step" lands here).
             <button id="step" class="primary" data-controls="step" onclick={send(|| Msg::StepActive)} title={format!("{} (n)", store.tab.round_help())}>{ store.tab.round_name() }</button>
-            if !crate::ui::system::own_proposal(store.tab) {
+            if !crate::ui::tabs::own_proposal(store.tab) {
                 <button data-controls="step" onclick={send(|| Msg::Propose(true))}
                         title="Show what the next round would do, then apply or discard it">{"Propose"}</button>
             }
