@@ -260,6 +260,8 @@ test('Copy rounds as Markdown quotes a range of rounds with the state after it a
   await page.click('button[data-share="markdown-range"]');
   const why = await page.locator('[data-share-error="range"]').textContent();
   assert.match(why, new RegExp(`no round ${latest + 5}: rounds \\d+ to ${latest} were played`));
+  // The earlier quote's "Copied" line is gone, so it cannot read as this attempt's.
+  assert.equal(await page.locator('textarea[data-share-out]').count(), 0);
   await screenshot(page, 'share-markdown-range');
   assert.deepEqual(errors, []);
 });

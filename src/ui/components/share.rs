@@ -247,7 +247,11 @@ pub fn ShareMenu() -> Html {
                     range_error.set(None);
                     shown.set(Some(("markdown-range", md)));
                 }
-                Err(e) => range_error.set(Some(e)),
+                Err(e) => {
+                    // The earlier "Copied" line would read as this attempt's.
+                    shown.set(None);
+                    range_error.set(Some(e));
+                }
             }
         })
     };
