@@ -302,6 +302,21 @@ impl Default for Config {
 }
 
 impl Config {
+    /// This config under load manager `lm`. Each load manager instantiates only
+    /// shedders of its own interface, so a shedder the new one cannot load is
+    /// replaced: TransferShedder for the extensible manager (its one
+    /// `NamespaceUnloadStrategy`), the modular default for the modular manager.
+    pub fn with_load_manager(mut self, lm: LoadManager) -> Config {
+        self.load_manager_class_name = lm;
+        if self.load_balancer_load_shedding_strategy.interface().manager() != lm {
+            self.load_balancer_load_shedding_strategy = match lm {
+                LoadManager::Extensible => SheddingStrategy::TransferShedder,
+                LoadManager::Modular => SheddingStrategy::default(),
+            };
+        }
+        self
+    }
+
     /// The defaults of a version profile (`ServiceConfiguration` of that release).
     pub fn profile(p: Profile) -> Config {
         let v5 = Config {
@@ -385,6 +400,30 @@ impl Config {
 
 #[cfg(test)]
 mod tests {
+
+    /// Switching the load manager keeps a shedder the new one can load and
+    /// replaces one it cannot (derived by reading each manager's strategy
+    /// loading: the modular manager instantiates `LoadSheddingStrategy`
+    /// classes, the extensible one `NamespaceUnloadStrategy` classes).
+    #[test]
+    fn switching_the_load_manager_brings_a_shedder_it_can_load() {
+        for &s in SheddingStrategy::ALL {
+            for lm in [LoadManager::Modular, LoadManager::Extensible] {
+                let c = Config {
+                    load_balancer_load_shedding_strategy: s,
+                    ..Config::default()
+                }
+                .with_load_manager(lm);
+                assert_eq!(c.load_manager_class_name, lm);
+                let kept = c.load_balancer_load_shedding_strategy;
+                assert_eq!(kept.interface().manager(), lm, "{s:?} under {lm:?}");
+                if s.interface().manager() == lm {
+                    assert_eq!(kept, s, "a loadable shedder is kept");
+                }
+            }
+        }
+    }
+
     use super::*;
 
     #[test]

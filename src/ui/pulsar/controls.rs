@@ -249,24 +249,12 @@ fn ClusterControls(p: &ControlsProps) -> Html {
         let config = p.config.clone();
         Callback::from(move |e: Event| {
             let s: HtmlSelectElement = e.target_unchecked_into();
-            let mut c = (*config).clone();
-            c.load_manager_class_name = if s.value() == "extensible" {
+            let lm = if s.value() == "extensible" {
                 LoadManager::Extensible
             } else {
                 LoadManager::Modular
             };
-            // Each load manager loads only shedders of its own interface: the
-            // switch brings one it can run (TransferShedder, or the modular default).
-            let shedder = &mut c.load_balancer_load_shedding_strategy;
-            if shedder.interface().manager() != c.load_manager_class_name {
-                *shedder = match c.load_manager_class_name {
-                    LoadManager::Extensible => {
-                        crate::engine::pulsar::config::SheddingStrategy::TransferShedder
-                    }
-                    LoadManager::Modular => crate::engine::pulsar::config::SheddingStrategy::default(),
-                };
-            }
-            on.emit(Action::whole_config(&c));
+            on.emit(Action::whole_config(&(*config).clone().with_load_manager(lm)));
         })
     };
     let lm = p.config.load_manager_class_name;
