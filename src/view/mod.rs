@@ -11,6 +11,7 @@
 
 pub mod chart;
 mod flink;
+pub mod flink_summary;
 mod kstreams;
 pub mod markdown;
 mod pulsar;

@@ -4,7 +4,6 @@
 //! engine (its state, metrics and events); every change is a `Msg::Flink` action.
 
 mod controls;
-mod explain;
 mod job_editor;
 mod local_recovery;
 mod other_job;
@@ -26,10 +25,9 @@ impl crate::ui::system::SystemUi for Ui {
 }
 
 use crate::engine::flink::{self, Action, LoadBalanceMode};
-use crate::scenario::{session::Session, Log};
+use crate::scenario::Log;
 
-/// The Flink session type.
-pub type FlinkSession = Session<flink::Sim>;
+pub use crate::view::flink_summary::{list, FlinkSession};
 
 /// Okabe–Ito colour-blind-safe palette (the ring's), with a text colour readable on each.
 pub const VERTEX_COLORS: [(&str, &str); 8] = [
@@ -141,16 +139,5 @@ pub fn mode_title(mode: LoadBalanceMode) -> &'static str {
         LoadBalanceMode::Slots => "slots",
         LoadBalanceMode::MinResources => "min_resources",
         LoadBalanceMode::Tasks => "tasks (balanced)",
-    }
-}
-
-/// `[4, 3, 2]`; long lists show their first 24 numbers (as the engine's narration does).
-pub fn list(xs: &[u32]) -> String {
-    const SHOWN: usize = 24;
-    let parts: Vec<String> = xs.iter().take(SHOWN).map(u32::to_string).collect();
-    if xs.len() > SHOWN {
-        format!("[{}, … {} more]", parts.join(", "), xs.len() - SHOWN)
-    } else {
-        format!("[{}]", parts.join(", "))
     }
 }

@@ -3,7 +3,6 @@
 //! event log sits under every tab).
 
 use super::controls::Controls;
-use super::explain::{last_failover, last_round, FailoverSummary};
 use super::job_editor::JobEditor;
 use super::slot_grid::{SlotGridView, TmOp};
 use super::{list, mode_title, twin_mode, with_mode, FlinkSession, VertexKey};
@@ -12,6 +11,7 @@ use crate::engine::flink::{self, Action, DurationMs, LoadBalanceMode};
 use crate::engine::Engine;
 use crate::scenario::session::Session;
 use crate::ui::store::{Msg, Notice, StoreCtx, Subject};
+use crate::view::flink_summary::{last_failover, last_round, FailoverSummary};
 use std::rc::Rc;
 use yew::prelude::*;
 

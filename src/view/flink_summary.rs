@@ -1,9 +1,24 @@
-//! Summaries read from the engine's events (never computed here): the last
-//! scheduling round's strategies and numbers, and what the last failover did.
+//! Summaries of a Flink session read from the engine's events (never
+//! computed here): the last scheduling round's strategies and numbers, and
+//! what the last failover did. The Flink tab shows them.
 
-use super::{list, FlinkSession};
 use crate::engine::flink::slot_matching::RequestMatching;
-use crate::engine::flink::{Action, Event, LoadBalanceMode};
+use crate::engine::flink::{self, Action, Event, LoadBalanceMode};
+use crate::scenario::session::Session;
+
+/// A Flink session.
+pub type FlinkSession = Session<flink::Sim>;
+
+/// `[4, 3, 2]`; long lists show their first 24 numbers (as the engine's narration does).
+pub fn list(xs: &[u32]) -> String {
+    const SHOWN: usize = 24;
+    let parts: Vec<String> = xs.iter().take(SHOWN).map(u32::to_string).collect();
+    if xs.len() > SHOWN {
+        format!("[{}, … {} more]", parts.join(", "), xs.len() - SHOWN)
+    } else {
+        format!("[{}]", parts.join(", "))
+    }
+}
 
 /// What the last scheduling round (schedule or failover restart) reported.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -210,4 +225,84 @@ pub fn last_failover(s: &FlinkSession, max_interval_ms: u64) -> Option<FailoverS
             _ => None,
         });
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::flink::Sim;
+    use crate::scenario::presets::flink_figure_a;
+
+    /// The figure-A job scheduled once: the summary carries the numbers of the
+    /// round's own events (read back from them, not computed again).
+    fn scheduled() -> FlinkSession {
+        let mut s = FlinkSession::new(1, flink_figure_a(), None).unwrap();
+        s.apply(<Sim as crate::engine::Engine>::round_action()).unwrap();
+        s
+    }
+
+    #[test]
+    fn last_round_reports_the_events_of_the_latest_schedule() {
+        let s = scheduled();
+        let r = last_round(&s);
+        let events = s.steps().last().unwrap();
+        let finished = events.iter().find_map(|e| match e {
+            Event::SchedulingFinished {
+                tasks_per_tm,
+                tm_spread,
+                scheduling_time_ms,
+                ..
+            } => Some((
+                tasks_per_tm.iter().map(|c| c.n).collect::<Vec<_>>(),
+                tm_spread.range,
+                *scheduling_time_ms,
+            )),
+            _ => None,
+        });
+        assert_eq!(r.tms, finished);
+        let slots = events.iter().find_map(|e| match e {
+            Event::SlotSharingDone {
+                tasks_per_slot,
+                spread,
+                ..
+            } => Some((tasks_per_slot.clone(), spread.range)),
+            _ => None,
+        });
+        assert_eq!(r.slots, slots);
+        assert!(
+            r.mode.is_some() && r.phase1.is_some() && r.phase2.is_some(),
+            "{r:?}"
+        );
+        assert!(r.failed.is_none());
+        let (tms, range, _) = r.tms.clone().unwrap();
+        assert!(r.sentence().contains(&format!(
+            "{} tasks on the TaskManagers (range {range})",
+            list(&tms)
+        )));
+    }
+
+    #[test]
+    fn last_failover_tells_the_lost_task_manager_and_the_spread_before_and_after() {
+        let mut s = scheduled();
+        assert!(last_failover(&s, 0).is_none(), "the last action is not a loss");
+        let before = last_round(&s).tms.map(|(t, r, _)| (t, r));
+        let tm = s.state().task_managers()[0].name.clone();
+        s.apply(Action::LoseTaskManager {
+            tm: tm.clone(),
+            restart_after_ms: Some(1_000),
+        })
+        .unwrap();
+        let f = last_failover(&s, 7).expect("a loss was the last action");
+        assert_eq!(f.tm, tm);
+        assert_eq!(f.before, before);
+        assert_eq!(f.max_interval_ms, 7);
+        assert!(f.restarts_at_ms.is_some_and(|t| t >= f.at_ms + 1_000), "{f:?}");
+    }
+
+    #[test]
+    fn long_lists_show_their_first_numbers_and_how_many_more() {
+        assert_eq!(list(&[4, 3, 2]), "[4, 3, 2]");
+        let long: Vec<u32> = (0..30).collect();
+        assert!(list(&long).ends_with(", … 6 more]"), "{}", list(&long));
+    }
 }
