@@ -13,6 +13,7 @@ pub mod chart;
 mod flink;
 pub mod flink_summary;
 mod kstreams;
+pub mod kstreams_summary;
 pub mod markdown;
 mod pulsar;
 pub mod svg;

@@ -11,7 +11,7 @@ use crate::ui::store::{Msg, StoreCtx};
 use std::collections::BTreeMap;
 use yew::prelude::*;
 
-/// Placements of the last step, keyed as in [`super::last_step::placements`].
+/// Placements of the last step, keyed as in [`crate::view::kstreams_summary::placements`].
 pub type Placements = BTreeMap<(TaskId, String, Role), Placed>;
 
 fn act(store: &StoreCtx, a: Action) -> Callback<MouseEvent> {

@@ -3,92 +3,12 @@
 //! shared event log under the tab).
 
 use super::common::{duration, hl, hover, num, reason_name, reason_short};
-use crate::engine::kstreams::{Action, Event, Reason, Role, TaskId};
+use crate::engine::kstreams::{Action, Event, Role, TaskId};
 use crate::engine::Narrate;
 use crate::ui::store::StoreCtx;
+pub use crate::view::kstreams_summary::Placed;
 use std::collections::BTreeMap;
 use yew::prelude::*;
-
-/// One placement of the last step.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Placed {
-    /// Why.
-    pub reason: Reason,
-    /// Previous active owner.
-    pub previous: Option<String>,
-    /// Records to replay.
-    pub restore_records: u64,
-    /// Estimated restore time.
-    pub restore_ms: u64,
-    /// An active placed where the task had a standby (or warm-up) until this step.
-    pub was_standby: bool,
-}
-
-/// The standby (and warm-up) tasks `instance` held before the last step: its
-/// newest `ThreadsAssigned` event before that step.
-fn standbys_before(store: &StoreCtx, instance: &str) -> Vec<TaskId> {
-    let session = store.session::<crate::engine::kstreams::Sim>();
-    let steps = session.steps();
-    let earlier = steps[..steps.len().saturating_sub(1)]
-        .iter()
-        .rev()
-        .flat_map(|evs| evs.iter().rev());
-    let setup = session.setup_events().iter().rev();
-    earlier
-        .chain(setup)
-        .find_map(|e| match e {
-            Event::ThreadsAssigned { instance: i, threads } if i == instance => {
-                Some(threads.iter().flat_map(|t| t.standby.iter().copied()).collect())
-            }
-            Event::InstanceCrashed { instance: i, .. } | Event::InstanceRemoved { instance: i, .. }
-                if i == instance =>
-            {
-                Some(Vec::new())
-            }
-            _ => None,
-        })
-        .unwrap_or_default()
-}
-
-/// Placements made by the last applied step, by (task, instance, role).
-pub fn placements(store: &StoreCtx) -> BTreeMap<(TaskId, String, Role), Placed> {
-    let mut out = BTreeMap::new();
-    let mut before: BTreeMap<String, Vec<TaskId>> = BTreeMap::new();
-    let session = store.session::<crate::engine::kstreams::Sim>();
-    if let Some(evs) = session.steps().last() {
-        for e in evs {
-            if let Event::TaskAssigned {
-                task,
-                instance,
-                role,
-                reason,
-                previous,
-                restore_records,
-                restore_ms,
-                ..
-            } = e
-            {
-                let was_standby = *role == Role::Active
-                    && previous.as_deref() != Some(instance.as_str())
-                    && before
-                        .entry(instance.clone())
-                        .or_insert_with(|| standbys_before(store, instance))
-                        .contains(task);
-                out.insert(
-                    (*task, instance.clone(), *role),
-                    Placed {
-                        reason: *reason,
-                        previous: previous.clone(),
-                        restore_records: *restore_records,
-                        restore_ms: *restore_ms,
-                        was_standby,
-                    },
-                );
-            }
-        }
-    }
-    out
-}
 
 fn action_text(a: &Action) -> String {
     match a {

@@ -4,10 +4,11 @@
 
 use super::controls::Controls;
 use super::instances_grid::instances_grid;
-use super::last_step::{last_step, placements};
+use super::last_step::last_step;
 use super::topology_view::topology_view;
 use crate::engine::kstreams::{InstanceStatus, View};
 use crate::ui::store::StoreCtx;
+use crate::view::kstreams_summary::placements;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -86,7 +87,7 @@ fn legend() -> Html {
 pub fn KstreamsTab() -> Html {
     let store = use_context::<StoreCtx>().expect("store context");
     let view = Rc::new(store.session::<crate::engine::kstreams::Sim>().state().view());
-    let placed = placements(&store);
+    let placed = placements(&store.session::<crate::engine::kstreams::Sim>());
     html! {
         <section class="tab-body ks" aria-label="Kafka Streams">
             <aside class="panel controls ks-controls" aria-label="Kafka Streams controls">
