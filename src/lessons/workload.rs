@@ -323,15 +323,31 @@ fn avg_high_text(c: &PCtx) -> Said {
             f.round, f.high_hits, f.low_hits, f.low_needed
         )
     };
+    let high = num(last.high_threshold);
+    let under_part = if under.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " and under it in round(s) {}, each of which set the high count back to 0 while the low count went on",
+            rounds_list(&under)
+        )
+    };
+    let history = if above.is_empty() {
+        format!(
+            "The difference has not reached loadBalancerAvgShedderHighThreshold = {high} yet{under_part}."
+        )
+    } else {
+        format!(
+            "The difference was at least loadBalancerAvgShedderHighThreshold = {high} in round(s) {}{under_part}.",
+            rounds_list(&above)
+        )
+    };
     Said::new(format!(
-        "Round {} compared broker scores {:.1} and {:.1}, a difference of {:.1}. The difference was at least loadBalancerAvgShedderHighThreshold = {} in rounds {} and under it in rounds {}, where the high count went back to 0 while the low count went on. {outcome}",
+        "Round {} compared broker scores {:.1} and {:.1}, a difference of {:.1}. {history} {outcome}",
         last.round,
         last.high_score,
         last.low_score,
         last.gap(),
-        num(last.high_threshold),
-        rounds_list(&above),
-        rounds_list(&under),
     ))
     .focus(F::Broker, "broker-1")
     .focus(F::Broker, "broker-2")
@@ -442,12 +458,15 @@ fn avg_shedder_high_jitter() -> Lesson {
                     .map(|(b, l)| format!("{b} {}", num(*l)))
                     .collect();
                 Said::new(format!(
-                    "broker-1 and broker-2 (one core each) score {} now, a gap above loadBalancerAvgShedderHighThreshold = {}. A pattern jitters every topic's traffic by ±{} % each round. Above the high threshold AvgShedder sheds after {} consecutive hits instead of {}.",
+                    "broker-1 (three topics of {} msg/s in and out) and broker-2 (one of {}), one core each, score {} now, and a pattern jitters every topic's traffic by ±{} % each round, drawn from the scenario's seed. AvgShedder counts a high hit for a pair whose scores differ by at least loadBalancerAvgShedderHighThreshold = {} and sheds after {} consecutive ones, instead of the {} needed above loadBalancerAvgShedderLowThreshold = {}.",
+                    num(HIGH_BUSY),
+                    num(HIGH_IDLE),
                     loads.join(" and "),
-                    num(k.load_balancer_avg_shedder_high_threshold),
                     num(jitter_percent(c)),
+                    num(k.load_balancer_avg_shedder_high_threshold),
                     k.load_balancer_avg_shedder_hit_count_high_threshold,
-                    k.load_balancer_avg_shedder_hit_count_low_threshold
+                    k.load_balancer_avg_shedder_hit_count_low_threshold,
+                    num(k.load_balancer_avg_shedder_low_threshold)
                 ))
                 .focus(F::Broker, "broker-1")
             })
