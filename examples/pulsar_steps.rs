@@ -4,6 +4,8 @@
 //! `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='pulsar_steps::timed_step'`
 //! only the Steps are counted; add `--instr-atstart=no` to run the setup and
 //! the warm-up uninstrumented.
+//! `JITTER=10` adds a ±10 % jitter pattern on every topic; `PHASES=1` prints
+//! each phase's time ([`pulsar::Phase`]) after every timed Step.
 
 use lbscope::engine::{pulsar, Engine};
 use std::collections::BTreeMap;
@@ -52,6 +54,17 @@ fn main() {
         let config: pulsar::Config = serde_json::from_str(&json).expect("CONFIG is a Pulsar config");
         s.apply(&pulsar::Action::whole_config(&config)).expect("config");
     }
+    // JITTER=P: a ±P % jitter pattern on every topic (every topic's traffic
+    // changes every round, as in the benchmark's jitter rows).
+    if let Some(p) = std::env::var("JITTER").ok().and_then(|p| p.parse::<f64>().ok()) {
+        s.apply(&pulsar::Action::AddWorkload {
+            pattern: pulsar::workload::Pattern {
+                target: pulsar::workload::Target::All,
+                shape: pulsar::workload::Shape::Jitter { percent: p },
+            },
+        })
+        .expect("jitter pattern");
+    }
     // DIGEST=1: a hash of every Step's events (Debug and narration) and of the
     // final state, to check that a change keeps the engine's output identical.
     let digest = std::env::var_os("DIGEST").is_some();
@@ -61,12 +74,22 @@ fn main() {
             callgrind_start_instrumentation();
         }
         let t = Instant::now();
-        let ev = if i >= warmup {
+        let mut phases = Vec::new();
+        let ev = if std::env::var_os("PHASES").is_some() {
+            let mut at = Instant::now();
+            s.step_marked(|p| {
+                phases.push(format!("{} {:.2}", p.name(), at.elapsed().as_secs_f64() * 1e3));
+                at = Instant::now();
+            })
+        } else if i >= warmup {
             timed_step(&mut s)
         } else {
             step(&mut s)
         };
         let d = t.elapsed().as_secs_f64() * 1e3;
+        if i >= warmup && !phases.is_empty() {
+            eprintln!("  phases (ms): {}", phases.join(", "));
+        }
         if digest {
             use lbscope::engine::Narrate;
             use std::hash::Hash;

@@ -296,9 +296,47 @@ fn pulsar_rounds(topics: u32, warmup: usize, iters: usize) -> (Stats, f64, Optio
 }
 
 /// Rounds of the big cluster where every topic's traffic changes every round:
-/// one workload pattern of ±10 % jitter on every topic.
-fn pulsar_jitter_rounds(topics: u32, warmup: usize, iters: usize) -> (Stats, f64) {
+/// one workload pattern of ±10 % jitter on every topic. Besides the whole
+/// round, each [`pulsar::Phase`]'s share of it (the phases of the same rounds).
+fn pulsar_jitter_rounds(
+    topics: u32,
+    warmup: usize,
+    iters: usize,
+) -> (Stats, f64, Vec<(pulsar::Phase, Stats)>) {
     let t = Instant::now();
+    let mut s = pulsar_jitter_cluster(topics);
+    let setup = ms(t);
+    let mut phases: Vec<Vec<f64>> = vec![Vec::new(); pulsar::Phase::ALL.len()];
+    let mut totals = Vec::with_capacity(iters);
+    for i in 0..warmup + iters {
+        let mut at = Instant::now();
+        let start = at;
+        let mut marks = [0.0f64; pulsar::Phase::ALL.len()];
+        let ev = s.step_marked(|p| {
+            let now = Instant::now();
+            marks[p as usize] = (now - at).as_secs_f64() * 1000.0;
+            at = now;
+        });
+        let d = ms(start);
+        drop(ev);
+        if i >= warmup {
+            for (v, m) in phases.iter_mut().zip(marks) {
+                v.push(m);
+            }
+            totals.push(d);
+        }
+    }
+    let total = Stats::of(totals);
+    let per = pulsar::Phase::ALL
+        .into_iter()
+        .zip(phases)
+        .map(|(p, v)| (p, Stats::of(v)))
+        .collect();
+    (total, setup, per)
+}
+
+/// The benchmark cluster with ±10 % jitter on every topic.
+pub fn pulsar_jitter_cluster(topics: u32) -> pulsar::Sim {
     let mut s = pulsar_cluster(1000, topics, 16_384);
     s.apply(&pulsar::Action::AddWorkload {
         pattern: pulsar::workload::Pattern {
@@ -307,15 +345,7 @@ fn pulsar_jitter_rounds(topics: u32, warmup: usize, iters: usize) -> (Stats, f64
         },
     })
     .expect("a jitter pattern is accepted");
-    let setup = ms(t);
-    let stats = sample(warmup, iters, || {
-        let t = Instant::now();
-        let ev = s.apply(&pulsar::Action::Step).expect("Step is never refused");
-        let d = ms(t);
-        drop(ev);
-        d
-    });
-    (stats, setup)
+    s
 }
 
 // ---------------------------------------------------------------- Flink
@@ -473,7 +503,7 @@ pub fn run(quick: bool, mut progress: impl FnMut(&str)) -> Report {
             (false, true) => (3, 21),
             (false, false) => (5, 101),
         };
-        let (stats, setup) = pulsar_jitter_rounds(topics, wu, it);
+        let (stats, setup, phases) = pulsar_jitter_rounds(topics, wu, it);
         jitter.push(stats.median_ms);
         rows.push(Row::timed(
             format!("pulsar Step, every topic's traffic changing (jitter ±10 %): 1000 brokers, {label} topics, 16384 bundles"),
@@ -482,6 +512,19 @@ pub fn run(quick: bool, mut progress: impl FnMut(&str)) -> Report {
             setup,
             None,
         ));
+        // Where the round's time goes (medians of each phase over the same rounds).
+        for (p, st) in phases {
+            rows.push(Row {
+                name: format!("  phase {} ({label}, jitter)", p.name()),
+                value: st.median_ms,
+                stats: Some(st),
+                unit: "ms",
+                target: None,
+                pass: None,
+                setup_ms: None,
+                peak_rss_mib: None,
+            });
+        }
     }
     for (medians, what) in [(&pulsar, ""), (&jitter, ", traffic changing")] {
         for (i, label) in [(0, "20k -> 200k"), (1, "200k -> 2M")] {

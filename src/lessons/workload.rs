@@ -232,6 +232,260 @@ fn avg_shedder_jitter() -> Lesson {
     )
 }
 
+/// One AvgShedder comparison of the pair, as the engine reported it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct HighPair {
+    round: u64,
+    low_score: f64,
+    high_score: f64,
+    high_hits: u32,
+    high_needed: u32,
+    low_hits: u32,
+    low_needed: u32,
+    high_threshold: f64,
+    fired: bool,
+}
+
+impl HighPair {
+    fn gap(&self) -> f64 {
+        self.high_score - self.low_score
+    }
+
+    fn above_high(&self) -> bool {
+        self.gap() >= self.high_threshold
+    }
+}
+
+/// Every pair comparison so far, with the round it was made in.
+fn high_pairs(c: &PCtx) -> Vec<HighPair> {
+    // The round in progress: the one after the last round done.
+    let mut round = 1;
+    let mut out = Vec::new();
+    for e in c.steps.iter().flatten() {
+        match e {
+            E::RoundDone { metrics } => round = metrics.round + 1,
+            E::Shed(ShedEvent::AvgPair {
+                low_score,
+                high_score,
+                high_hits,
+                high_hits_needed,
+                low_hits,
+                low_hits_needed,
+                high_threshold,
+                fired,
+                ..
+            }) => out.push(HighPair {
+                round,
+                low_score: *low_score,
+                high_score: *high_score,
+                high_hits: *high_hits,
+                high_needed: *high_hits_needed,
+                low_hits: *low_hits,
+                low_needed: *low_hits_needed,
+                high_threshold: *high_threshold,
+                fired: *fired,
+            }),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Rounds joined with commas ("none" when empty).
+fn rounds_list(r: &[u64]) -> String {
+    if r.is_empty() {
+        "none".into()
+    } else {
+        r.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+    }
+}
+
+fn avg_high_text(c: &PCtx) -> Said {
+    let p = high_pairs(c);
+    let Some(last) = p.last().copied() else {
+        return Said::new(format!(
+            "Round {}: AvgShedder has not compared the pair yet. It compares them at every shedding pass.",
+            c.state.round()
+        ));
+    };
+    let above: Vec<u64> = p.iter().filter(|x| x.above_high()).map(|x| x.round).collect();
+    let under: Vec<u64> = p.iter().filter(|x| !x.above_high()).map(|x| x.round).collect();
+    let fired: Vec<u64> = p.iter().filter(|x| x.fired).map(|x| x.round).collect();
+    let outcome = if fired.is_empty() {
+        format!(
+            "Nothing moved yet: the high count stands at {} of {}.",
+            last.high_hits, last.high_needed
+        )
+    } else {
+        let f = p.iter().find(|x| x.fired).copied().unwrap_or(last);
+        format!(
+            "The pair shed in round {} after {} consecutive high hits, with the low count at {} of {}.",
+            f.round, f.high_hits, f.low_hits, f.low_needed
+        )
+    };
+    let high = num(last.high_threshold);
+    let under_part = if under.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " and under it in round(s) {}, each of which set the high count back to 0 while the low count went on",
+            rounds_list(&under)
+        )
+    };
+    let history = if above.is_empty() {
+        format!(
+            "The difference has not reached loadBalancerAvgShedderHighThreshold = {high} yet{under_part}."
+        )
+    } else {
+        format!(
+            "The difference was at least loadBalancerAvgShedderHighThreshold = {high} in round(s) {}{under_part}.",
+            rounds_list(&above)
+        )
+    };
+    Said::new(format!(
+        "Round {} compared broker scores {:.1} and {:.1}, a difference of {:.1}. {history} {outcome}",
+        last.round,
+        last.high_score,
+        last.low_score,
+        last.gap(),
+    ))
+    .focus(F::Broker, "broker-1")
+    .focus(F::Broker, "broker-2")
+}
+
+/// The high-threshold variant's cluster: broker-1 carries three bundles of
+/// `busy` msg/s each, broker-2 one of `idle`, and `jitter` % on every topic
+/// (none: no pattern).
+fn avg_high_log(jitter: Option<f64>) -> Log<Sim> {
+    avg_high_log_with(HIGH_BUSY, HIGH_IDLE, jitter)
+}
+
+fn avg_high_log_with(busy: f64, idle: f64, jitter: Option<f64>) -> Log<Sim> {
+    let config = Config {
+        min_unload_message: 100.0,
+        ..Config::profile(Profile::Pulsar5)
+    };
+    let topics = [
+        ("a1", 0x1000_0000u32),
+        ("a2", 0x5000_0000),
+        ("a3", 0x9000_0000),
+        ("b", 0xd000_0000),
+    ];
+    let mut setup = vec![
+        one_core("broker-1"),
+        A::CreateNamespace {
+            namespace: NS.into(),
+            bundles: Some(4),
+        },
+    ];
+    for (t, h) in topics {
+        setup.push(A::CreateTopicWithHash {
+            topic: format!("{NS}/{t}"),
+            hash: h,
+        });
+    }
+    setup.extend([
+        one_core("broker-2"),
+        A::Unload {
+            namespace: NS.into(),
+            bundle: Some("0xc0000000_0xffffffff".into()),
+            destination: Some("broker-2".into()),
+        },
+        A::Assign,
+    ]);
+    for (t, _) in &topics[..3] {
+        setup.push(rate(&format!("{NS}/{t}"), busy));
+    }
+    setup.push(rate(&format!("{NS}/b"), idle));
+    if let Some(percent) = jitter {
+        setup.push(A::AddWorkload {
+            pattern: Pattern {
+                target: Target::All,
+                shape: Shape::Jitter { percent },
+            },
+        });
+    }
+    Log {
+        config,
+        setup,
+        actions: vec![A::Step; HIGH_ROUNDS],
+    }
+}
+
+/// msg/s of each of broker-1's three topics.
+const HIGH_BUSY: f64 = 9_900.0;
+/// msg/s of broker-2's topic.
+const HIGH_IDLE: f64 = 9_000.0;
+/// The jitter of the high-threshold variant, %.
+const HIGH_JITTER: f64 = 25.0;
+/// Rounds it steps through.
+const HIGH_ROUNDS: usize = 8;
+
+/// AvgShedder's high threshold under load jitter: 2 consecutive hits above 40.
+fn avg_shedder_high_jitter() -> Lesson {
+    Lesson::new(
+        About {
+            id: "pulsar-avg-shedder-high-jitter",
+            concept: Concept::PulsarAvgShedder,
+            title: "AvgShedder under jitter: 2 hits above 40",
+            idea: "A difference above the high threshold sheds after only 2 consecutive hits; a jittered round that dips under it sets the high count back to 0, so the pair waits for two high rounds in a row.",
+            real: RealSystem {
+                settings: [
+                    "loadBalancerAvgShedderHighThreshold",
+                    "loadBalancerAvgShedderHitCountHighThreshold",
+                    "loadBalancerAvgShedderLowThreshold",
+                    "loadBalancerAvgShedderHitCountLowThreshold",
+                ]
+                .iter()
+                .map(|k| setting_from::<Config>(k))
+                .collect(),
+                commands: vec![
+                    "loadBalancerLoadSheddingStrategy=org.apache.pulsar.broker.loadbalance.impl.AvgShedder"
+                        .into(),
+                ],
+                classes: vec!["org.apache.pulsar.broker.loadbalance.impl.AvgShedder".into()],
+            },
+        },
+        25,
+        avg_high_log(Some(HIGH_JITTER)),
+        vec![
+            step("A wide gap, jittered", 0, &[C::Step], |c: &PCtx| {
+                let k = c.state.config();
+                let loads: Vec<String> = c
+                    .state
+                    .broker_loads()
+                    .iter()
+                    .map(|(b, l)| format!("{b} {}", num(*l)))
+                    .collect();
+                Said::new(format!(
+                    "broker-1 (three topics of {} msg/s in and out) and broker-2 (one of {}), one core each, score {} now, and a pattern jitters every topic's traffic by ±{} % each round, drawn from the scenario's seed. AvgShedder counts a high hit for a pair whose scores differ by at least loadBalancerAvgShedderHighThreshold = {} and sheds after {} consecutive ones, instead of the {} needed above loadBalancerAvgShedderLowThreshold = {}.",
+                    num(HIGH_BUSY),
+                    num(HIGH_IDLE),
+                    loads.join(" and "),
+                    num(jitter_percent(c)),
+                    num(k.load_balancer_avg_shedder_high_threshold),
+                    k.load_balancer_avg_shedder_hit_count_high_threshold,
+                    k.load_balancer_avg_shedder_hit_count_low_threshold,
+                    num(k.load_balancer_avg_shedder_low_threshold)
+                ))
+                .focus(F::Broker, "broker-1")
+            })
+            .ask("Press Step"),
+            step("The first comparison", 1, &[C::Step], avg_high_text),
+            step("Two in a row", HIGH_ROUNDS, &[C::Step], avg_high_text),
+            step("Play freely", HIGH_ROUNDS, &[C::All], |c: &PCtx| {
+                let k = c.state.config();
+                Said::new(format!(
+                    "Raise loadBalancerAvgShedderHitCountHighThreshold above {} in the settings and replay: the jitter then breaks more runs of high rounds, and the low rule's {} hits may come first. Or remove the jitter pattern: a steady gap above {} sheds on the second round.",
+                    k.load_balancer_avg_shedder_hit_count_high_threshold,
+                    k.load_balancer_avg_shedder_hit_count_low_threshold,
+                    num(k.load_balancer_avg_shedder_high_threshold)
+                ))
+            }),
+        ],
+    )
+}
+
 /// Per round so far: (round, broker-1's reading, its moving average, the
 /// cluster average, whether any broker was above average + threshold).
 fn smoothing(c: &PCtx) -> Vec<(u64, f64, f64, f64, bool)> {
@@ -814,6 +1068,7 @@ fn kstreams_warmup_under_load() -> Lesson {
 pub(super) fn lessons() -> Vec<Lesson> {
     vec![
         avg_shedder_jitter(),
+        avg_shedder_high_jitter(),
         threshold_shedder_burst(),
         transfer_shedder_wave(),
         kstreams_warmup_under_load(),
@@ -854,6 +1109,42 @@ mod tests {
         assert!(l.render(1).unwrap().narration.ends_with("Nothing moved yet."));
         let text = l.render(3).unwrap().narration;
         assert!(text.contains("Nothing moved"), "{text}");
+    }
+
+    #[test]
+    fn avg_shedder_high_threshold_needs_two_consecutive_hits_under_jitter() {
+        let c = Ctx::<Sim>::replay(25, &avg_high_log(Some(HIGH_JITTER)), HIGH_ROUNDS).unwrap();
+        let p = high_pairs(&c);
+        // The pair sheds exactly once, in the first round whose difference and
+        // the previous round's were both above the high threshold (read from
+        // AvgShedder.findBundlesForUnloading's two counters).
+        let first_two = p
+            .windows(2)
+            .find(|w| w[0].above_high() && w[1].above_high() && w[1].round == w[0].round + 1)
+            .map(|w| w[1].round);
+        let fired: Vec<u64> = p.iter().filter(|x| x.fired).map(|x| x.round).collect();
+        assert_eq!(fired.first().copied(), first_two, "{p:?}");
+        let f = p.iter().find(|x| x.fired).unwrap();
+        assert_eq!((f.high_hits, f.high_needed), (2, 2));
+        assert!(f.low_hits < f.low_needed, "the high rule fires first: {f:?}");
+        // Before it, a round under the high threshold set the high count back.
+        assert!(
+            p.iter()
+                .any(|x| x.round < f.round && !x.above_high() && x.high_hits == 0 && x.low_hits > 0),
+            "the jitter breaks a run: {p:?}"
+        );
+        // A bundle moved from broker-1 to broker-2.
+        assert!(c.events().any(|e| matches!(e, E::Unloaded { .. })));
+        // Without the jitter the steady gap sheds on the second round.
+        let steady = Ctx::<Sim>::replay(25, &avg_high_log(None), HIGH_ROUNDS).unwrap();
+        let q = high_pairs(&steady);
+        assert_eq!(q.iter().find(|x| x.fired).map(|x| x.round), Some(2), "{q:?}");
+        let l = avg_shedder_high_jitter();
+        let text = lesson_text(&l, 2);
+        assert!(
+            text.contains(&format!("The pair shed in round {}", f.round)),
+            "{text}"
+        );
     }
 
     #[test]

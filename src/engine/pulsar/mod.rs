@@ -59,6 +59,6 @@ pub use action::Action;
 pub use config::Config;
 pub use error::Error;
 pub use event::Event;
-pub use round::RoundMetrics;
+pub use round::{Phase, RoundMetrics};
 pub(crate) use sim::ns_id;
 pub use sim::{effective_config, BundleState, RoundCounters, Sim, MAX_BULK_TOPICS, MAX_BUNDLES};

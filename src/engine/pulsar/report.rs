@@ -104,7 +104,7 @@ impl Sim {
     }
 
     /// The traffic and topics of `b`'s bundles, summed in bundle-name order.
-    fn sum_served(&self, b: &Broker) -> (Traffic, u32) {
+    pub(super) fn sum_served(&self, b: &Broker) -> (Traffic, u32) {
         let mut served = Traffic::default();
         let mut topics = 0u32;
         for bid in &b.bundles {
@@ -152,11 +152,28 @@ impl Sim {
             return;
         }
         let sums: Vec<(Traffic, u32)> = if missing * 8 > self.brokers.len() {
-            let all = self.served_by_owner();
+            // Each bundle's load once, by position (one walk over the bundle
+            // map), then each such broker adds its own bundles' in its set's
+            // order, which is the map's: the same sums, bit for bit, as
+            // [`Sim::sum_served`], with a position per bundle instead of a tree
+            // descent or a hash of the owner's name.
+            let index = self.bundle_index();
+            let loads: Vec<(Traffic, u32)> = self.bundles.values().map(|st| (st.load(), st.topics)).collect();
             self.brokers
                 .values()
                 .filter(|b| b.served.0.is_none())
-                .map(|b| all.get(b.id.0.as_str()).copied().unwrap_or_default())
+                .map(|b| {
+                    let mut served = Traffic::default();
+                    let mut topics = 0u32;
+                    for bid in &b.bundles {
+                        let at = index.of(bid).and_then(|i| loads.get(i));
+                        if let Some((load, n)) = at {
+                            served = served.plus(load);
+                            topics = topics.saturating_add(*n);
+                        }
+                    }
+                    (served, topics)
+                })
                 .collect()
         } else {
             self.brokers

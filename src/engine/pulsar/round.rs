@@ -146,6 +146,14 @@ impl Sim {
 
     /// One full round.
     pub fn step(&mut self) -> Vec<Event> {
+        self.step_marked(|_| {})
+    }
+
+    /// One full round, calling `done` as each [`Phase`] ends (in order; a
+    /// phase that is not due this round is still reported, having done
+    /// nothing). The engine reads no clock: a benchmark times the phases
+    /// from these calls.
+    pub fn step_marked(&mut self, mut done: impl FnMut(Phase)) -> Vec<Event> {
         // The round's summary counts this round's own work: moves, splits and
         // lookups done before it (setup, admin commands, single phases) are not its.
         self.counters = Default::default();
@@ -154,8 +162,12 @@ impl Sim {
         // Room for as many events as last time, and some (a vector that grows
         // copies them all).
         let mut ev = Vec::with_capacity(self.last_step_events + self.last_step_events / 8 + 16);
-        self.workload_round(&mut ev);
+        let applied = self.workload_patterns();
+        done(Phase::Patterns);
+        self.workload_history(applied, &mut ev);
+        done(Phase::BrokerSums);
         ev.extend(self.report_phase(false));
+        done(Phase::Report);
         let split_due = match self.config.load_manager_class_name {
             LoadManager::Modular => true,
             LoadManager::Extensible => {
@@ -167,15 +179,66 @@ impl Sim {
             self.last_split_ms = self.now_ms;
             self.split_into(&mut ev);
         }
+        done(Phase::Split);
         let shed_ms = u64::from(self.config.load_balancer_shedding_interval_minutes) * 60_000;
         if self.now_ms.saturating_sub(self.last_shed_ms) >= shed_ms {
             self.last_shed_ms = self.now_ms;
             self.shed_into(&mut ev);
         }
+        done(Phase::Shed);
         self.assign_into(&mut ev);
+        done(Phase::Assign);
         let metrics = self.close_round();
         ev.push(Event::RoundDone { metrics });
         self.last_step_events = ev.len();
+        done(Phase::Metrics);
         ev
+    }
+}
+
+/// The parts of a round, in the order [`Sim::step_marked`] runs them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Phase {
+    /// The workload patterns shape every targeted topic's traffic and the
+    /// bundle sums that changed.
+    Patterns,
+    /// Every broker's served traffic (the sum of its bundles), and the
+    /// per-broker traffic history.
+    BrokerSums,
+    /// Brokers decide whether to publish their load report; the leader samples.
+    Report,
+    /// The bundle split check.
+    Split,
+    /// The load shedder.
+    Shed,
+    /// Placement: lookups of every unowned bundle.
+    Assign,
+    /// The round's metrics.
+    Metrics,
+}
+
+impl Phase {
+    /// Every phase, in order.
+    pub const ALL: [Phase; 7] = [
+        Phase::Patterns,
+        Phase::BrokerSums,
+        Phase::Report,
+        Phase::Split,
+        Phase::Shed,
+        Phase::Assign,
+        Phase::Metrics,
+    ];
+
+    /// A short name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Patterns => "patterns",
+            Phase::BrokerSums => "broker sums",
+            Phase::Report => "report",
+            Phase::Split => "split",
+            Phase::Shed => "shed",
+            Phase::Assign => "placement",
+            Phase::Metrics => "metrics",
+        }
     }
 }

@@ -206,7 +206,11 @@ pub struct Entry {
 struct Positions {
     topics: usize,
     bundles: usize,
+    /// Each topic's bundle position.
     of: Vec<u32>,
+    /// Each topic's hash (a topic's hash never changes), so that the round's
+    /// pass reads it from here, beside its bundle position.
+    hash: Vec<u32>,
 }
 
 /// Rounds of per-broker traffic the simulation keeps (the sparklines).
@@ -991,14 +995,19 @@ impl Sim {
         Ok(ev)
     }
 
-    /// The round hook: shape this round's traffic (nothing without patterns),
-    /// then note what each live broker serves (the per-broker history).
-    pub(super) fn workload_round(&mut self, ev: &mut Vec<Event>) {
-        let applied = if self.workload.patterns.is_empty() {
+    /// The round's first part: shape this round's traffic (nothing without
+    /// patterns).
+    pub(super) fn workload_patterns(&mut self) -> Option<WorkloadEvent> {
+        if self.workload.patterns.is_empty() {
             None
         } else {
             Some(self.reshape(self.round))
-        };
+        }
+    }
+
+    /// The round's second part: note what each live broker serves (the
+    /// per-broker history, and the offered load in `applied`, then pushed).
+    pub(super) fn workload_history(&mut self, applied: Option<WorkloadEvent>, ev: &mut Vec<Event>) {
         // The report phase that follows reads the same cache: no extra walk.
         self.refresh_served();
         let (mut total, mut busiest, mut alive) = (0.0f64, 0.0f64, 0u32);
@@ -1134,6 +1143,7 @@ impl Sim {
             if pos.topics != ns.topics.len()
                 || pos.bundles != ns.bundles.len()
                 || pos.of.len() != ns.topics.len()
+                || pos.hash.len() != ns.topics.len()
             {
                 pos.topics = ns.topics.len();
                 pos.bundles = ns.bundles.len();
@@ -1142,14 +1152,16 @@ impl Sim {
                     .values()
                     .map(|t| bundle::find(&ns.bundles, t.hash).unwrap_or(0) as u32)
                     .collect();
+                pos.hash = ns.topics.values().map(|t| t.hash).collect();
             }
             let mut sums = vec![Traffic::default(); ns.bundles.len()];
-            for (i, t) in ns.topics.values_mut().enumerate() {
-                let b = pos.of[i] as usize;
+            let dense = pos.of.iter().zip(&pos.hash);
+            for (i, (t, (&b, &hash))) in ns.topics.values_mut().zip(dense).enumerate() {
+                let b = b as usize;
                 let mut hit = false;
-                let key = (u64::from(t.hash) << 32) ^ (i as u64) ^ ((ns_at as u64) << 56);
+                let key = (u64::from(hash) << 32) ^ (i as u64) ^ ((ns_at as u64) << 56);
                 for (k, m) in &active {
-                    if !m.hits(&t.name, t.hash) {
+                    if !m.hits(&t.name, hash) {
                         continue;
                     }
                     let e = &workload.patterns[*k];
@@ -1890,6 +1902,109 @@ mod tests {
                 s.apply(&Action::RemoveWorkload { id }).unwrap();
             }
             proptest::prop_assert!(s.namespaces()[NS].topics.values().all(|t| t.base.is_none()));
+        }
+    }
+
+    /// The sums a round keeps (each bundle's topic count and traffic, each
+    /// broker's served-traffic cache, the per-namespace topic positions) equal
+    /// what a full recomputation from the topics gives.
+    fn sums_equal_a_full_recomputation(s: &Sim) -> Result<(), String> {
+        for (id, st) in &s.bundles {
+            let ns = &s.namespaces[id.namespace.as_str()];
+            // The round's pass adds a bundle's topics in name order.
+            let (n, t) = ns
+                .topics
+                .values()
+                .filter(|t| id.range.contains(t.hash))
+                .fold((0u32, Traffic::default()), |(n, a), t| {
+                    (n + 1, a.plus(&t.traffic))
+                });
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);
+            let ok = st.topics == n
+                && close(st.traffic.msg_rate_in, t.msg_rate_in)
+                && close(st.traffic.msg_rate_out, t.msg_rate_out)
+                && close(st.traffic.throughput_in, t.throughput_in)
+                && close(st.traffic.throughput_out, t.throughput_out)
+                && st.traffic.producers == t.producers
+                && st.traffic.consumers == t.consumers;
+            if !ok {
+                return Err(format!(
+                    "{id}: kept {} {:?}, recomputed {n} {t:?}",
+                    st.topics, st.traffic
+                ));
+            }
+        }
+        for b in s.brokers.values() {
+            if let Some(kept) = b.served.0 {
+                // Bit for bit: the cache is summed in the same order.
+                if kept != s.sum_served(b) {
+                    return Err(format!(
+                        "broker {}: served {kept:?} vs {:?}",
+                        b.id,
+                        s.sum_served(b)
+                    ));
+                }
+            }
+        }
+        for (name, pos) in &s.workload.positions {
+            let ns = &s.namespaces[name];
+            if pos.topics == ns.topics.len() && pos.bundles == ns.bundles.len() {
+                let of: Vec<u32> = ns
+                    .topics
+                    .values()
+                    .map(|t| bundle::find(&ns.bundles, t.hash).unwrap_or(0) as u32)
+                    .collect();
+                let hash: Vec<u32> = ns.topics.values().map(|t| t.hash).collect();
+                if pos.of != of || pos.hash != hash {
+                    return Err(format!("{name}: stale topic positions"));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Pattern actions and rounds, with what invalidates the kept positions
+    /// (new topics, a split) and the served caches (brokers joining, crashing).
+    fn round_op_strategy() -> impl proptest::strategy::Strategy<Value = Action> {
+        use proptest::prelude::*;
+        prop_oneof![
+            8 => op_strategy(),
+            4 => Just(Action::Step),
+            1 => (0u32..4).prop_map(|i| Action::CreateTopics {
+                namespace: NS.into(),
+                prefix: format!("late{i}"),
+                count: 3,
+                traffic: traffic(50.0),
+            }),
+            1 => Just(Action::SplitBundle {
+                namespace: NS.into(),
+                bundle: "LARGEST".into(),
+                algorithm: None,
+                boundaries: vec![],
+                unload: false,
+            }),
+            1 => Just(Action::AddBroker {
+                broker: "b3".into(),
+                capacity: Default::default(),
+            }),
+            1 => Just(Action::CrashBroker { broker: "b1".into() }),
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        #[test]
+        fn kept_sums_equal_a_full_recomputation_after_patterned_rounds(
+            ops in proptest::collection::vec(round_op_strategy(), 1..24),
+            seed in 0u64..1000,
+        ) {
+            let mut s = sim(seed);
+            for a in &ops {
+                let _ = s.apply(a);
+                if let Err(e) = sums_equal_a_full_recomputation(&s) {
+                    proptest::prop_assert!(false, "after {a:?}: {e}");
+                }
+            }
         }
     }
 
