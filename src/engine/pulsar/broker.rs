@@ -1,8 +1,9 @@
 //! Brokers: capacities, liveness, and the resource usage they report.
 
 use super::ids::{BrokerId, BundleId};
-use super::load::ResourceUsage;
 use super::traffic::{served_cost, Traffic};
+use super::usage::ResourceUsage;
+pub use super::usage::SystemResourceUsage;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -103,21 +104,6 @@ impl DirectUsage {
         .flatten()
         .all(|x| x.is_finite() && (0.0..=1000.0).contains(x))
     }
-}
-
-/// The five resources a broker reports (`SystemResourceUsage`).
-#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
-pub struct SystemResourceUsage {
-    /// CPU.
-    pub cpu: ResourceUsage,
-    /// Heap.
-    pub memory: ResourceUsage,
-    /// Direct memory.
-    pub direct_memory: ResourceUsage,
-    /// NIC in.
-    pub bandwidth_in: ResourceUsage,
-    /// NIC out.
-    pub bandwidth_out: ResourceUsage,
 }
 
 /// A broker.

@@ -7,29 +7,9 @@
 //! Usage percentages use 32-bit floats, as Pulsar's `ResourceUsage.percentUsage()` does.
 
 pub use super::ids::{BrokerId, BundleId, NamespaceName};
+pub use super::usage::ResourceUsage;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-
-/// One resource's usage and limit (`ResourceUsage`).
-#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
-pub struct ResourceUsage {
-    /// Amount used.
-    pub usage: f64,
-    /// Capacity.
-    pub limit: f64,
-}
-
-impl ResourceUsage {
-    /// `usage / limit * 100` computed in f32 as Pulsar does (0 when the limit is not positive).
-    pub fn percent_usage(&self) -> f32 {
-        let proportion = if self.limit > 0.0 {
-            (self.usage as f32) / (self.limit as f32)
-        } else {
-            0.0
-        };
-        proportion * 100.0
-    }
-}
 
 /// Message rates and throughputs (a `NamespaceBundleStats` or a broker total).
 #[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]

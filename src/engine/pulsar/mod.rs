@@ -52,6 +52,7 @@ pub mod split_threshold;
 mod subject;
 pub mod topic;
 pub mod traffic;
+pub mod usage;
 pub mod view;
 pub mod workload;
 
