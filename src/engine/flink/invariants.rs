@@ -1,6 +1,7 @@
 //! What must hold after every action: each slot request sits in at most one slot
 //! and the slot says so; while the job runs, every subtask is in exactly one
-//! request (the adaptive scheduler may run a vertex below its parallelism), no
+//! request (the adaptive scheduler may run a vertex at 1 up to its max
+//! parallelism, within its resource requirements), no
 //! request holds two subtasks of one vertex or mixes slot sharing
 //! groups, co-located subtasks share their request, and every request is placed
 //! on a running TaskManager.
@@ -65,17 +66,25 @@ pub fn check(s: &Sim) -> Result<(), String> {
             }
         }
     }
-    // The default scheduler runs every vertex at its parallelism; the adaptive
-    // one runs each at 1 up to it, following the slots it has.
+    // The default scheduler runs every vertex at its parallelism. The adaptive
+    // one runs each at 1 up to its upper bound, following the slots it has; the
+    // upper bound may be raised above the job graph's parallelism up to the max
+    // parallelism (`DefaultVertexParallelismStore.applyJobResourceRequirements`
+    // makes the upper bound the vertex's parallelism, and only the max
+    // parallelism limits it, as `JobResourceRequirements.validate` checks), and a
+    // plan made before the bounds were lowered keeps running until the rescale.
     let adaptive = s.config().scheduler == super::config::SchedulerType::Adaptive;
     for (v, vertex) in job.vertices.iter().enumerate() {
         let runs = plan.request_of.get(v).map_or(0, |r| r.len() as u32);
-        let fits = if adaptive {
-            (1..=vertex.parallelism).contains(&runs)
-        } else {
-            runs == vertex.parallelism
-        };
-        if !fits {
+        if adaptive {
+            let max = super::key_group_range_assignment::compute_default_max_parallelism(vertex.parallelism);
+            if !(1..=max).contains(&runs) {
+                return Err(format!(
+                    "vertex {} runs {runs} subtasks of max parallelism {max}",
+                    vertex.name
+                ));
+            }
+        } else if runs != vertex.parallelism {
             return Err(format!(
                 "vertex {} runs {runs} subtasks of parallelism {}",
                 vertex.name, vertex.parallelism

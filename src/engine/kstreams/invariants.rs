@@ -1,8 +1,9 @@
 //! What must hold after every action: while the group has members, every task
 //! has exactly one active owner among them; no instance holds a task twice; a
 //! standby never sits on its active's instance; an instance out of the group
-//! holds nothing; an instance's threads differ by at most one task; and the
-//! warm-ups stay within `max.warmup.replicas`.
+//! holds nothing; an instance's threads differ by at most one task (under the
+//! streams group protocol: no member holds more active tasks than its quota);
+//! and the warm-ups stay within `max.warmup.replicas`.
 
 use super::Sim;
 use crate::engine::Engine;
@@ -47,12 +48,39 @@ pub fn check(sim: &Sim) -> Result<(), String> {
             return Err(format!("the standby of {} is on its active's instance", t.id));
         }
     }
+    // Under the streams group protocol the group coordinator assigns each
+    // member (one per stream thread) on its own: a member stays sticky to its
+    // previous tasks while under the per-member quota, so a new thread of an
+    // instance may get nothing while its siblings keep theirs
+    // (`StickyTaskAssignor.assignActive`, step 1). What holds there instead is
+    // the quota itself: no member ends with more active tasks than
+    // `ceil(tasks / members)` (the quotas only shrink as members fill up, and
+    // the least-loaded pass adds to a member below the group's average).
+    let streams = sim.config().group_protocol == super::config::GroupProtocol::Streams;
+    let member_count: usize = sim
+        .instances()
+        .values()
+        .filter(|i| i.is_member())
+        .map(|i| i.threads.len())
+        .sum();
+    let active_quota = sim.tasks().len().div_ceil(member_count.max(1));
     let mut warm = 0usize;
     for i in sim.instances().values() {
         warm += i.warmups.len();
         if !i.is_member() {
             if !(i.active_tasks().is_empty() && i.standby_tasks().is_empty()) {
                 return Err(format!("{} is out of the group but holds tasks", i.name));
+            }
+            continue;
+        }
+        if streams {
+            if let Some(t) = i.threads.iter().find(|t| t.active.len() > active_quota) {
+                return Err(format!(
+                    "a member of {} holds {} active tasks, above the quota of {active_quota} ({} tasks over {member_count} members)",
+                    i.name,
+                    t.active.len(),
+                    sim.tasks().len()
+                ));
             }
             continue;
         }

@@ -591,6 +591,9 @@ impl Sim {
                 requests,
                 timeout_ms: self.config.adaptive_resource_wait_timeout.0,
             });
+            // The job fails: it gives back every slot it still holds on the
+            // surviving TaskManagers, as the default scheduler's failed round does.
+            self.cluster.clear_slots();
             self.placement.iter_mut().for_each(|p| *p = None);
             self.finish_round(t, wait_end, wait_end, false, &mut events);
             if let Some(b) = back.filter(|_| !registered) {
