@@ -390,28 +390,6 @@ impl<'de> Deserialize<'de> for Config {
     }
 }
 
-impl crate::engine::schema::Schema for Config {
-    fn knobs() -> &'static [crate::engine::schema::Knob] {
-        super::knobs::KNOBS
-    }
-
-    fn profiles() -> Vec<(&'static str, Config)> {
-        vec![("flink", Config::default())]
-    }
-
-    fn rules(&self) -> Result<(), String> {
-        super::Sim::check_config(self).map_err(|e| e.to_string())
-    }
-
-    fn unmodelled(&self) -> &std::collections::BTreeMap<String, serde_json::Value> {
-        &self.unmodelled
-    }
-
-    fn compare_keys() -> &'static [&'static str] {
-        &["taskmanager.load-balance.mode"]
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,3 +47,26 @@ pub(super) const KNOBS: &[Knob] = &[
     Knob::new("jobmanager.adaptive-scheduler.prefer-minimal-taskmanagers", Kind::Bool, ADAPTIVE, "In application mode, use the fewest TaskManagers."),
     Knob::new("execution.target", Kind::Text, ADAPTIVE, "embedded means application mode (an application cluster's JobManager).").optional(),
 ];
+
+/// The config's schema: the knob table above, one profile, the cross-key rules.
+impl crate::engine::schema::Schema for super::config::Config {
+    fn knobs() -> &'static [crate::engine::schema::Knob] {
+        KNOBS
+    }
+
+    fn profiles() -> Vec<(&'static str, super::config::Config)> {
+        vec![("flink", super::config::Config::default())]
+    }
+
+    fn rules(&self) -> Result<(), String> {
+        super::Sim::check_config(self).map_err(|e| e.to_string())
+    }
+
+    fn unmodelled(&self) -> &std::collections::BTreeMap<String, serde_json::Value> {
+        &self.unmodelled
+    }
+
+    fn compare_keys() -> &'static [&'static str] {
+        &["taskmanager.load-balance.mode"]
+    }
+}
