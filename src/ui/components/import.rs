@@ -29,11 +29,15 @@ enum Outcome {
     Refused(String),
 }
 
-/// The options the fields say (each read as `lbscope import` reads its flag).
-fn options(f: &Fields) -> Result<Options, String> {
+/// The options the fields of `system` say (each read as `lbscope import`
+/// reads its flag); what was typed for another system, whose fields are not
+/// shown, stays out.
+fn options(f: &Fields, system: System) -> Result<Options, String> {
     let mut o = Options::default();
-    for (flag, v) in f {
-        o.set(flag, v)?;
+    for field in import::OPTION_FIELDS.iter().filter(|x| x.system == system) {
+        if let Some(v) = f.get(field.flag) {
+            o.set(field.flag, v)?;
+        }
     }
     Ok(o)
 }
@@ -178,8 +182,8 @@ pub fn ImportPanel() -> Html {
                 .filter(|i| !i.text.trim().is_empty())
                 .map(|i| (i.name.as_str(), i.text.as_str()))
                 .collect();
-            let r =
-                options(&fields).and_then(|o| import::import(system, &given, &o).map_err(|e| e.to_string()));
+            let r = options(&fields, system)
+                .and_then(|o| import::import(system, &given, &o).map_err(|e| e.to_string()));
             match r {
                 Ok(imported) => {
                     let kinds: Vec<String> = imported
