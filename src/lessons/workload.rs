@@ -30,6 +30,32 @@ fn one_core(name: &str) -> A {
     }
 }
 
+/// The setup every cluster here starts from: broker-1 (one core), then
+/// [`NS`] with `bundles` bundles and `topics` at their hashes (all on broker-1).
+fn namespace_on_broker_1(bundles: u32, topics: impl IntoIterator<Item = (&'static str, u32)>) -> Vec<A> {
+    let mut setup = vec![
+        one_core("broker-1"),
+        A::CreateNamespace {
+            namespace: NS.into(),
+            bundles: Some(bundles),
+        },
+    ];
+    setup.extend(topics.into_iter().map(|(t, hash)| A::CreateTopicWithHash {
+        topic: format!("{NS}/{t}"),
+        hash,
+    }));
+    setup
+}
+
+/// Bundle `bundle` of [`NS`] moved to broker `to`.
+fn moved(bundle: &str, to: &str) -> A {
+    A::Unload {
+        namespace: NS.into(),
+        bundle: Some(bundle.into()),
+        destination: Some(to.into()),
+    }
+}
+
 /// `rate` msg/s in and as many out: `2 · rate / 1000` % of one core.
 fn rate(topic: &str, rate: f64) -> A {
     A::SetTopicTraffic {
@@ -371,26 +397,10 @@ fn avg_high_log_with(busy: f64, idle: f64, jitter: Option<f64>) -> Log<Sim> {
         ("a3", 0x9000_0000),
         ("b", 0xd000_0000),
     ];
-    let mut setup = vec![
-        one_core("broker-1"),
-        A::CreateNamespace {
-            namespace: NS.into(),
-            bundles: Some(4),
-        },
-    ];
-    for (t, h) in topics {
-        setup.push(A::CreateTopicWithHash {
-            topic: format!("{NS}/{t}"),
-            hash: h,
-        });
-    }
+    let mut setup = namespace_on_broker_1(4, topics);
     setup.extend([
         one_core("broker-2"),
-        A::Unload {
-            namespace: NS.into(),
-            bundle: Some("0xc0000000_0xffffffff".into()),
-            destination: Some("broker-2".into()),
-        },
+        moved("0xc0000000_0xffffffff", "broker-2"),
         A::Assign,
     ]);
     for (t, _) in &topics[..3] {
@@ -551,30 +561,14 @@ fn threshold_shedder_burst() -> Lesson {
         ("b", 0x9000_0000, 15_000.0),
         ("c", 0xd000_0000, 15_000.0),
     ];
-    let mut setup = vec![
-        one_core("broker-1"),
-        A::CreateNamespace {
-            namespace: NS.into(),
-            bundles: Some(4),
-        },
-    ];
-    for (t, hash, _) in topics {
-        setup.push(A::CreateTopicWithHash {
-            topic: format!("{NS}/{t}"),
-            hash,
-        });
-    }
+    let mut setup = namespace_on_broker_1(4, topics.iter().map(|(t, h, _)| (*t, *h)));
     setup.push(one_core("broker-2"));
     setup.push(one_core("broker-3"));
     for (bundle, to) in [
         ("0x80000000_0xc0000000", "broker-2"),
         ("0xc0000000_0xffffffff", "broker-3"),
     ] {
-        setup.push(A::Unload {
-            namespace: NS.into(),
-            bundle: Some(bundle.into()),
-            destination: Some(to.into()),
-        });
+        setup.push(moved(bundle, to));
     }
     setup.push(A::Assign);
     for (t, _, r) in topics {
@@ -759,30 +753,14 @@ fn transfer_wave_log(shape: Shape) -> Log<Sim> {
         ("b", 0xd000_0000, 10_000.0),
         ("c", 0xf000_0000, 10_000.0),
     ];
-    let mut setup = vec![
-        one_core("broker-1"),
-        A::CreateNamespace {
-            namespace: NS.into(),
-            bundles: Some(8),
-        },
-    ];
-    for (t, hash, _) in topics {
-        setup.push(A::CreateTopicWithHash {
-            topic: format!("{NS}/{t}"),
-            hash,
-        });
-    }
+    let mut setup = namespace_on_broker_1(8, topics.iter().map(|(t, h, _)| (*t, *h)));
     setup.push(one_core("broker-2"));
     setup.push(one_core("broker-3"));
     for (bundle, to) in [
         ("0xc0000000_0xe0000000", "broker-2"),
         ("0xe0000000_0xffffffff", "broker-3"),
     ] {
-        setup.push(A::Unload {
-            namespace: NS.into(),
-            bundle: Some(bundle.into()),
-            destination: Some(to.into()),
-        });
+        setup.push(moved(bundle, to));
     }
     setup.push(A::Assign);
     // 1 KiB messages: TransferShedder picks bundles by their throughput.
