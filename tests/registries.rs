@@ -692,6 +692,18 @@ mod found_sequences {
         s
     }
 
+    /// `n` TaskManagers of 2 slots each join, then the job is scheduled.
+    fn add_two_slot_tms_and_schedule(s: &mut flink::Sim, n: usize) {
+        for _ in 0..n {
+            s.apply(&flink::Action::AddTaskManager {
+                name: None,
+                slots: Some(2),
+            })
+            .unwrap();
+        }
+        s.apply(&flink::Action::Schedule).unwrap();
+    }
+
     fn set_bounds(s: &mut flink::Sim, lower: u32, upper: u32) -> Result<(), String> {
         s.apply(&flink::Action::SetResourceRequirements {
             vertex: "A".into(),
@@ -747,24 +759,10 @@ mod found_sequences {
     fn an_upper_bound_above_the_parallelism_runs_up_to_it_on_the_adaptive_scheduler() {
         let mut s = adaptive_with_one_vertex(4);
         set_bounds(&mut s, 1, 8).unwrap();
-        for _ in 0..3 {
-            s.apply(&flink::Action::AddTaskManager {
-                name: None,
-                slots: Some(2),
-            })
-            .unwrap();
-        }
-        s.apply(&flink::Action::Schedule).unwrap();
+        add_two_slot_tms_and_schedule(&mut s, 3);
         assert_eq!(s.parallelism(), [6]);
         s.invariants().unwrap();
-        for _ in 0..2 {
-            s.apply(&flink::Action::AddTaskManager {
-                name: None,
-                slots: Some(2),
-            })
-            .unwrap();
-        }
-        s.apply(&flink::Action::Schedule).unwrap();
+        add_two_slot_tms_and_schedule(&mut s, 2);
         assert_eq!(s.parallelism(), [8]);
         s.invariants().unwrap();
     }
