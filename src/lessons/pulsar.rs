@@ -889,10 +889,11 @@ fn flow_or_qps() -> Lesson {
         body(flow_config(450.0, 200.0), setup, actions),
         vec![
             step("Six topics with traffic", 0, &[C::Split], n(|c| {
-                let ts: Vec<String> = c.state.namespaces()["flow/case1"]
+                let ns = &c.state.namespaces()["flow/case1"];
+                let ts: Vec<String> = ns
                     .topics
                     .values()
-                    .map(|t| format!("{} at {} ({} msg/s, {} MB/s)", t.name.local(), hex(t.hash), num(t.traffic.msg_rate()), num(t.traffic.throughput() / MIB)))
+                    .map(|t| format!("{} at {} ({} msg/s, {} MB/s)", t.name.local(), hex(t.hash), num(ns.traffic(t).msg_rate()), num(ns.traffic(t).throughput() / MIB)))
                     .collect();
                 let k = c.state.config();
                 Said::new(format!(

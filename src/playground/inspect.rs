@@ -50,20 +50,10 @@ impl Store {
         let large = topics > INSPECT_MAX_TOPICS || bundles > INSPECT_MAX_BUNDLES;
         let namespaces = if large {
             all.values()
-                .map(|n| pulsar::namespace::Namespace {
-                    name: n.name.clone(),
-                    bundles: if n.bundles.len() > INSPECT_MAX_BUNDLES {
-                        Vec::new()
-                    } else {
-                        n.bundles.clone()
-                    },
-                    topics: Default::default(),
-                    ring: Default::default(),
-                    partitioned: Default::default(),
-                })
+                .map(|n| n.outline(n.bundles.len() <= INSPECT_MAX_BUNDLES))
                 .collect()
         } else {
-            all.values().cloned().collect()
+            all.values().map(|n| n.settled()).collect()
         };
         let (events, events_omitted) = self.active().get().narrated_newest(INSPECT_MAX_EVENTS);
         Inspect {

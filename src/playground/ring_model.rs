@@ -187,7 +187,10 @@ impl<B> RingModel<B> {
             });
             return bins;
         }
-        let mut topics = namespace.topics.values().map(|t| (t.hash, t.traffic.msg_rate()));
+        let mut topics = namespace
+            .topics
+            .values()
+            .map(|t| (t.hash, namespace.traffic(t).msg_rate()));
         let bins = Rc::new(binner(&mut topics));
         self.bins = Some(BinsAt {
             cursor,
@@ -289,10 +292,8 @@ mod tests {
     /// What a fresh build gives.
     fn expected(s: &Session<pulsar::Sim>, ns: &str) -> (RingView, Vec<(u32, f64)>) {
         let sim = s.state();
-        let mut t = sim.namespaces()[ns]
-            .topics
-            .values()
-            .map(|t| (t.hash, t.traffic.msg_rate()));
+        let nsd = &sim.namespaces()[ns];
+        let mut t = nsd.topics.values().map(|t| (t.hash, nsd.traffic(t).msg_rate()));
         (sim.ring_view(ns, false).unwrap(), bin64(&mut t))
     }
 

@@ -222,7 +222,7 @@ fn ring(sim: &Sim, o: &Options, mut caption: Caption) -> Result<String, ViewErro
         for t in nsd.topics.values() {
             let i = ((u64::from(t.hash) * BINS as u64 / FULL_SPACE) as usize).min(BINS - 1);
             bins[i].0 += 1;
-            bins[i].1 += t.traffic.msg_rate();
+            bins[i].1 += nsd.traffic(t).msg_rate();
         }
         let max = bins.iter().map(|b| b.1).fold(0.0_f64, f64::max);
         let step = FULL_SPACE / BINS as u64;

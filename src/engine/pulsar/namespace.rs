@@ -4,6 +4,7 @@
 use super::bundle::{self, BundleRange};
 use super::topic::TopicName;
 use super::traffic::Traffic;
+use super::workload::Shaped;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -20,16 +21,38 @@ pub struct Topic {
     /// Whether the hash was pinned by the user.
     #[serde(default)]
     pub pinned: bool,
-    /// Its traffic.
+    /// Its traffic while its namespace holds no shaped traffic; read it with
+    /// [`Namespace::traffic`], which also sees what workload patterns made of it.
     #[serde(default)]
-    pub traffic: Traffic,
+    pub(super) traffic: Traffic,
     /// How many times its sessions were closed by an unload and reconnected.
     #[serde(default)]
     pub reconnects: u64,
-    /// The traffic it was given, while workload patterns shape `traffic` from
-    /// it (`None`: not shaped; see [`super::workload`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub base: Option<Traffic>,
+    /// Its place in the namespace's shaped traffic ([`super::workload::Shaped`];
+    /// [`UNRANKED`] when it has none).
+    #[serde(skip, default = "unranked")]
+    pub(super) rank: u32,
+}
+
+/// The rank of a topic outside the shaped traffic.
+pub(super) const UNRANKED: u32 = u32::MAX;
+
+fn unranked() -> u32 {
+    UNRANKED
+}
+
+impl Topic {
+    /// A topic carrying `traffic`.
+    pub(super) fn new(name: TopicName, hash: u32, pinned: bool, traffic: Traffic) -> Topic {
+        Topic {
+            name,
+            hash,
+            pinned,
+            traffic,
+            reconnects: 0,
+            rank: UNRANKED,
+        }
+    }
 }
 
 /// A namespace and its bundles (sorted, tiling the whole ring).
@@ -47,6 +70,10 @@ pub struct Namespace {
     /// Partitioned topics and their partition counts.
     #[serde(default)]
     pub partitioned: BTreeMap<TopicName, u32>,
+    /// The traffic of its topics while workload patterns shape it, in dense
+    /// arrays (see [`super::workload`]).
+    #[serde(skip)]
+    pub(super) shaped: Option<Box<Shaped>>,
 }
 
 impl Namespace {
@@ -58,7 +85,29 @@ impl Namespace {
             topics: BTreeMap::new(),
             ring: BTreeSet::new(),
             partitioned: BTreeMap::new(),
+            shaped: None,
         })
+    }
+
+    /// A copy without its topics (and without its bundle list unless
+    /// `bundles`): what an outline of a large cluster shows.
+    pub fn outline(&self, bundles: bool) -> Namespace {
+        Namespace {
+            name: self.name.clone(),
+            bundles: if bundles { self.bundles.clone() } else { Vec::new() },
+            topics: BTreeMap::new(),
+            ring: BTreeSet::new(),
+            partitioned: BTreeMap::new(),
+            shaped: None,
+        }
+    }
+
+    /// A copy whose topics carry the traffic they have now (their own, not
+    /// the shaped arrays), as its serialized form shows them.
+    pub fn settled(&self) -> Namespace {
+        let mut ns = self.clone();
+        super::workload::unshape(&mut ns);
+        ns
     }
 
     /// The tenant part.
@@ -103,6 +152,29 @@ impl Namespace {
     pub fn aggregate(&self, range: BundleRange) -> (u32, Traffic) {
         self.topics_in(range)
             .into_iter()
-            .fold((0, Traffic::default()), |(n, t), x| (n + 1, t.plus(&x.traffic)))
+            .fold((0, Traffic::default()), |(n, t), x| {
+                (n + 1, t.plus(&self.traffic(x)))
+            })
+    }
+
+    /// The traffic `t` (one of this namespace's topics) carries now: what the
+    /// workload patterns made of it when they shape this namespace, else its own.
+    #[inline]
+    pub fn traffic(&self, t: &Topic) -> Traffic {
+        match &self.shaped {
+            Some(s) if t.rank != UNRANKED => s.now(t.rank),
+            _ => t.traffic,
+        }
+    }
+
+    /// Give topic `name` the traffic `traffic` (a new base for the patterns,
+    /// which shape it again from the next round); its hash, if it exists.
+    pub(super) fn set_traffic(&mut self, name: &TopicName, traffic: Traffic) -> Option<u32> {
+        let t = self.topics.get_mut(name)?;
+        t.traffic = traffic;
+        if let (Some(s), true) = (&mut self.shaped, t.rank != UNRANKED) {
+            s.set(t.rank, traffic);
+        }
+        Some(t.hash)
     }
 }

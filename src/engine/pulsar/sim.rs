@@ -425,9 +425,10 @@ impl Sim {
             .collect();
         let mut sessions = 0u32;
         for n in &names {
-            if let Some(t) = ns.topics.get_mut(n) {
+            let now = ns.topics.get(n).map(|t| ns.traffic(t));
+            if let (Some(t), Some(now)) = (ns.topics.get_mut(n), now) {
                 t.reconnects += 1;
-                sessions = sessions.saturating_add(t.traffic.sessions());
+                sessions = sessions.saturating_add(now.sessions());
             }
         }
         let topics = names.len() as u32;
@@ -551,6 +552,7 @@ impl Sim {
             topics: Default::default(),
             ring: Default::default(),
             partitioned: Default::default(),
+            shaped: None,
         };
         Ok(self.insert_namespace(ns))
     }
@@ -632,14 +634,7 @@ impl Sim {
         };
         let range = ns.bundle_of(hash);
         self.topic_count += 1;
-        ns.insert(Topic {
-            name,
-            hash,
-            pinned,
-            traffic,
-            reconnects: 0,
-            base: None,
-        });
+        ns.insert(Topic::new(name, hash, pinned, traffic));
         let bid = BundleId {
             namespace: ns_id(&self.ns_ids, &ns.name),
             range,
@@ -765,12 +760,7 @@ impl Sim {
         };
         let mut touched = std::collections::BTreeSet::new();
         for t in &targets {
-            let hash = ns.topics.get_mut(t).map(|tp| {
-                tp.traffic = each;
-                tp.base = None;
-                tp.hash
-            });
-            if let Some(h) = hash {
+            if let Some(h) = ns.set_traffic(t, each) {
                 touched.insert(ns.bundle_of(h));
             }
         }

@@ -160,8 +160,8 @@ impl Sim {
                     .map(|t| SplitTopic {
                         hash: t.hash,
                         name: t.name.local().to_string(),
-                        msg_rate: t.traffic.msg_rate(),
-                        throughput: t.traffic.throughput(),
+                        msg_rate: ns.traffic(t).msg_rate(),
+                        throughput: ns.traffic(t).throughput(),
                     })
                     .collect()
             })

@@ -163,7 +163,7 @@ impl Sim {
                                 name: t.name.clone(),
                                 hash: t.hash,
                                 pinned: t.pinned,
-                                traffic: t.traffic,
+                                traffic: ns.traffic(t),
                                 reconnects: t.reconnects,
                             })
                             .collect()

@@ -33,13 +33,16 @@
 //! and highest per-topic factor, sessions), so a 200 000-topic round stays one
 //! event.
 //!
-//! Cost: one pass over the topics of the namespaces concerned (bundle sums are
-//! accumulated by each topic's bundle position, kept per namespace until its
-//! topic or bundle count changes), then one walk over those namespaces'
-//! bundles.
+//! Cost: one pass over dense arrays of the namespaces concerned ([`Shaped`]:
+//! each topic's traffic now, its base, its hash and its bundle position, in
+//! topic-name order), not over the topic map, whose values are spread over
+//! the heap; bundle sums are accumulated by bundle position; then one walk over
+//! those namespaces' bundles. [`super::namespace::Namespace::traffic`] reads a
+//! topic's traffic from there while its namespace is shaped.
 
 use super::bundle::{self, BundleRange};
 use super::load::{BrokerId, BundleId};
+use super::namespace::{Namespace, UNRANKED};
 use super::topic::TopicName;
 use super::traffic::Traffic;
 use super::{Error, Event, Sim};
@@ -199,18 +202,87 @@ pub struct Entry {
     zipf: Option<(u64, usize, Vec<f64>)>,
 }
 
-/// Each namespace's topic → bundle positions (in topic-name order), valid while
-/// its topic and bundle counts stay the same (topics are only added, bundles
-/// only split).
+/// A namespace's traffic while workload patterns shape it, in dense arrays in
+/// topic-name order (a topic's `rank`), so that a round's pass reads and
+/// writes them in sequence instead of walking the topic map. Built when a
+/// pattern first reaches the namespace, rebuilt when topics are added (their
+/// ranks move; topics are never removed), its bundle positions recomputed when
+/// a split changes the bundle count, and dropped (each topic's traffic written
+/// back) once no pattern targets the namespace and every topic has its base back.
 #[derive(Clone, Debug, Default, PartialEq)]
-struct Positions {
-    topics: usize,
+pub(crate) struct Shaped {
+    /// The bundle count `of` was computed for.
     bundles: usize,
+    /// Each topic's traffic now.
+    now: Vec<Traffic>,
+    /// The traffic each topic was given, while a pattern shapes it.
+    base: Vec<Option<Traffic>>,
     /// Each topic's bundle position.
     of: Vec<u32>,
-    /// Each topic's hash (a topic's hash never changes), so that the round's
-    /// pass reads it from here, beside its bundle position.
+    /// Each topic's hash (it never changes), read beside its bundle position.
     hash: Vec<u32>,
+}
+
+impl Shaped {
+    /// The traffic of the topic at `rank` now.
+    #[inline]
+    pub(super) fn now(&self, rank: u32) -> Traffic {
+        self.now[rank as usize]
+    }
+
+    /// Give the topic at `rank` a new traffic (and so a new base).
+    pub(super) fn set(&mut self, rank: u32, traffic: Traffic) {
+        self.now[rank as usize] = traffic;
+        self.base[rank as usize] = None;
+    }
+}
+
+/// `ns`'s shaped traffic, built or brought up to date with its topics and bundles.
+fn shaped(ns: &mut Namespace) -> &mut Shaped {
+    let n = ns.topics.len();
+    if ns.shaped.as_ref().is_none_or(|s| s.now.len() != n) {
+        let old = ns.shaped.take();
+        let mut s = Shaped {
+            bundles: usize::MAX,
+            now: Vec::with_capacity(n),
+            base: Vec::with_capacity(n),
+            of: Vec::new(),
+            hash: Vec::with_capacity(n),
+        };
+        for (i, t) in ns.topics.values_mut().enumerate() {
+            let (now, base) = match &old {
+                Some(o) if t.rank != UNRANKED => (o.now[t.rank as usize], o.base[t.rank as usize]),
+                _ => (t.traffic, None),
+            };
+            s.now.push(now);
+            s.base.push(base);
+            s.hash.push(t.hash);
+            t.rank = i as u32;
+        }
+        ns.shaped = Some(Box::new(s));
+    }
+    let s = ns.shaped.get_or_insert_with(Default::default);
+    if s.bundles != ns.bundles.len() || s.of.len() != n {
+        s.of = s
+            .hash
+            .iter()
+            .map(|&h| bundle::find(&ns.bundles, h).unwrap_or(0) as u32)
+            .collect();
+        s.bundles = ns.bundles.len();
+    }
+    s
+}
+
+/// Drop `ns`'s shaped traffic, each topic keeping the traffic it has now.
+pub(super) fn unshape(ns: &mut Namespace) {
+    if let Some(s) = ns.shaped.take() {
+        for t in ns.topics.values_mut() {
+            if t.rank != UNRANKED {
+                t.traffic = s.now[t.rank as usize];
+                t.rank = UNRANKED;
+            }
+        }
+    }
 }
 
 /// Rounds of per-broker traffic the simulation keeps (the sparklines).
@@ -222,7 +294,6 @@ pub const HISTORY_ROUNDS: usize = 32;
 pub struct Workload {
     patterns: Vec<Entry>,
     next_id: u32,
-    positions: BTreeMap<String, Positions>,
     history: BTreeMap<BrokerId, std::collections::VecDeque<(u64, f64)>>,
 }
 
@@ -784,24 +855,33 @@ enum NsMatch<'a> {
 }
 
 impl NsMatch<'_> {
-    fn hits(&self, name: &TopicName, hash: u32) -> bool {
-        match self {
-            NsMatch::Every => true,
-            NsMatch::Topic(t) => {
+    /// Whether [`NsMatch::hits`] reads the topic's name.
+    fn needs_name(&self) -> bool {
+        matches!(self, NsMatch::Topic(_) | NsMatch::Glob(..))
+    }
+
+    /// Whether the topic `name` (given when [`NsMatch::needs_name`]) with
+    /// `hash` is targeted.
+    fn hits(&self, name: Option<&TopicName>, hash: u32) -> bool {
+        match (self, name) {
+            (NsMatch::Every, _) => true,
+            (NsMatch::Hashes(r), _) => r.contains(hash),
+            (NsMatch::Topic(t), Some(name)) => {
                 name.0 == *t
                     || name.0.strip_prefix(t).is_some_and(|rest| {
                         rest.strip_prefix("-partition-")
                             .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
                     })
             }
-            NsMatch::Glob(p, full) => {
+            (NsMatch::Glob(p, full), Some(name)) => {
                 if *full {
                     glob(p, &name.0)
                 } else {
                     glob(p, name.0.split_once("://").map_or(&name.0, |(_, r)| r))
                 }
             }
-            NsMatch::Hashes(r) => r.contains(hash),
+            // Asked without the name it needs: no topic to match.
+            (NsMatch::Topic(_) | NsMatch::Glob(..), None) => false,
         }
     }
 }
@@ -1089,7 +1169,11 @@ impl Sim {
                 };
                 n += match m {
                     NsMatch::Every => ns.topics.len(),
-                    m => ns.topics.values().filter(|t| m.hits(&t.name, t.hash)).count(),
+                    m => ns
+                        .topics
+                        .values()
+                        .filter(|t| m.hits(Some(&t.name), t.hash))
+                        .count(),
                 };
             }
             if e.zipf
@@ -1123,7 +1207,7 @@ impl Sim {
 
         let mut tallies = vec![Tally::default(); workload.patterns.len()];
         let mut zipf_seen = vec![0usize; workload.patterns.len()];
-        let (mut shaped, mut restored, mut changed) = (0u32, 0u32, 0u32);
+        let (mut shaped_count, mut restored, mut changed) = (0u32, 0u32, 0u32);
         let (mut base_in, mut now_in) = (0.0f64, 0.0f64);
         let mut owners_changed: Vec<super::load::BrokerId> = Vec::new();
         let mut many_owners = false;
@@ -1136,41 +1220,41 @@ impl Sim {
                     resolve(&e.pattern.target, topic_targets[k].as_deref(), name).map(|m| (k, m))
                 })
                 .collect();
-            if active.is_empty() && !ns.topics.values().any(|t| t.base.is_some()) {
+            if active.is_empty() && ns.shaped.is_none() {
                 continue;
             }
-            let pos = workload.positions.entry(name.clone()).or_default();
-            if pos.topics != ns.topics.len()
-                || pos.bundles != ns.bundles.len()
-                || pos.of.len() != ns.topics.len()
-                || pos.hash.len() != ns.topics.len()
-            {
-                pos.topics = ns.topics.len();
-                pos.bundles = ns.bundles.len();
-                pos.of = ns
-                    .topics
-                    .values()
-                    .map(|t| bundle::find(&ns.bundles, t.hash).unwrap_or(0) as u32)
-                    .collect();
-                pos.hash = ns.topics.values().map(|t| t.hash).collect();
-            }
-            let mut sums = vec![Traffic::default(); ns.bundles.len()];
-            let dense = pos.of.iter().zip(&pos.hash);
-            for (i, (t, (&b, &hash))) in ns.topics.values_mut().zip(dense).enumerate() {
-                let b = b as usize;
+            let n = ns.topics.len();
+            shaped(ns);
+            let Namespace {
+                topics,
+                bundles: ranges,
+                shaped: Some(dense),
+                ..
+            } = ns
+            else {
+                continue;
+            };
+            let mut sums = vec![Traffic::default(); ranges.len()];
+            // Topic and glob targets read the names (a walk of the topic map
+            // beside the arrays); the others only the hashes.
+            let mut names = active.iter().any(|(_, m)| m.needs_name()).then(|| topics.keys());
+            for i in 0..n {
+                let name = names.as_mut().and_then(|it| it.next());
+                let (b, hash) = (dense.of[i] as usize, dense.hash[i]);
+                let mut cur = dense.now[i];
                 let mut hit = false;
                 let key = (u64::from(hash) << 32) ^ (i as u64) ^ ((ns_at as u64) << 56);
                 for (k, m) in &active {
-                    if !m.hits(&t.name, hash) {
+                    if !m.hits(name, hash) {
                         continue;
                     }
                     let e = &workload.patterns[*k];
-                    let base = *t.base.get_or_insert(t.traffic);
+                    let base = *dense.base[i].get_or_insert(cur);
                     if !hit {
                         hit = true;
-                        t.traffic = base;
+                        cur = base;
                     }
-                    let before = t.traffic;
+                    let before = cur;
                     let after = match &e.pattern.shape {
                         Shape::Constant { traffic } => *traffic,
                         Shape::Zipf { .. } => {
@@ -1218,7 +1302,7 @@ impl Sim {
                             scale(&before, f)
                         }
                     };
-                    t.traffic = after;
+                    cur = after;
                     let tl = &mut tallies[*k];
                     tl.topics += 1;
                     tl.before += before.msg_rate_in;
@@ -1232,14 +1316,19 @@ impl Sim {
                     tl.s_after += u64::from(after.sessions());
                 }
                 if hit {
-                    shaped += 1;
-                    base_in += t.base.map_or(0.0, |b| b.msg_rate_in);
-                    now_in += t.traffic.msg_rate_in;
-                } else if let Some(b) = t.base.take() {
-                    t.traffic = b;
+                    shaped_count += 1;
+                    base_in += dense.base[i].map_or(0.0, |b| b.msg_rate_in);
+                    now_in += cur.msg_rate_in;
+                } else if let Some(b) = dense.base[i].take() {
+                    cur = b;
                     restored += 1;
                 }
-                sums[b] = sums[b].plus(&t.traffic);
+                dense.now[i] = cur;
+                sums[b] = sums[b].plus(&cur);
+            }
+            if active.is_empty() {
+                // Every topic has its base back: the plain topics again.
+                unshape(ns);
             }
             // The namespace's bundles, in range order, are a run of the bundle map.
             let id = super::ns_id(ns_ids, name);
@@ -1298,7 +1387,7 @@ impl Sim {
         WorkloadEvent::Applied {
             round,
             time_ms,
-            shaped,
+            shaped: shaped_count,
             restored,
             base_msg_rate_in: base_in,
             msg_rate_in: now_in,
@@ -1362,11 +1451,8 @@ mod tests {
     }
 
     fn rates(s: &Sim) -> Vec<f64> {
-        s.namespaces()[NS]
-            .topics
-            .values()
-            .map(|t| t.traffic.msg_rate_in)
-            .collect()
+        let ns = &s.namespaces()[NS];
+        ns.topics.values().map(|t| ns.traffic(t).msg_rate_in).collect()
     }
 
     fn applied(ev: &[Event]) -> &WorkloadEvent {
@@ -1516,7 +1602,10 @@ mod tests {
         };
         assert_eq!(*restored, 20);
         assert_eq!(rates(&s), before);
-        assert!(s.namespaces()[NS].topics.values().all(|t| t.base.is_none()));
+        assert!(
+            s.namespaces()[NS].shaped.is_none(),
+            "no pattern: the plain topics again"
+        );
         sums_hold(&s);
         // No pattern: a step shapes nothing and says nothing about it.
         let ev = s.apply(&Action::Step).unwrap();
@@ -1538,7 +1627,10 @@ mod tests {
                 rounds: 0,
             },
         );
-        let t3 = |s: &Sim| s.namespaces()[NS].topics[&TopicName(format!("persistent://{NS}/t-3"))].traffic;
+        let t3 = |s: &Sim| {
+            let ns = &s.namespaces()[NS];
+            ns.traffic(&ns.topics[&TopicName(format!("persistent://{NS}/t-3"))])
+        };
         assert_eq!(t3(&s).msg_rate_in, 200.0, "applied at once");
         s.apply(&Action::SetTopicTraffic {
             topic: format!("{NS}/t-3"),
@@ -1598,10 +1690,11 @@ mod tests {
         let mut moved = false;
         for _ in 0..3 {
             s.apply(&Action::Step).unwrap();
-            for t in s.namespaces()[NS].topics.values() {
-                assert!(t.traffic.producers <= 4 && t.traffic.consumers >= 2 && t.traffic.consumers <= 4);
-                moved |= t.traffic.producers != 2;
-                assert_eq!(t.traffic.msg_rate_in, 100.0);
+            let ns = &s.namespaces()[NS];
+            for t in ns.topics.values().map(|t| ns.traffic(t)) {
+                assert!(t.producers <= 4 && t.consumers >= 2 && t.consumers <= 4);
+                moved |= t.producers != 2;
+                assert_eq!(t.msg_rate_in, 100.0);
             }
         }
         assert!(moved);
@@ -1887,8 +1980,9 @@ mod tests {
                     Err(_) => proptest::prop_assert_eq!(&before, &format!("{s:?}")),
                 }
                 sums_hold(&s);
-                for t in s.namespaces()[NS].topics.values() {
-                    proptest::prop_assert!(t.traffic.is_valid(), "{:?}", t.traffic);
+                let ns = &s.namespaces()[NS];
+                for t in ns.topics.values().map(|t| ns.traffic(t)) {
+                    proptest::prop_assert!(t.is_valid(), "{t:?}");
                 }
             }
             let mut again = sim(seed);
@@ -1901,7 +1995,9 @@ mod tests {
             for id in ids {
                 s.apply(&Action::RemoveWorkload { id }).unwrap();
             }
-            proptest::prop_assert!(s.namespaces()[NS].topics.values().all(|t| t.base.is_none()));
+            let ns = &s.namespaces()[NS];
+            proptest::prop_assert!(ns.shaped.is_none(), "no pattern left: the plain topics again");
+            proptest::prop_assert!(ns.topics.values().all(|t| t.rank == UNRANKED));
         }
     }
 
@@ -1917,7 +2013,7 @@ mod tests {
                 .values()
                 .filter(|t| id.range.contains(t.hash))
                 .fold((0u32, Traffic::default()), |(n, a), t| {
-                    (n + 1, a.plus(&t.traffic))
+                    (n + 1, a.plus(&ns.traffic(t)))
                 });
             let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);
             let ok = st.topics == n
@@ -1946,9 +2042,25 @@ mod tests {
                 }
             }
         }
-        for (name, pos) in &s.workload.positions {
-            let ns = &s.namespaces[name];
-            if pos.topics == ns.topics.len() && pos.bundles == ns.bundles.len() {
+        for (name, ns) in &s.namespaces {
+            let Some(pos) = &ns.shaped else {
+                if ns.topics.values().any(|t| t.rank != UNRANKED) {
+                    return Err(format!("{name}: a topic ranked in no shaped traffic"));
+                }
+                continue;
+            };
+            // Ranks are the topics' name order, except topics added since
+            // the arrays were built (unranked until the next round).
+            let ranked: Vec<u32> = ns
+                .topics
+                .values()
+                .map(|t| t.rank)
+                .filter(|&r| r != UNRANKED)
+                .collect();
+            if ranked != (0..pos.now.len() as u32).collect::<Vec<_>>() {
+                return Err(format!("{name}: topic ranks out of step with the shaped traffic"));
+            }
+            if pos.bundles == ns.bundles.len() && pos.now.len() == ns.topics.len() {
                 let of: Vec<u32> = ns
                     .topics
                     .values()
