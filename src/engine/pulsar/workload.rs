@@ -1612,6 +1612,71 @@ mod tests {
         assert!(!ev.iter().any(|e| matches!(e, Event::Workload(_))));
     }
 
+    /// Each topic's traffic as [`Namespace::traffic`] reads it, and as the
+    /// namespace's serialized form (its topics' own traffic once settled) shows it.
+    fn read_both(s: &Sim) -> (Vec<Traffic>, Vec<Traffic>) {
+        let ns = &s.namespaces()[NS];
+        let read = ns.topics.values().map(|t| ns.traffic(t)).collect();
+        let settled = ns.settled();
+        assert!(settled.shaped.is_none());
+        (read, settled.topics.values().map(|t| t.traffic).collect())
+    }
+
+    #[test]
+    fn topics_added_while_shaped_keep_every_topics_traffic_and_are_shaped_from_the_next_round() {
+        let mut s = sim(4);
+        add(&mut s, Target::All, Shape::Jitter { percent: 20.0 });
+        s.apply(&Action::Step).unwrap();
+        let (before, settled) = read_both(&s);
+        assert_eq!(before, settled);
+        assert!(before.iter().any(|t| t.msg_rate_in != 100.0), "jittered");
+        // New topics sort among the old ones (names "a-…" before "t-…"); until
+        // the next round they carry what they were given and the old topics
+        // keep their shaped traffic.
+        s.apply(&Action::CreateTopics {
+            namespace: NS.into(),
+            prefix: "a".into(),
+            count: 3,
+            traffic: traffic(50.0),
+        })
+        .unwrap();
+        let (now, settled) = read_both(&s);
+        assert_eq!(now, settled);
+        assert_eq!(now.len(), 23);
+        assert!(now[..3].iter().all(|t| t.msg_rate_in == 50.0));
+        assert_eq!(now[3..], before[..]);
+        sums_hold(&s);
+        sums_equal_a_full_recomputation(&s).unwrap();
+        // The next round ranks them and shapes them from what they were given.
+        s.apply(&Action::Step).unwrap();
+        let (now, settled) = read_both(&s);
+        assert_eq!(now, settled);
+        assert!(now[..3].iter().all(|t| (40.0..=60.0).contains(&t.msg_rate_in)));
+        assert!(now[3..].iter().all(|t| (80.0..=120.0).contains(&t.msg_rate_in)));
+        sums_hold(&s);
+        sums_equal_a_full_recomputation(&s).unwrap();
+        // A split moves bundle positions, not ranks: the sums still hold.
+        s.apply(&Action::SplitBundle {
+            namespace: NS.into(),
+            bundle: "LARGEST".into(),
+            algorithm: None,
+            boundaries: vec![],
+            unload: false,
+        })
+        .unwrap();
+        s.apply(&Action::Step).unwrap();
+        sums_hold(&s);
+        sums_equal_a_full_recomputation(&s).unwrap();
+        // With the pattern gone every topic has its base back, in the topics themselves.
+        s.apply(&Action::RemoveWorkload { id: 1 }).unwrap();
+        assert!(s.namespaces()[NS].shaped.is_none());
+        let (now, _) = read_both(&s);
+        assert!(now[..3].iter().all(|t| t.msg_rate_in == 50.0));
+        assert!(now[3..].iter().all(|t| t.msg_rate_in == 100.0));
+        sums_hold(&s);
+        sums_equal_a_full_recomputation(&s).unwrap();
+    }
+
     #[test]
     fn setting_a_topics_traffic_gives_it_a_new_base() {
         let mut s = sim(2);
