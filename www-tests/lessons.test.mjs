@@ -252,6 +252,17 @@ test('the fidelity page lists every note by system, with lesson links', async ()
   assert.ok(await page.locator('table.fidelity.strategies tbody tr').count() >= 8);
   assert.deepEqual(await page.locator('.fidelity-group h3').allTextContents(), ['Pulsar', 'Flink', 'Kafka Streams']);
   assert.match(await page.textContent('.fidelity-page'), /ThresholdShedder target/);
+  // The strategy tables give their settings room: a key=value takes a few
+  // lines, not one line per few letters (it did in a 14 % column).
+  const settings = await page.$$eval('table.fidelity.strategies tbody th code', cs => cs.map(c => {
+    const range = document.createRange();
+    range.setStart(c.firstChild, 0);
+    range.setEnd(c.firstChild, 1);
+    const line = range.getBoundingClientRect().height;
+    return { text: c.textContent, lines: Math.round(c.getBoundingClientRect().height / line) };
+  }));
+  assert.ok(settings.length >= 8);
+  for (const s of settings) assert.ok(s.lines <= 3, `${s.text} takes ${s.lines} lines`);
   await screenshot(page, 'fidelity');
   // A note's lesson opens.
   await page.click('table.fidelity a[data-lesson="pulsar-threshold-shedder"] >> nth=0');

@@ -39,9 +39,9 @@ pub fn FidelityPage() -> Html {
         let strategies = (!registry.is_empty()).then(|| {
             let rows = registry.iter().map(|s| html! {
                 <tr class="strategy" data-strategy={s.name}>
-                    <th scope="row"><code>{ format!("{}={}", s.key, s.name) }</code></th>
-                    <td data-label="Upstream class"><code>{ s.upstream }</code></td>
-                    <td data-label="File"><code>{ format!("src/engine/{}", s.file) }</code></td>
+                    <th scope="row"><code>{ breakable(&format!("{}={}", s.key, s.name)) }</code></th>
+                    <td data-label="Upstream class"><code>{ breakable(s.upstream) }</code></td>
+                    <td data-label="File"><code>{ breakable(&format!("src/engine/{}", s.file)) }</code></td>
                     <td data-label="What it does">{ s.summary }</td>
                 </tr>
             });
@@ -86,4 +86,13 @@ pub fn FidelityPage() -> Html {
             { for groups }
         </section>
     }
+}
+
+/// An identifier (a setting, a class, a path) that may wrap after each `=`, `.`
+/// or `/` rather than inside a word.
+fn breakable(text: &str) -> Html {
+    let parts = text.split_inclusive(['=', '.', '/']).map(|part| {
+        html! { <>{ part.to_string() }<wbr/></> }
+    });
+    html! { <>{ for parts }</> }
 }
