@@ -252,17 +252,23 @@ test('the fidelity page lists every note by system, with lesson links', async ()
   assert.ok(await page.locator('table.fidelity.strategies tbody tr').count() >= 8);
   assert.deepEqual(await page.locator('.fidelity-group h3').allTextContents(), ['Pulsar', 'Flink', 'Kafka Streams']);
   assert.match(await page.textContent('.fidelity-page'), /ThresholdShedder target/);
-  // The strategy tables give their settings room: a key=value takes a few
-  // lines, not one line per few letters (it did in a 14 % column).
+  // The strategy tables give their settings room: the setting column is a
+  // quarter of the table (it was 14 %, a key=value took a line per few
+  // letters), and a setting of up to 70 characters takes at most 3 lines.
   const settings = await page.$$eval('table.fidelity.strategies tbody th code', cs => cs.map(c => {
     const range = document.createRange();
     range.setStart(c.firstChild, 0);
     range.setEnd(c.firstChild, 1);
     const line = range.getBoundingClientRect().height;
-    return { text: c.textContent, lines: Math.round(c.getBoundingClientRect().height / line) };
+    const th = c.closest('th').getBoundingClientRect().width;
+    const table = c.closest('table').getBoundingClientRect().width;
+    return { text: c.textContent, lines: Math.round(c.getBoundingClientRect().height / line), share: th / table };
   }));
   assert.ok(settings.length >= 8);
-  for (const s of settings) assert.ok(s.lines <= 3, `${s.text} takes ${s.lines} lines`);
+  for (const s of settings) {
+    assert.ok(s.share >= 0.25, `${s.text}: its column is ${(100 * s.share).toFixed(0)} % of the table`);
+    if (s.text.length <= 70) assert.ok(s.lines <= 3, `${s.text} takes ${s.lines} lines`);
+  }
   await screenshot(page, 'fidelity');
   // A note's lesson opens.
   await page.click('table.fidelity a[data-lesson="pulsar-threshold-shedder"] >> nth=0');
