@@ -893,7 +893,8 @@ fn flow_or_qps() -> Lesson {
                 let ts: Vec<String> = ns
                     .topics
                     .values()
-                    .map(|t| format!("{} at {} ({} msg/s, {} MB/s)", t.name.local(), hex(t.hash), num(ns.traffic(t).msg_rate()), num(ns.traffic(t).throughput() / MIB)))
+                    .map(|t| (t, ns.traffic(t)))
+                    .map(|(t, tr)| format!("{} at {} ({} msg/s, {} MB/s)", t.name.local(), hex(t.hash), num(tr.msg_rate()), num(tr.throughput() / MIB)))
                     .collect();
                 let k = c.state.config();
                 Said::new(format!(

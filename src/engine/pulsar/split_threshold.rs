@@ -157,11 +157,14 @@ impl Sim {
             .map_or_else(Vec::new, |ns| {
                 ns.topics_in(bid.range)
                     .into_iter()
-                    .map(|t| SplitTopic {
-                        hash: t.hash,
-                        name: t.name.local().to_string(),
-                        msg_rate: ns.traffic(t).msg_rate(),
-                        throughput: ns.traffic(t).throughput(),
+                    .map(|t| {
+                        let traffic = ns.traffic(t);
+                        SplitTopic {
+                            hash: t.hash,
+                            name: t.name.local().to_string(),
+                            msg_rate: traffic.msg_rate(),
+                            throughput: traffic.throughput(),
+                        }
                     })
                     .collect()
             })

@@ -237,8 +237,8 @@ impl Shaped {
     }
 }
 
-/// `ns`'s shaped traffic, built or brought up to date with its topics and bundles.
-fn shaped(ns: &mut Namespace) -> &mut Shaped {
+/// Build `ns`'s shaped traffic, or bring it up to date with its topics and bundles.
+fn shape_arrays(ns: &mut Namespace) {
     let n = ns.topics.len();
     if ns.shaped.as_ref().is_none_or(|s| s.now.len() != n) {
         let old = ns.shaped.take();
@@ -261,8 +261,11 @@ fn shaped(ns: &mut Namespace) -> &mut Shaped {
         }
         ns.shaped = Some(Box::new(s));
     }
-    let s = ns.shaped.get_or_insert_with(Default::default);
-    if s.bundles != ns.bundles.len() || s.of.len() != n {
+    if let Some(s) = ns
+        .shaped
+        .as_mut()
+        .filter(|s| s.bundles != ns.bundles.len() || s.of.len() != n)
+    {
         s.of = s
             .hash
             .iter()
@@ -270,7 +273,6 @@ fn shaped(ns: &mut Namespace) -> &mut Shaped {
             .collect();
         s.bundles = ns.bundles.len();
     }
-    s
 }
 
 /// Drop `ns`'s shaped traffic, each topic keeping the traffic it has now.
@@ -1224,7 +1226,7 @@ impl Sim {
                 continue;
             }
             let n = ns.topics.len();
-            shaped(ns);
+            shape_arrays(ns);
             let Namespace {
                 topics,
                 bundles: ranges,
