@@ -55,7 +55,6 @@
 
 use super::anti_affinity::{self, AntiAffinityGroups};
 use super::broker::Broker;
-use super::bundle::BundleRange;
 use super::config::{Config, LoadManager, PlacementStrategy};
 use super::failure_domain::FailureDomains;
 use super::isolation::{self, NamespaceIsolationPolicies};
@@ -66,23 +65,7 @@ use super::place::{join_sorted, PlaceEvent, PlacementFilter, MAX_LISTED};
 use super::shed::shared::weights;
 use super::shed::SheddingPolicies;
 use super::{Event, Sim};
-use std::collections::{BTreeMap, BTreeSet};
-
-/// How many bundles of namespace `ns` the set holds (sorted by namespace first:
-/// O(1) when all its bundles share one namespace, a range walk otherwise).
-fn bundles_in_namespace(set: &BTreeSet<BundleId>, ns: &str) -> usize {
-    match (set.first(), set.last()) {
-        (Some(f), Some(l)) if f.namespace == l.namespace => usize::from(f.namespace == ns) * set.len(),
-        (Some(_), Some(_)) => {
-            let from = BundleId {
-                namespace: ns.into(),
-                range: BundleRange { lower: 0, upper: 0 },
-            };
-            set.range(from..).take_while(|b| b.namespace == ns).count()
-        }
-        _ => 0,
-    }
-}
+use std::collections::BTreeMap;
 
 /// What the candidate filters read: borrowed parts of the simulation (built from
 /// its fields so the placer and the RNG can be borrowed mutably alongside).
@@ -121,6 +104,9 @@ pub(crate) struct Selection<'a> {
     pub all: Vec<&'a BrokerId>,
     /// The filters' explanations.
     pub events: Vec<PlaceEvent>,
+    /// Each of `cands`' load data, when the filters already read it (the
+    /// strategy then does not look it up again).
+    pub cand_data: Option<Vec<Option<&'a BrokerData>>>,
 }
 
 /// Push a [`PlaceEvent::Filtered`] when `after` (a sub-sequence of the sorted
@@ -161,6 +147,10 @@ fn record(
 /// Where each of `sub` (a sub-sequence of `all`, borrowing the same entries)
 /// sits in `all`: one walk, comparing addresses.
 fn positions(all: &[&BrokerId], sub: &[&BrokerId]) -> Vec<usize> {
+    if sub.len() == all.len() {
+        // A sub-sequence as long as the sequence is the sequence.
+        return (0..all.len()).collect();
+    }
     let mut out = Vec::with_capacity(sub.len());
     let mut i = 0;
     for b in sub {
@@ -403,7 +393,7 @@ impl<'a> PlacementContext<'a> {
         if self.config.load_balancer_distribute_bundles_evenly_enabled || system {
             let owned: Vec<usize> = positions(&all, &c)
                 .into_iter()
-                .map(|i| bundles_in_namespace(&alive[i].bundles, ns))
+                .map(|i| alive[i].bundles_in_namespace(&bid.namespace))
                 .collect();
             let (kept, least) = remove_most_servicing_brokers_for_namespace(&c, &owned);
             record(
@@ -433,11 +423,13 @@ impl<'a> PlacementContext<'a> {
         }
         // 5. the filter pipeline removes nothing; 6. an empty set is step 1's set
         // again, which is then empty too.
+        let cand_data = Some(positions(&all, &c).into_iter().map(|i| data[i]).collect());
         Selection {
             cands: c,
             policy_set,
             all,
             events: ev,
+            cand_data,
         }
     }
 
@@ -498,6 +490,7 @@ impl<'a> PlacementContext<'a> {
             cands: c,
             all,
             events: ev,
+            cand_data: None,
         }
     }
 
@@ -641,7 +634,7 @@ impl Sim {
         let sel = ctx.select(bid);
         let excluded = ctx.is_shedding_excluded(&bid.namespace);
         ev.extend(sel.events.into_iter().map(Event::Place));
-        let (cands, policy_set, all) = (sel.cands, sel.policy_set, sel.all);
+        let (cands, policy_set, all, cand_data) = (sel.cands, sel.policy_set, sel.all, sel.cand_data);
         if all.is_empty() {
             ev.push(Event::NoBrokerAvailable { bundle: bid.clone() });
             return;
@@ -681,9 +674,14 @@ impl Sim {
                     "RoundRobinBrokerSelector (loadBalancerSheddingExcludedNamespaces)".to_string(),
                 )
             } else {
-                let (pick, pev) =
-                    self.placer
-                        .select_among(&cands, bid, &self.load, &self.effective, &mut self.rng);
+                let (pick, pev) = self.placer.select_among(
+                    &cands,
+                    cand_data.as_deref(),
+                    bid,
+                    &self.load,
+                    &self.effective,
+                    &mut self.rng,
+                );
                 ev.extend(pev.into_iter().map(Event::Place));
                 (
                     pick,
@@ -710,6 +708,7 @@ impl Sim {
                             if usage > threshold {
                                 let (again, pev) = self.placer.select_among(
                                     &policy_set,
+                                    None,
                                     bid,
                                     &self.load,
                                     &self.effective,
@@ -826,6 +825,7 @@ impl Sim {
 
 #[cfg(test)]
 mod tests {
+    use super::super::bundle::BundleRange;
     use super::super::isolation::{AutoFailoverPolicy, UnloadScope};
     use super::super::{Action, Config, Sim};
     use super::*;

@@ -1,6 +1,6 @@
 //! Brokers: capacities, liveness, and the resource usage they report.
 
-use super::ids::{BrokerId, BundleId};
+use super::ids::{BrokerId, BundleId, NamespaceName};
 use super::traffic::{served_cost, Traffic};
 use super::usage::ResourceUsage;
 pub use super::usage::SystemResourceUsage;
@@ -128,6 +128,21 @@ pub struct Broker {
     /// load changes; not part of its value).
     #[serde(skip)]
     pub(crate) served: ServedCache,
+    /// The namespace all of `bundles` belong to, when they share one (a cache
+    /// set by [`Broker::bundles_changed`]; `None` also when not known, so a
+    /// reader falls back to the set itself; not part of its value).
+    #[serde(skip)]
+    pub(crate) one_namespace: NamespaceCache,
+}
+
+/// See [`Broker::one_namespace`]: compares equal to any other.
+#[derive(Clone, Default)]
+pub(crate) struct NamespaceCache(pub(crate) Option<NamespaceName>);
+
+impl PartialEq for NamespaceCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// A broker's served traffic and topics, once computed: a cache that compares
@@ -168,7 +183,36 @@ impl Broker {
             bundles: BTreeSet::new(),
             last_report_ms: None,
             served: ServedCache::default(),
+            one_namespace: NamespaceCache::default(),
         }
+    }
+
+    /// Bring the caches up to date after a bundle joined or left `bundles`.
+    pub(crate) fn bundles_changed(&mut self) {
+        self.served.0 = None;
+        self.one_namespace.0 = match (self.bundles.first(), self.bundles.last()) {
+            (Some(f), Some(l)) if f.namespace == l.namespace => Some(f.namespace.clone()),
+            _ => None,
+        };
+    }
+
+    /// How many of its bundles belong to namespace `ns` (O(1) when they all
+    /// share one namespace, a range walk of the set otherwise).
+    pub(crate) fn bundles_in_namespace(&self, ns: &NamespaceName) -> usize {
+        if self.bundles.is_empty() {
+            return 0;
+        }
+        if let Some(one) = &self.one_namespace.0 {
+            return usize::from(one == ns) * self.bundles.len();
+        }
+        let from = BundleId {
+            namespace: ns.clone(),
+            range: super::bundle::BundleRange { lower: 0, upper: 0 },
+        };
+        self.bundles
+            .range(from..)
+            .take_while(|b| b.namespace == *ns)
+            .count()
     }
 
     /// Resource usage for serving `served` over `topics` topics, with direct overrides applied.

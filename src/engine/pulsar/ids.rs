@@ -8,9 +8,40 @@ use super::bundle::BundleRange;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// A broker's id (its name, e.g. `broker-1`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// A broker's id (its name, e.g. `broker-1`). Equality and order are those of
+/// the text, compared eight bytes at a time inline (the maps keyed by broker
+/// are walked for every candidate of every lookup).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct BrokerId(pub String);
+
+impl std::hash::Hash for BrokerId {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+
+impl PartialEq for BrokerId {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.0.len() == other.0.len() && cmp_bytes(self.0.as_bytes(), other.0.as_bytes()).is_eq()
+    }
+}
+
+impl Eq for BrokerId {}
+
+impl Ord for BrokerId {
+    #[inline]
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        cmp_bytes(self.0.as_bytes(), other.0.as_bytes())
+    }
+}
+
+impl PartialOrd for BrokerId {
+    #[inline]
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
 
 impl std::fmt::Display for BrokerId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -225,6 +256,33 @@ impl std::fmt::Display for BundleId {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn broker_id_order_and_equality_are_the_texts() {
+        let names = [
+            "",
+            "a",
+            "ab",
+            "b",
+            "broker-0",
+            "broker-00",
+            "broker-0000",
+            "broker-0001",
+            "broker-1",
+            "broker-10",
+            "broker-0000-extra-long-name",
+            "broker-0000-extra-long-namf",
+            "é",
+            "z",
+        ];
+        for a in names {
+            for b in names {
+                let (x, y) = (BrokerId(a.into()), BrokerId(b.into()));
+                assert_eq!(x.cmp(&y), a.cmp(b), "{a} vs {b}");
+                assert_eq!(x == y, a == b, "{a} vs {b}");
+            }
+        }
+    }
 
     #[test]
     fn bundle_id_order_is_the_derived_order() {

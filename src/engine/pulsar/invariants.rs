@@ -77,6 +77,14 @@ pub fn check(sim: &Sim) -> Result<(), String> {
                 return Err(format!("broker {} lists bundle {id} it does not own", b.id));
             }
         }
+        if let Some(ns) = &b.one_namespace.0 {
+            if b.bundles.iter().any(|id| id.namespace != *ns) {
+                return Err(format!(
+                    "broker {} is cached as owning bundles of {ns} only, but owns others",
+                    b.id
+                ));
+            }
+        }
     }
     Ok(())
 }

@@ -391,13 +391,13 @@ impl Sim {
             if let Some(o) = &old_owner {
                 if let Some(b) = self.brokers.get_mut(o) {
                     b.bundles.remove(bid);
-                    b.served.0 = None;
+                    b.bundles_changed();
                 }
             }
             if let Some(n) = &new_owner {
                 if let Some(b) = self.brokers.get_mut(n) {
                     b.bundles.insert(bid.clone());
-                    b.served.0 = None;
+                    b.bundles_changed();
                 }
             }
         }
@@ -650,6 +650,51 @@ impl Sim {
         bid
     }
 
+    /// Insert validated, unpinned topics of namespace `ns` that all have
+    /// `traffic`: what [`Sim::insert_topic`] for each in turn does, with each
+    /// touched bundle updated once (its traffic still summed one topic at a
+    /// time, in the same order). The touched bundles, in order.
+    fn insert_topics(&mut self, ns: &str, names: Vec<(TopicName, u32)>, traffic: Traffic) -> Vec<BundleId> {
+        let Some(space) = self.namespaces.get_mut(ns) else {
+            return Vec::new();
+        };
+        let mut added = vec![0u32; space.bundles.len()];
+        for (name, hash) in names {
+            added[bundle::find(&space.bundles, hash).unwrap_or(0)] += 1;
+            space.insert(Topic::new(name, hash, false, traffic));
+            self.topic_count += 1;
+        }
+        let id = ns_id(&self.ns_ids, &space.name);
+        let touched: Vec<(BundleId, u32)> = space
+            .bundles
+            .iter()
+            .zip(added)
+            .filter(|&(_, n)| n > 0)
+            .map(|(range, n)| {
+                (
+                    BundleId {
+                        namespace: id.clone(),
+                        range: *range,
+                    },
+                    n,
+                )
+            })
+            .collect();
+        for (bid, n) in &touched {
+            if let Some(st) = self.bundles.get_mut(bid) {
+                st.topics += n;
+                for _ in 0..*n {
+                    st.traffic = st.traffic.plus(&traffic);
+                }
+                if let Some(b) = st.owner().and_then(|o| self.brokers.get_mut(o)) {
+                    b.served.0 = None;
+                }
+                self.track_unowned(bid);
+            }
+        }
+        touched.into_iter().map(|(bid, _)| bid).collect()
+    }
+
     fn create_topic(&mut self, raw: &str, pinned: Option<u32>) -> Result<Vec<Event>, Error> {
         let (name, hash) = self.check_new_topic(raw, pinned)?;
         self.check_topic_room(1)?;
@@ -682,20 +727,18 @@ impl Sim {
         }
         self.check_topic_room(u64::from(count))?;
         let mut names = Vec::with_capacity(count as usize);
-        let mut seen = std::collections::BTreeSet::new();
+        // The names differ only in their `-{i}` ending, so they are distinct: a
+        // name that parses at all is the raw text with the same domain prefix.
         for i in 0..count {
             let (name, hash) = self.check_new_topic(&format!("{ns}/{prefix}-{i}"), None)?;
-            if name.namespace() != ns || !seen.insert(name.clone()) {
+            if name.namespace() != ns {
                 return Err(Error::Invalid(format!(
                     "prefix {prefix:?} does not give topics of {ns}"
                 )));
             }
             names.push((name, hash));
         }
-        let mut touched = std::collections::BTreeSet::new();
-        for (name, hash) in names {
-            touched.insert(self.insert_topic(name, hash, false, traffic));
-        }
+        let touched = self.insert_topics(ns, names, traffic);
         let mut ev = vec![Event::TopicsCreated {
             namespace: ns.to_string(),
             count,

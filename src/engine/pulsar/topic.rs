@@ -139,8 +139,9 @@ impl TopicName {
     /// for a legacy name (`TopicName.getNamespace`).
     pub fn namespace(&self) -> &str {
         let rest = self.0.split_once("://").map_or(self.0.as_str(), |(_, r)| r);
-        // The namespace is every segment but the last: up to the (n - 1)-th `/`.
-        let n = self.segments().len();
+        // The namespace is every segment but the last: up to the (n - 1)-th `/`
+        // (`segments` cuts at most 4).
+        let n = (rest.bytes().filter(|&b| b == b'/').count() + 1).min(4);
         let end = rest
             .match_indices('/')
             .nth(n.saturating_sub(2))

@@ -16,7 +16,6 @@ use super::super::load::{BrokerData, BrokerId, BundleId, LoadData};
 use super::super::shed::shared::weights;
 use super::PlaceEvent;
 use crate::engine::SimRng;
-use crate::sort::StableSort;
 
 /// The score (`None` = +∞, overloaded).
 pub fn score(d: &BrokerData, conf: &Config) -> Option<f64> {
@@ -31,27 +30,40 @@ pub fn score(d: &BrokerData, conf: &Config) -> Option<f64> {
 /// others are counted), so an event stays small on a large cluster.
 pub const TOP_SCORES: usize = 5;
 
-/// The `k` lowest of `scores` (`None` = +∞; equal scores by name), in name order.
-fn lowest(mut scores: Vec<(BrokerId, Option<f64>)>, k: usize) -> Vec<(BrokerId, Option<f64>)> {
-    if scores.len() > k {
-        let key = |s: &Option<f64>| s.unwrap_or(f64::INFINITY);
-        scores.stable_sort_by(|a, b| key(&a.1).total_cmp(&key(&b.1)).then_with(|| a.0.cmp(&b.0)));
-        scores.truncate(k);
-        scores.stable_sort_by(|a, b| a.0.cmp(&b.0));
+/// The `k` lowest of `scores` (`None` = +∞; equal scores by name), in name
+/// order, with their brokers' names. `cands` is in name order and `scores[i]`
+/// is `cands[i]`'s, so a position breaks a tie as the name would: the `k`
+/// positions are kept in a small sorted buffer (no sort of every candidate,
+/// and only the kept names are copied).
+fn lowest(cands: &[&BrokerId], scores: &[Option<f64>], k: usize) -> Vec<(BrokerId, Option<f64>)> {
+    let key = |i: usize| scores[i].unwrap_or(f64::INFINITY);
+    let mut top: Vec<usize> = Vec::with_capacity(k + 1);
+    for i in 0..scores.len() {
+        // Positions already kept are lower: an equal score goes after them.
+        let at = top.partition_point(|&j| key(j).total_cmp(&key(i)).is_le());
+        if at < k {
+            top.insert(at, i);
+            top.truncate(k);
+        }
     }
-    scores
+    top.sort_unstable();
+    top.into_iter().map(|i| (cands[i].clone(), scores[i])).collect()
 }
 
-/// Pick a broker.
+/// Pick a broker (`known`: each candidate's load data, when already read).
 pub fn select(
     cands: &[&BrokerId],
+    known: Option<&[Option<&BrokerData>]>,
     bundle: &BundleId,
     load: &LoadData,
     conf: &Config,
     rng: &mut SimRng,
     events: &mut Vec<PlaceEvent>,
 ) -> Option<BrokerId> {
-    let data = super::join_sorted(cands, &load.brokers);
+    let data = match known {
+        Some(d) if d.len() == cands.len() => d.to_vec(),
+        _ => super::join_sorted(cands, &load.brokers),
+    };
     if data.iter().any(Option::is_none) {
         events.push(PlaceEvent::MissingLoadData {
             strategy: "LeastLongTermMessageRate".into(),
@@ -71,7 +83,7 @@ pub fn select(
     for (b, data) in cands.iter().zip(data) {
         let Some(data) = data else { continue };
         let s = score(data, conf);
-        scores.push(((*b).clone(), s));
+        scores.push(s);
         let v = s.unwrap_or(f64::INFINITY);
         if v < min {
             best.clear();
@@ -88,7 +100,7 @@ pub fn select(
     let best_count = best.len();
     events.push(PlaceEvent::LongTermRates {
         bundle: bundle.clone(),
-        scores: lowest(scores, TOP_SCORES),
+        scores: lowest(cands, &scores, TOP_SCORES),
         candidates,
         best: best
             .iter()
@@ -120,7 +132,7 @@ impl LeastLongTermMessageRate {
 
 impl super::BrokerSelectionStrategy for LeastLongTermMessageRate {
     fn select_broker(&mut self, cx: &mut super::PlaceContext<'_>) -> Option<BrokerId> {
-        select(cx.cands, cx.bundle, cx.load, cx.conf, cx.rng, cx.events)
+        select(cx.cands, cx.data, cx.bundle, cx.load, cx.conf, cx.rng, cx.events)
     }
 }
 

@@ -26,7 +26,7 @@ pub mod why;
 
 use super::config::{Config, SheddingStrategy};
 use super::ids::{BrokerId, BundleId};
-use super::load::LoadData;
+use super::load::{BrokerData, LoadData};
 use super::shed::{BrokerLoadEma, Unload};
 use crate::sort::StableSort;
 pub use strategy::{BrokerSelectionStrategy, PlaceContext};
@@ -365,12 +365,18 @@ pub(crate) fn join_sorted<'a, V>(sorted: &[&BrokerId], map: &'a BTreeMap<BrokerI
     if sorted.len().saturating_mul(8) < map.len() {
         return sorted.iter().map(|b| map.get(*b)).collect();
     }
+    // One comparison of names per step of the walk.
     let mut it = map.iter().peekable();
     sorted
         .iter()
-        .map(|&b| {
-            while it.next_if(|(k, _)| *k < b).is_some() {}
-            it.next_if(|(k, _)| *k == b).map(|(_, v)| v)
+        .map(|&b| loop {
+            match it.peek().map(|(k, _)| (*k).cmp(b)) {
+                Some(std::cmp::Ordering::Less) => {
+                    it.next();
+                }
+                Some(std::cmp::Ordering::Equal) => break it.next().map(|(_, v)| v),
+                _ => break None,
+            }
         })
         .collect()
 }
@@ -404,14 +410,16 @@ impl Placer {
         conf: &Config,
         rng: &mut SimRng,
     ) -> (Option<BrokerId>, Vec<PlaceEvent>) {
-        self.select_among(&ordered(candidates), bundle, load, conf, rng)
+        self.select_among(&ordered(candidates), None, bundle, load, conf, rng)
     }
 
     /// [`Placer::select_broker`] over candidates already sorted and de-duplicated
-    /// (what the simulation's candidate filter yields), without copying them.
+    /// (what the simulation's candidate filter yields), without copying them;
+    /// `data`, when given, is each candidate's entry of `load.brokers`.
     pub(crate) fn select_among(
         &mut self,
         cands: &[&BrokerId],
+        data: Option<&[Option<&BrokerData>]>,
         bundle: &BundleId,
         load: &LoadData,
         conf: &Config,
@@ -445,6 +453,7 @@ impl Placer {
             .get_mut(strategy)
             .select_broker(&mut PlaceContext {
                 cands,
+                data,
                 bundle,
                 load,
                 conf,

@@ -4,7 +4,7 @@
 
 use super::super::config::Config;
 use super::super::ids::{BrokerId, BundleId};
-use super::super::load::LoadData;
+use super::super::load::{BrokerData, LoadData};
 use super::super::shed::BrokerLoadEma;
 use super::PlaceEvent;
 use crate::engine::SimRng;
@@ -16,6 +16,9 @@ use std::fmt;
 pub struct PlaceContext<'a> {
     /// The candidates, sorted by name and distinct, never empty.
     pub cands: &'a [&'a BrokerId],
+    /// Each candidate's entry of `load.brokers`, when the caller already read
+    /// it (`None`: look it up).
+    pub data: Option<&'a [Option<&'a BrokerData>]>,
     /// The bundle to place.
     pub bundle: &'a BundleId,
     /// The leader's load data.
