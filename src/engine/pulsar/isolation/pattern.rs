@@ -84,6 +84,10 @@ fn translate(source: &str) -> Result<String, String> {
     // Inside a bracketed class (its nesting depth), and the class's first position
     // (where `]` and `^` are literal / negation).
     let mut class = 0usize;
+    // Whether the `x` flag (whitespace and `#` comments ignored) is on, and what
+    // it was when each open group began (a group's flags end with it).
+    let mut verbose = false;
+    let mut groups: Vec<bool> = Vec::new();
     let mut chars = source.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
         match c {
@@ -140,10 +144,38 @@ fn translate(source: &str) -> Result<String, String> {
                 if flags.bytes().all(|f| f.is_ascii_alphabetic() || f == b'-') && flags.contains('u') {
                     return Err("the u flag (Unicode mode) is not supported".into());
                 }
-                // `(?i)*`: `regex-lite` would repeat what precedes the flags.
                 let after = &source[i + 2 + flags.len()..];
-                if after.starts_with(')') && after[1..].starts_with(['*', '+', '?', '{']) {
-                    return Err("repetition operator missing expression".into());
+                let is_flags = flags.bytes().all(|f| f.is_ascii_alphabetic() || f == b'-');
+                // The `x` flag as these flags leave it (`-` turns the ones after it off).
+                let x_after = |was: bool| match (flags.find('x'), flags.find('-')) {
+                    (Some(x), Some(minus)) => x < minus,
+                    (Some(_), None) => true,
+                    (None, _) => was,
+                };
+                if let Some(behind) = after.strip_prefix(')') {
+                    if is_flags {
+                        verbose = x_after(verbose);
+                    }
+                    // `(?i)*`, or in verbose mode `(?x) *`: `regex-lite` would
+                    // repeat what precedes the flags.
+                    if next_significant(behind, verbose).starts_with(['*', '+', '?', '{']) {
+                        return Err("repetition operator missing expression".into());
+                    }
+                } else {
+                    groups.push(verbose);
+                    if is_flags && after.starts_with(':') {
+                        verbose = x_after(verbose);
+                    }
+                }
+                out.push(c);
+            }
+            '(' if class == 0 => {
+                groups.push(verbose);
+                out.push(c);
+            }
+            ')' if class == 0 => {
+                if let Some(was) = groups.pop() {
+                    verbose = was;
                 }
                 out.push(c);
             }
@@ -163,6 +195,21 @@ fn translate(source: &str) -> Result<String, String> {
         }
     }
     Ok(out)
+}
+
+/// `rest` from its first character that counts: in verbose mode whitespace and
+/// `#` comments (to the end of the line) are skipped.
+fn next_significant(mut rest: &str, verbose: bool) -> &str {
+    if !verbose {
+        return rest;
+    }
+    loop {
+        let trimmed = rest.trim_start();
+        match trimmed.strip_prefix('#') {
+            Some(comment) => rest = comment.split_once('\n').map_or("", |(_, r)| r),
+            None => return trimmed,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -265,6 +312,21 @@ mod tests {
     const CHARS: &[&str] = &[
         "a", "b", "B", "A", "1", "2", "-", "_", ".", " ", "\n", "é", "ø", "Ã",
     ];
+
+    /// A repetition right after a flags group, past verbose-mode whitespace or a
+    /// comment, repeats nothing: refused, as the `regex` crate refuses it.
+    #[test]
+    fn repetition_after_flags_and_verbose_whitespace_is_refused() {
+        for bad in [" (?x) *", "(?x)  +", "(?x)#c\n*", "a(?ix)\t?", "(?s)*"] {
+            assert!(reference(bad).is_none(), "{bad:?}");
+            assert!(Pattern::new(bad).is_err(), "{bad:?}");
+        }
+        // Whitespace is a literal outside verbose mode, so these repeat it.
+        for good in [" (?i) *", "(?x)(?-x) *", "(?x: a) *", "((?x)) *"] {
+            assert!(reference(good).is_some(), "{good:?}");
+            assert!(Pattern::new(good).is_ok(), "{good:?}");
+        }
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(3000))]
