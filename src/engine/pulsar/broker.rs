@@ -242,6 +242,43 @@ mod tests {
     use super::*;
 
     #[test]
+    fn bundles_in_namespace_counts_with_and_without_the_cached_namespace() {
+        let (a, b) = (NamespaceName::from("public/a"), NamespaceName::from("public/b"));
+        let bid = |ns: &NamespaceName, lower: u32| BundleId {
+            namespace: ns.clone(),
+            range: super::super::bundle::BundleRange {
+                lower,
+                upper: lower + 1,
+            },
+        };
+        let mut br = Broker::new(BrokerId("b".into()), Capacity::default(), 0);
+        assert_eq!(br.bundles_in_namespace(&a), 0);
+        for i in 0..3 {
+            br.bundles.insert(bid(&a, i));
+            br.bundles_changed();
+        }
+        assert_eq!(br.one_namespace.0.as_ref(), Some(&a));
+        assert_eq!((br.bundles_in_namespace(&a), br.bundles_in_namespace(&b)), (3, 0));
+        br.bundles.insert(bid(&b, 7));
+        br.bundles_changed();
+        assert_eq!(br.one_namespace.0, None);
+        assert_eq!((br.bundles_in_namespace(&a), br.bundles_in_namespace(&b)), (3, 1));
+        // A broker read back from JSON has no cache yet and still counts right.
+        let back: Broker = serde_json::from_str(&serde_json::to_string(&br).unwrap()).unwrap();
+        assert_eq!(back.one_namespace.0, None);
+        assert_eq!(
+            (back.bundles_in_namespace(&a), back.bundles_in_namespace(&b)),
+            (3, 1)
+        );
+        for i in 0..3 {
+            br.bundles.remove(&bid(&a, i));
+            br.bundles_changed();
+        }
+        assert_eq!(br.one_namespace.0.as_ref(), Some(&b));
+        assert_eq!((br.bundles_in_namespace(&a), br.bundles_in_namespace(&b)), (0, 1));
+    }
+
+    #[test]
     fn direct_usage_overrides_the_model() {
         let mut b = Broker::new(BrokerId("b".into()), Capacity::default(), 0);
         b.direct.cpu = Some(40.0);

@@ -186,6 +186,34 @@ mod tests {
         assert!(text.contains("the 5 lowest of 12 candidates"), "{text}");
     }
 
+    /// The kept scores are those a stable sort by (score, name) keeps, in name
+    /// order, with many ties and overloaded (`None`) brokers among them.
+    #[test]
+    fn lowest_keeps_what_sorting_by_score_then_name_keeps() {
+        let mut r = rng();
+        for round in 0..200 {
+            let n = 1 + r.below(40);
+            let names: Vec<BrokerId> = (0..n).map(|i| br(&format!("broker-{i:03}"))).collect();
+            let cands: Vec<&BrokerId> = names.iter().collect();
+            let scores: Vec<Option<f64>> = (0..n)
+                .map(|_| match r.below(5) {
+                    0 => None,
+                    k => Some(f64::from(k as u32) * 10.0),
+                })
+                .collect();
+            let k = r.below(8);
+            let mut want: Vec<(BrokerId, Option<f64>)> =
+                names.iter().cloned().zip(scores.iter().copied()).collect();
+            if want.len() > k {
+                let key = |s: &Option<f64>| s.unwrap_or(f64::INFINITY);
+                want.sort_by(|a, b| key(&a.1).total_cmp(&key(&b.1)).then_with(|| a.0.cmp(&b.0)));
+                want.truncate(k);
+                want.sort_by(|a, b| a.0.cmp(&b.0));
+            }
+            assert_eq!(lowest(&cands, &scores, k), want, "round {round}: {scores:?}, k {k}");
+        }
+    }
+
     #[test]
     fn least_long_term_message_rate_picks_least_and_skips_overloaded() {
         let fx = Fx::new()
