@@ -108,12 +108,14 @@ fn bar(kind: &'static str, label: &'static str, value: f64) -> Html {
 }
 
 fn bar_with(kind: &'static str, label: &str, value: f64, text: String) -> Html {
+    // The fill is scaled, not sized: a new value (and its transition) then
+    // never lays the page out again.
     let shown = value.clamp(0.0, 100.0);
     html! {
         <div class={classes!("bar", kind)} role="meter" aria-label={label.to_string()} aria-valuemin="0" aria-valuemax="100"
              aria-valuenow={format!("{value:.1}")} aria-valuetext={format!("{label} {text}")}>
             <span class="bar-name">{label.to_string()}</span>
-            <span class="track"><span class="fill" style={format!("width:{shown:.2}%")}></span></span>
+            <span class="track"><span class="fill" style={format!("transform:scaleX({:.4})", shown / 100.0)}></span></span>
             <span class="bar-value">{ text }</span>
         </div>
     }
