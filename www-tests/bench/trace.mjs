@@ -7,7 +7,9 @@
 // recalculation, layout, pre-paint / paint / layerize and the raster / commit,
 // plus the largest style and layout passes (with how many elements they touched).
 // The trace is written to www-tests/output/round.trace.json (opens in chrome://tracing
-// or DevTools' Performance panel).
+// or DevTools' Performance panel). TRACE_STYLE='selector{prop:value}' sets a style on
+// the page's elements first (`display:none` on a panel: what its layout costs);
+// TRACE_INVALIDATIONS=1 also records which nodes were invalidated and why.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
