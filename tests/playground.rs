@@ -389,3 +389,58 @@ fn event_rows_carry_the_engine_round_number() {
         .filter(|r| r.round == Some(2))
         .any(|r| r.text.starts_with("round 2 ")));
 }
+
+/// The Pulsar tab's kept ring (`playground::ring_model`) against a fresh build,
+/// round after round, with the views dropped between renders (the ring two
+/// renders old is then patched in place) or still held (a copy is made).
+#[test]
+fn the_kept_pulsar_ring_is_a_fresh_ring_round_after_round() {
+    use lbscope::playground::ring_model::RingModel;
+    use std::rc::Rc;
+    fn bin64(t: &mut dyn Iterator<Item = (u32, f64)>) -> Vec<(u32, f64)> {
+        let mut v = vec![(0, 0.0); 64];
+        for (h, r) in t {
+            let b = &mut v[(h >> 26) as usize];
+            b.0 += 1;
+            b.1 += r;
+        }
+        v
+    }
+    let ns = lbscope::bench::PULSAR_NS;
+    let mut s = boot(None, None);
+    s.open(lbscope::bench::pulsar_scenario(12, 6_000, 256));
+    let mut m: RingModel<(u32, f64)> = RingModel::default();
+    let mut seen: Vec<*const pulsar::view::RingView> = Vec::new();
+    let (mut patched, mut held) = (0, None);
+    for round in 0..12 {
+        s = s.reduce(Msg::act(pulsar::Action::Step));
+        let live = s.shown(System::Pulsar).clone();
+        let session = s.session::<pulsar::Sim>();
+        let (ring, bins, names) = m.ring(&live, &session, ns, Some(bin64));
+        let sim = session.state();
+        let want = sim.ring_view(ns, false).unwrap();
+        assert_eq!(*ring, want, "round {round}");
+        let nsd = &sim.namespaces()[ns];
+        let mut t = nsd.topics.values().map(|t| (t.hash, nsd.traffic(t).msg_rate()));
+        assert_eq!(*bins.unwrap(), bin64(&mut t));
+        assert_eq!(
+            *names,
+            want.bundles.iter().map(|b| b.name.clone()).collect::<Vec<_>>()
+        );
+        assert_eq!(*m.brokers(&live, sim), sim.broker_views());
+        let at = Rc::as_ptr(&ring);
+        let n = seen.len();
+        if n >= 2 && seen[n - 1] != at && seen[n - 2] == at {
+            patched += 1;
+        }
+        seen.push(at);
+        // Rounds 6 to 8: a view still holds each ring (no ring is free to patch).
+        if (6..9).contains(&round) {
+            held = Some(ring);
+        } else {
+            held = None;
+        }
+    }
+    drop(held);
+    assert!(patched > 0, "no ring was patched in place");
+}

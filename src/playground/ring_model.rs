@@ -4,11 +4,14 @@
 //! and binning every topic's traffic took most of the redraw; a round moves
 //! ~100 bundles and changes no topic's traffic.
 //!
-//! * The ring: each bundle is read straight from the engine's bundle map, in
-//!   ring order; a bundle whose range, owner, state, topic count and load are
-//!   those of the previous ring keeps its previous view (its formatted name
-//!   included), and when no bundle changed the previous ring itself is returned
-//!   (same `Rc`, so the ring component skips the render).
+//! * The ring: each bundle is read straight from the engine's bundle map (only
+//!   the namespace's part of it), in ring order, in one pass that compares it
+//!   with the previous ring; when no bundle changed the previous ring itself is
+//!   returned (same `Rc`, so the ring component skips the render). Otherwise
+//!   the ring before the previous one, which the views no longer hold, is
+//!   patched in place at the bundles that changed since it was drawn (no name
+//!   or owner copied for the ~16,000 others); while a view still holds it, the
+//!   previous ring is copied and patched instead.
 //! * The bundle names (for the controls' lists): rebuilt only when the bundle
 //!   ranges change (a split, another namespace).
 //! * The topic bins of a ring drawn per angular bin: recomputed only when a
@@ -21,6 +24,7 @@
 //! Everything returned equals what a fresh build gives (tested natively).
 
 use super::Live;
+use crate::engine::pulsar::ids::{BrokerId, BundleId, NamespaceName};
 use crate::engine::pulsar::traffic::Traffic;
 use crate::engine::pulsar::view::{BrokerView, BundleView, RingView};
 use crate::engine::pulsar::{self, Action};
@@ -48,6 +52,12 @@ pub struct RingModel<B> {
     /// with a later session at the same address).
     live: Option<Live>,
     ring: Option<Rc<RingView>>,
+    /// The ring before `ring`: once the views drawn from it are gone it is held
+    /// here alone, and the next changed ring is that one patched in place (no
+    /// bundle name or owner is copied for the bundles that did not change).
+    spare: Option<Rc<RingView>>,
+    /// Where `ring` differs from `spare` (bundle positions).
+    spare_diff: Vec<usize>,
     names: Option<Rc<Vec<String>>>,
     bins: Option<BinsAt<B>>,
     brokers: Option<Rc<Vec<BrokerView>>>,
@@ -58,6 +68,8 @@ impl<B> Default for RingModel<B> {
         RingModel {
             live: None,
             ring: None,
+            spare: None,
+            spare_diff: Vec::new(),
             names: None,
             bins: None,
             brokers: None,
@@ -65,15 +77,54 @@ impl<B> Default for RingModel<B> {
     }
 }
 
-/// Whether `prev`, the previous view of bundle `range`, no longer shows `st`.
+/// Whether `prev`, the previous view of bundle `range`, no longer shows `st`
+/// (the cheap fields first; this runs for every bundle of every round).
 fn changed(prev: &BundleView, range: pulsar::bundle::BundleRange, st: &pulsar::BundleState) -> bool {
-    prev.range != range
-        || prev.owner.as_ref() != st.owner()
+    prev.topics != st.topics
         || prev.state != st.ownership.state
-        || prev.topics != st.topics
-        || prev.load != st.load()
         || prev.direct != st.direct.is_some()
+        || prev.range != range
+        || prev.load != *st.direct.as_ref().unwrap_or(&st.traffic)
+        || !same_owner(prev.owner.as_ref(), st.owner())
         || !prev.topic_list.is_empty()
+}
+
+/// Whether two owners are the same broker: the names' bytes compared eight at
+/// a time (a byte-wise `memcmp` per bundle was most of the walk in wasm).
+fn same_owner(a: Option<&BrokerId>, b: Option<&BrokerId>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => {
+            let (a, b) = (a.0.as_bytes(), b.0.as_bytes());
+            if a.len() != b.len() {
+                return false;
+            }
+            let (x, y) = (a.chunks_exact(8), b.chunks_exact(8));
+            let tail = x.remainder().iter().zip(y.remainder()).all(|(p, q)| p == q);
+            tail && x.zip(y).all(|(p, q)| {
+                u64::from_ne_bytes(p.try_into().unwrap_or([0; 8]))
+                    == u64::from_ne_bytes(q.try_into().unwrap_or([0; 8]))
+            })
+        }
+        _ => false,
+    }
+}
+
+/// Make `view` (a view of the same range) show `st`; its name stays.
+fn update(view: &mut BundleView, st: &pulsar::BundleState) {
+    if view.owner.as_ref() != st.owner() {
+        view.owner = st.owner().cloned();
+    }
+    view.state = st.ownership.state;
+    view.topics = st.topics;
+    view.load = st.load();
+    view.direct = st.direct.is_some();
+    view.topic_list.clear();
+}
+
+/// Whether two rings have the same bundle ranges, in order.
+fn same_ranges(a: &[BundleView], b: &[pulsar::bundle::BundleRange]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(o, r)| o.range == *r)
 }
 
 impl<B> RingModel<B> {
@@ -112,45 +163,91 @@ impl<B> RingModel<B> {
             return (Rc::new(empty), None, Rc::new(Vec::new()));
         };
         let default = pulsar::BundleState::default();
+        let ranges = &namespace.bundles[..];
         let prev = self.ring.take().filter(|r| r.namespace == ns);
+        let spare = self.spare.take().filter(|r| r.namespace == ns);
         let prev_bundles = prev.as_ref().map_or(&[][..], |r| &r.bundles[..]);
-        let walk = || walk(sim, ns, &namespace.bundles, prev_bundles, &default);
-        // First pass, allocation-free: what changed.
-        let same_ranges = prev_bundles.len() == namespace.bundles.len()
-            && prev_bundles
-                .iter()
-                .zip(&namespace.bundles)
-                .all(|(o, r)| o.range == *r);
-        let any_change = !same_ranges || walk().any(|(r, st, o)| o.is_none_or(|o| changed(o, r, st)));
-        let rebuilt: Option<Vec<BundleView>> = any_change.then(|| {
-            walk()
-                .map(|(r, st, o)| match o {
-                    Some(o) if !changed(o, r, st) => o.clone(),
-                    Some(o) => BundleView {
-                        name: o.name.clone(),
-                        ..fresh_named(r, st)
-                    },
-                    None => BundleView {
-                        name: r.name(),
-                        ..fresh_named(r, st)
-                    },
+        let same = prev.is_some() && same_ranges(prev_bundles, ranges);
+        let mut sums: Vec<(u32, Traffic)> = Vec::with_capacity(if bins.is_some() { ranges.len() } else { 0 });
+        let ring = if same {
+            // One pass: which bundles changed since the previous ring, the
+            // engine's state of each (and the bins' inputs).
+            let mut moved: Vec<usize> = Vec::new();
+            let mut states: Vec<&pulsar::BundleState> = Vec::with_capacity(ranges.len());
+            for (i, (r, st, o)) in walk(sim, ns, ranges, prev_bundles, &default).enumerate() {
+                if o.is_none_or(|o| changed(o, r, st)) {
+                    moved.push(i);
+                }
+                states.push(st);
+                if bins.is_some() {
+                    sums.push((st.topics, st.traffic));
+                }
+            }
+            if let Some(p) = prev.clone().filter(|_| moved.is_empty()) {
+                // Nothing changed: the same ring (the spare stays).
+                self.spare = spare;
+                p
+            } else {
+                // The ring before the previous one, held by nothing else: patched
+                // in place where it differs from the previous ring or the engine.
+                let spare_diff = std::mem::take(&mut self.spare_diff);
+                let patched = spare
+                    .filter(|s| s.bundles.len() == ranges.len())
+                    .and_then(|mut s| {
+                        let v = Rc::get_mut(&mut s)?;
+                        for &i in spare_diff.iter().chain(&moved) {
+                            update(&mut v.bundles[i], states[i]);
+                        }
+                        Some(s)
+                    });
+                // Otherwise a copy of the previous ring with the changed bundles updated.
+                let ring = patched.unwrap_or_else(|| {
+                    let mut v = prev_bundles.to_vec();
+                    for &i in &moved {
+                        update(&mut v[i], states[i]);
+                    }
+                    Rc::new(RingView {
+                        namespace: ns.to_string(),
+                        bundles: v,
+                    })
+                });
+                self.spare = prev.clone();
+                self.spare_diff = moved;
+                ring
+            }
+        } else {
+            // Other ranges (a split, another namespace): built again, each
+            // bundle keeping its formatted name when its range is unchanged.
+            let v: Vec<BundleView> = walk(sim, ns, ranges, prev_bundles, &default)
+                .map(|(r, st, o)| {
+                    if bins.is_some() {
+                        sums.push((st.topics, st.traffic));
+                    }
+                    match o {
+                        Some(o) if !changed(o, r, st) => o.clone(),
+                        Some(o) => BundleView {
+                            name: o.name.clone(),
+                            ..fresh_named(r, st)
+                        },
+                        None => BundleView {
+                            name: r.name(),
+                            ..fresh_named(r, st)
+                        },
+                    }
                 })
-                .collect()
-        });
-        let sums: Option<Vec<(u32, Traffic)>> =
-            bins.map(|_| walk().map(|(_, st, _)| (st.topics, st.traffic)).collect());
-        let ring = match (rebuilt, prev) {
-            (None, Some(p)) => p,
-            (v, _) => Rc::new(RingView {
+                .collect();
+            self.spare = None;
+            self.spare_diff.clear();
+            Rc::new(RingView {
                 namespace: ns.to_string(),
-                bundles: v.unwrap_or_default(),
-            }),
+                bundles: v,
+            })
         };
         let names = match self.names.take() {
-            Some(n) if same_ranges => n,
+            Some(n) if same => n,
             _ => Rc::new(ring.bundles.iter().map(|b| b.name.clone()).collect()),
         };
-        let tick_bins = if let (Some(binner), Some(sums)) = (bins, sums) {
+        let tick_bins = if let Some(binner) = bins {
             Some(self.bins(session, namespace, sums, binner))
         } else {
             self.bins = None;
@@ -218,7 +315,8 @@ impl<B> RingModel<B> {
 /// Each bundle of a namespace in ring order (`ranges`): its range, the engine's
 /// state of it (the bundle map is ordered by namespace, then range; a range the
 /// map lacks reads as the default state, as `Sim::ring_view` reads it) and the
-/// previous view of the same range, if any (`prev` is in ring order too).
+/// previous view of the same range, if any (`prev` is in ring order too). Only
+/// the map's entries between the namespace's first and last range are read.
 fn walk<'a>(
     sim: &'a pulsar::Sim,
     ns: &'a str,
@@ -232,10 +330,20 @@ fn walk<'a>(
         Option<&'a BundleView>,
     ),
 > + 'a {
-    let mut states = sim
-        .bundles()
-        .iter()
-        .filter(move |(id, _)| id.namespace.as_str() == ns)
+    let bounds = ranges.first().zip(ranges.last()).map(|(lo, hi)| {
+        let name = NamespaceName::from(ns);
+        BundleId {
+            namespace: name.clone(),
+            range: *lo,
+        }..=BundleId {
+            namespace: name,
+            range: *hi,
+        }
+    });
+    let mut states = bounds
+        .map(|b| sim.bundles().range(b))
+        .into_iter()
+        .flatten()
         .peekable();
     let mut old = prev.iter().peekable();
     ranges.iter().map(move |range| {

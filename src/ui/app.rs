@@ -15,6 +15,23 @@ use super::tabs::{aside_empty, control_words};
 use crate::engine::System;
 use yew::prelude::*;
 
+/// The config of the active tab's session as JSON text (what its settings rows
+/// and compare options are built from).
+fn config_key(store: &Store) -> String {
+    struct Key<'a>(&'a Store);
+    impl crate::engine::Visit for Key<'_> {
+        type Out = String;
+        fn visit<E: crate::engine::Engine>(self) -> String {
+            let tab = self.0.active().get();
+            tab.as_any()
+                .downcast_ref::<crate::scenario::session::Session<E>>()
+                .and_then(|s| serde_json::to_string(s.state().config()).ok())
+                .unwrap_or_default()
+        }
+    }
+    store.tab.visit(Key(store))
+}
+
 /// What a key press does (None: not a shortcut). Keys typed into fields are ignored by the caller.
 fn shortcut(key: &str, store: &Store) -> Option<Msg> {
     let lesson = store.lesson_on_screen().is_some();
@@ -341,9 +358,17 @@ pub fn App() -> Html {
     };
     let (rows, hidden) = (log.0.clone(), log.1);
     let on_pick = use_callback(store.dispatcher(), |s, d| d.dispatch(Msg::Highlight(s)));
+    // The settings and the compare options are built from the config alone: a
+    // round that leaves the config as it was keeps them (building the rows reads
+    // every knob's default in every profile).
+    let config = {
+        let store = store.clone();
+        use_memo(data_key, move |_| config_key(&store))
+    };
+    let config_key = (store.tab, (*config).clone());
     let settings = {
         let store = store.clone();
-        use_memo(data_key, move |_| std::rc::Rc::new(store.settings()))
+        use_memo(config_key.clone(), move |_| std::rc::Rc::new(store.settings()))
     };
     let series = {
         let store = store.clone();
@@ -367,7 +392,7 @@ pub fn App() -> Html {
     };
     let compare_options = {
         let store = store.clone();
-        use_memo(data_key, move |_| store.compare_options())
+        use_memo(config_key, move |_| store.compare_options())
     };
     let on_compare = {
         let store = store.clone();

@@ -51,6 +51,7 @@ try {
   const engine = [];
   const frame = [];
   const views = [];
+  const parts = {};
   for (let i = 0; i < rounds + 3; i++) {
     const total = await page.evaluate(async () => {
       const start = performance.now();
@@ -58,8 +59,11 @@ try {
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       return performance.now() - start;
     });
-    const [eng, view] = await page.evaluate(() => [window.lbscopeRoundMs, window.lbscopeTimings?.['pulsar-views'] ?? NaN]);
-    if (i >= 3) { engine.push(eng); frame.push(total - eng); views.push(view); }
+    const [eng, view, timings] = await page.evaluate(() => [window.lbscopeRoundMs, window.lbscopeTimings?.['pulsar-views'] ?? NaN, { ...(window.lbscopeTimings ?? {}) }]);
+    if (i >= 3) {
+      engine.push(eng); frame.push(total - eng); views.push(view);
+      for (const [k, v] of Object.entries(timings)) if (k.startsWith('pulsar-views-')) (parts[k] ??= []).push(v);
+    }
   }
   const wasm = readdirSync(DIST).find((f) => f.endsWith('.wasm'));
   const raw = readFileSync(join(DIST, wasm));
@@ -74,6 +78,7 @@ try {
     ['Pulsar Step, wasm / native (medians)', `${ratio.toFixed(2)}x`, '', '<= 1.5x', verdict(ratio <= 1.5)],
     ['redraw after a round (ring + bars + deck)', fmt(median(frame)), '', '<= 16 ms', verdict(median(frame) <= 16)],
     ['  of which the Pulsar tab\'s views from the engine', fmt(median(views)), '', '', ''],
+    ...Object.entries(parts).map(([k, v]) => [`    ${k.replace('pulsar-views-', '')}`, fmt(median(v)), '', '', '']),
     ['opening the scenario (setup replay + first draw)', fmt(openMs), `setup ${fmt(native.setup_ms)}`, '<= 2000 ms', verdict(openMs <= 2000)],
     ['first render of the default page', fmt(firstRender), '', '<= 1000 ms', verdict(firstRender <= 1000)],
     ['first `make serve` on a fresh machine', 'not timed here', '', '<= 5 min', 'see README, Quick start'],

@@ -13,6 +13,8 @@ pub struct Surface {
     /// The 2D context.
     pub ctx: CanvasRenderingContext2d,
     canvas: HtmlCanvasElement,
+    /// The canvas's computed style, read once per drawing.
+    style: std::cell::OnceCell<Option<web_sys::CssStyleDeclaration>>,
 }
 
 impl Surface {
@@ -42,15 +44,23 @@ impl Surface {
         ctx.set_transform(scale * dpr, 0.0, 0.0, scale * dpr, 0.0, 0.0)
             .ok()?;
         ctx.clear_rect(0.0, 0.0, view.0, view.1);
-        Some(Surface { ctx, canvas })
+        Some(Surface {
+            ctx,
+            canvas,
+            style: std::cell::OnceCell::new(),
+        })
     }
 
     /// The value of a CSS custom property (`--accent`) on the canvas, or `fallback`.
     pub fn css(&self, var: &str, fallback: &str) -> String {
-        gloo::utils::window()
-            .get_computed_style(&self.canvas)
-            .ok()
-            .flatten()
+        self.style
+            .get_or_init(|| {
+                gloo::utils::window()
+                    .get_computed_style(&self.canvas)
+                    .ok()
+                    .flatten()
+            })
+            .as_ref()
             .and_then(|s| s.get_property_value(var).ok())
             .map(|v| v.trim().to_string())
             .filter(|v| !v.is_empty())

@@ -63,6 +63,17 @@ pub fn EmbedApp() -> Html {
             fresh: true,
         }))
     });
+    // The page is the embed: `html.embedded` sizes the document to the frame
+    // (a class, not `:has(.embed)`, which the browser would test again after
+    // every change anywhere in the page).
+    use_effect_with((), |_| {
+        if let Some(root) = gloo::utils::document().document_element() {
+            let class = root.class_name();
+            if !class.split_whitespace().any(|c| c == "embedded") {
+                root.set_class_name(format!("{class} embedded").trim());
+            }
+        }
+    });
     // A heavy scenario is opened after the busy line has been drawn.
     {
         let store = store.clone();

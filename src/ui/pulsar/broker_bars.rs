@@ -42,6 +42,23 @@ impl PartialEq for BrokerBarsProps {
 /// Strip size in view units.
 const STRIP: (f64, f64) = (300.0, 62.0);
 
+/// Set the fill colour and alpha of `ctx`, skipping what `pen` says it has.
+fn set_pen<'a>(
+    ctx: &web_sys::CanvasRenderingContext2d,
+    pen: &mut (&'a str, f64),
+    color: &'a str,
+    alpha: f64,
+) {
+    if pen.1 != alpha {
+        ctx.set_global_alpha(alpha);
+        pen.1 = alpha;
+    }
+    if pen.0 != color {
+        ctx.set_fill_style_str(color);
+        pen.0 = color;
+    }
+}
+
 /// Draw the load strip: one bar per broker in name order, the overload line and
 /// the cluster average (dashed).
 fn draw_strip(node: &NodeRef, brokers: &[BrokerView], lit: Option<&str>) {
@@ -59,6 +76,9 @@ fn draw_strip(node: &NodeRef, brokers: &[BrokerView], lit: Option<&str>) {
     let (overload, avg) = first.map_or((85.0, 0.0), |b| (b.overload_line, b.cluster_avg));
     let w = STRIP.0 / brokers.len().max(1) as f64;
     let y = |v: f64| 60.0 - v.clamp(0.0, 100.0) / 100.0 * 60.0;
+    // The context's colour and alpha are set only when they change (1,000 bars
+    // mostly share them; each setting is a call out of the wasm with a string).
+    let mut pen: (&str, f64) = ("", f64::NAN);
     for (i, b) in brokers.iter().enumerate() {
         let h = b.load.clamp(0.0, 100.0) / 100.0 * 60.0;
         let color = if !b.alive {
@@ -68,12 +88,10 @@ fn draw_strip(node: &NodeRef, brokers: &[BrokerView], lit: Option<&str>) {
         } else {
             accent.as_str()
         };
-        ctx.set_global_alpha(if b.alive { 1.0 } else { 0.4 });
-        ctx.set_fill_style_str(color);
+        set_pen(ctx, &mut pen, color, if b.alive { 1.0 } else { 0.4 });
         ctx.fill_rect(i as f64 * w, 60.0 - h, w.max(0.3), h);
         if lit == Some(b.id.0.as_str()) {
-            ctx.set_global_alpha(1.0);
-            ctx.set_fill_style_str(&fg);
+            set_pen(ctx, &mut pen, &fg, 1.0);
             ctx.fill_rect(i as f64 * w, 0.0, w.max(0.6), 60.0);
         }
     }
@@ -108,12 +126,14 @@ fn bar(kind: &'static str, label: &'static str, value: f64) -> Html {
 }
 
 fn bar_with(kind: &'static str, label: &str, value: f64, text: String) -> Html {
+    // The fill is scaled, not sized: a new value (and its transition) then
+    // never lays the page out again.
     let shown = value.clamp(0.0, 100.0);
     html! {
         <div class={classes!("bar", kind)} role="meter" aria-label={label.to_string()} aria-valuemin="0" aria-valuemax="100"
              aria-valuenow={format!("{value:.1}")} aria-valuetext={format!("{label} {text}")}>
             <span class="bar-name">{label.to_string()}</span>
-            <span class="track"><span class="fill" style={format!("width:{shown:.2}%")}></span></span>
+            <span class="track"><span class="fill" style={format!("transform:scaleX({:.4})", shown / 100.0)}></span></span>
             <span class="bar-value">{ text }</span>
         </div>
     }

@@ -109,13 +109,26 @@ pub struct ControlsProps {
 /// The side panel of controls: "Try this" and the essentials open, the rest folded.
 #[component]
 pub fn Controls(p: &ControlsProps) -> Html {
+    // The brokers' loads change every round; only the sections that read them
+    // get them (the others then skip the round). The doc example's line reads
+    // them only when exactly three brokers are alive.
+    let without_loads = ControlsProps {
+        loads: Rc::default(),
+        ..p.clone()
+    };
+    let three_alive = p.members.iter().filter(|(_, alive)| *alive).count() == 3;
+    let traffic = if three_alive {
+        p.clone()
+    } else {
+        without_loads.clone()
+    };
     html! {
         <>
             <TryThis ..p.clone() />
-            <ClusterControls ..p.clone() />
-            <TopicControls ..p.clone() />
-            <TrafficControls ..p.clone() />
-            <AdminControls ..p.clone() />
+            <ClusterControls ..without_loads.clone() />
+            <TopicControls ..without_loads.clone() />
+            <TrafficControls ..traffic />
+            <AdminControls ..without_loads />
         </>
     }
 }

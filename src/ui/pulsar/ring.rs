@@ -500,10 +500,15 @@ fn draw(node: &NodeRef, p: &RingProps) {
             .map(|h| h.id.as_str())
     };
     let runs = owner_runs(bundles);
+    // The fill colour is set only when it changes (a call out of the wasm with a string).
+    let mut pen = "";
     for r in &runs {
         donut(ctx, r.lo, r.hi);
         let color = r.owner.as_deref().map_or(hatch.as_str(), |o| p.colors.color(o));
-        ctx.set_fill_style_str(color);
+        if color != pen {
+            ctx.set_fill_style_str(color);
+            pen = color;
+        }
         ctx.fill();
     }
     if let Some(b) = hl("broker") {

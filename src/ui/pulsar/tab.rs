@@ -221,6 +221,7 @@ impl Views {
             .is_some_and(|n| n.topics.len() > TICK_LIMIT);
         // Many topics: the ring without topic lists, kept between rounds
         // (`ring_model`); few: the engine's ring with every topic.
+        let t0 = crate::ui::browser::now_ms();
         let (ring, bins, bundle_names) = if many_topics {
             kept.model.ring(live, session, &ns, Some(bin_topics))
         } else {
@@ -231,6 +232,8 @@ impl Views {
             let names = Rc::new(ring.bundles.iter().map(|b| b.name.clone()).collect());
             (ring, None, names)
         };
+        crate::ui::browser::timing("pulsar-views-ring", t0);
+        let t0 = crate::ui::browser::now_ms();
         let brokers = kept.model.brokers(live, sim);
         let (members, colors) = match kept.members.take() {
             Some((m, c))
@@ -256,13 +259,17 @@ impl Views {
                 .map(|t| (t.name.0.clone(), t.traffic.msg_rate_in))
                 .collect(),
         );
+        crate::ui::browser::timing("pulsar-views-brokers", t0);
+        let t0 = crate::ui::browser::now_ms();
+        let inputs = Rc::new(sim.shed_inputs());
+        crate::ui::browser::timing("pulsar-views-shed-inputs", t0);
         Views {
             namespaces,
             ns,
             ring,
             bins,
             brokers,
-            inputs: Rc::new(sim.shed_inputs()),
+            inputs,
             colors,
             config: Rc::new(sim.config().clone()),
             members,
@@ -298,7 +305,9 @@ pub fn PulsarTab() -> Html {
                 .get(NAMESPACE)
                 .map_or(0, |ns| ns.bundles.len() as u32);
             let mut v = Views::of(&mut kept.borrow_mut(), &live, &session, chosen, bundles);
+            let t1 = crate::ui::browser::now_ms();
             v.card = Rc::new(RoundCard::of(&session));
+            crate::ui::browser::timing("pulsar-views-card", t1);
             crate::ui::browser::timing("pulsar-views", t0);
             v
         })
@@ -352,18 +361,26 @@ pub fn PulsarTab() -> Html {
             dispatch.dispatch(Msg::act(a));
         }
     });
-    let on_bundles = {
-        let store = store.clone();
-        Callback::from(move |n: u32| {
-            // Re-shard the first namespace: the same log on a namespace of n bundles.
-            let mut sc = store.scenario();
-            if let crate::scenario::Body::Pulsar(log) = sc.body {
-                sc.body =
-                    crate::scenario::Body::Pulsar(crate::scenario::presets::with_pulsar_bundles(log, n));
-            }
-            store.dispatch(Msg::AtField("bundle-count", Box::new(Msg::Rewrite(Box::new(sc)))))
-        })
-    };
+    // The newest store, for the callbacks that read it when they run (made
+    // once, so that the controls holding them skip the rounds).
+    let latest = use_mut_ref(|| store.clone());
+    *latest.borrow_mut() = store.clone();
+    let on_bundles = (*use_memo((), {
+        let latest = latest.clone();
+        move |_| {
+            Callback::from(move |n: u32| {
+                let store = latest.borrow().clone();
+                // Re-shard the first namespace: the same log on a namespace of n bundles.
+                let mut sc = store.scenario();
+                if let crate::scenario::Body::Pulsar(log) = sc.body {
+                    sc.body =
+                        crate::scenario::Body::Pulsar(crate::scenario::presets::with_pulsar_bundles(log, n));
+                }
+                store.dispatch(Msg::AtField("bundle-count", Box::new(Msg::Rewrite(Box::new(sc)))))
+            })
+        }
+    }))
+    .clone();
     let on_error = use_callback(dispatch.clone(), |t: String, dispatch| {
         dispatch.dispatch(Msg::Notify(Notice::Error(t)))
     });
