@@ -288,10 +288,15 @@ pub fn App() -> Html {
         use_effect_with(done, move |done| {
             let handle = std::rc::Rc::new(std::cell::RefCell::new(None));
             let timer = std::rc::Rc::new(std::cell::RefCell::new(None));
-            if done.is_some() {
+            if let Some(done) = *done {
                 let t = timer.clone();
                 let frame = gloo::render::request_animation_frame(move |_| {
-                    let next = gloo::timers::callback::Timeout::new(0, move || store.dispatch(Msg::OpenMore));
+                    let next = gloo::timers::callback::Timeout::new(0, move || {
+                        // The reducer replays the part before `dispatch` returns.
+                        let t0 = browser::now_ms();
+                        store.dispatch(Msg::OpenMore);
+                        browser::timing_part("opening-replay", t0, done == 0);
+                    });
                     *t.borrow_mut() = Some(next);
                 });
                 handle.borrow_mut().replace(frame);

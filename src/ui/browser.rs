@@ -180,18 +180,50 @@ pub fn expose_round_ms(ms: Option<f64>) {
 /// How long a part of the page's work took since `start_ms` ([`now_ms`]):
 /// kept in `window.lbscopeTimings[name]` (the newest) for the in-browser benchmark.
 pub fn timing(name: &str, start_ms: f64) {
-    let window = gloo::utils::window();
     let ms = now_ms() - start_ms;
+    let _ = js_sys::Reflect::set(&timings(), &JsValue::from_str(name), &JsValue::from_f64(ms));
+}
+
+/// `window.lbscopeTimings`, made when missing.
+fn timings() -> JsValue {
+    let window = gloo::utils::window();
     let key = JsValue::from_str("lbscopeTimings");
-    let obj = js_sys::Reflect::get(&window, &key)
+    js_sys::Reflect::get(&window, &key)
         .ok()
         .filter(|v| v.is_object())
         .unwrap_or_else(|| {
             let o: JsValue = js_sys::Object::new().into();
             let _ = js_sys::Reflect::set(&window, &key, &o);
             o
-        });
-    let _ = js_sys::Reflect::set(&obj, &JsValue::from_str(name), &JsValue::from_f64(ms));
+        })
+}
+
+/// One more part of a piecewise job (the opening of a heavy scenario) took the
+/// time since `start_ms`: `window.lbscopeTimings[name]` holds the parts' sum,
+/// `[name + "-parts"]` their count and `[name + "-longest"]` the longest, the
+/// page's longest stretch without answering input. `first` starts them afresh.
+pub fn timing_part(name: &str, start_ms: f64, first: bool) {
+    let ms = now_ms() - start_ms;
+    let obj = timings();
+    let read = |k: &str| {
+        if first {
+            0.0
+        } else {
+            js_sys::Reflect::get(&obj, &JsValue::from_str(k))
+                .ok()
+                .and_then(|v| v.as_f64())
+                .unwrap_or(0.0)
+        }
+    };
+    let (parts, longest) = (format!("{name}-parts"), format!("{name}-longest"));
+    let values = [
+        (name, read(name) + ms),
+        (parts.as_str(), read(&parts) + 1.0),
+        (longest.as_str(), read(&longest).max(ms)),
+    ];
+    for (k, v) in values {
+        let _ = js_sys::Reflect::set(&obj, &JsValue::from_str(k), &JsValue::from_f64(v));
+    }
 }
 
 /// Whether the page's query string holds `flag` (e.g. `?fresh`).

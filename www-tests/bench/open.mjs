@@ -1,0 +1,56 @@
+// The benchmark cluster opened in headless Chromium, for the scripts in this folder
+// that look inside a round (profile.mjs, trace.mjs; not a test).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serveDist, launch } from '../harness.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const cli = join(root, 'target', 'release', 'lbscope');
+/** Where the scripts write what they record. */
+export const out = join(root, 'www-tests', 'output');
+
+/**
+ * Have the release CLI write the Pulsar benchmark cluster with `topics` topics as a
+ * scenario, open it as a share link, wait for its ring, run `body({ page, context })`
+ * and close the browser and the server whatever happens.
+ */
+export async function withBenchmarkPage(topics, body) {
+  mkdirSync(out, { recursive: true });
+  const file = join(out, `bench-pulsar-${topics}.json`);
+  execFileSync(cli, ['bench', '--browser-scenario', file, '--topics', String(topics), '--rounds', '1'], { encoding: 'utf8' });
+  const server = await serveDist();
+  const context = await launch();
+  try {
+    const link = execFileSync(cli, ['url', file, '--base', server.url], { encoding: 'utf8' }).trim();
+    const page = await context.newPage();
+    await page.goto(link, { timeout: 600000 });
+    await opened(page);
+    return await body({ page, context });
+  } finally {
+    await context.close();
+    await server.close();
+  }
+}
+
+/**
+ * Wait until the scenario a link opens is open: a heavy one is announced, replayed a
+ * part at a time (the default tab's ring is on the page meanwhile), then drawn, so
+ * the announcement must have come and gone before the ring counts.
+ */
+export async function opened(page) {
+  await page.waitForSelector('.notice.opening', { timeout: 10000 }).catch(() => {});
+  await page.waitForSelector('.notice.opening', { state: 'detached', timeout: 600000 });
+  await page.waitForSelector('svg.ring, canvas.ring', { timeout: 600000 });
+}
+
+/** Press Step (`n`) and wait for the frame after the painted one: the milliseconds it took. */
+export function step(page) {
+  return page.evaluate(async () => {
+    const start = performance.now();
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'n', bubbles: true }));
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    return performance.now() - start;
+  });
+}
