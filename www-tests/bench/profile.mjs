@@ -5,34 +5,15 @@
 // Opens the benchmark scenario (as browser-bench.mjs does), records Chromium's
 // CPU profile over ROUNDS Step key presses (each waited to its painted frame),
 // and prints the functions with the most self time and most total time.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { serveDist, launch } from '../harness.mjs';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { out, step as stepOn, withBenchmarkPage } from './open.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const topics = Number(process.argv[2] ?? 200000);
 const rounds = Number(process.argv[3] ?? 10);
-const cli = join(root, 'target', 'release', 'lbscope');
-const out = join(root, 'www-tests', 'output');
-mkdirSync(out, { recursive: true });
-const file = join(out, `bench-pulsar-${topics}.json`);
-execFileSync(cli, ['bench', '--browser-scenario', file, '--topics', String(topics), '--rounds', '1'], { encoding: 'utf8' });
 
-const server = await serveDist();
-const context = await launch();
-try {
-  const link = execFileSync(cli, ['url', file, '--base', server.url], { encoding: 'utf8' }).trim();
-  const page = await context.newPage();
-  await page.goto(link, { timeout: 600000 });
-  await page.waitForSelector('svg.ring, canvas.ring', { timeout: 600000 });
-  const step = () => page.evaluate(async () => {
-    const start = performance.now();
-    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'n', bubbles: true }));
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    return performance.now() - start;
-  });
+await withBenchmarkPage(topics, async ({ page, context }) => {
+  const step = () => stepOn(page);
   for (let i = 0; i < 3; i++) await step();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Profiler.enable');
@@ -74,7 +55,4 @@ try {
   for (const [n, ms] of top(selfBy, 30)) console.log(`${(ms / rounds).toFixed(2).padStart(9)} ms  ${short(n)}`);
   console.log('\ntotal time per round:');
   for (const [n, ms] of top(totalBy, 45)) console.log(`${(ms / rounds).toFixed(2).padStart(9)} ms  ${short(n)}`);
-} finally {
-  await context.close();
-  await server.close();
-}
+});

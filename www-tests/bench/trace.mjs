@@ -10,28 +10,14 @@
 // or DevTools' Performance panel). TRACE_STYLE='selector{prop:value}' sets a style on
 // the page's elements first (`display:none` on a panel: what its layout costs);
 // TRACE_INVALIDATIONS=1 also records which nodes were invalidated and why.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { serveDist, launch } from '../harness.mjs';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { out, step as stepOn, withBenchmarkPage } from './open.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const topics = Number(process.argv[2] ?? 200000);
 const rounds = Number(process.argv[3] ?? 10);
-const cli = join(root, 'target', 'release', 'lbscope');
-const out = join(root, 'www-tests', 'output');
-mkdirSync(out, { recursive: true });
-const file = join(out, `bench-pulsar-${topics}.json`);
-execFileSync(cli, ['bench', '--browser-scenario', file, '--topics', String(topics), '--rounds', '1'], { encoding: 'utf8' });
 
-const server = await serveDist();
-const context = await launch();
-try {
-  const link = execFileSync(cli, ['url', file, '--base', server.url], { encoding: 'utf8' }).trim();
-  const page = await context.newPage();
-  await page.goto(link, { timeout: 600000 });
-  await page.waitForSelector('svg.ring, canvas.ring', { timeout: 600000 });
+await withBenchmarkPage(topics, async ({ page, context }) => {
   // TRACE_STYLE='selector{prop:value;...}' (several, ';;'-separated): style set on the
   // matching elements for an experiment (what a panel's layout costs: `display:none`).
   if (process.env.TRACE_STYLE) {
@@ -45,12 +31,7 @@ try {
       }
     }, process.env.TRACE_STYLE);
   }
-  const step = () => page.evaluate(async () => {
-    const start = performance.now();
-    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'n', bubbles: true }));
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    return performance.now() - start;
-  });
+  const step = () => stepOn(page);
   for (let i = 0; i < 3; i++) await step();
   const cdp = await context.newCDPSession(page);
   const events = [];
@@ -122,7 +103,4 @@ try {
   }
   console.log('\noff the main thread, per round:');
   for (const [n, ms] of other) console.log(`${(ms / rounds).toFixed(2).padStart(9)} ms  ${n}`);
-} finally {
-  await context.close();
-  await server.close();
-}
+});
