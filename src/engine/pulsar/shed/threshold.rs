@@ -289,8 +289,8 @@ impl super::LoadSheddingStrategy for ThresholdShedder {
                 .collect();
             format!(
                 "a broker sheds when its moving average (history {} × old + {} × new) is at least the cluster average {} + threshold {}: {}",
-                cx.conf.load_balancer_history_resource_percentage,
-                1.0 - cx.conf.load_balancer_history_resource_percentage,
+                short(cx.conf.load_balancer_history_resource_percentage),
+                short(1.0 - cx.conf.load_balancer_history_resource_percentage),
                 pc(avg),
                 pc(threshold),
                 if over.is_empty() { "none is".to_string() } else { format!("{} {}", over.join(", "), if over.len() == 1 { "is" } else { "are" }) }
@@ -306,6 +306,12 @@ impl super::LoadSheddingStrategy for ThresholdShedder {
             summary,
         }
     }
+}
+
+/// A weight as a reader writes it: `1 - 0.9` is 0.1, not 0.09999999999999998
+/// (six decimals at most).
+fn short(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
 }
 
 #[cfg(test)]
@@ -373,6 +379,12 @@ mod tests {
         assert!((inputs.lines[0].at - avg * 100.0).abs() < 1e-9);
         assert!((inputs.lines[1].at - (avg * 100.0 + 10.0)).abs() < 1e-9 && inputs.lines[1].trigger);
         assert!(inputs.summary.contains("broker1 is"), "{}", inputs.summary);
+        // The weights read as written (1 − 0.9 is not printed as 0.0999…98).
+        assert!(
+            inputs.summary.contains("history 0.9 × old + 0.1 × new"),
+            "{}",
+            inputs.summary
+        );
     }
 
     #[test]
