@@ -24,7 +24,7 @@
 //! Everything returned equals what a fresh build gives (tested natively).
 
 use super::Live;
-use crate::engine::pulsar::ids::{BrokerId, BundleId, NamespaceName};
+use crate::engine::pulsar::ids::{BundleId, NamespaceName};
 use crate::engine::pulsar::traffic::Traffic;
 use crate::engine::pulsar::view::{BrokerView, BundleView, RingView};
 use crate::engine::pulsar::{self, Action};
@@ -85,29 +85,8 @@ fn changed(prev: &BundleView, range: pulsar::bundle::BundleRange, st: &pulsar::B
         || prev.direct != st.direct.is_some()
         || prev.range != range
         || prev.load != *st.direct.as_ref().unwrap_or(&st.traffic)
-        || !same_owner(prev.owner.as_ref(), st.owner())
+        || prev.owner.as_ref() != st.owner()
         || !prev.topic_list.is_empty()
-}
-
-/// Whether two owners are the same broker: the names' bytes compared eight at
-/// a time (a byte-wise `memcmp` per bundle was most of the walk in wasm).
-fn same_owner(a: Option<&BrokerId>, b: Option<&BrokerId>) -> bool {
-    match (a, b) {
-        (None, None) => true,
-        (Some(a), Some(b)) => {
-            let (a, b) = (a.0.as_bytes(), b.0.as_bytes());
-            if a.len() != b.len() {
-                return false;
-            }
-            let (x, y) = (a.chunks_exact(8), b.chunks_exact(8));
-            let tail = x.remainder().iter().zip(y.remainder()).all(|(p, q)| p == q);
-            tail && x.zip(y).all(|(p, q)| {
-                u64::from_ne_bytes(p.try_into().unwrap_or([0; 8]))
-                    == u64::from_ne_bytes(q.try_into().unwrap_or([0; 8]))
-            })
-        }
-        _ => false,
-    }
 }
 
 /// Make `view` (a view of the same range) show `st`; its name stays.
