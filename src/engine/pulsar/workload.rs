@@ -820,7 +820,19 @@ fn mix(mut z: u64) -> u64 {
 
 /// A uniform draw in `[0, 1)` for (seed, round, topic key, salt).
 fn draw(seed: u64, round: u64, key: u64, salt: u64) -> f64 {
-    let z = mix(seed ^ mix(round.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ salt) ^ key);
+    draw_in(round_salt(round, salt), seed, key)
+}
+
+/// The part of [`draw`] that depends on the round and the salt only.
+#[inline(always)]
+fn round_salt(round: u64, salt: u64) -> u64 {
+    mix(round.wrapping_mul(0x2545_F491_4F6C_DD1D) ^ salt)
+}
+
+/// [`draw`] with its round part ([`round_salt`]) computed once.
+#[inline(always)]
+fn draw_in(round_salt: u64, seed: u64, key: u64) -> f64 {
+    let z = mix(seed ^ round_salt ^ key);
     (z >> 11) as f64 / (1u64 << 53) as f64
 }
 
@@ -956,6 +968,91 @@ struct Tally {
     hi: f64,
     s_before: u64,
     s_after: u64,
+}
+
+impl Tally {
+    /// Count one topic shaped from `before` to `after`.
+    #[inline(always)]
+    fn add(&mut self, before: &Traffic, after: &Traffic) {
+        self.topics += 1;
+        self.before += before.msg_rate_in;
+        self.after += after.msg_rate_in;
+        if before.msg_rate_in > 0.0 {
+            let f = after.msg_rate_in / before.msg_rate_in;
+            self.lo = self.lo.min(f);
+            self.hi = self.hi.max(f);
+        }
+        self.s_before += u64::from(before.sessions());
+        self.s_after += u64::from(after.sessions());
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: run the general pass only (to compare [`scale_pass`] with it).
+    static GENERAL_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the pattern pass must take its general loop (tests only).
+#[inline(always)]
+fn general_only() -> bool {
+    #[cfg(test)]
+    return GENERAL_ONLY.with(|g| g.get());
+    #[cfg(not(test))]
+    false
+}
+
+/// What one namespace's pass counted, beside the patterns' tallies.
+#[derive(Clone, Copy, Default)]
+struct Counts {
+    shaped: u32,
+    restored: u32,
+    base_in: f64,
+    now_in: f64,
+}
+
+/// The pass over one namespace when a single pattern shapes it, reading no
+/// names, and multiplies every targeted topic's base by `factor(rank, hash)`:
+/// what the general pass computes, in the same order, bit for bit (its loop
+/// carries no per-pattern dispatch, so the compiler keeps it in registers).
+#[inline(always)]
+fn scale_pass(
+    dense: &mut Shaped,
+    sums: &mut [Traffic],
+    hits: impl Fn(u32) -> bool,
+    factor: impl Fn(usize, u32) -> f64,
+    tally: &mut Tally,
+    counts: &mut Counts,
+) {
+    let Shaped {
+        now, base, of, hash, ..
+    } = dense;
+    let of: &[u32] = of;
+    let mut tl = *tally;
+    let mut c = *counts;
+    for (i, ((cur, base), (&b, &h))) in now
+        .iter_mut()
+        .zip(base.iter_mut())
+        .zip(of.iter().zip(hash.iter()))
+        .enumerate()
+    {
+        prefetch_sum(sums, of, i + SUM_PREFETCH);
+        if hits(h) {
+            let before = *base.get_or_insert(*cur);
+            let after = scale(&before, factor(i, h));
+            tl.add(&before, &after);
+            c.shaped += 1;
+            c.base_in += before.msg_rate_in;
+            c.now_in += after.msg_rate_in;
+            *cur = after;
+        } else if let Some(b) = base.take() {
+            *cur = b;
+            c.restored += 1;
+        }
+        sums[b as usize] = sums[b as usize].plus(cur);
+    }
+    *tally = tl;
+    *counts = c;
 }
 
 impl Default for Tally {
@@ -1260,10 +1357,73 @@ impl Sim {
                 continue;
             };
             let mut sums = vec![Traffic::default(); ranges.len()];
+            // One multiplying pattern on hashes or the whole namespace: the
+            // loop without dispatch.
+            let single = match active.as_slice() {
+                _ if general_only() => None,
+                [(k, m)] if !m.needs_name() => {
+                    let e = &workload.patterns[*k];
+                    match e.pattern.shape {
+                        Shape::Jitter { percent } => Some((*k, m, Some(percent / 100.0), e.seed)),
+                        Shape::Wave { .. } | Shape::Burst { .. } | Shape::Ramp { .. } => {
+                            Some((*k, m, None, e.seed))
+                        }
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            if let Some((k, m, jitter, seed)) = single {
+                // The running totals go on from the namespaces before (same sums, bit for bit).
+                let mut c = Counts {
+                    shaped: 0,
+                    restored: 0,
+                    base_in,
+                    now_in,
+                };
+                let tl = &mut tallies[k];
+                let ns_key = (ns_at as u64) << 56;
+                let rs = round_salt(round, 0);
+                let jittered = |i: usize, h: u32, p: f64| {
+                    let key = (u64::from(h) << 32) ^ (i as u64) ^ ns_key;
+                    1.0 + p * (2.0 * draw_in(rs, seed, key) - 1.0)
+                };
+                let fixed = workload.patterns[k]
+                    .pattern
+                    .shape
+                    .factor(round, minutes, 0.0)
+                    .unwrap_or(1.0);
+                match (m, jitter) {
+                    (NsMatch::Every, Some(p)) => {
+                        scale_pass(dense, &mut sums, |_| true, |i, h| jittered(i, h, p), tl, &mut c)
+                    }
+                    (NsMatch::Every, None) => {
+                        scale_pass(dense, &mut sums, |_| true, |_, _| fixed, tl, &mut c)
+                    }
+                    (NsMatch::Hashes(r), Some(p)) => scale_pass(
+                        dense,
+                        &mut sums,
+                        |h| r.contains(h),
+                        |i, h| jittered(i, h, p),
+                        tl,
+                        &mut c,
+                    ),
+                    (NsMatch::Hashes(r), None) => {
+                        scale_pass(dense, &mut sums, |h| r.contains(h), |_, _| fixed, tl, &mut c)
+                    }
+                    (NsMatch::Topic(_) | NsMatch::Glob(..), _) => {
+                        unreachable!("names are read by the general pass")
+                    }
+                }
+                shaped_count += c.shaped;
+                restored += c.restored;
+                (base_in, now_in) = (c.base_in, c.now_in);
+            }
             // Topic and glob targets read the names (a walk of the topic map
             // beside the arrays); the others only the hashes.
             let mut names = active.iter().any(|(_, m)| m.needs_name()).then(|| topics.keys());
-            for i in 0..n {
+            let general = if single.is_some() { 0 } else { n };
+            for i in 0..general {
                 prefetch_sum(&sums, &dense.of, i + SUM_PREFETCH);
                 let name = names.as_mut().and_then(|it| it.next());
                 let (b, hash) = (dense.of[i] as usize, dense.hash[i]);
@@ -1329,17 +1489,7 @@ impl Sim {
                         }
                     };
                     cur = after;
-                    let tl = &mut tallies[*k];
-                    tl.topics += 1;
-                    tl.before += before.msg_rate_in;
-                    tl.after += after.msg_rate_in;
-                    if before.msg_rate_in > 0.0 {
-                        let f = after.msg_rate_in / before.msg_rate_in;
-                        tl.lo = tl.lo.min(f);
-                        tl.hi = tl.hi.max(f);
-                    }
-                    tl.s_before += u64::from(before.sessions());
-                    tl.s_after += u64::from(after.sessions());
+                    tallies[*k].add(&before, &after);
                 }
                 if hit {
                     shaped_count += 1;
@@ -2053,11 +2203,93 @@ mod tests {
         ]
     }
 
+    /// Each multiplying shape on a whole namespace and on a hash range, changed
+    /// to a narrower range (topics outside get their base back) and with a
+    /// topic's traffic set in between: the loop for one pattern and the
+    /// general loop give the same events and the same state.
+    #[test]
+    fn the_one_pattern_loop_gives_the_general_loops_numbers() {
+        let shapes = [
+            Shape::Jitter { percent: 25.0 },
+            Shape::Wave {
+                period_minutes: 7.0,
+                amplitude_percent: 40.0,
+                phase_minutes: 1.5,
+            },
+            Shape::Burst {
+                start_round: 2,
+                rounds: 2,
+                multiplier: 3.5,
+            },
+            Shape::Ramp {
+                from: 0.5,
+                to: 2.0,
+                start_round: 1,
+                rounds: 3,
+            },
+        ];
+        let range = |lower, upper| Target::HashRange {
+            namespace: NS.into(),
+            lower,
+            upper,
+        };
+        for shape in shapes {
+            for target in [Target::All, range(0x1000_0000, 0xC000_0000)] {
+                let script = [
+                    Action::AddWorkload {
+                        pattern: Pattern {
+                            target: target.clone(),
+                            shape: shape.clone(),
+                        },
+                    },
+                    Action::Step,
+                    Action::Step,
+                    Action::SetTopicTraffic {
+                        topic: format!("{NS}/t-3"),
+                        traffic: traffic(250.0),
+                    },
+                    Action::Step,
+                    Action::ChangeWorkload {
+                        id: 1,
+                        pattern: Pattern {
+                            target: range(0x4000_0000, 0x9000_0000),
+                            shape: shape.clone(),
+                        },
+                    },
+                    Action::Step,
+                    Action::Step,
+                ];
+                let run = |general: bool| {
+                    GENERAL_ONLY.with(|g| g.set(general));
+                    let mut s = sim(11);
+                    let ev: Vec<Vec<Event>> = script.iter().map(|a| s.apply(a).unwrap()).collect();
+                    GENERAL_ONLY.with(|g| g.set(false));
+                    (ev, format!("{s:?}"))
+                };
+                let (fast, general) = (run(false), run(true));
+                assert_eq!(fast.0, general.0, "{shape:?} on {target:?}: events");
+                assert_eq!(fast.1, general.1, "{shape:?} on {target:?}: state");
+                let restored = fast.0[5].iter().find_map(|e| match e {
+                    Event::Workload(WorkloadEvent::Applied { restored, .. }) => Some(*restored),
+                    _ => None,
+                });
+                if target != Target::All {
+                    assert!(
+                        restored.is_some_and(|r| r > 0),
+                        "{shape:?}: the narrower range gives bases back"
+                    );
+                }
+            }
+        }
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
         /// Random patterns, changes, removals and rounds: a refused action changes
         /// nothing, the bundle sums follow the topics, rates stay finite and not
-        /// negative, the invariants hold, and a replay gives the same state.
+        /// negative, the invariants hold, and a replay gives the same state —
+        /// also when the replay runs the pattern pass's general loop only (the
+        /// loop for one multiplying pattern computes the same numbers, bit for bit).
         #[test]
         fn random_patterns_keep_the_state_consistent_and_replay(ops in proptest::collection::vec(op_strategy(), 1..14), seed in 0u64..1000) {
             let mut s = sim(seed);
@@ -2076,11 +2308,16 @@ mod tests {
                     proptest::prop_assert!(t.is_valid(), "{t:?}");
                 }
             }
-            let mut again = sim(seed);
-            for (a, ev) in &log {
-                proptest::prop_assert_eq!(&again.apply(a).unwrap(), ev);
+            for general in [false, true] {
+                GENERAL_ONLY.with(|g| g.set(general));
+                let mut again = sim(seed);
+                let replayed: Vec<Vec<Event>> = log.iter().map(|(a, _)| again.apply(a).unwrap()).collect();
+                GENERAL_ONLY.with(|g| g.set(false));
+                for ((_, ev), got) in log.iter().zip(&replayed) {
+                    proptest::prop_assert_eq!(got, ev, "general loop only: {}", general);
+                }
+                proptest::prop_assert_eq!(format!("{again:?}"), format!("{s:?}"), "general loop only: {}", general);
             }
-            proptest::prop_assert_eq!(format!("{again:?}"), format!("{s:?}"));
             // With every pattern removed, every topic carries its base again.
             let ids: Vec<u32> = s.workload().patterns().iter().map(|e| e.id).collect();
             for id in ids {
