@@ -133,6 +133,22 @@ pub struct Broker {
     /// reader falls back to the set itself; not part of its value).
     #[serde(skip)]
     pub(crate) one_namespace: NamespaceCache,
+    /// The positions of `bundles` in the live-bundle order
+    /// ([`super::index::BundleIndex`]), with the layout stamp they were
+    /// computed under (a cache cleared by [`Broker::bundles_changed`]; not
+    /// part of its value).
+    #[serde(skip)]
+    pub(crate) positions: PositionCache,
+}
+
+/// See [`Broker::positions`]: compares equal to any other.
+#[derive(Clone, Default)]
+pub(crate) struct PositionCache(pub(crate) Option<(u64, Vec<u32>)>);
+
+impl PartialEq for PositionCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// See [`Broker::one_namespace`]: compares equal to any other.
@@ -184,12 +200,14 @@ impl Broker {
             last_report_ms: None,
             served: ServedCache::default(),
             one_namespace: NamespaceCache::default(),
+            positions: PositionCache::default(),
         }
     }
 
     /// Bring the caches up to date after a bundle joined or left `bundles`.
     pub(crate) fn bundles_changed(&mut self) {
         self.served.0 = None;
+        self.positions.0 = None;
         self.one_namespace.0 = match (self.bundles.first(), self.bundles.last()) {
             (Some(f), Some(l)) if f.namespace == l.namespace => Some(f.namespace.clone()),
             _ => None,

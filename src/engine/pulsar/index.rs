@@ -95,6 +95,43 @@ impl<'a> BundleIndex<'a> {
     }
 }
 
+/// A number that changes whenever the live bundles' layout does (the
+/// namespaces, in order, and each one's bundle count): positions computed
+/// under one number hold while it stays. A cache, not part of the state.
+#[derive(Clone, Default)]
+pub(crate) struct LayoutStamp {
+    key: Vec<(NamespaceName, usize)>,
+    stamp: u64,
+}
+
+impl std::fmt::Debug for LayoutStamp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // A cache: two states that differ only here print alike.
+        f.write_str("LayoutStamp")
+    }
+}
+
+impl LayoutStamp {
+    /// The number for `index`'s layout (a new one when it changed since the last call).
+    pub(crate) fn of(&mut self, index: &BundleIndex<'_>) -> u64 {
+        let same = self.key.len() == index.namespaces.len()
+            && self
+                .key
+                .iter()
+                .zip(&index.namespaces)
+                .all(|((n, len), (m, ranges, _))| n == m && *len == ranges.len());
+        if !same || self.stamp == 0 {
+            self.key = index
+                .namespaces
+                .iter()
+                .map(|(n, r, _)| (n.clone(), r.len()))
+                .collect();
+            self.stamp += 1;
+        }
+        self.stamp
+    }
+}
+
 /// A map's values placed by [`BundleIndex::place`].
 pub(crate) struct Placed<'i, 'a, 'm, V> {
     index: &'i BundleIndex<'a>,

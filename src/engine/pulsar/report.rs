@@ -147,44 +147,70 @@ impl Sim {
     /// Fill the served-traffic cache of every broker that lacks it: one walk
     /// over the bundles when many do, a walk over each one's bundles otherwise.
     pub(crate) fn refresh_served(&mut self) {
+        self.refresh_served_from(None);
+    }
+
+    /// [`Sim::refresh_served`], with every live bundle's load and topic count
+    /// by position when the caller has just read them (the pattern pass).
+    pub(crate) fn refresh_served_from(&mut self, loads: Option<super::workload::BundleLoads>) {
         let missing = self.brokers.values().filter(|b| b.served.0.is_none()).count();
         if missing == 0 {
             return;
         }
-        let sums: Vec<(Traffic, u32)> = if missing * 8 > self.brokers.len() {
+        if missing * 8 > self.brokers.len() {
             // Each bundle's load once, by position (one walk over the bundle
             // map), then each such broker adds its own bundles' in its set's
             // order, which is the map's: the same sums, bit for bit, as
-            // [`Sim::sum_served`], with a position per bundle instead of a tree
-            // descent or a hash of the owner's name.
-            let index = self.bundle_index();
-            let loads: Vec<(Traffic, u32)> = self.bundles.values().map(|st| (st.load(), st.topics)).collect();
-            self.brokers
-                .values()
-                .filter(|b| b.served.0.is_none())
-                .map(|b| {
-                    let mut served = Traffic::default();
-                    let mut topics = 0u32;
-                    for bid in &b.bundles {
-                        let at = index.of(bid).and_then(|i| loads.get(i));
-                        if let Some((load, n)) = at {
-                            served = served.plus(load);
-                            topics = topics.saturating_add(*n);
-                        }
-                    }
-                    (served, topics)
-                })
-                .collect()
+            // [`Sim::sum_served`]. A broker keeps its bundles' positions
+            // while neither its set nor the bundles' layout changes, so the
+            // set is walked again only then.
+            let index = super::index::BundleIndex::new(&self.namespaces, &self.ns_ids, self.bundles.len());
+            let stamp = self.layout.of(&index);
+            let loads: Vec<(Traffic, u32)> = match loads {
+                Some(l) if l.len() == self.bundles.len() => {
+                    debug_assert!(
+                        l.iter()
+                            .zip(self.bundles.values())
+                            .all(|(a, st)| *a == (st.load(), st.topics)),
+                        "the pattern pass's loads differ from the bundles'"
+                    );
+                    l
+                }
+                _ => self.bundles.values().map(|st| (st.load(), st.topics)).collect(),
+            };
+            for b in self.brokers.values_mut().filter(|b| b.served.0.is_none()) {
+                let fresh = || -> Vec<u32> {
+                    b.bundles
+                        .iter()
+                        .map(|bid| index.of(bid).map_or(u32::MAX, |i| i as u32))
+                        .collect()
+                };
+                if b.positions.0.as_ref().is_none_or(|(s, _)| *s != stamp) {
+                    b.positions.0 = Some((stamp, fresh()));
+                }
+                let Some((_, at)) = &b.positions.0 else {
+                    continue;
+                };
+                debug_assert_eq!(*at, fresh(), "broker {}: kept bundle positions out of date", b.id);
+                let mut served = Traffic::default();
+                let mut topics = 0u32;
+                for (load, n) in at.iter().filter_map(|&i| loads.get(i as usize)) {
+                    served = served.plus(load);
+                    topics = topics.saturating_add(*n);
+                }
+                b.served.0 = Some((served, topics));
+            }
         } else {
-            self.brokers
+            let sums: Vec<(Traffic, u32)> = self
+                .brokers
                 .values()
                 .filter(|b| b.served.0.is_none())
                 .map(|b| self.sum_served(b))
-                .collect()
-        };
-        let empty = self.brokers.values_mut().filter(|b| b.served.0.is_none());
-        for (b, s) in empty.zip(sums) {
-            b.served.0 = Some(s);
+                .collect();
+            let empty = self.brokers.values_mut().filter(|b| b.served.0.is_none());
+            for (b, s) in empty.zip(sums) {
+                b.served.0 = Some(s);
+            }
         }
     }
 
@@ -476,7 +502,132 @@ fn add(a: &mut MessageStats, b: &MessageStats) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::workload::{Pattern, Shape, Target};
+    use super::super::{traffic::Traffic, Action, Config};
     use super::*;
+    use crate::engine::Engine;
+
+    /// Each broker's served traffic as its own bundles sum it.
+    fn served_hold(s: &Sim, when: &str) {
+        for b in s.brokers.values() {
+            assert_eq!(
+                b.served.0.unwrap_or_else(|| s.sum_served(b)),
+                s.sum_served(b),
+                "{when}: {}",
+                b.id
+            );
+            if let Some((_, at)) = &b.positions.0 {
+                let index = s.bundle_index();
+                let fresh: Vec<u32> = b
+                    .bundles
+                    .iter()
+                    .map(|id| index.of(id).map_or(u32::MAX, |i| i as u32))
+                    .collect();
+                assert_eq!(*at, fresh, "{when}: {}'s kept positions", b.id);
+            }
+        }
+    }
+
+    /// The brokers keep their bundles' positions between rounds; a namespace
+    /// created before the others (every position after it moves), a split and
+    /// a crashed broker bring them up to date, and the sums stay each
+    /// broker's own bundles'.
+    #[test]
+    fn kept_bundle_positions_follow_new_namespaces_splits_and_moves() {
+        let mut s = Sim::new(Config::default(), 5).unwrap();
+        let traffic = |rate: f64| Traffic {
+            msg_rate_in: rate,
+            msg_rate_out: rate,
+            throughput_in: rate * 1024.0,
+            throughput_out: rate * 1024.0,
+            producers: 1,
+            consumers: 1,
+        };
+        let apply = |s: &mut Sim, a: Action| {
+            s.apply(&a).unwrap();
+        };
+        for b in 0..9 {
+            apply(
+                &mut s,
+                Action::AddBroker {
+                    broker: format!("b{b}"),
+                    capacity: Default::default(),
+                },
+            );
+        }
+        for (ns, bundles) in [("t/m", 16), ("t/z", 8)] {
+            apply(
+                &mut s,
+                Action::CreateNamespace {
+                    namespace: ns.into(),
+                    bundles: Some(bundles),
+                },
+            );
+            apply(
+                &mut s,
+                Action::CreateTopics {
+                    namespace: ns.into(),
+                    prefix: "x".into(),
+                    count: 300,
+                    traffic: traffic(40.0),
+                },
+            );
+        }
+        apply(
+            &mut s,
+            Action::AddWorkload {
+                pattern: Pattern {
+                    target: Target::All,
+                    shape: Shape::Jitter { percent: 20.0 },
+                },
+            },
+        );
+        for round in 0..3 {
+            apply(&mut s, Action::Step);
+            served_hold(&s, &format!("round {round}"));
+        }
+        let kept = s.brokers.values().filter(|b| b.positions.0.is_some()).count();
+        assert!(
+            kept > 0,
+            "the brokers keep their positions after patterned rounds"
+        );
+        // A namespace sorting first: every position moves by its bundle count.
+        apply(
+            &mut s,
+            Action::CreateNamespace {
+                namespace: "a/a".into(),
+                bundles: Some(4),
+            },
+        );
+        apply(
+            &mut s,
+            Action::CreateTopics {
+                namespace: "a/a".into(),
+                prefix: "y".into(),
+                count: 50,
+                traffic: traffic(10.0),
+            },
+        );
+        apply(&mut s, Action::Step);
+        served_hold(&s, "after a namespace sorting first");
+        apply(
+            &mut s,
+            Action::SplitBundle {
+                namespace: "t/m".into(),
+                bundle: "LARGEST".into(),
+                algorithm: None,
+                boundaries: Vec::new(),
+                unload: true,
+            },
+        );
+        apply(&mut s, Action::Step);
+        served_hold(&s, "after a split");
+        apply(&mut s, Action::CrashBroker { broker: "b3".into() });
+        for round in 0..2 {
+            apply(&mut s, Action::Step);
+            served_hold(&s, &format!("round {round} after a crash"));
+        }
+    }
 
     #[test]
     fn percent_change_as_pulsar() {

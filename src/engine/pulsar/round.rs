@@ -162,9 +162,9 @@ impl Sim {
         // Room for as many events as last time, and some (a vector that grows
         // copies them all).
         let mut ev = Vec::with_capacity(self.last_step_events + self.last_step_events / 8 + 16);
-        let applied = self.workload_patterns();
+        let (applied, loads) = self.workload_patterns();
         done(Phase::Patterns);
-        self.workload_history(applied, &mut ev);
+        self.workload_history(applied, loads, &mut ev);
         done(Phase::BrokerSums);
         ev.extend(self.report_phase(false));
         done(Phase::Report);

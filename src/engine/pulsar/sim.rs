@@ -115,6 +115,8 @@ pub struct Sim {
     pub(super) workload: workload::Workload,
     /// Topics in all namespaces (see [`limits::MAX_TOPICS`]).
     pub(super) topic_count: u64,
+    /// The layout the brokers' cached bundle positions were computed for.
+    pub(super) layout: index::LayoutStamp,
 }
 
 /// The config a load manager runs with, and the warnings Pulsar would log.
@@ -921,6 +923,7 @@ impl Engine for Sim {
             last_step_events: 0,
             workload: workload::Workload::default(),
             topic_count: 0,
+            layout: Default::default(),
         })
     }
 

@@ -287,6 +287,9 @@ pub(super) fn unshape(ns: &mut Namespace) {
     }
 }
 
+/// Every live bundle's load and topic count, by position.
+pub(super) type BundleLoads = Vec<(Traffic, u32)>;
+
 /// Rounds of per-broker traffic the simulation keeps (the sparklines).
 pub const HISTORY_ROUNDS: usize = 32;
 
@@ -1142,7 +1145,7 @@ impl Sim {
             id,
             pattern: pattern.clone(),
         })];
-        ev.push(Event::Workload(self.reshape(self.round)));
+        ev.push(Event::Workload(self.reshape(self.round, None)));
         Ok(ev)
     }
 
@@ -1181,7 +1184,7 @@ impl Sim {
             pattern: pattern.clone(),
             previous,
         })];
-        ev.push(Event::Workload(self.reshape(self.round)));
+        ev.push(Event::Workload(self.reshape(self.round, None)));
         Ok(ev)
     }
 
@@ -1193,25 +1196,37 @@ impl Sim {
             id,
             pattern: e.pattern,
         })];
-        ev.push(Event::Workload(self.reshape(self.round)));
+        ev.push(Event::Workload(self.reshape(self.round, None)));
         Ok(ev)
     }
 
     /// The round's first part: shape this round's traffic (nothing without
     /// patterns).
-    pub(super) fn workload_patterns(&mut self) -> Option<WorkloadEvent> {
+    ///
+    /// With the event, every live bundle's load and topic count by position
+    /// ([`super::index::BundleIndex`]) when the pass read them all (every
+    /// namespace with bundles is shaped), for the broker sums that follow.
+    pub(super) fn workload_patterns(&mut self) -> (Option<WorkloadEvent>, Option<BundleLoads>) {
         if self.workload.patterns.is_empty() {
-            None
+            (None, None)
         } else {
-            Some(self.reshape(self.round))
+            let mut loads = Some(Vec::with_capacity(self.bundles.len()));
+            let applied = self.reshape(self.round, Some(&mut loads));
+            (Some(applied), loads)
         }
     }
 
     /// The round's second part: note what each live broker serves (the
     /// per-broker history, and the offered load in `applied`, then pushed).
-    pub(super) fn workload_history(&mut self, applied: Option<WorkloadEvent>, ev: &mut Vec<Event>) {
+    /// `loads`: what [`Sim::workload_patterns`] read, if it read every bundle.
+    pub(super) fn workload_history(
+        &mut self,
+        applied: Option<WorkloadEvent>,
+        loads: Option<BundleLoads>,
+        ev: &mut Vec<Event>,
+    ) {
         // The report phase that follows reads the same cache: no extra walk.
-        self.refresh_served();
+        self.refresh_served_from(loads);
         let (mut total, mut busiest, mut alive) = (0.0f64, 0.0f64, 0u32);
         let round = self.round;
         let Sim {
@@ -1252,7 +1267,11 @@ impl Sim {
 
     /// Recompute every targeted topic's traffic at `round` (and give untargeted
     /// shaped topics their base back), then the bundle sums that changed.
-    fn reshape(&mut self, round: u64) -> WorkloadEvent {
+    ///
+    /// `loads`, when given, collects every live bundle's load and topic count
+    /// in bundle-map order, and is emptied (`None`) when a namespace with
+    /// bundles is not walked.
+    fn reshape(&mut self, round: u64, mut loads: Option<&mut Option<BundleLoads>>) -> WorkloadEvent {
         let minutes = self.now_ms as f64 / 60_000.0;
         let time_ms = self.now_ms;
         let Sim {
@@ -1343,6 +1362,12 @@ impl Sim {
                 })
                 .collect();
             if active.is_empty() && ns.shaped.is_none() {
+                if !ns.bundles.is_empty() {
+                    // Its bundles are not read: no loads for the broker sums.
+                    if let Some(l) = loads.as_mut() {
+                        **l = None;
+                    }
+                }
                 continue;
             }
             let n = ns.topics.len();
@@ -1354,6 +1379,9 @@ impl Sim {
                 ..
             } = ns
             else {
+                if let Some(l) = loads.as_mut() {
+                    **l = None;
+                }
                 continue;
             };
             let mut sums = vec![Traffic::default(); ranges.len()];
@@ -1519,6 +1547,7 @@ impl Sim {
                 namespace: id,
                 range: *last,
             };
+            let mut kept = loads.as_mut().and_then(|l| l.as_mut());
             for ((_, st), sum) in bundles.range_mut(lo..=hi).zip(sums) {
                 if st.traffic != sum {
                     st.traffic = sum;
@@ -1531,6 +1560,14 @@ impl Sim {
                         }
                     }
                 }
+                if let Some(l) = kept.as_mut() {
+                    l.push((st.load(), st.topics));
+                }
+            }
+        }
+        if let Some(l) = loads {
+            if l.as_ref().is_some_and(|v| v.len() != bundles.len()) {
+                *l = None;
             }
         }
         if many_owners {
