@@ -1041,7 +1041,7 @@ fn scale_pass(
     {
         prefetch_sum(sums, of, i + SUM_PREFETCH);
         if hits(h) {
-            let before = *base.get_or_insert(*cur);
+            let before = *base.get_or_insert_with(|| *cur);
             let after = scale(&before, factor(i, h));
             tl.add(&before, &after);
             c.shaped += 1;
@@ -1235,19 +1235,28 @@ impl Sim {
         if workload.history.len() > brokers.len() {
             workload.history.retain(|id, _| brokers.contains_key(id));
         }
+        // Both maps are sorted by broker name: the history is walked alongside;
+        // brokers without one yet get theirs after the walk.
+        let mut first = Vec::new();
+        let mut kept = workload.history.iter_mut().peekable();
         for b in brokers.values().filter(|b| b.alive) {
             let rate = b.served.0.map_or(0.0, |s| s.0.msg_rate_in);
             total += rate;
             busiest = busiest.max(rate);
             alive += 1;
-            let h = match workload.history.get_mut(&b.id) {
-                Some(h) => h,
-                None => workload.history.entry(b.id.clone()).or_default(),
-            };
-            if h.len() >= HISTORY_ROUNDS {
-                h.pop_front();
+            while kept.next_if(|(k, _)| **k < b.id).is_some() {}
+            match kept.next_if(|(k, _)| **k == b.id) {
+                Some((_, h)) => {
+                    if h.len() >= HISTORY_ROUNDS {
+                        h.pop_front();
+                    }
+                    h.push_back((round, rate));
+                }
+                None => first.push((b.id.clone(), rate)),
             }
-            h.push_back((round, rate));
+        }
+        for (id, rate) in first {
+            workload.history.entry(id).or_default().push_back((round, rate));
         }
         if let Some(mut e) = applied {
             if let WorkloadEvent::Applied {
