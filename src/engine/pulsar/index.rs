@@ -140,9 +140,10 @@ pub(crate) struct Placed<'i, 'a, 'm, V> {
 }
 
 impl<V> Placed<'_, '_, '_, V> {
-    /// The value of the live bundle at position `i`, if the map holds it.
-    pub(crate) fn at(&self, i: usize) -> Option<&V> {
-        self.at.get(i).and_then(Option::as_ref)
+    /// The values by position (a live bundle the map does not hold: `None`),
+    /// leaving out any other key.
+    pub(crate) fn into_positions(self) -> Vec<Option<V>> {
+        self.at
     }
 
     /// The value of `bid`, if the map holds it.

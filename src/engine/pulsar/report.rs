@@ -456,6 +456,7 @@ impl Sim {
     /// of the same new bundle finds it, as it would find it in the map) and
     /// join the map after the pass.
     fn update_bundle_data(&mut self) {
+        self.long_term.clear();
         let index = BundleIndex::new(&self.namespaces, &self.ns_ids, self.bundles.len());
         let load = &mut self.load;
         let mut fresh: BTreeMap<BundleId, BundleData> = BTreeMap::new();
@@ -517,7 +518,7 @@ mod tests {
                 b.id
             );
             if let Some((_, at)) = &b.positions.0 {
-                let index = s.bundle_index();
+                let index = super::super::index::BundleIndex::new(&s.namespaces, &s.ns_ids, s.bundles.len());
                 let fresh: Vec<u32> = b
                     .bundles
                     .iter()

@@ -117,6 +117,8 @@ pub struct Sim {
     pub(super) topic_count: u64,
     /// The layout the brokers' cached bundle positions were computed for.
     pub(super) layout: index::LayoutStamp,
+    /// What the split check last read of the leader's long-term bundle data.
+    pub(super) long_term: super::split_threshold::LongTermCache,
 }
 
 /// The config a load manager runs with, and the warnings Pulsar would log.
@@ -323,11 +325,6 @@ impl Sim {
     /// `name` as the ids of its bundles share it (a copy for an unknown namespace).
     pub(crate) fn ns_id(&self, name: &str) -> NamespaceName {
         ns_id(&self.ns_ids, name)
-    }
-
-    /// The positions of the live bundles (see [`index`]).
-    pub(crate) fn bundle_index(&self) -> index::BundleIndex<'_> {
-        index::BundleIndex::new(&self.namespaces, &self.ns_ids, self.bundles.len())
     }
 
     pub(crate) fn alive(&self) -> impl Iterator<Item = &Broker> {
@@ -924,6 +921,7 @@ impl Engine for Sim {
             workload: workload::Workload::default(),
             topic_count: 0,
             layout: Default::default(),
+            long_term: Default::default(),
         })
     }
 

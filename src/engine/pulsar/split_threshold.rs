@@ -149,6 +149,33 @@ pub fn can_split(r: BundleRange) -> bool {
     u64::from(r.upper) - u64::from(r.lower) > 1
 }
 
+/// Every live bundle's long-term (rate, throughput) by position
+/// ([`super::index::BundleIndex`]), as the split check last read them from the
+/// leader's bundle data, with the layout stamp they were read under: kept while
+/// that data and the layout stay (the data changes only when the leader samples
+/// and when a split drops a bundle's entry, and both clear this). A cache, not
+/// part of the state.
+#[derive(Clone, Default)]
+pub(crate) struct LongTermCache(Option<(u64, LongTerms)>);
+
+/// Per live bundle (by position): its long-term (rate, throughput), if the
+/// leader has data for it.
+type LongTerms = Vec<Option<(f64, f64)>>;
+
+impl LongTermCache {
+    /// Forget what was read (the leader's bundle data changed).
+    pub(crate) fn clear(&mut self) {
+        self.0 = None;
+    }
+}
+
+impl std::fmt::Debug for LongTermCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // A cache: two states that differ only here print alike.
+        f.write_str("LongTermCache")
+    }
+}
+
 impl Sim {
     /// The split algorithm's view of a bundle's topics (sorted by hash, then name).
     pub(crate) fn split_topics(&self, bid: &BundleId) -> Vec<SplitTopic> {
@@ -223,14 +250,26 @@ impl Sim {
         // tail of the refusal text (the same for every bundle of a namespace).
         let mut refused: Option<(&str, usize, String)> = None;
         // Every live bundle's long-term rate and throughput (0 without data),
-        // by position.
-        let live = self.bundle_index();
-        let long_term = live.place(self.load.bundles.iter().map(|(k, d)| {
-            (
-                k,
-                (d.long_term.msg.total_rate(), d.long_term.msg.total_throughput()),
-            )
-        }));
+        // by position: read again only when the leader's data or the layout
+        // changed since the last check.
+        let live = super::index::BundleIndex::new(&self.namespaces, &self.ns_ids, self.bundles.len());
+        let stamp = self.layout.of(&live);
+        let read = || {
+            live.place(self.load.bundles.iter().map(|(k, d)| {
+                (
+                    k,
+                    (d.long_term.msg.total_rate(), d.long_term.msg.total_throughput()),
+                )
+            }))
+            .into_positions()
+        };
+        let long_term = match self.long_term.0.take() {
+            Some((s, kept)) if s == stamp && kept.len() == self.bundles.len() => {
+                debug_assert!(kept == read(), "kept long-term bundle data out of date");
+                kept
+            }
+            _ => read(),
+        };
         for bd in self.load.brokers.values() {
             for (bid, stats) in &bd.local.bundles {
                 if stats.topics < 2 {
@@ -239,7 +278,7 @@ impl Sim {
                 let Some(i) = live.of(bid) else {
                     continue;
                 };
-                let (rate, bytes) = long_term.at(i).copied().unwrap_or((0.0, 0.0));
+                let (rate, bytes) = long_term.get(i).copied().flatten().unwrap_or((0.0, 0.0));
                 if chosen.contains_key(bid) {
                     continue;
                 }
@@ -279,6 +318,8 @@ impl Sim {
                 }
             }
         }
+        // Kept for the next check (a split below drops it again).
+        self.long_term.0 = Some((stamp, long_term));
         let unload = self.config.load_balancer_auto_unload_split_bundles_enabled;
         let alg = self.config.default_namespace_bundle_split_algorithm;
         for bid in chosen.into_keys() {
@@ -287,6 +328,7 @@ impl Sim {
             }
             // "Make sure the same bundle is not selected again."
             self.load.bundles.remove(&bid);
+            self.long_term.clear();
             let plan = self.plan_split(&bid, alg, &[]);
             if plan.boundaries.is_empty() {
                 ev.push(Event::SplitSkipped {
@@ -446,6 +488,7 @@ impl Sim {
             ns.bundles.splice(idx..=idx, children.iter().copied());
         }
         self.load.bundles.remove(bid);
+        self.long_term.clear();
         self.load.recently_unloaded.remove(bid);
         for bd in self.load.brokers.values_mut() {
             bd.local.bundles.remove(bid);
@@ -492,6 +535,115 @@ impl Sim {
 mod tests {
     use super::*;
     use crate::engine::pulsar::report::bundle_stats;
+
+    /// What the split check keeps of the leader's long-term data is what it
+    /// would read afresh, round after round: while brokers publish and the
+    /// leader samples, after automatic splits, a namespace created before the
+    /// others and a crashed broker.
+    #[test]
+    fn the_kept_long_term_data_is_what_a_fresh_read_gives() {
+        use crate::engine::pulsar::workload::{Pattern, Shape, Target};
+        use crate::engine::pulsar::{Action, Config};
+        use crate::engine::Engine;
+        let fresh = |s: &Sim| {
+            let live = super::super::index::BundleIndex::new(&s.namespaces, &s.ns_ids, s.bundles.len());
+            live.place(s.load.bundles.iter().map(|(k, d)| {
+                (
+                    k,
+                    (d.long_term.msg.total_rate(), d.long_term.msg.total_throughput()),
+                )
+            }))
+            .into_positions()
+        };
+        let check = |s: &Sim, when: &str| {
+            if let Some((_, kept)) = &s.long_term.0 {
+                assert_eq!(*kept, fresh(s), "{when}");
+            }
+        };
+        let traffic = |rate: f64| crate::engine::pulsar::traffic::Traffic {
+            msg_rate_in: rate,
+            msg_rate_out: rate,
+            throughput_in: rate * 1024.0,
+            throughput_out: rate * 1024.0,
+            producers: 1,
+            consumers: 1,
+        };
+        // Low split thresholds, so that bundles split on their own.
+        let config: Config = serde_json::from_str(
+            r#"{"loadBalancerNamespaceBundleMaxTopics": 40, "loadBalancerNamespaceMaximumBundles": 24}"#,
+        )
+        .unwrap();
+        let mut s = Sim::new(config, 9).unwrap();
+        let apply = |s: &mut Sim, a: Action| {
+            s.apply(&a).unwrap();
+        };
+        for b in 0..6 {
+            apply(
+                &mut s,
+                Action::AddBroker {
+                    broker: format!("b{b}"),
+                    capacity: Default::default(),
+                },
+            );
+        }
+        apply(
+            &mut s,
+            Action::CreateNamespace {
+                namespace: "t/n".into(),
+                bundles: Some(8),
+            },
+        );
+        apply(
+            &mut s,
+            Action::CreateTopics {
+                namespace: "t/n".into(),
+                prefix: "x".into(),
+                count: 400,
+                traffic: traffic(30.0),
+            },
+        );
+        apply(
+            &mut s,
+            Action::AddWorkload {
+                pattern: Pattern {
+                    target: Target::All,
+                    shape: Shape::Jitter { percent: 30.0 },
+                },
+            },
+        );
+        let mut kept_rounds = 0;
+        for round in 0..12 {
+            apply(&mut s, Action::Step);
+            check(&s, &format!("round {round}"));
+            kept_rounds += usize::from(s.long_term.0.is_some());
+            if round == 5 {
+                apply(
+                    &mut s,
+                    Action::CreateNamespace {
+                        namespace: "a/a".into(),
+                        bundles: Some(4),
+                    },
+                );
+                apply(
+                    &mut s,
+                    Action::CreateTopics {
+                        namespace: "a/a".into(),
+                        prefix: "y".into(),
+                        count: 30,
+                        traffic: traffic(5.0),
+                    },
+                );
+            }
+            if round == 8 {
+                apply(&mut s, Action::CrashBroker { broker: "b2".into() });
+            }
+        }
+        assert!(kept_rounds > 0, "the check keeps what it read");
+        assert!(
+            s.namespaces["t/n"].bundles.len() > 8,
+            "bundles split on their own"
+        );
+    }
 
     #[test]
     fn can_split_needs_two_hashes() {
