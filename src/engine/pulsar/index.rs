@@ -66,6 +66,12 @@ impl<'a> BundleIndex<'a> {
         find_range(ranges, bid.range).map(|i| first + i)
     }
 
+    /// The positions of `ids` (`u32::MAX` for one that is not live).
+    pub(crate) fn positions<'b>(&self, ids: impl Iterator<Item = &'b BundleId>) -> Vec<u32> {
+        ids.map(|bid| self.of(bid).map_or(u32::MAX, |i| i as u32))
+            .collect()
+    }
+
     /// The values of a bundle-keyed map by position: live keys in a vector,
     /// any other key (none, as the simulation keeps its maps) aside. `entries`
     /// must come in key order (a `BTreeMap`'s iteration): one walk alongside

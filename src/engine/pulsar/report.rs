@@ -179,12 +179,7 @@ impl Sim {
                 _ => self.bundles.values().map(|st| (st.load(), st.topics)).collect(),
             };
             for b in self.brokers.values_mut().filter(|b| b.served.0.is_none()) {
-                let fresh = || -> Vec<u32> {
-                    b.bundles
-                        .iter()
-                        .map(|bid| index.of(bid).map_or(u32::MAX, |i| i as u32))
-                        .collect()
-                };
+                let fresh = || index.positions(b.bundles.iter());
                 if b.positions.0.as_ref().is_none_or(|(s, _)| *s != stamp) {
                     b.positions.0 = Some((stamp, fresh()));
                 }
@@ -503,8 +498,8 @@ fn add(a: &mut MessageStats, b: &MessageStats) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::workload::{Pattern, Shape, Target};
-    use super::super::{traffic::Traffic, Action, Config};
+    use super::super::workload::testing::{add_namespace, jittered_cluster};
+    use super::super::{Action, Config};
     use super::*;
     use crate::engine::Engine;
 
@@ -519,12 +514,12 @@ mod tests {
             );
             if let Some((_, at)) = &b.positions.0 {
                 let index = super::super::index::BundleIndex::new(&s.namespaces, &s.ns_ids, s.bundles.len());
-                let fresh: Vec<u32> = b
-                    .bundles
-                    .iter()
-                    .map(|id| index.of(id).map_or(u32::MAX, |i| i as u32))
-                    .collect();
-                assert_eq!(*at, fresh, "{when}: {}'s kept positions", b.id);
+                assert_eq!(
+                    *at,
+                    index.positions(b.bundles.iter()),
+                    "{when}: {}'s kept positions",
+                    b.id
+                );
             }
         }
     }
@@ -535,56 +530,18 @@ mod tests {
     /// broker's own bundles'.
     #[test]
     fn kept_bundle_positions_follow_new_namespaces_splits_and_moves() {
-        let mut s = Sim::new(Config::default(), 5).unwrap();
-        let traffic = |rate: f64| Traffic {
-            msg_rate_in: rate,
-            msg_rate_out: rate,
-            throughput_in: rate * 1024.0,
-            throughput_out: rate * 1024.0,
-            producers: 1,
-            consumers: 1,
-        };
-        let apply = |s: &mut Sim, a: Action| {
-            s.apply(&a).unwrap();
-        };
-        for b in 0..9 {
-            apply(
-                &mut s,
-                Action::AddBroker {
-                    broker: format!("b{b}"),
-                    capacity: Default::default(),
-                },
-            );
-        }
-        for (ns, bundles) in [("t/m", 16), ("t/z", 8)] {
-            apply(
-                &mut s,
-                Action::CreateNamespace {
-                    namespace: ns.into(),
-                    bundles: Some(bundles),
-                },
-            );
-            apply(
-                &mut s,
-                Action::CreateTopics {
-                    namespace: ns.into(),
-                    prefix: "x".into(),
-                    count: 300,
-                    traffic: traffic(40.0),
-                },
-            );
-        }
-        apply(
-            &mut s,
-            Action::AddWorkload {
-                pattern: Pattern {
-                    target: Target::All,
-                    shape: Shape::Jitter { percent: 20.0 },
-                },
-            },
+        let mut s = jittered_cluster(
+            Config::default(),
+            5,
+            9,
+            &[("t/m", 16, 300, 40.0), ("t/z", 8, 300, 40.0)],
+            20.0,
         );
+        let step = |s: &mut Sim| {
+            s.apply(&Action::Step).unwrap();
+        };
         for round in 0..3 {
-            apply(&mut s, Action::Step);
+            step(&mut s);
             served_hold(&s, &format!("round {round}"));
         }
         let kept = s.brokers.values().filter(|b| b.positions.0.is_some()).count();
@@ -593,39 +550,22 @@ mod tests {
             "the brokers keep their positions after patterned rounds"
         );
         // A namespace sorting first: every position moves by its bundle count.
-        apply(
-            &mut s,
-            Action::CreateNamespace {
-                namespace: "a/a".into(),
-                bundles: Some(4),
-            },
-        );
-        apply(
-            &mut s,
-            Action::CreateTopics {
-                namespace: "a/a".into(),
-                prefix: "y".into(),
-                count: 50,
-                traffic: traffic(10.0),
-            },
-        );
-        apply(&mut s, Action::Step);
+        add_namespace(&mut s, "a/a", 4, "y", 50, 10.0);
+        step(&mut s);
         served_hold(&s, "after a namespace sorting first");
-        apply(
-            &mut s,
-            Action::SplitBundle {
-                namespace: "t/m".into(),
-                bundle: "LARGEST".into(),
-                algorithm: None,
-                boundaries: Vec::new(),
-                unload: true,
-            },
-        );
-        apply(&mut s, Action::Step);
+        s.apply(&Action::SplitBundle {
+            namespace: "t/m".into(),
+            bundle: "LARGEST".into(),
+            algorithm: None,
+            boundaries: Vec::new(),
+            unload: true,
+        })
+        .unwrap();
+        step(&mut s);
         served_hold(&s, "after a split");
-        apply(&mut s, Action::CrashBroker { broker: "b3".into() });
+        s.apply(&Action::CrashBroker { broker: "b3".into() }).unwrap();
         for round in 0..2 {
-            apply(&mut s, Action::Step);
+            step(&mut s);
             served_hold(&s, &format!("round {round} after a crash"));
         }
     }

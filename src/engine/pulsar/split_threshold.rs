@@ -162,6 +162,17 @@ pub(crate) struct LongTermCache(Option<(u64, LongTerms)>);
 /// leader has data for it.
 type LongTerms = Vec<Option<(f64, f64)>>;
 
+/// Every live bundle's long-term (rate, throughput) in the leader's `load`, by position.
+fn read_long_term(live: &super::index::BundleIndex<'_>, load: &super::load::LoadData) -> LongTerms {
+    live.place(load.bundles.iter().map(|(k, d)| {
+        (
+            k,
+            (d.long_term.msg.total_rate(), d.long_term.msg.total_throughput()),
+        )
+    }))
+    .into_positions()
+}
+
 impl LongTermCache {
     /// Forget what was read (the leader's bundle data changed).
     pub(crate) fn clear(&mut self) {
@@ -254,15 +265,7 @@ impl Sim {
         // changed since the last check.
         let live = super::index::BundleIndex::new(&self.namespaces, &self.ns_ids, self.bundles.len());
         let stamp = self.layout.of(&live);
-        let read = || {
-            live.place(self.load.bundles.iter().map(|(k, d)| {
-                (
-                    k,
-                    (d.long_term.msg.total_rate(), d.long_term.msg.total_throughput()),
-                )
-            }))
-            .into_positions()
-        };
+        let read = || read_long_term(&live, &self.load);
         let long_term = match self.long_term.0.take() {
             Some((s, kept)) if s == stamp && kept.len() == self.bundles.len() => {
                 debug_assert!(kept == read(), "kept long-term bundle data out of date");
@@ -542,100 +545,31 @@ mod tests {
     /// others and a crashed broker.
     #[test]
     fn the_kept_long_term_data_is_what_a_fresh_read_gives() {
-        use crate::engine::pulsar::workload::{Pattern, Shape, Target};
+        use crate::engine::pulsar::workload::testing::{add_namespace, jittered_cluster};
         use crate::engine::pulsar::{Action, Config};
         use crate::engine::Engine;
-        let fresh = |s: &Sim| {
-            let live = super::super::index::BundleIndex::new(&s.namespaces, &s.ns_ids, s.bundles.len());
-            live.place(s.load.bundles.iter().map(|(k, d)| {
-                (
-                    k,
-                    (d.long_term.msg.total_rate(), d.long_term.msg.total_throughput()),
-                )
-            }))
-            .into_positions()
-        };
         let check = |s: &Sim, when: &str| {
             if let Some((_, kept)) = &s.long_term.0 {
-                assert_eq!(*kept, fresh(s), "{when}");
+                let live = super::super::index::BundleIndex::new(&s.namespaces, &s.ns_ids, s.bundles.len());
+                assert_eq!(*kept, read_long_term(&live, &s.load), "{when}");
             }
-        };
-        let traffic = |rate: f64| crate::engine::pulsar::traffic::Traffic {
-            msg_rate_in: rate,
-            msg_rate_out: rate,
-            throughput_in: rate * 1024.0,
-            throughput_out: rate * 1024.0,
-            producers: 1,
-            consumers: 1,
         };
         // Low split thresholds, so that bundles split on their own.
         let config: Config = serde_json::from_str(
             r#"{"loadBalancerNamespaceBundleMaxTopics": 40, "loadBalancerNamespaceMaximumBundles": 24}"#,
         )
         .unwrap();
-        let mut s = Sim::new(config, 9).unwrap();
-        let apply = |s: &mut Sim, a: Action| {
-            s.apply(&a).unwrap();
-        };
-        for b in 0..6 {
-            apply(
-                &mut s,
-                Action::AddBroker {
-                    broker: format!("b{b}"),
-                    capacity: Default::default(),
-                },
-            );
-        }
-        apply(
-            &mut s,
-            Action::CreateNamespace {
-                namespace: "t/n".into(),
-                bundles: Some(8),
-            },
-        );
-        apply(
-            &mut s,
-            Action::CreateTopics {
-                namespace: "t/n".into(),
-                prefix: "x".into(),
-                count: 400,
-                traffic: traffic(30.0),
-            },
-        );
-        apply(
-            &mut s,
-            Action::AddWorkload {
-                pattern: Pattern {
-                    target: Target::All,
-                    shape: Shape::Jitter { percent: 30.0 },
-                },
-            },
-        );
+        let mut s = jittered_cluster(config, 9, 6, &[("t/n", 8, 400, 30.0)], 30.0);
         let mut kept_rounds = 0;
         for round in 0..12 {
-            apply(&mut s, Action::Step);
+            s.apply(&Action::Step).unwrap();
             check(&s, &format!("round {round}"));
             kept_rounds += usize::from(s.long_term.0.is_some());
             if round == 5 {
-                apply(
-                    &mut s,
-                    Action::CreateNamespace {
-                        namespace: "a/a".into(),
-                        bundles: Some(4),
-                    },
-                );
-                apply(
-                    &mut s,
-                    Action::CreateTopics {
-                        namespace: "a/a".into(),
-                        prefix: "y".into(),
-                        count: 30,
-                        traffic: traffic(5.0),
-                    },
-                );
+                add_namespace(&mut s, "a/a", 4, "y", 30, 5.0);
             }
             if round == 8 {
-                apply(&mut s, Action::CrashBroker { broker: "b2".into() });
+                s.apply(&Action::CrashBroker { broker: "b2".into() }).unwrap();
             }
         }
         assert!(kept_rounds > 0, "the check keeps what it read");

@@ -1622,6 +1622,72 @@ impl Sim {
     }
 }
 
+/// Clusters for tests whose traffic a jitter pattern shapes.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::super::{traffic::Traffic, Action, Config, Sim};
+    use super::{Pattern, Shape, Target};
+    use crate::engine::Engine;
+
+    /// `rate` msg/s in and out, a KiB per message, one producer and one consumer.
+    pub(crate) fn traffic(rate: f64) -> Traffic {
+        Traffic {
+            msg_rate_in: rate,
+            msg_rate_out: rate,
+            throughput_in: rate * 1024.0,
+            throughput_out: rate * 1024.0,
+            producers: 1,
+            consumers: 1,
+        }
+    }
+
+    /// Namespace `ns` with `bundles` bundles and `count` topics `PREFIX-i` at `rate` each.
+    pub(crate) fn add_namespace(s: &mut Sim, ns: &str, bundles: u32, prefix: &str, count: u32, rate: f64) {
+        s.apply(&Action::CreateNamespace {
+            namespace: ns.into(),
+            bundles: Some(bundles),
+        })
+        .unwrap();
+        s.apply(&Action::CreateTopics {
+            namespace: ns.into(),
+            prefix: prefix.into(),
+            count,
+            traffic: traffic(rate),
+        })
+        .unwrap();
+    }
+
+    /// Brokers `b0`, `b1`, …, the `namespaces` (name, bundles, topics `x-i`,
+    /// msg/s per topic), and a ±`percent` jitter on every topic.
+    pub(crate) fn jittered_cluster(
+        config: Config,
+        seed: u64,
+        brokers: u32,
+        namespaces: &[(&str, u32, u32, f64)],
+        percent: f64,
+    ) -> Sim {
+        let mut s = Sim::new(config, seed).unwrap();
+        for b in 0..brokers {
+            s.apply(&Action::AddBroker {
+                broker: format!("b{b}"),
+                capacity: Default::default(),
+            })
+            .unwrap();
+        }
+        for &(ns, bundles, count, rate) in namespaces {
+            add_namespace(&mut s, ns, bundles, "x", count, rate);
+        }
+        s.apply(&Action::AddWorkload {
+            pattern: Pattern {
+                target: Target::All,
+                shape: Shape::Jitter { percent },
+            },
+        })
+        .unwrap();
+        s
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{Action, Config};
