@@ -123,25 +123,61 @@ fn record(
     if removed_count == 0 {
         return;
     }
-    let mut removed = Vec::with_capacity(removed_count.min(MAX_LISTED));
     let mut it = after.iter().peekable();
-    for b in before {
-        // Both lists borrow the same broker entries: compare addresses.
-        if it.next_if(|a| std::ptr::eq(**a, *b)).is_none() {
-            if removed.len() == MAX_LISTED {
-                break;
-            }
-            removed.push((*b).clone());
-        }
-    }
-    events.push(PlaceEvent::Filtered {
-        bundle: bundle.clone(),
+    // Both lists borrow the same broker entries: compare addresses.
+    let removed = before
+        .iter()
+        .filter(|b| it.next_if(|a| std::ptr::eq(**a, **b)).is_none())
+        .copied();
+    push_filtered(
+        events,
+        bundle,
         filter,
         removed,
         removed_count,
-        left: after.len(),
-        reason: reason(),
+        after.len(),
+        reason(),
+    );
+}
+
+/// Push a [`PlaceEvent::Filtered`] naming the first [`MAX_LISTED`] of `removed`
+/// (in name order; `removed_count` in all), with `left` brokers kept.
+pub(crate) fn push_filtered<'b>(
+    events: &mut Vec<PlaceEvent>,
+    bundle: &BundleId,
+    filter: PlacementFilter,
+    removed: impl Iterator<Item = &'b BrokerId>,
+    removed_count: usize,
+    left: usize,
+    reason: String,
+) {
+    events.push(PlaceEvent::Filtered {
+        bundle: bundle.clone(),
+        filter,
+        removed: removed.take(MAX_LISTED).cloned().collect(),
+        removed_count,
+        left,
+        reason,
     });
+}
+
+/// Why `removeMostServicingBrokersForNamespace` removed brokers: the setting
+/// that asked for it and the bundle counts of the namespace of those removed
+/// (`removed`: name and count, in name order), against the fewest, `least`.
+pub(crate) fn distribute_evenly_reason<'b>(
+    system_only: bool,
+    removed: impl Iterator<Item = (&'b str, usize)>,
+    least: usize,
+) -> String {
+    format!(
+        "{}: the brokers owning the most bundles of the namespace are removed (they own {}; the fewest is {least})",
+        if system_only {
+            "always for pulsar/system"
+        } else {
+            "loadBalancerDistributeBundlesEvenlyEnabled"
+        },
+        numbers(removed)
+    )
 }
 
 /// Where each of `sub` (a sub-sequence of `all`, borrowing the same entries)
@@ -403,20 +439,14 @@ impl<'a> PlacementContext<'a> {
                 &c,
                 &kept,
                 || {
-                    format!(
-                    "{}: the brokers owning the most bundles of the namespace are removed (they own {}; the fewest is {least})",
-                    if system && !self.config.load_balancer_distribute_bundles_evenly_enabled {
-                        "always for pulsar/system"
-                    } else {
-                        "loadBalancerDistributeBundlesEvenlyEnabled"
-                    },
-                    numbers(
+                    distribute_evenly_reason(
+                        system && !self.config.load_balancer_distribute_bundles_evenly_enabled,
                         c.iter()
                             .zip(&owned)
                             .filter(|&(_, &n)| n > least)
-                            .map(|(b, n)| (b.0.as_str(), *n))
+                            .map(|(b, n)| (b.0.as_str(), *n)),
+                        least,
                     )
-                )
                 },
             );
             c = kept;
@@ -817,9 +847,7 @@ impl Sim {
                 .collect::<Vec<_>>(),
             "the unowned set is out of step with the bundles"
         );
-        for b in &todo {
-            self.lookup_bundle(b, ev);
-        }
+        self.lookup_bundles(&todo, ev);
     }
 }
 

@@ -26,6 +26,7 @@ pub mod admin;
 pub mod anti_affinity;
 pub mod assign;
 pub mod broker;
+mod bulk_lookup;
 pub mod bundle;
 pub mod config;
 mod error;

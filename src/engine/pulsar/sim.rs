@@ -743,9 +743,7 @@ impl Sim {
             count,
             bundles_touched: touched.len(),
         }];
-        for bid in &touched {
-            self.lookup_bundle(bid, &mut ev);
-        }
+        self.lookup_bundles(&touched, &mut ev);
         Ok(ev)
     }
 
@@ -777,9 +775,7 @@ impl Sim {
             topic: name,
             partitions: listed,
         }];
-        for bid in &touched {
-            self.lookup_bundle(bid, &mut ev);
-        }
+        self.lookup_bundles(&touched, &mut ev);
         Ok(ev)
     }
 

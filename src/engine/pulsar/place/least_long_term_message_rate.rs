@@ -32,22 +32,49 @@ pub const TOP_SCORES: usize = 5;
 
 /// The `k` lowest of `scores` (`None` = +∞; equal scores by name), in name
 /// order, with their brokers' names. `cands` is in name order and `scores[i]`
-/// is `cands[i]`'s, so a position breaks a tie as the name would: the `k`
-/// positions are kept in a small sorted buffer (no sort of every candidate,
-/// and only the kept names are copied).
+/// is `cands[i]`'s, so a position breaks a tie as the name would.
 fn lowest(cands: &[&BrokerId], scores: &[Option<f64>], k: usize) -> Vec<(BrokerId, Option<f64>)> {
-    let key = |i: usize| scores[i].unwrap_or(f64::INFINITY);
-    let mut top: Vec<usize> = Vec::with_capacity(k + 1);
-    for i in 0..scores.len() {
+    lowest_positions(scores.iter().copied(), k)
+        .into_iter()
+        .map(|i| (cands[i].clone(), scores[i]))
+        .collect()
+}
+
+/// The positions of the `k` lowest of `scores` (`None` = +∞; equal scores by
+/// position), ascending: they are kept in a small sorted buffer, so no sort of
+/// every score and no copy of any name.
+pub(crate) fn lowest_positions(scores: impl Iterator<Item = Option<f64>>, k: usize) -> Vec<usize> {
+    let mut top: Vec<(f64, usize)> = Vec::with_capacity(k + 1);
+    for (i, s) in scores.enumerate() {
+        let key = s.unwrap_or(f64::INFINITY);
         // Positions already kept are lower: an equal score goes after them.
-        let at = top.partition_point(|&j| key(j).total_cmp(&key(i)).is_le());
+        let at = top.partition_point(|&(kj, _)| kj.total_cmp(&key).is_le());
         if at < k {
-            top.insert(at, i);
+            top.insert(at, (key, i));
             top.truncate(k);
         }
     }
-    top.sort_unstable();
-    top.into_iter().map(|i| (cands[i].clone(), scores[i])).collect()
+    let mut at: Vec<usize> = top.into_iter().map(|(_, i)| i).collect();
+    at.sort_unstable();
+    at
+}
+
+/// The positions of the least of `scores` (`None` = +∞) into `best`, as
+/// Pulsar's loop finds them: a lower score starts the list again, an equal one
+/// joins it (so a NaN score does neither).
+pub(crate) fn least_positions(scores: impl Iterator<Item = Option<f64>>, best: &mut Vec<usize>) {
+    best.clear();
+    let mut min = f64::INFINITY;
+    for (i, s) in scores.enumerate() {
+        let v = s.unwrap_or(f64::INFINITY);
+        if v < min {
+            best.clear();
+            best.push(i);
+            min = v;
+        } else if v == min {
+            best.push(i);
+        }
+    }
 }
 
 /// Pick a broker (`known`: each candidate's load data, when already read).
@@ -77,22 +104,10 @@ pub fn select(
         });
         return None;
     }
-    let mut best: Vec<&BrokerId> = Vec::new();
-    let mut min = f64::INFINITY;
-    let mut scores = Vec::with_capacity(cands.len());
-    for (b, data) in cands.iter().zip(data) {
-        let Some(data) = data else { continue };
-        let s = score(data, conf);
-        scores.push(s);
-        let v = s.unwrap_or(f64::INFINITY);
-        if v < min {
-            best.clear();
-            best.push(b);
-            min = v;
-        } else if v == min {
-            best.push(b);
-        }
-    }
+    let scores: Vec<Option<f64>> = data.iter().flatten().map(|d| score(d, conf)).collect();
+    let mut at = Vec::new();
+    least_positions(scores.iter().copied(), &mut at);
+    let mut best: Vec<&BrokerId> = at.into_iter().map(|i| cands[i]).collect();
     if best.is_empty() {
         best = cands.to_vec();
     }
