@@ -776,6 +776,20 @@ impl Sim {
             ev.push(Event::NoBrokerAvailable { bundle: bid.clone() });
             return;
         };
+        self.finish_lookup(bid, owner, n_cands, how, ev);
+    }
+
+    /// The end of a lookup that picked `owner`: assign `bid` to it, forget the
+    /// bundle's unload destination and planned destination, and say so
+    /// (`candidates`: after the filters, and alive).
+    pub(crate) fn finish_lookup(
+        &mut self,
+        bid: &BundleId,
+        owner: BrokerId,
+        candidates: (usize, usize),
+        how: String,
+        ev: &mut Vec<Event>,
+    ) {
         self.assign_to(bid, &owner, ev);
         if let Some(st) = self.bundles.get_mut(bid) {
             st.planned = None;
@@ -784,7 +798,7 @@ impl Sim {
         ev.push(Event::Lookup {
             bundle: bid.clone(),
             broker: owner,
-            candidates: n_cands,
+            candidates,
             how,
         });
     }

@@ -23,7 +23,7 @@ use super::assign::{distribute_evenly_reason, placement_context, push_filtered};
 use super::config::{LoadManager, PlacementStrategy};
 use super::ids::NamespaceName;
 use super::isolation;
-use super::load::{BrokerId, BundleId};
+use super::load::{BrokerData, BrokerId, BundleId};
 use super::namespace::SYSTEM_NAMESPACE;
 use super::place::least_long_term_message_rate::{least_positions, lowest_positions, score, TOP_SCORES};
 use super::place::{PlaceEvent, PlacementFilter, MAX_LISTED};
@@ -136,9 +136,6 @@ impl Sim {
         if ctx.is_shedding_excluded(ns.as_str()) || self.anti_affinity.group_of(ns.as_str()).is_some() {
             return None;
         }
-        let max_topics = u64::from(self.config.load_balancer_broker_max_topics);
-        let threshold = self.config.load_balancer_broker_overloaded_threshold_percentage / 100.0;
-        let w = weights(&self.config);
         let alive = self.brokers.values().filter(|b| b.alive);
         let n = alive.clone().count();
         let mut t = Table {
@@ -154,12 +151,8 @@ impl Sim {
             best: Vec::new(),
         };
         for b in alive {
-            let d = self.load.brokers.get(&b.id)?;
-            let topics = u64::from(d.local.num_topics) + d.preallocated.topics();
-            if topics > max_topics || d.local.max_resource_usage_with_weight(&w) > threshold {
-                return None;
-            }
-            t.scores.push(Some(score(d, &self.effective)?));
+            t.scores
+                .push(Some(self.table_score(self.load.brokers.get(&b.id)?)?));
             t.ids.push(b.id.clone());
             t.owned
                 .push(if t.evenly { b.bundles_in_namespace(ns) } else { 0 });
@@ -173,6 +166,21 @@ impl Sim {
             t.ids.iter().map(|b| (b, true)),
         );
         (applied.candidates.len() == t.ids.len()).then_some(t)
+    }
+
+    /// A broker's LeastLongTermMessageRate score, when its load data `d` keeps
+    /// it out of the filters the table leaves out: at most
+    /// `loadBalancerBrokerMaxTopics` topics (preallocated bundles included) and
+    /// not overloaded (so the modular overload re-pick cannot happen).
+    fn table_score(&self, d: &BrokerData) -> Option<f64> {
+        let topics = u64::from(d.local.num_topics) + d.preallocated.topics();
+        let threshold = self.config.load_balancer_broker_overloaded_threshold_percentage / 100.0;
+        if topics > u64::from(self.config.load_balancer_broker_max_topics)
+            || d.local.max_resource_usage_with_weight(&weights(&self.config)) > threshold
+        {
+            return None;
+        }
+        score(d, &self.effective)
     }
 
     /// Look `bid` up from `t` and assign it; `false` when the winner's new
@@ -236,29 +244,12 @@ impl Sim {
             bundle: bid.clone(),
             broker: owner.clone(),
         }));
-        self.assign_to(bid, &owner, ev);
-        if let Some(st) = self.bundles.get_mut(bid) {
-            st.planned = None;
-            st.affinity = None;
-        }
-        ev.push(Event::Lookup {
-            bundle: bid.clone(),
-            broker: owner.clone(),
-            candidates: (t.cands.len(), n),
-            how: t.how.clone(),
-        });
+        self.finish_lookup(bid, owner.clone(), (t.cands.len(), n), t.how.clone(), ev);
         // The winner's figures again, read as the table read them.
         let (Some(d), Some(b)) = (self.load.brokers.get(&owner), self.brokers.get(&owner)) else {
             return false;
         };
-        let topics = u64::from(d.local.num_topics) + d.preallocated.topics();
-        let threshold = self.config.load_balancer_broker_overloaded_threshold_percentage / 100.0;
-        if topics > u64::from(self.config.load_balancer_broker_max_topics)
-            || d.local.max_resource_usage_with_weight(&weights(&self.config)) > threshold
-        {
-            return false;
-        }
-        let Some(s) = score(d, &self.effective) else {
+        let Some(s) = self.table_score(d) else {
             return false;
         };
         t.scores[winner] = Some(s);
