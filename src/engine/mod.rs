@@ -198,6 +198,29 @@ impl Series {
     }
 }
 
+/// What one part of an action applied in parts gives ([`Engine::apply_part`],
+/// [`Engine::resume`]): the part's events, and what is left of the action
+/// (`None`: it is fully applied).
+pub type Part<E> = (Vec<<E as Engine>::Event>, Option<<E as Engine>::Rest>);
+
+/// One part of `action` on `state`: the first part ([`Engine::apply_part`])
+/// when `rest` is `None`, else the next one ([`Engine::resume`]) of what is
+/// left. Gives the part's events, what is then left, and the units of the
+/// action's weight this part did (the parts of an action add up to its weight).
+pub fn apply_some<E: Engine>(
+    state: &mut E,
+    action: &E::Action,
+    rest: Option<E::Rest>,
+    budget: u64,
+) -> Result<(Part<E>, u64), E::Error> {
+    let (before, (events, rest)) = match rest {
+        Some(r) => (E::rest_weight(&r), state.resume(r, budget)),
+        None => (E::weight(action), state.apply_part(action, budget)?),
+    };
+    let done = before - rest.as_ref().map_or(0, E::rest_weight);
+    Ok(((events, rest), done))
+}
+
 /// A deterministic balancing engine.
 ///
 /// Contract:
@@ -265,6 +288,31 @@ pub trait Engine: Clone + Debug + Sized + 'static {
 
     /// What the weight beyond one per action counts ("topics").
     const WEIGHT_UNIT: &'static str = "items";
+
+    /// What is left of a heavy action applied in parts (see
+    /// [`Engine::apply_part`]); an uninhabited type for a system whose actions
+    /// are all applied whole.
+    type Rest: Debug;
+
+    /// Apply `action` as [`Engine::apply`] does, except that a heavy one (a bulk
+    /// creation) may stop after about `budget` units of its work (units of
+    /// [`Engine::weight`]) and hand back what is left, for [`Engine::resume`].
+    /// Every check comes before the first change, so a refused action changes
+    /// nothing, and what is left cannot be refused. Applying every part gives
+    /// exactly what one `apply` gives: the same state, the same events in the
+    /// same order, the same RNG draws. Between two parts the state is half-way
+    /// through the action: nothing but `resume` may be called on it.
+    fn apply_part(&mut self, action: &Self::Action, budget: u64) -> Result<Part<Self>, Self::Error> {
+        let _ = budget;
+        Ok((self.apply(action)?, None))
+    }
+
+    /// Go on with an action applied in parts, for about `budget` more units.
+    fn resume(&mut self, rest: Self::Rest, budget: u64) -> Part<Self>;
+
+    /// Units of the action's weight still to do in `rest` (at least one, and
+    /// less than the action's weight).
+    fn rest_weight(rest: &Self::Rest) -> u64;
 
     /// The state as stable JSON: what `lbscope run` prints as the final state.
     fn view_json(&self) -> serde_json::Value;

@@ -3,19 +3,22 @@
 //! the half-built state and replays at most about [`OPEN_CHUNK`] units of work
 //! (an action weighs [`Engine::weight`](crate::engine::Engine::weight): one, or the topics a bulk action
 //! creates) per call, so the page can draw its progress and answer input between
-//! two calls. The result is exactly the session a one-go replay gives (same
-//! setup, same events, same snapshots): it runs the same actions in the same order.
+//! two calls; a bulk action is itself split between calls. The result is exactly
+//! the session a one-go replay gives (same setup, same events, same snapshots):
+//! it runs the same actions, and the same parts of them, in the same order.
 
 use super::Live;
-use crate::engine::System;
-use crate::scenario::session::Session;
+use crate::engine::{apply_some, System};
+use crate::scenario::session::{Pending, Session};
 use crate::scenario::{InBody, Log, Scenario, ScenarioError};
 use std::cell::RefCell;
 use std::rc::Rc;
 
 /// Units of replay work (see [`Engine::weight`](crate::engine::Engine::weight)) per call of [`Opening::work`]:
-/// one call replays actions until this much is done (at least one action; an
-/// action is never split).
+/// one call replays actions until this much is done; a heavy action (a bulk
+/// creation) is itself replayed a part at a time
+/// ([`Engine::apply_part`](crate::engine::Engine::apply_part)), so no call
+/// does much more than this.
 pub const OPEN_CHUNK: u64 = 4_000;
 
 /// How far an opening is: work done, work in all, and what the work counts.
@@ -49,7 +52,8 @@ impl std::fmt::Debug for Opening {
 
 /// What an opening is asked, whatever its engine.
 trait Build {
-    /// Replay until `budget` units are done (at least one action), or to the end.
+    /// Replay until `budget` units are done (at least one part of an action),
+    /// or to the end.
     /// `Ok(Some(live))` when the session is complete.
     fn work(&mut self, budget: u64) -> Result<Option<Live>, String>;
     /// Units done.
@@ -65,8 +69,10 @@ enum Phase<E: InBody> {
         events: Vec<E::Event>,
         /// Setup actions applied.
         next: usize,
+        /// What is left of setup action `next` when it is part-applied.
+        rest: Option<E::Rest>,
     },
-    Log(Session<E>),
+    Log(Session<E>, Option<Pending<E>>),
     /// Handed out (or failed).
     Gone,
 }
@@ -104,6 +110,7 @@ impl<E: InBody> Building<E> {
                 state,
                 events: Vec::new(),
                 next: 0,
+                rest: None,
             },
             done: 0,
         })
@@ -120,11 +127,12 @@ impl<E: InBody> Build for Building<E> {
                     mut state,
                     mut events,
                     mut next,
+                    rest,
                 } => {
                     if next == log.setup.len() {
                         let s = Session::after_setup(self.seed, log, state, events, Some(0))
                             .map_err(|e| e.to_string())?;
-                        self.phase = Phase::Log(s);
+                        self.phase = Phase::Log(s, None);
                         continue;
                     }
                     if spent >= budget {
@@ -133,44 +141,48 @@ impl<E: InBody> Build for Building<E> {
                             state,
                             events,
                             next,
+                            rest,
                         };
                         return Ok(None);
                     }
-                    let a = &log.setup[next];
-                    let ev = state.apply(a).map_err(|e| {
-                        ScenarioError::Refused {
-                            which: "setup",
-                            index: next,
-                            message: e.to_string(),
-                        }
-                        .to_string()
-                    })?;
+                    let ((ev, rest), w) = apply_some(&mut state, &log.setup[next], rest, budget - spent)
+                        .map_err(|e| {
+                            ScenarioError::Refused {
+                                which: "setup",
+                                index: next,
+                                message: e.to_string(),
+                            }
+                            .to_string()
+                        })?;
                     events.extend(ev);
-                    let w = E::weight(a);
                     spent += w;
                     self.done += w;
-                    next += 1;
+                    if rest.is_none() {
+                        next += 1;
+                    }
                     self.phase = Phase::Setup {
                         log,
                         state,
                         events,
                         next,
+                        rest,
                     };
                 }
-                Phase::Log(mut s) => {
+                Phase::Log(mut s, mut pending) => {
                     let target = self.cursor.unwrap_or(s.log().actions.len());
                     if s.cursor() >= target {
                         return Ok(Some(Live::new(s)));
                     }
                     if spent >= budget {
-                        self.phase = Phase::Log(s);
+                        self.phase = Phase::Log(s, pending);
                         return Ok(None);
                     }
-                    let w = E::weight(&s.log().actions[s.cursor()]);
-                    s.seek(s.cursor() + 1).map_err(|e| e.to_string())?;
+                    let w = s
+                        .replay_part(&mut pending, budget - spent)
+                        .map_err(|e| e.to_string())?;
                     spent += w;
                     self.done += w;
-                    self.phase = Phase::Log(s);
+                    self.phase = Phase::Log(s, pending);
                 }
                 Phase::Gone => return Err("this scenario has already been opened".into()),
             }
@@ -202,7 +214,7 @@ impl Opening {
         sc.body.visit(Start(sc))
     }
 
-    /// Replay about `budget` more units (at least one action): `Ok(Some(live))`
+    /// Replay about `budget` more units (at least one part of an action): `Ok(Some(live))`
     /// once the whole scenario is replayed, `Ok(None)` while work is left.
     pub fn work(&self, budget: u64) -> Result<Option<Live>, String> {
         self.build.borrow_mut().work(budget)
@@ -259,6 +271,68 @@ mod tests {
             whole.session::<crate::engine::pulsar::Sim>().unwrap(),
         );
         assert_eq!(a.state().view_json(), b.state().view_json());
+        assert_eq!(a.snapshot_positions(), b.snapshot_positions());
+    }
+
+    /// A bulk creation of the setup and one of the log are each replayed over
+    /// several calls (the progress stops inside them), and the session is the
+    /// one-go one.
+    #[test]
+    fn a_bulk_creation_opens_a_part_at_a_time() {
+        use crate::engine::pulsar::Action as A;
+        let mut sc = crate::bench::pulsar_scenario(30, 12_000, 4_096);
+        if let crate::scenario::Body::Pulsar(log) = &mut sc.body {
+            log.actions.push(A::Step);
+            log.actions.push(A::CreateNamespace {
+                namespace: "t/late".into(),
+                bundles: Some(512),
+            });
+            log.actions.push(A::CreateTopics {
+                namespace: "t/late".into(),
+                prefix: "l".into(),
+                count: 6_000,
+                traffic: Default::default(),
+            });
+            log.actions.push(A::Step);
+        }
+        let crate::scenario::Body::Pulsar(log) = &sc.body else {
+            unreachable!()
+        };
+        // Where each action starts and ends, in units.
+        let mut edges = vec![0u64];
+        for a in log.setup.iter().chain(&log.actions) {
+            edges.push(edges.last().unwrap() + crate::engine::pulsar::Sim::weight(a));
+        }
+        let whole = Live::open(&sc).unwrap();
+        let o = Opening::start(&sc).unwrap();
+        let mut inside = Vec::new();
+        let live = loop {
+            if let Some(l) = o.work(200).unwrap() {
+                break l;
+            }
+            let done = o.progress().done;
+            if !edges.contains(&done) {
+                inside.push(done);
+            }
+        };
+        let late = edges[edges.len() - 3]..edges[edges.len() - 2];
+        assert!(
+            inside.iter().filter(|d| **d < edges[log.setup.len()]).count() > 5,
+            "{inside:?}"
+        );
+        assert!(
+            inside.iter().filter(|d| late.contains(d)).count() > 5,
+            "{inside:?} in {late:?}"
+        );
+        assert!(inside.windows(2).all(|w| w[0] < w[1]), "{inside:?}");
+        assert_eq!(live.get().event_rows(100_000), whole.get().event_rows(100_000));
+        let (a, b) = (
+            live.session::<crate::engine::pulsar::Sim>().unwrap(),
+            whole.session::<crate::engine::pulsar::Sim>().unwrap(),
+        );
+        assert_eq!(a.setup_events(), b.setup_events());
+        assert_eq!(a.steps(), b.steps());
+        assert_eq!(format!("{:?}", a.state()), format!("{:?}", b.state()));
         assert_eq!(a.snapshot_positions(), b.snapshot_positions());
     }
 

@@ -15,6 +15,21 @@ pub const SNAPSHOT_EVERY: usize = 25;
 /// `log length / MAX_SNAPSHOTS * 2` actions.
 pub const MAX_SNAPSHOTS: usize = 16;
 
+/// A log action part-way through its replay ([`Session::replay_part`]).
+#[derive(Debug)]
+pub struct Pending<S: Engine> {
+    rest: S::Rest,
+    events: Vec<S::Event>,
+}
+
+fn refused_log(index: usize, e: &impl std::fmt::Display) -> ScenarioError {
+    ScenarioError::Refused {
+        which: "log",
+        index,
+        message: e.to_string(),
+    }
+}
+
 /// One engine's scenario, replayed up to a cursor.
 #[derive(Clone, Debug)]
 pub struct Session<S: Engine> {
@@ -83,21 +98,49 @@ impl<S: Engine> Session<S> {
             let ev = self
                 .state
                 .apply(&self.log.actions[i])
-                .map_err(|e| ScenarioError::Refused {
-                    which: "log",
-                    index: i,
-                    message: e.to_string(),
-                })?;
-            self.steps.truncate(i);
-            self.steps.push(ev);
-            self.cursor += 1;
-            if self.cursor % SNAPSHOT_EVERY == 0
-                && self.snapshots.last().is_some_and(|(k, _)| *k < self.cursor)
-            {
-                self.snapshot();
-            }
+                .map_err(|e| refused_log(i, &e))?;
+            self.replayed(ev);
         }
         Ok(())
+    }
+
+    /// The log action at the cursor has been replayed with events `ev`.
+    fn replayed(&mut self, ev: Vec<S::Event>) {
+        self.steps.truncate(self.cursor);
+        self.steps.push(ev);
+        self.cursor += 1;
+        if self.cursor % SNAPSHOT_EVERY == 0 && self.snapshots.last().is_some_and(|(k, _)| *k < self.cursor) {
+            self.snapshot();
+        }
+    }
+
+    /// Replay about `budget` units of the log action at the cursor (see
+    /// [`Engine::apply_part`]): all of it, or a part, with what is left kept in
+    /// `pending`, which the next call goes on with. The cursor moves when the
+    /// action is fully applied. Gives the units done. While `pending` holds a
+    /// part-applied action the state is half-way through it: call nothing
+    /// else on the session until this has finished it.
+    pub fn replay_part(
+        &mut self,
+        pending: &mut Option<Pending<S>>,
+        budget: u64,
+    ) -> Result<u64, ScenarioError> {
+        let i = self.cursor;
+        let Some(action) = self.log.actions.get(i) else {
+            return Ok(0);
+        };
+        let (mut events, rest) = match pending.take() {
+            Some(p) => (p.events, Some(p.rest)),
+            None => (Vec::new(), None),
+        };
+        let ((ev, rest), done) = crate::engine::apply_some(&mut self.state, action, rest, budget)
+            .map_err(|e| refused_log(i, &e))?;
+        events.extend(ev);
+        match rest {
+            Some(rest) => *pending = Some(Pending { rest, events }),
+            None => self.replayed(events),
+        }
+        Ok(done)
     }
 
     /// The seed.

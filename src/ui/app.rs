@@ -278,33 +278,24 @@ pub fn App() -> Html {
     }
 
     // A heavy scenario (a link, a file, the autosave): announced, then replayed
-    // a part at a time (`Msg::OpenMore`). After each part the progress is
-    // painted and the browser handles pending input (a click, a key, Cancel)
-    // before the next part starts: the frame callback runs before the paint, its
-    // zero timeout after it.
+    // a part at a time (`Msg::OpenMore`). Each part is a task of its own (a zero
+    // timeout), so between two parts the browser handles pending input (a click,
+    // a key, Cancel) and paints the progress when a frame is due. (Waiting for a
+    // frame before each part as well made the opening of the 200,000-topic
+    // cluster about 4 % slower, with fewer frames painted.)
     {
         let store = store.clone();
         let done = store.open_progress().map(|p| p.done);
         use_effect_with(done, move |done| {
-            let handle = std::rc::Rc::new(std::cell::RefCell::new(None));
-            let timer = std::rc::Rc::new(std::cell::RefCell::new(None));
-            if let Some(done) = *done {
-                let t = timer.clone();
-                let frame = gloo::render::request_animation_frame(move |_| {
-                    let next = gloo::timers::callback::Timeout::new(0, move || {
-                        // The reducer replays the part before `dispatch` returns.
-                        let t0 = browser::now_ms();
-                        store.dispatch(Msg::OpenMore);
-                        browser::timing_part("opening-replay", t0, done == 0);
-                    });
-                    *t.borrow_mut() = Some(next);
-                });
-                handle.borrow_mut().replace(frame);
-            }
-            move || {
-                drop(handle.borrow_mut().take());
-                drop(timer.borrow_mut().take());
-            }
+            let timer = done.map(|done| {
+                gloo::timers::callback::Timeout::new(0, move || {
+                    // The reducer replays the part before `dispatch` returns.
+                    let t0 = browser::now_ms();
+                    store.dispatch(Msg::OpenMore);
+                    browser::timing_part("opening-replay", t0, done == 0);
+                })
+            });
+            move || drop(timer)
         });
     }
 

@@ -624,6 +624,17 @@ impl Engine for Sim {
     const ROUND: &'static str = "Schedule";
     const ROUND_HELP: &'static str = "Deploy the job: tasks to slots, then slots to TaskManagers";
 
+    /// Every action is applied whole.
+    type Rest = std::convert::Infallible;
+
+    fn resume(&mut self, rest: Self::Rest, _budget: u64) -> crate::engine::Part<Self> {
+        match rest {}
+    }
+
+    fn rest_weight(rest: &Self::Rest) -> u64 {
+        match *rest {}
+    }
+
     fn new(config: Config, seed: u64) -> Result<Self, Error> {
         schema::check_unmodelled(&config)?;
         Sim::check_config(&config)?;

@@ -844,6 +844,17 @@ impl Engine for Sim {
     const ROUND: &'static str = "Rebalance";
     const ROUND_HELP: &'static str = "One rebalance of the group";
 
+    /// Every action is applied whole.
+    type Rest = std::convert::Infallible;
+
+    fn resume(&mut self, rest: Self::Rest, _budget: u64) -> crate::engine::Part<Self> {
+        match rest {}
+    }
+
+    fn rest_weight(rest: &Self::Rest) -> u64 {
+        match *rest {}
+    }
+
     fn new(config: Config, seed: u64) -> Result<Self, Error> {
         config.validate()?;
         Ok(Sim {

@@ -655,7 +655,7 @@ impl Sim {
         let Some(st) = self.bundles.get(bid) else {
             return;
         };
-        if st.owner().is_some() || st.ownership.state.is_in_flight() {
+        if !st.awaits_lookup() {
             return;
         }
         let had_plan = st.planned.clone();

@@ -30,6 +30,20 @@ use super::place::{PlaceEvent, PlacementFilter, MAX_LISTED};
 use super::shed::shared::weights;
 use super::{Event, Sim};
 
+/// What is left of a bulk creation applied in parts ([`Engine::apply_part`]):
+/// its topics are in, and these bundles are still to be looked up.
+///
+/// [`Engine::apply_part`]: crate::engine::Engine::apply_part
+#[derive(Debug)]
+pub struct Lookups {
+    /// The touched bundles, in the order of the lookups.
+    pub(crate) bids: Vec<BundleId>,
+    /// How many are looked up.
+    pub(crate) next: usize,
+    /// The action's weight.
+    pub(crate) weight: u64,
+}
+
 /// The alive brokers' figures for the lookups of one namespace, in name order.
 struct Table {
     namespace: NamespaceName,
@@ -93,7 +107,7 @@ impl Sim {
             let Some(st) = self.bundles.get(bid) else {
                 continue;
             };
-            if st.owner().is_some() || st.ownership.state.is_in_flight() {
+            if !st.awaits_lookup() {
                 continue;
             }
             let fixed = st.planned.is_some() || st.affinity.is_some();
@@ -262,7 +276,7 @@ impl Sim {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Action, Config, Sim};
+    use super::super::{Action, Config, Event, Sim};
     use super::{FROM_TABLE, ONE_BY_ONE};
     use crate::engine::pulsar::config::Profile;
     use crate::engine::Engine;
@@ -482,6 +496,116 @@ mod tests {
         );
     }
 
+    /// `script` on a fresh simulation, each action applied in parts of about
+    /// `budget` units: each action's result (its parts' events joined, or the
+    /// error), the final state, and how many parts the script took.
+    fn run_in_parts(
+        profile: Profile,
+        seed: u64,
+        script: &[Action],
+        budget: u64,
+    ) -> (Vec<String>, String, usize) {
+        let mut s = Sim::new(Config::profile(profile), seed).unwrap();
+        let mut parts = 0;
+        let out = script
+            .iter()
+            .map(|a| {
+                let (mut events, mut rest, mut units) = (Vec::new(), None, 0);
+                loop {
+                    parts += 1;
+                    match crate::engine::apply_some(&mut s, a, rest, budget) {
+                        Err(e) => return format!("error: {e}"),
+                        Ok(((ev, r), done)) => {
+                            events.extend(ev);
+                            units += done;
+                            if let Some(r) = &r {
+                                assert!((1..Sim::weight(a)).contains(&Sim::rest_weight(r)), "{r:?}");
+                            }
+                            rest = r;
+                        }
+                    }
+                    if rest.is_none() {
+                        break;
+                    }
+                }
+                assert_eq!(units, Sim::weight(a), "the parts of {a:?} add up to its weight");
+                format!("{events:?}")
+            })
+            .collect();
+        (out, format!("{s:?}"), parts)
+    }
+
+    /// Applied in parts of `budget` units, `script` gives what one `apply` per
+    /// action gives; the parts it took.
+    fn same_in_parts(profile: Profile, seed: u64, script: &[Action], budget: u64) -> usize {
+        let (whole, parts) = (
+            run(profile, seed, script, false),
+            run_in_parts(profile, seed, script, budget),
+        );
+        for (i, (a, b)) in whole.0.iter().zip(&parts.0).enumerate() {
+            assert_eq!(
+                a, b,
+                "action {i} ({:?}) in parts of {budget} gives other events",
+                script[i]
+            );
+        }
+        assert_eq!(whole.1, parts.1, "in parts of {budget}, the states differ");
+        parts.2
+    }
+
+    /// A bulk creation and a partitioned topic applied a part at a time (the
+    /// topics, then the lookups a few at a time) give the events, state and RNG
+    /// draws of one `apply`, with the lookups from the table and one by one (an
+    /// isolation policy), and a refused one changes nothing; a budget as large
+    /// as the action applies it whole.
+    #[test]
+    fn a_bulk_creation_in_parts_gives_one_apply() {
+        let mut script = brokers(7);
+        script.push(action(json!({"op": "step"})));
+        script.extend(bulk("t/a", 64, "x", 900, 40.0));
+        script.push(action(
+            json!({"op": "create_partitioned_topic", "topic": "persistent://t/a/pt", "partitions": 40}),
+        ));
+        script.push(action(json!({"op": "ns_isolation_policy_set", "policy": "p", "namespaces": ["t/b"], "primary": ["b1", "b2"],
+            "auto_failover_policy": {"policy_type": "min_available", "min_limit": 1, "usage_threshold": 80}})));
+        script.extend(bulk("t/b", 16, "y", 300, 90.0));
+        script.push(action(
+            json!({"op": "create_topics", "namespace": "t/none", "prefix": "z", "count": 50}),
+        ));
+        script.push(action(json!({"op": "step"})));
+        script.push(action(json!({"op": "step"})));
+        let actions = script.len();
+        assert_eq!(
+            same_in_parts(Profile::Pulsar4, 3, &script, 10_000),
+            actions,
+            "a large budget: one part each"
+        );
+        let mut last = actions;
+        same_in_parts(Profile::Pulsar4, 3, &script, 7);
+        for budget in [300, 50, 1] {
+            let parts = same_in_parts(Profile::Pulsar4, 3, &script, budget);
+            assert!(
+                parts > last,
+                "parts of {budget}: {parts} parts, not more than {last}"
+            );
+            last = parts;
+        }
+        // In parts of one unit: each action's first part, then one part per
+        // lookup (a placement, or none possible) of the creations.
+        let mut s = Sim::new(Config::profile(Profile::Pulsar4), 3).unwrap();
+        let lookups: usize = script
+            .iter()
+            .flat_map(|a| match s.apply(a) {
+                Ok(ev) if Sim::weight(a) > 1 => ev,
+                _ => Vec::new(),
+            })
+            .filter(|e| matches!(e, Event::Lookup { .. } | Event::NoBrokerAvailable { .. }))
+            .count();
+        assert!(lookups >= 64 + 16, "{lookups} lookups");
+        assert_eq!(last, actions + lookups, "parts of one unit");
+        same_in_parts(Profile::Pulsar5, 9, &script, 20);
+    }
+
     fn op() -> impl proptest::strategy::Strategy<Value = Value> {
         use proptest::prelude::*;
         let b = || (0u32..6).prop_map(|i| format!("b{i}"));
@@ -536,6 +660,19 @@ mod tests {
                 .chain(ops.iter().flat_map(actions))
                 .collect();
             same_both_ways(profile, seed, &script);
+        }
+
+        /// The same random scripts applied in parts of a random budget give
+        /// what one `apply` per action gives.
+        #[test]
+        fn random_bulk_creations_in_parts_give_one_apply(ops in proptest::collection::vec(op(), 1..24), seed in 0u64..100, budget in 1u64..400, five in proptest::bool::ANY) {
+            let profile = if five { Profile::Pulsar5 } else { Profile::Pulsar4 };
+            let script: Vec<Action> = [brokers(3), vec![action(json!({"op": "step"}))]]
+                .concat()
+                .into_iter()
+                .chain(ops.iter().flat_map(actions))
+                .collect();
+            same_in_parts(profile, seed, &script, budget);
         }
     }
 }

@@ -58,6 +58,7 @@ pub mod view;
 pub mod workload;
 
 pub use action::Action;
+pub use bulk_lookup::Lookups;
 pub use config::Config;
 pub use error::Error;
 pub use event::Event;

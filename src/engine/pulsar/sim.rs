@@ -14,7 +14,7 @@ use super::ownership::{Ownership, ServiceUnitState};
 use super::topic::TopicName;
 use super::traffic::Traffic;
 use crate::engine::schema::{self, ConfigChange};
-use crate::engine::{AnyAction, Engine, Series, SimRng, Subject, System};
+use crate::engine::{AnyAction, Engine, Part, Series, SimRng, Subject, System};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -23,7 +23,7 @@ use super::{
     anti_affinity, bundle, failure_domain, index, invariants, isolation, knobs, namespace, place, shed,
     subject, topic, workload,
 };
-use super::{Action, Error, Event, RoundMetrics};
+use super::{Action, Error, Event, Lookups, RoundMetrics};
 
 /// Most bundles one namespace may have (Pulsar's `loadBalancerNamespaceMaximumBundles` default is 128;
 /// the playground allows more for scale experiments).
@@ -60,6 +60,11 @@ impl BundleState {
     /// Its owner, when Owned.
     pub fn owner(&self) -> Option<&BrokerId> {
         self.ownership.owner()
+    }
+
+    /// Whether a lookup would place it: no owner, and no transfer under way.
+    pub fn awaits_lookup(&self) -> bool {
+        self.owner().is_none() && !self.ownership.state.is_in_flight()
     }
 }
 
@@ -243,6 +248,10 @@ fn validate_config(c: &Config) -> Result<(), Error> {
     }
     Ok(())
 }
+
+/// A bulk action's checks and topics ([`Sim::add_bulk`]): its event, and the
+/// bundles it touched, still to be looked up, in order.
+type Added = Result<(Vec<Event>, Vec<BundleId>), Error>;
 
 impl Sim {
     /// Namespaces by name.
@@ -707,13 +716,9 @@ impl Sim {
         Ok(ev)
     }
 
-    fn create_topics(
-        &mut self,
-        ns: &str,
-        prefix: &str,
-        count: u32,
-        traffic: Traffic,
-    ) -> Result<Vec<Event>, Error> {
+    /// The checks and the topics of a bulk creation: its event, and the touched
+    /// bundles still to look up, in order ([`Sim::lookup_bundles`]).
+    fn add_topics(&mut self, ns: &str, prefix: &str, count: u32, traffic: Traffic) -> Added {
         if count > MAX_BULK_TOPICS {
             return Err(Error::Invalid(format!(
                 "at most {MAX_BULK_TOPICS} topics per action"
@@ -738,16 +743,17 @@ impl Sim {
             names.push((name, hash));
         }
         let touched = self.insert_topics(ns, names, traffic);
-        let mut ev = vec![Event::TopicsCreated {
+        let ev = vec![Event::TopicsCreated {
             namespace: ns.to_string(),
             count,
             bundles_touched: touched.len(),
         }];
-        self.lookup_bundles(&touched, &mut ev);
-        Ok(ev)
+        Ok((ev, touched))
     }
 
-    fn create_partitioned(&mut self, raw: &str, partitions: u32) -> Result<Vec<Event>, Error> {
+    /// The checks and the partitions of a partitioned topic: its event, and
+    /// the touched bundles still to look up, in order.
+    fn add_partitioned(&mut self, raw: &str, partitions: u32) -> Added {
         if partitions == 0 || partitions > MAX_BULK_TOPICS {
             return Err(Error::Invalid(format!(
                 "partitions must be in 1..={MAX_BULK_TOPICS}"
@@ -771,12 +777,47 @@ impl Sim {
             listed.push((p, h, bid.range));
             touched.insert(bid);
         }
-        let mut ev = vec![Event::PartitionedTopicCreated {
+        let ev = vec![Event::PartitionedTopicCreated {
             topic: name,
             partitions: listed,
         }];
-        self.lookup_bundles(&touched, &mut ev);
+        Ok((ev, touched.into_iter().collect()))
+    }
+
+    /// The checks and the topics of a bulk action (a bulk creation or a
+    /// partitioned topic), without the lookups of the bundles they touch:
+    /// `None` for any other action.
+    fn add_bulk(&mut self, action: &Action) -> Option<Added> {
+        match action {
+            Action::CreateTopics {
+                namespace,
+                prefix,
+                count,
+                traffic,
+            } => Some(self.add_topics(namespace, prefix, *count, *traffic)),
+            Action::CreatePartitionedTopic { topic, partitions } => {
+                Some(self.add_partitioned(topic, *partitions))
+            }
+            _ => None,
+        }
+    }
+
+    /// The rest of a bulk action applied whole: every bundle it touched looked up.
+    fn look_up_all(&mut self, added: Added) -> Result<Vec<Event>, Error> {
+        let (mut ev, bids) = added?;
+        self.lookup_bundles(&bids, &mut ev);
         Ok(ev)
+    }
+
+    /// Look up the next bundles of `rest`, about `budget` units' worth (at
+    /// least one bundle); `None` once every bundle is looked up.
+    fn lookup_part(&mut self, mut rest: Lookups, budget: u64, ev: &mut Vec<Event>) -> Option<Lookups> {
+        let left = rest.bids.len() - rest.next;
+        let per_unit = rest.bids.len() as f64 / (rest.weight - 1) as f64;
+        let n = ((budget as f64 * per_unit) as usize).clamp(1, left);
+        self.lookup_bundles(&rest.bids[rest.next..rest.next + n], ev);
+        rest.next += n;
+        (rest.next < rest.bids.len()).then_some(rest)
     }
 
     fn set_topic_traffic(&mut self, raw: &str, traffic: Traffic) -> Result<Vec<Event>, Error> {
@@ -936,9 +977,13 @@ impl Engine for Sim {
                 prefix,
                 count,
                 traffic,
-            } => self.create_topics(namespace, prefix, *count, *traffic),
+            } => {
+                let added = self.add_topics(namespace, prefix, *count, *traffic);
+                self.look_up_all(added)
+            }
             Action::CreatePartitionedTopic { topic, partitions } => {
-                self.create_partitioned(topic, *partitions)
+                let added = self.add_partitioned(topic, *partitions);
+                self.look_up_all(added)
             }
             Action::SetTopicTraffic { topic, traffic } => self.set_topic_traffic(topic, *traffic),
             Action::Lookup { topic } => self.lookup_topic(topic),
@@ -1003,6 +1048,48 @@ impl Engine for Sim {
             Action::ChangeWorkload { id, pattern } => self.change_workload(*id, pattern),
             Action::RemoveWorkload { id } => self.remove_workload(*id),
         }
+    }
+
+    /// A bulk creation stops after its topics, and then looks its touched
+    /// bundles up a part at a time (the lookups are most of its work; they are
+    /// the same lookups in the same order, so the parts give what one `apply`
+    /// gives).
+    type Rest = Lookups;
+
+    fn apply_part(&mut self, action: &Action, budget: u64) -> Result<Part<Self>, Error> {
+        let weight = Self::weight(action);
+        if budget >= weight {
+            return Ok((self.apply(action)?, None));
+        }
+        match self.add_bulk(action) {
+            None => Ok((self.apply(action)?, None)),
+            Some(added) => {
+                let (ev, mut bids) = added?;
+                // A lookup places its own bundle only, so a bundle that is owned
+                // (or moving) now is still so when its turn would come: its
+                // lookup would do nothing. Only the others are left for later.
+                bids.retain(|b| self.bundles.get(b).is_some_and(BundleState::awaits_lookup));
+                let rest = (!bids.is_empty()).then_some(Lookups {
+                    bids,
+                    next: 0,
+                    weight,
+                });
+                Ok((ev, rest))
+            }
+        }
+    }
+
+    fn resume(&mut self, rest: Lookups, budget: u64) -> Part<Self> {
+        let mut ev = Vec::new();
+        let rest = self.lookup_part(rest, budget, &mut ev);
+        (ev, rest)
+    }
+
+    fn rest_weight(rest: &Lookups) -> u64 {
+        // The topics are in: one unit for the action, the rest shared out
+        // over the lookups left (rounded up, so never zero).
+        let left = (rest.bids.len() - rest.next) as u64;
+        ((rest.weight - 1) * left).div_ceil(rest.bids.len() as u64).max(1)
     }
 
     fn config(&self) -> &Config {
