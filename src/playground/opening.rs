@@ -285,7 +285,7 @@ mod tests {
             log.actions.push(A::Step);
             log.actions.push(A::CreateNamespace {
                 namespace: "t/late".into(),
-                bundles: Some(512),
+                bundles: Some(2_048),
             });
             log.actions.push(A::CreateTopics {
                 namespace: "t/late".into(),
