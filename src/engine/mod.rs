@@ -280,6 +280,14 @@ pub trait Engine: Clone + Debug + Sized + 'static {
     /// The metric lines of a run, read from its events (setup first).
     fn series(events: &mut dyn Iterator<Item = &Self::Event>) -> Vec<Series>;
 
+    /// Whether [`Engine::series`] reads `event`: given only these events, in
+    /// order, it draws the same lines (a session keeps where they are, so a
+    /// chart is not rebuilt from every event of a large run). By default, every
+    /// event.
+    fn charted(_event: &Self::Event) -> bool {
+        true
+    }
+
     /// How much replay work an action is (1; bulk actions count what they
     /// create), for announcing a heavy scenario before opening it.
     fn weight(_action: &Self::Action) -> u64 {

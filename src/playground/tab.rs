@@ -178,7 +178,7 @@ impl<E: InBody> Tab for Session<E> {
     }
 
     fn series(&self) -> Vec<Series> {
-        E::series(&mut self.setup_events().iter().chain(self.steps().iter().flatten()))
+        E::series(&mut self.charted_events())
     }
 
     fn compare(&self, key: &str, value: &Value) -> Result<Vec<Series>, String> {

@@ -22,6 +22,15 @@ pub struct Pending<S: Engine> {
     events: Vec<S::Event>,
 }
 
+/// The positions of the events of `ev` that the charts read.
+fn charted<S: Engine>(ev: &[S::Event]) -> Vec<u32> {
+    (0u32..)
+        .zip(ev)
+        .filter(|(_, e)| S::charted(e))
+        .map(|(i, _)| i)
+        .collect()
+}
+
 fn refused_log(index: usize, e: &impl std::fmt::Display) -> ScenarioError {
     ScenarioError::Refused {
         which: "log",
@@ -40,6 +49,10 @@ pub struct Session<S: Engine> {
     setup_events: Vec<S::Event>,
     /// Events of log action `i` (for `i < cursor`).
     steps: Vec<Vec<S::Event>>,
+    /// Where the events the charts read are ([`Engine::charted`]): positions in
+    /// `setup_events`, and in each of `steps`.
+    charted_setup: Vec<u32>,
+    charted: Vec<Vec<u32>>,
     /// `(k, state after k log actions)`, k a multiple of SNAPSHOT_EVERY, ascending; k = 0 always
     /// present; at most [`MAX_SNAPSHOTS`].
     snapshots: Vec<(usize, S)>,
@@ -76,8 +89,10 @@ impl<S: Engine> Session<S> {
             seed,
             cursor: 0,
             state: state.clone(),
+            charted_setup: charted::<S>(&setup_events),
             setup_events,
             steps: Vec::new(),
+            charted: Vec::new(),
             snapshots: vec![(0, state)],
             log,
         };
@@ -104,10 +119,17 @@ impl<S: Engine> Session<S> {
         Ok(())
     }
 
+    /// The events of the log action at the cursor (those of any later ones go).
+    fn record(&mut self, ev: Vec<S::Event>) {
+        self.steps.truncate(self.cursor);
+        self.charted.truncate(self.cursor);
+        self.charted.push(charted::<S>(&ev));
+        self.steps.push(ev);
+    }
+
     /// The log action at the cursor has been replayed with events `ev`.
     fn replayed(&mut self, ev: Vec<S::Event>) {
-        self.steps.truncate(self.cursor);
-        self.steps.push(ev);
+        self.record(ev);
         self.cursor += 1;
         if self.cursor % SNAPSHOT_EVERY == 0 && self.snapshots.last().is_some_and(|(k, _)| *k < self.cursor) {
             self.snapshot();
@@ -167,6 +189,16 @@ impl<S: Engine> Session<S> {
     pub fn steps(&self) -> &[Vec<S::Event>] {
         &self.steps[..self.cursor]
     }
+    /// The events the charts read ([`Engine::charted`]), setup first, up to
+    /// the cursor: what [`Engine::series`] needs, without walking every event.
+    pub fn charted_events(&self) -> impl Iterator<Item = &S::Event> {
+        let setup = self.charted_setup.iter().map(|&i| &self.setup_events[i as usize]);
+        let steps = self.steps[..self.cursor]
+            .iter()
+            .zip(&self.charted)
+            .flat_map(|(ev, at)| at.iter().map(move |&i| &ev[i as usize]));
+        setup.chain(steps)
+    }
     /// Whether there is something to undo / redo.
     pub fn can_undo(&self) -> bool {
         self.cursor > 0
@@ -182,10 +214,9 @@ impl<S: Engine> Session<S> {
         // The engine contract: a refused action leaves the state unchanged.
         let ev = self.state.apply(&action)?;
         self.log.actions.truncate(self.cursor);
-        self.steps.truncate(self.cursor);
         self.snapshots.retain(|(k, _)| *k <= self.cursor);
         self.log.actions.push(action);
-        self.steps.push(ev);
+        self.record(ev);
         self.cursor += 1;
         if self.cursor % SNAPSHOT_EVERY == 0 {
             self.snapshot();
@@ -316,6 +347,45 @@ mod tests {
         // The forked state equals a fresh replay of the forked log.
         let fresh = Session::<pulsar::Sim>::new(1, s.log().clone(), None).unwrap();
         assert_eq!(fresh.steps(), s.steps());
+    }
+
+    /// Every golden scenario (three systems, workloads, rounds in the setup and
+    /// the log): the charts drawn from the charted events alone are the ones
+    /// drawn from every event, at the end, after seeking back, and after a fork.
+    #[test]
+    fn the_charted_events_draw_the_charts_of_every_event() {
+        struct Check(u64);
+        impl crate::scenario::VisitLog for Check {
+            type Out = usize;
+            fn visit<E: crate::scenario::InBody>(self, log: &Log<E>) -> usize {
+                let mut s = Session::<E>::new(self.0, log.clone(), None).unwrap();
+                let same = |s: &Session<E>| {
+                    let all = E::series(&mut s.setup_events().iter().chain(s.steps().iter().flatten()));
+                    assert_eq!(E::series(&mut s.charted_events()), all);
+                    all.iter().map(|l| l.points.len()).sum::<usize>()
+                };
+                let points = same(&s);
+                s.seek(s.cursor() / 2).unwrap();
+                same(&s);
+                s.apply(E::round_action()).unwrap();
+                s.apply(E::round_action()).unwrap();
+                same(&s);
+                points
+            }
+        }
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/scenarios");
+        let mut points = 0;
+        let mut files = 0;
+        for f in std::fs::read_dir(dir).unwrap() {
+            let path = f.unwrap().path();
+            if path.extension().is_some_and(|e| e == "json") {
+                let sc =
+                    crate::scenario::Scenario::from_json(&std::fs::read_to_string(&path).unwrap()).unwrap();
+                points += sc.body.visit(Check(sc.seed));
+                files += 1;
+            }
+        }
+        assert!(files >= 15 && points > 100, "{files} scenarios, {points} points");
     }
 
     #[test]

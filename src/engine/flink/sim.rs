@@ -703,6 +703,10 @@ impl Engine for Sim {
         )]
     }
 
+    fn charted(e: &Event) -> bool {
+        matches!(e, Event::SchedulingFinished { .. })
+    }
+
     fn series(events: &mut dyn Iterator<Item = &Event>) -> Vec<Series> {
         let runs: Vec<(f64, (u32, u32, u64))> = events
             .filter_map(|e| match e {

@@ -975,6 +975,10 @@ impl Engine for Sim {
         out
     }
 
+    fn charted(e: &Event) -> bool {
+        matches!(e, Event::RebalanceCompleted { .. })
+    }
+
     fn series(events: &mut dyn Iterator<Item = &Event>) -> Vec<Series> {
         let gens: Vec<(f64, [f64; 4])> = events
             .filter_map(|e| match e {

@@ -1175,6 +1175,10 @@ impl Engine for Sim {
         out
     }
 
+    fn charted(e: &Event) -> bool {
+        matches!(e, Event::RoundDone { .. } | Event::Workload(_))
+    }
+
     const WEIGHT_UNIT: &'static str = "topics";
 
     fn weight(a: &Action) -> u64 {
