@@ -62,6 +62,19 @@ test('a heavy replay shows its progress and a click during it is answered before
   await page.waitForSelector('canvas.ring[data-bundles="16384"]', { timeout: 300000 });
   assert.equal(await page.getAttribute('canvas.ring', 'data-topics'), '200000');
   assert.equal(await page.locator('.notice.busy').count(), 0);
+  // A round at 1,000 brokers narrates every broker in one line: the row shows
+  // its start, and the whole line is folded under it.
+  const before = await page.locator('.this-round').getAttribute('data-round');
+  await page.keyboard.press('n');
+  await page.waitForFunction((b) => (document.querySelector('.this-round')?.dataset.round ?? null) !== b, before);
+  const fold = page.locator('.log .event .line-rest').first();
+  await fold.waitFor();
+  const shown = await fold.evaluate((d) => d.closest('.event').querySelector('.event-row .text').textContent);
+  assert.ok(shown.length <= 362 && shown.endsWith('…'), shown);
+  await fold.locator('summary').click();
+  const whole = await fold.locator('p').textContent();
+  assert.ok(whole.startsWith(shown.slice(0, -2)) && whole.length > shown.length, whole.slice(0, 400));
+  assert.match(await fold.locator('summary').textContent(), new RegExp(`the whole line \\(${[...whole].length} characters\\)`));
   assert.deepEqual(errors, []);
   await page.close();
 });

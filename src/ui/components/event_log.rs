@@ -26,6 +26,50 @@ pub struct EventLogProps {
 /// cost more than the round itself).
 pub const FIRST_ROWS: usize = 100;
 
+/// Characters of a narration shown in full in a row; a longer one (a round
+/// at 1,000 brokers narrates every broker's figures in one line) shows its
+/// start, and its whole text is folded under the row.
+pub const LINE_HEAD: usize = 360;
+
+/// `text` as a row shows it: all of it when it fits in [`LINE_HEAD`]
+/// characters, else its start up to the last space within them, and whether
+/// it was cut.
+pub fn line_head(text: &str) -> (&str, bool) {
+    match text.char_indices().nth(LINE_HEAD) {
+        None => (text, false),
+        Some((end, _)) => {
+            let head = &text[..end];
+            (head.rfind(' ').map_or(head, |i| &head[..i]), true)
+        }
+    }
+}
+
+/// A narration: its start, and when it is long, its whole text folded
+/// under a "the whole line" disclosure (laid out only when opened).
+pub fn long_line(text: &str) -> Html {
+    let text = one_unit(text);
+    let (head, cut) = line_head(&text);
+    if !cut {
+        return html! { { text } };
+    }
+    html! {
+        <>
+            { format!("{head} …") }
+            { line_rest(&text) }
+        </>
+    }
+}
+
+/// The whole of a long narration (already in [`one_unit`]), folded.
+fn line_rest(text: &str) -> Html {
+    html! {
+        <details class="line-rest">
+            <summary>{ format!("the whole line ({} characters)", text.chars().count()) }</summary>
+            <p tabindex="0">{ text.to_string() }</p>
+        </details>
+    }
+}
+
 /// One unit system in the log: Pulsar counts a "MB" as 1,048,576 bytes (its
 /// `...Mbytes` settings and its shedders' messages), and so does every rate
 /// here, so the few narrations that say "MiB/s" are shown as "MB/s".
@@ -89,12 +133,15 @@ pub fn EventLog(p: &EventLogProps) -> Html {
             .as_ref()
             .map(|s| format!("Highlight {} {}", s.kind, s.id))
             .unwrap_or_default();
+        let text = one_unit(&r.text);
+        let (head, cut) = line_head(&text);
         html! {
             <li class={classes!("event", active.then_some("active"), r.subject.is_some().then_some("has-subject"))}>
                 <button class="event-row" {onclick} title={title} disabled={r.subject.is_none()}>
                     <span class="step">{ row_label(r) }</span>
-                    <span class="text">{ one_unit(&r.text) }</span>
+                    <span class="text">{ if cut { format!("{head} …") } else { text.clone() } }</span>
                 </button>
+                if cut { { line_rest(&text) } }
             </li>
         }
     };

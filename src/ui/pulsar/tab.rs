@@ -43,15 +43,40 @@ fn proposal_views(now: &pulsar::Sim, p: &crate::playground::Proposal) -> Option<
 struct RoundCard {
     round: u64,
     /// The shedder's decisions (its numbers).
-    decisions: Vec<String>,
-    /// Bundles unloaded: (bundle, text).
-    moves: Vec<(String, String)>,
-    /// Placements: (bundle, text).
-    placed: Vec<(String, String)>,
-    /// The placement strategy's filters and scores.
-    why_placed: Vec<String>,
+    decisions: Lines,
+    /// Bundles unloaded.
+    moves: Lines,
+    /// Placements, each with the filters that removed candidates and its score.
+    placed: Lines,
+    /// The placement strategy's events.
+    why_placed: Lines,
     /// Splits.
-    splits: Vec<String>,
+    splits: Lines,
+}
+
+/// Lines of a list of the card: at most this many are shown, then how many more.
+const SHOWN: usize = 8;
+
+/// One list of the card: its first [`SHOWN`] lines (only those are written,
+/// a round at 16,384 bundles has thousands of events) and how many it has.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Lines {
+    first: Vec<String>,
+    total: usize,
+}
+
+impl Lines {
+    /// One more line, written only when it is among the first shown.
+    fn push(&mut self, line: impl FnOnce() -> String) {
+        if self.first.len() < SHOWN {
+            self.first.push(line());
+        }
+        self.total += 1;
+    }
+
+    fn is_empty(&self) -> bool {
+        self.total == 0
+    }
 }
 
 impl RoundCard {
@@ -69,31 +94,31 @@ impl RoundCard {
         };
         for e in events {
             match e {
-                pulsar::Event::Shed(s) => c.decisions.push(s.narrate()),
+                pulsar::Event::Shed(s) => c.decisions.push(|| s.narrate()),
                 pulsar::Event::Unloaded {
                     bundle,
                     from,
                     to,
                     reason,
-                } => c.moves.push((
-                    bundle.to_string(),
+                } => c.moves.push(|| {
                     format!(
                         "{bundle} left {from}{}: {reason}",
                         to.as_ref().map(|t| format!(" for {t}")).unwrap_or_default()
-                    ),
-                )),
-                pulsar::Event::Place(p) => c.why_placed.push(p.narrate()),
+                    )
+                }),
+                pulsar::Event::Place(p) => c.why_placed.push(|| p.narrate()),
                 pulsar::Event::BundleSplit { bundle, children, .. } => c
                     .splits
-                    .push(format!("{bundle} split into {} bundles", children.len())),
+                    .push(|| format!("{bundle} split into {} bundles", children.len())),
                 _ => {}
             }
         }
         // Each placement with the filters that removed candidates and the score that picked it.
-        c.placed = crate::engine::pulsar::place::why::placements(events)
-            .into_iter()
-            .map(|p| (p.bundle.to_string(), p.sentence()))
-            .collect();
+        let (first, total) = crate::engine::pulsar::place::why::placements_first(events, SHOWN);
+        c.placed = Lines {
+            first: first.iter().map(|p| p.sentence()).collect(),
+            total,
+        };
         Some(c)
     }
 }
@@ -114,22 +139,20 @@ fn ThisRound(p: &ThisRoundProps) -> Html {
             </section>
         };
     };
-    const SHOWN: usize = 8;
-    let list = |v: &[String]| -> Html {
-        let more = v.len().saturating_sub(SHOWN);
+    let list = |v: &Lines| -> Html {
+        let more = v.total - v.first.len();
         html! {
             <>
-                <ul>{ for v.iter().take(SHOWN).map(|t| html!{ <li>{ crate::ui::components::event_log::one_unit(t) }</li> }) }</ul>
+                <ul>{ for v.first.iter().map(|t| html!{ <li>{ crate::ui::components::event_log::long_line(t) }</li> }) }</ul>
                 if more > 0 { <p class="hint">{ format!("… and {more} more in the event log") }</p> }
             </>
         }
     };
-    let moves: Vec<String> = c.moves.iter().map(|(_, t)| t.clone()).collect();
-    let placed: Vec<String> = c.placed.iter().map(|(_, t)| t.clone()).collect();
+    let (moves, placed) = (&c.moves, &c.placed);
     let quiet = c.moves.is_empty() && c.splits.is_empty() && c.placed.is_empty();
     html! {
         <section class="this-round" aria-label="This round" data-round={c.round.to_string()}
-                 data-moves={c.moves.len().to_string()}>
+                 data-moves={c.moves.total.to_string()}>
             <h3>{ format!("Round {}", c.round) }</h3>
             if quiet {
                 <p class="round-quiet">{"Nothing moved this round."}</p>
@@ -143,12 +166,12 @@ fn ThisRound(p: &ThisRoundProps) -> Html {
                 { list(&c.splits) }
             }
             if !moves.is_empty() {
-                <h4>{ format!("Unloaded ({})", moves.len()) }</h4>
-                { list(&moves) }
+                <h4>{ format!("Unloaded ({})", moves.total) }</h4>
+                { list(moves) }
             }
             if !placed.is_empty() {
-                <h4>{ format!("Placed ({}): the filters that removed candidates, the score that picked the owner", placed.len()) }</h4>
-                <div class="placed">{ list(&placed) }</div>
+                <h4>{ format!("Placed ({}): the filters that removed candidates, the score that picked the owner", placed.total) }</h4>
+                <div class="placed">{ list(placed) }</div>
                 if !c.why_placed.is_empty() {
                     <details class="why-placed">
                         <summary>{"Every placement event, in order"}</summary>

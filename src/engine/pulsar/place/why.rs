@@ -125,10 +125,20 @@ fn bundle_of(e: &PlaceEvent) -> Option<&BundleId> {
 
 /// The placements of `events` (one round's, say), in lookup order.
 pub fn placements(events: &[Event]) -> Vec<Placement> {
+    placements_first(events, usize::MAX).0
+}
+
+/// The first `limit` placements of `events` (what [`placements`] gives, cut
+/// short), and how many there are in all; the ones past `limit` are only
+/// counted, not written out.
+pub fn placements_first(events: &[Event], limit: usize) -> (Vec<Placement>, usize) {
     let mut pending: BTreeMap<&BundleId, (Pending, Vec<&PlaceEvent>)> = BTreeMap::new();
     let mut out = Vec::new();
+    let mut total = 0;
     for e in events {
         match e {
+            Event::Lookup { .. } if out.len() == limit => total += 1,
+            Event::Place(_) if out.len() == limit => {}
             Event::Place(p) => {
                 let Some(b) = bundle_of(p) else { continue };
                 let slot = pending.entry(b).or_default();
@@ -157,6 +167,7 @@ pub fn placements(events: &[Event]) -> Vec<Placement> {
             } => {
                 let (mut p, scores) = pending.remove(bundle).unwrap_or_default();
                 p.score = scores.iter().rev().find_map(|s| score_of(s, broker));
+                total += 1;
                 out.push(Placement {
                     bundle: bundle.clone(),
                     broker: broker.clone(),
@@ -168,7 +179,7 @@ pub fn placements(events: &[Event]) -> Vec<Placement> {
             _ => {}
         }
     }
-    out
+    (out, total)
 }
 
 impl Placement {
@@ -254,6 +265,12 @@ mod tests {
         let ev = sim.apply(&Action::Step).unwrap();
         for p in placements(&ev) {
             assert!(!p.score.is_empty());
+        }
+        // The first few, cut short: the same placements, and the count of all.
+        for limit in [0, 1, 2, placed.len(), placed.len() + 5] {
+            let (first, total) = placements_first(&events, limit);
+            assert_eq!(total, placed.len());
+            assert_eq!(first, placed[..limit.min(placed.len())]);
         }
     }
 }
