@@ -52,6 +52,13 @@ test('first visit: start here offers the lessons, one press of Step moves bundle
   // The log labels the press with the engine's round number; setup folded.
   assert.match(await page.textContent('.log ol.events[data-order]'), /round 2/);
   assert.match(await page.textContent('.log .setup-fold summary'), /setup events/);
+  // Folded, the setup's rows are not in the page; opened, they are.
+  assert.equal(await page.locator('.log .setup-fold li.event').count(), 0);
+  await page.click('.log .setup-fold summary');
+  await page.waitForSelector('.log .setup-fold li.event');
+  assert.match(await page.textContent('.log .setup-fold .setup-events'), /broker/);
+  await page.click('.log .setup-fold summary');
+  await page.waitForFunction(() => !document.querySelector('.log .setup-fold li.event'));
   assert.equal(await page.locator('.log ol.events[data-order]').evaluate((e) => /MiB/.test(e.textContent)), false);
   await screenshot(page, 'teaching-first-step-1280');
   // Oldest-first reading order, remembered.

@@ -647,6 +647,15 @@ mod tests {
         out
     }
 
+    /// The cluster of the property tests, then the generated ops' actions.
+    fn script(ops: &[Value]) -> Vec<Action> {
+        [brokers(3), vec![action(json!({"op": "step"}))]]
+            .concat()
+            .into_iter()
+            .chain(ops.iter().flat_map(actions))
+            .collect()
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
         /// Random clusters, policies, settings and creations: looking bundles up
@@ -654,11 +663,7 @@ mod tests {
         #[test]
         fn random_bulk_lookups_decide_as_one_lookup_each(ops in proptest::collection::vec(op(), 1..24), seed in 0u64..100, five in proptest::bool::ANY) {
             let profile = if five { Profile::Pulsar5 } else { Profile::Pulsar4 };
-            let script: Vec<Action> = [brokers(3), vec![action(json!({"op": "step"}))]]
-                .concat()
-                .into_iter()
-                .chain(ops.iter().flat_map(actions))
-                .collect();
+            let script = script(&ops);
             same_both_ways(profile, seed, &script);
         }
 
@@ -667,11 +672,7 @@ mod tests {
         #[test]
         fn random_bulk_creations_in_parts_give_one_apply(ops in proptest::collection::vec(op(), 1..24), seed in 0u64..100, budget in 1u64..400, five in proptest::bool::ANY) {
             let profile = if five { Profile::Pulsar5 } else { Profile::Pulsar4 };
-            let script: Vec<Action> = [brokers(3), vec![action(json!({"op": "step"}))]]
-                .concat()
-                .into_iter()
-                .chain(ops.iter().flat_map(actions))
-                .collect();
+            let script = script(&ops);
             same_in_parts(profile, seed, &script, budget);
         }
     }

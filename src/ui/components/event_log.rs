@@ -44,8 +44,8 @@ pub fn line_head(text: &str) -> (&str, bool) {
     }
 }
 
-/// A narration: its start, and when it is long, its whole text folded
-/// under a "the whole line" disclosure (laid out only when opened).
+/// A narration: its start, and when it is long, a button that unfolds its
+/// whole text.
 pub fn long_line(text: &str) -> Html {
     let text = one_unit(text);
     let (head, cut) = line_head(&text);
@@ -55,18 +55,36 @@ pub fn long_line(text: &str) -> Html {
     html! {
         <>
             { format!("{head} …") }
-            { line_rest(&text) }
+            <LineRest text={AttrValue::from(text)} />
         </>
     }
 }
 
-/// The whole of a long narration (already in [`one_unit`]), folded.
-fn line_rest(text: &str) -> Html {
+#[derive(Properties, PartialEq)]
+struct LineRestProps {
+    /// The whole narration (in [`one_unit`]).
+    text: AttrValue,
+}
+
+/// The whole of a long narration, behind a button: one element while folded
+/// (a round's log holds a hundred such rows), the text only once unfolded.
+#[component]
+fn LineRest(p: &LineRestProps) -> Html {
+    let open = use_state(|| false);
+    let toggle = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
+    let label = if *open {
+        "fold the line".to_string()
+    } else {
+        format!("the whole line ({} characters)", p.text.chars().count())
+    };
     html! {
-        <details class="line-rest">
-            <summary>{ format!("the whole line ({} characters)", text.chars().count()) }</summary>
-            <p tabindex="0">{ text.to_string() }</p>
-        </details>
+        <div class="line-rest">
+            <button type="button" class="line-more" aria-expanded={open.to_string()} onclick={toggle}>{ label }</button>
+            if *open { <p tabindex="0">{ p.text.clone() }</p> }
+        </div>
     }
 }
 
@@ -92,6 +110,7 @@ pub fn EventLog(p: &EventLogProps) -> Html {
     let filter = use_state(String::new);
     let limit = use_state(|| FIRST_ROWS);
     let oldest_first = use_state(browser::log_oldest_first);
+    let setup_open = use_state(|| false);
     let on_filter = {
         let filter = filter.clone();
         Callback::from(move |e: InputEvent| {
@@ -141,21 +160,31 @@ pub fn EventLog(p: &EventLogProps) -> Html {
                     <span class="step">{ row_label(r) }</span>
                     <span class="text">{ if cut { format!("{head} …") } else { text.clone() } }</span>
                 </button>
-                if cut { { line_rest(&text) } }
+                if cut { <LineRest text={AttrValue::from(text.clone())} /> }
             </li>
         }
     };
-    // The setup's events are folded, at the start (oldest first) or the end (newest first).
+    // The setup's events are folded, at the start (oldest first) or the end
+    // (newest first); their rows are written into the page only while the fold
+    // is open (a large cluster's setup fills the log's 400 rows).
     let setup_fold = (!setup.is_empty()).then(|| {
         let mut rows = setup.clone();
         if *oldest_first {
             rows.reverse();
         }
+        let ontoggle = {
+            let setup_open = setup_open.clone();
+            Callback::from(move |e: Event| {
+                setup_open.set(e.target_unchecked_into::<web_sys::Element>().has_attribute("open"));
+            })
+        };
         html! {
             <li class="setup-fold">
-                <details>
+                <details open={*setup_open} {ontoggle}>
                     <summary>{ format!("{} setup events (the scenario's starting cluster)", rows.len()) }</summary>
-                    <ol class="events setup-events">{ for rows.iter().map(|r| draw(r)) }</ol>
+                    if *setup_open {
+                        <ol class="events setup-events">{ for rows.iter().map(|r| draw(r)) }</ol>
+                    }
                 </details>
             </li>
         }
