@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { suite, screenshot, OUTPUT } from './harness.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -80,6 +81,12 @@ test('a heavy replay shows its progress and a click during it is answered before
   assert.ok(whole.startsWith(shown.slice(0, -2)) && whole.length > shown.length, whole.slice(0, 400));
   assert.equal(label, `the whole line (${[...whole].length} characters)`);
   assert.equal(await button.getAttribute('aria-expanded'), 'true');
+  // No serious or critical axe finding with a line unfolded.
+  await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+  const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`));
+  assert.deepEqual(found, []);
   await button.click();
   assert.equal(await fold.locator('p').count(), 0);
   assert.deepEqual(errors, []);
