@@ -665,6 +665,32 @@ pub fn pulsar_scenario_rounds(
     Ok((setup, stats))
 }
 
+/// The same rounds as the page times them: the scenario opened in the playground's
+/// store, then `rounds` Step presses after `warmup` ones, each timed around
+/// `Store::reduce(Msg::StepActive)` (the engine's Step, the session's record of its
+/// events and snapshots, the lesson's follow-up), the call the page's reducer
+/// measures for `window.lbscopeRoundMs`. The store a round replaces is dropped
+/// outside the timing, as the page drops it after the reducer returns.
+pub fn pulsar_scenario_store_rounds(
+    sc: &crate::scenario::Scenario,
+    warmup: usize,
+    rounds: usize,
+) -> Result<Stats, String> {
+    use crate::playground::{Msg, Notice, Store};
+    let mut store = Store::fresh();
+    store.open(sc.clone());
+    if let Some(Notice::Error(e)) = &store.notice {
+        return Err(e.clone());
+    }
+    Ok(sample(warmup, rounds, || {
+        let t = Instant::now();
+        let next = store.reduce(Msg::StepActive);
+        let d = ms(t);
+        store = next;
+        d
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -684,6 +710,23 @@ mod tests {
         );
         let (_, stats) = pulsar_scenario_rounds(&sc, 1, 3).unwrap();
         assert_eq!(stats.iterations, 3);
+        let page = pulsar_scenario_store_rounds(&sc, 1, 3).unwrap();
+        assert_eq!(page.iterations, 3);
+        assert!(page.median_ms.is_finite() && page.min_ms <= page.median_ms);
+    }
+
+    #[test]
+    fn a_scenario_the_page_cannot_open_is_reported_not_timed() {
+        let mut sc = pulsar_scenario(7, 50, 8);
+        let crate::scenario::Body::Pulsar(log) = &mut sc.body else {
+            unreachable!()
+        };
+        log.actions.push(pulsar::Action::CrashBroker {
+            broker: "no-such-broker:8080".into(),
+        });
+        let e = pulsar_scenario_store_rounds(&sc, 1, 3).unwrap_err();
+        assert!(e.contains("Could not open the scenario"), "{e}");
+        assert!(pulsar_scenario_rounds(&sc, 1, 3).is_err());
     }
 
     #[test]

@@ -138,7 +138,9 @@ enum Command {
         format: Format,
         /// Instead of the table: write the Pulsar benchmark cluster (1,000 brokers,
         /// 16,384 bundles, `--topics` topics) as a scenario to this file and print the
-        /// native Step figures for it as JSON (the in-browser benchmark compares to them).
+        /// native Step figures for it as JSON: the engine's Step alone, and the page's round
+        /// (the playground store's Step press, the call the page times); the in-browser
+        /// benchmark compares to them.
         #[arg(long)]
         browser_scenario: Option<std::path::PathBuf>,
         /// Topics of `--browser-scenario`.
@@ -350,6 +352,7 @@ fn run(cmd: Command) -> Result<String, String> {
             std::fs::write(&path, serde_json::to_vec(&sc).map_err(|e| e.to_string())?)
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             let (setup, s) = crate::bench::pulsar_scenario_rounds(&sc, 3, rounds.max(1))?;
+            let page = crate::bench::pulsar_scenario_store_rounds(&sc, 3, rounds.max(1))?;
             Ok(serde_json::json!({
                 "scenario": path.display().to_string(),
                 "topics": topics,
@@ -358,6 +361,8 @@ fn run(cmd: Command) -> Result<String, String> {
                 "p90_ms": s.p90_ms,
                 "min_ms": s.min_ms,
                 "rounds": s.iterations,
+                "store_median_ms": page.median_ms,
+                "store_min_ms": page.min_ms,
             })
             .to_string()
                 + "\n")

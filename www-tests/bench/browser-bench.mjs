@@ -74,14 +74,20 @@ try {
   const wasm = readdirSync(DIST).find((f) => f.endsWith('.wasm'));
   const raw = readFileSync(join(DIST, wasm));
   const gz = gzipSync(raw, { level: 9 }).length;
-  const ratio = median(engine) / native.median_ms;
+  // The page times its reducer's Step press (`Store::reduce`: the engine's Step plus the
+  // session's record of its events); the native figure of that same call is the
+  // like-for-like one. The engine's Step alone is printed beside it.
+  const ratio = median(engine) / native.store_median_ms;
+  const engineRatio = median(engine) / native.median_ms;
   const verdict = (ok) => (ok ? 'PASS' : 'MISS');
   // The rows of the performance table: the browser figure, the native one of the same run
   // beside it, the target, and whether it is met.
   const rows = [
     ['release wasm, gzipped (gzip -9)', `${(gz / 1000).toFixed(1)} KB (${(gz / 1024).toFixed(0)} KiB; ${(raw.length / 1e6).toFixed(2)} MB raw)`, '', '<= 350 KB', verdict(gz <= 350000)],
-    ['Pulsar Step, median (min)', `${fmt(median(engine))} (${fmt(Math.min(...engine))})`, `${fmt(native.median_ms)} (${fmt(native.min_ms)})`, '', ''],
-    ['Pulsar Step, wasm / native (medians)', `${ratio.toFixed(2)}x`, '', '<= 1.5x', verdict(ratio <= 1.5)],
+    ['Pulsar round (the page\'s Step press), median (min)', `${fmt(median(engine))} (${fmt(Math.min(...engine))})`, `${fmt(native.store_median_ms)} (${fmt(native.store_min_ms)})`, '', ''],
+    ['Pulsar round, wasm / native (medians)', `${ratio.toFixed(2)}x`, '', '<= 1.5x', verdict(ratio <= 1.5)],
+    ['  native: the engine\'s Step alone, median (min)', '', `${fmt(native.median_ms)} (${fmt(native.min_ms)})`, '', ''],
+    ['  wasm round / native engine Step alone', `${engineRatio.toFixed(2)}x`, '', '', ''],
     ['redraw after a round (ring + bars + deck)', fmt(median(frame)), '', '<= 16 ms', verdict(median(frame) <= 16)],
     ['  of which the Pulsar tab\'s views from the engine', fmt(median(views)), '', '', ''],
     ...Object.entries(parts).map(([k, v]) => [`    ${k.replace('pulsar-views-', '')}`, fmt(median(v)), '', '', '']),
