@@ -387,7 +387,7 @@ fn event_rows_carry_the_engine_round_number() {
     assert!(rows
         .iter()
         .filter(|r| r.round == Some(2))
-        .any(|r| r.text.starts_with("round 2 ")));
+        .any(|r| r.text.text.starts_with("round 2 ")));
 }
 
 /// The Pulsar tab's kept ring (`playground::ring_model`) against a fresh build,

@@ -81,6 +81,7 @@ test('a heavy replay shows its progress and a click during it is answered before
   assert.ok(whole.startsWith(shown.slice(0, -2)) && whole.length > shown.length, whole.slice(0, 400));
   assert.equal(label, `the whole line (${[...whole].length} characters)`);
   assert.equal(await button.getAttribute('aria-expanded'), 'true');
+  assert.equal(await button.textContent(), 'fold the line');
   // No serious or critical axe finding with a line unfolded.
   await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
   const found = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
@@ -89,6 +90,31 @@ test('a heavy replay shows its progress and a click during it is answered before
   assert.deepEqual(found, []);
   await button.click();
   assert.equal(await fold.locator('p').count(), 0);
+  // The log's filter reads the whole of each line: words past the shown start
+  // of the shedder's moving averages (every one of the 1,000 brokers, then the
+  // cluster average) still find it.
+  await page.fill('.log input.filter', 'cluster average');
+  const filtered = page.locator('.log .event .event-row .text');
+  await page.waitForFunction(() => {
+    const rows = [...document.querySelectorAll('.log .event .event-row .text')];
+    return rows.length > 0 && rows.every((t) => t.textContent.includes('moving averages'));
+  });
+  const avgShown = await filtered.first().textContent();
+  assert.ok(!avgShown.includes('cluster average'), 'the words are past the shown start');
+  assert.ok(avgShown.length <= 362 && avgShown.endsWith('…'), avgShown);
+  // That line is written only up to its start until it is unfolded, then whole.
+  const averages = page.locator('.log .event').first();
+  const avgButton = averages.locator('.line-rest button.line-more');
+  assert.equal(await avgButton.textContent(), 'the whole line (more than 1000 characters)');
+  await avgButton.click();
+  const avgWhole = await averages.locator('.line-rest p').textContent();
+  assert.ok(avgWhole.startsWith(avgShown.slice(0, -2)), avgWhole.slice(0, 400));
+  assert.match(avgWhole, /broker-0999 [^,]*; cluster average \d/);
+  assert.ok(avgWhole.length > 20000, String(avgWhole.length));
+  assert.equal(await avgButton.textContent(), 'fold the line');
+  await avgButton.click();
+  assert.equal(await averages.locator('.line-rest p').count(), 0);
+  await page.fill('.log input.filter', '');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -144,6 +144,45 @@ impl AnyAction {
 pub trait Narrate {
     /// One line of narration, e.g. for the event log or the CLI.
     fn narrate(&self) -> String;
+
+    /// The start of the narration, for a view that shows only the start of a
+    /// long line: `(text, false)` with `text` the whole narration, or `(text,
+    /// true)` with `text` a proper prefix of it holding more than `chars`
+    /// characters. A narration that lists every broker (tens of thousands of
+    /// characters at 1,000 brokers) stops writing there instead of writing it
+    /// all; the others give the whole line.
+    fn narrate_start(&self, chars: usize) -> (String, bool) {
+        let _ = chars;
+        (self.narrate(), false)
+    }
+}
+
+/// A narration made of `head`, then `items` separated by `sep`, then `tail`,
+/// written as [`Narrate::narrate_start`] asks: once the text holds more than
+/// `chars` characters and more items are left, it stops there (`true`). With
+/// `usize::MAX` it is the whole narration, so both come from one writer.
+pub fn list_narration(
+    head: &str,
+    items: impl IntoIterator<Item = String>,
+    sep: &str,
+    tail: impl FnOnce() -> String,
+    chars: usize,
+) -> (String, bool) {
+    let mut out = String::from(head);
+    let mut n = head.chars().count();
+    for (i, item) in items.into_iter().enumerate() {
+        if n > chars {
+            return (out, true);
+        }
+        if i > 0 {
+            out.push_str(sep);
+            n += sep.chars().count();
+        }
+        out.push_str(&item);
+        n += item.chars().count();
+    }
+    out.push_str(&tail());
+    (out, false)
 }
 
 /// What a view draws and an event can be about: matched against the element's

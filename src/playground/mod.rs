@@ -51,6 +51,91 @@ pub enum Page {
     Fidelity,
 }
 
+/// Characters of a narration the views get at first: a longer one (a round at
+/// 1,000 brokers narrates every broker in one line) is written only that far,
+/// and its whole text later, when asked ([`Narrated::whole`]). The views show
+/// at most the first few hundred.
+pub const NARRATION_START: usize = 1_000;
+
+/// A narration as the views get it: the whole line, or the start of a long one
+/// with a way to write the rest.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Narrated {
+    /// The whole narration, or, when `whole` is set, its start (more than
+    /// [`NARRATION_START`] characters).
+    pub text: String,
+    /// For a narration cut at its start: the event, to write the whole line.
+    pub whole: Option<WholeText>,
+}
+
+impl Narrated {
+    /// The narration of `e`, up to [`NARRATION_START`] characters when it is long.
+    pub fn of<T: crate::engine::Narrate + PartialEq + Clone + 'static>(e: &T) -> Narrated {
+        let (text, cut) = e.narrate_start(NARRATION_START);
+        Narrated {
+            text,
+            whole: cut.then(|| WholeText(Rc::new(e.clone()))),
+        }
+    }
+
+    /// A line written whole.
+    pub fn whole_line(text: String) -> Narrated {
+        Narrated { text, whole: None }
+    }
+
+    /// The whole narration (written now when only its start was).
+    pub fn full(&self) -> std::borrow::Cow<'_, str> {
+        match &self.whole {
+            None => self.text.as_str().into(),
+            Some(w) => w.text().into(),
+        }
+    }
+}
+
+/// The whole narration of a long line, written when asked: it keeps the event.
+/// Two are equal when they narrate equal events (the same one, most often,
+/// which is checked first).
+#[derive(Clone)]
+pub struct WholeText(Rc<dyn WholeSource>);
+
+impl WholeText {
+    /// The whole line.
+    pub fn text(&self) -> String {
+        self.0.text()
+    }
+}
+
+impl PartialEq for WholeText {
+    fn eq(&self, other: &WholeText) -> bool {
+        Rc::ptr_eq(&self.0, &other.0) || self.0.same(other.0.as_any())
+    }
+}
+
+impl std::fmt::Debug for WholeText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WholeText(…)")
+    }
+}
+
+/// An event kept to narrate in full later.
+trait WholeSource {
+    fn text(&self) -> String;
+    fn same(&self, other: &dyn Any) -> bool;
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<T: crate::engine::Narrate + PartialEq + 'static> WholeSource for T {
+    fn text(&self) -> String {
+        self.narrate()
+    }
+    fn same(&self, other: &dyn Any) -> bool {
+        other.downcast_ref::<T>() == Some(self)
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
 /// One row of the event log.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EventRow {
@@ -59,8 +144,8 @@ pub struct EventRow {
     /// The round number (1-based, counting only the engine's round actions) when
     /// the action that caused it is a round (Step, Schedule, Rebalance).
     pub round: Option<usize>,
-    /// The narration.
-    pub text: String,
+    /// The narration (of a long one, its start and the event to write the rest).
+    pub text: Narrated,
     /// What it is about.
     pub subject: Option<Subject>,
 }

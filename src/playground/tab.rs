@@ -244,7 +244,7 @@ fn row<E: Engine>(step: Option<usize>, e: &E::Event) -> EventRow {
     EventRow {
         step,
         round: None,
-        text: e.narrate(),
+        text: super::Narrated::of(e),
         subject: E::subject(e),
     }
 }

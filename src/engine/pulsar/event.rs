@@ -442,24 +442,7 @@ impl Narrate for Event {
                 opt(src),
                 if *forced { " [override]" } else { "" }
             ),
-            Event::Reported {
-                published,
-                skipped,
-                sampled,
-            } => format!(
-                "{} broker report(s) published ({}), {skipped} unchanged{}",
-                published.len(),
-                published
-                    .iter()
-                    .map(|(b, why, u)| format!("{b} {u:.1}%: {why}"))
-                    .collect::<Vec<_>>()
-                    .join("; "),
-                if *sampled {
-                    "; leader sampled every bundle"
-                } else {
-                    ""
-                }
-            ),
+            Event::Reported { .. } => self.narrate_start(usize::MAX).0,
             Event::SplitCandidate { bundle, reasons, hits } => format!(
                 "split candidate {bundle}: {}{}",
                 reasons.join(", "),
@@ -564,6 +547,33 @@ impl Narrate for Event {
             Event::Place(e) => e.narrate(),
             Event::Workload(e) => e.narrate(),
             Event::RoundDone { metrics } => metrics.narrate(),
+        }
+    }
+
+    fn narrate_start(&self, chars: usize) -> (String, bool) {
+        match self {
+            Event::Reported {
+                published,
+                skipped,
+                sampled,
+            } => crate::engine::list_narration(
+                &format!("{} broker report(s) published (", published.len()),
+                published.iter().map(|(b, why, u)| format!("{b} {u:.1}%: {why}")),
+                "; ",
+                || {
+                    format!(
+                        "), {skipped} unchanged{}",
+                        if *sampled {
+                            "; leader sampled every bundle"
+                        } else {
+                            ""
+                        }
+                    )
+                },
+                chars,
+            ),
+            Event::Shed(e) => e.narrate_start(chars),
+            _ => (self.narrate(), false),
         }
     }
 }

@@ -3,6 +3,7 @@
 //! setup's events are folded under one line. Clicking an event highlights what
 //! it is about in the view.
 
+use crate::playground::{Narrated, WholeText, NARRATION_START};
 use crate::ui::browser;
 use crate::ui::store::{EventRow, Subject};
 use web_sys::HtmlInputElement;
@@ -31,6 +32,10 @@ pub const FIRST_ROWS: usize = 100;
 /// start, and its whole text is folded under the row.
 pub const LINE_HEAD: usize = 360;
 
+// A line cut at its start is cut past what a row shows of it, even once its
+// "MiB" are written "MB" (three characters to two).
+const _: () = assert!(NARRATION_START * 2 / 3 > LINE_HEAD + 8);
+
 /// `text` as a row shows it: all of it when it fits in [`LINE_HEAD`]
 /// characters, else its start up to the last space within them, and whether
 /// it was cut.
@@ -46,8 +51,8 @@ pub fn line_head(text: &str) -> (&str, bool) {
 
 /// A narration: its start, and when it is long, a button that unfolds its
 /// whole text.
-pub fn long_line(text: &str) -> Html {
-    let text = one_unit(text);
+pub fn long_line(n: &Narrated) -> Html {
+    let text = one_unit(&n.text);
     let (head, cut) = line_head(&text);
     if !cut {
         return html! { { text } };
@@ -55,15 +60,33 @@ pub fn long_line(text: &str) -> Html {
     html! {
         <>
             { format!("{head} …") }
-            <LineRest text={AttrValue::from(text)} />
+            <LineRest rest={Rest::of(n, text)} />
         </>
+    }
+}
+
+/// What a folded line unfolds to.
+#[derive(Clone, PartialEq)]
+enum Rest {
+    /// The whole line, already written (in [`one_unit`]).
+    Text(AttrValue),
+    /// A line written only up to its start: the whole of it is written when unfolded.
+    Later(WholeText),
+}
+
+impl Rest {
+    /// The rest of `n`, whose start is `text` (in [`one_unit`]).
+    fn of(n: &Narrated, text: String) -> Rest {
+        match &n.whole {
+            None => Rest::Text(AttrValue::from(text)),
+            Some(w) => Rest::Later(w.clone()),
+        }
     }
 }
 
 #[derive(Properties, PartialEq)]
 struct LineRestProps {
-    /// The whole narration (in [`one_unit`]).
-    text: AttrValue,
+    rest: Rest,
 }
 
 /// The whole of a long narration, behind a button: one element while folded
@@ -75,15 +98,20 @@ fn LineRest(p: &LineRestProps) -> Html {
         let open = open.clone();
         Callback::from(move |_: MouseEvent| open.set(!*open))
     };
-    let label = if *open {
-        "fold the line".to_string()
-    } else {
-        format!("the whole line ({} characters)", p.text.chars().count())
+    // A line written only up to its start is written whole when it is unfolded.
+    let text = use_memo((*open, p.rest.clone()), |(open, rest)| match rest {
+        Rest::Text(t) => Some(t.clone()),
+        Rest::Later(w) => open.then(|| AttrValue::from(one_unit(&w.text()))),
+    });
+    let label = match (*open, &*text) {
+        (true, _) => "fold the line".to_string(),
+        (false, Some(t)) => format!("the whole line ({} characters)", t.chars().count()),
+        (false, None) => format!("the whole line (more than {NARRATION_START} characters)"),
     };
     html! {
         <div class="line-rest">
             <button type="button" class="line-more" aria-expanded={open.to_string()} onclick={toggle}>{ label }</button>
-            if *open { <p tabindex="0">{ p.text.clone() }</p> }
+            if *open { <p tabindex="0">{ (*text).clone().unwrap_or_default() }</p> }
         </div>
     }
 }
@@ -127,7 +155,8 @@ pub fn EventLog(p: &EventLogProps) -> Html {
         })
     };
     let needle = filter.to_lowercase();
-    let keep = |r: &&EventRow| needle.is_empty() || r.text.to_lowercase().contains(&needle);
+    // A filter reads the whole of each line (a long one is written whole for it).
+    let keep = |r: &&EventRow| needle.is_empty() || r.text.full().to_lowercase().contains(&needle);
     let (setup, acted): (Vec<&EventRow>, Vec<&EventRow>) = p.rows.iter().partition(|r| r.step.is_none());
     let mut matching: Vec<&EventRow> = acted.into_iter().filter(keep).collect();
     let setup: Vec<&EventRow> = setup.into_iter().filter(keep).collect();
@@ -152,7 +181,7 @@ pub fn EventLog(p: &EventLogProps) -> Html {
             .as_ref()
             .map(|s| format!("Highlight {} {}", s.kind, s.id))
             .unwrap_or_default();
-        let text = one_unit(&r.text);
+        let text = one_unit(&r.text.text);
         let (head, cut) = line_head(&text);
         html! {
             <li class={classes!("event", active.then_some("active"), r.subject.is_some().then_some("has-subject"))}>
@@ -160,7 +189,7 @@ pub fn EventLog(p: &EventLogProps) -> Html {
                     <span class="step">{ row_label(r) }</span>
                     <span class="text">{ if cut { format!("{head} …") } else { text.clone() } }</span>
                 </button>
-                if cut { <LineRest text={AttrValue::from(text.clone())} /> }
+                if cut { <LineRest rest={Rest::of(&r.text, text.clone())} /> }
             </li>
         }
     };

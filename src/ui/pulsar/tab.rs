@@ -12,6 +12,7 @@ use crate::engine::pulsar::{
     Action,
 };
 use crate::engine::Engine;
+use crate::playground::Narrated;
 use crate::scenario::presets::PULSAR_NAMESPACE as NAMESPACE;
 use crate::sort::StableSort;
 use crate::ui::components::field_error::FieldError;
@@ -61,13 +62,13 @@ const SHOWN: usize = 8;
 /// a round at 16,384 bundles has thousands of events) and how many it has.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Lines {
-    first: Vec<String>,
+    first: Vec<Narrated>,
     total: usize,
 }
 
 impl Lines {
     /// One more line, written only when it is among the first shown.
-    fn push(&mut self, line: impl FnOnce() -> String) {
+    fn push(&mut self, line: impl FnOnce() -> Narrated) {
         if self.first.len() < SHOWN {
             self.first.push(line());
         }
@@ -82,7 +83,6 @@ impl Lines {
 impl RoundCard {
     /// The card of the last applied action, when it was a full round.
     fn of(session: &crate::scenario::session::Session<pulsar::Sim>) -> Option<RoundCard> {
-        use crate::engine::Narrate;
         let k = session.cursor();
         if k == 0 || session.log().actions.get(k - 1) != Some(&Action::Step) {
             return None;
@@ -94,29 +94,29 @@ impl RoundCard {
         };
         for e in events {
             match e {
-                pulsar::Event::Shed(s) => c.decisions.push(|| s.narrate()),
+                pulsar::Event::Shed(s) => c.decisions.push(|| Narrated::of(s)),
                 pulsar::Event::Unloaded {
                     bundle,
                     from,
                     to,
                     reason,
                 } => c.moves.push(|| {
-                    format!(
+                    Narrated::whole_line(format!(
                         "{bundle} left {from}{}: {reason}",
                         to.as_ref().map(|t| format!(" for {t}")).unwrap_or_default()
-                    )
+                    ))
                 }),
-                pulsar::Event::Place(p) => c.why_placed.push(|| p.narrate()),
+                pulsar::Event::Place(p) => c.why_placed.push(|| Narrated::of(p)),
                 pulsar::Event::BundleSplit { bundle, children, .. } => c
                     .splits
-                    .push(|| format!("{bundle} split into {} bundles", children.len())),
+                    .push(|| Narrated::whole_line(format!("{bundle} split into {} bundles", children.len()))),
                 _ => {}
             }
         }
         // Each placement with the filters that removed candidates and the score that picked it.
         let (first, total) = crate::engine::pulsar::place::why::placements_first(events, SHOWN);
         c.placed = Lines {
-            first: first.iter().map(|p| p.sentence()).collect(),
+            first: first.iter().map(|p| Narrated::whole_line(p.sentence())).collect(),
             total,
         };
         Some(c)

@@ -511,32 +511,7 @@ impl Narrate for ShedEvent {
                 mbs(*throughput),
                 mbs(*min_to_offload)
             ),
-            ShedEvent::ThresholdAverages {
-                history_percentage,
-                samples,
-                cluster_average,
-            } => {
-                let parts: Vec<String> = samples
-                    .iter()
-                    .map(|s| match s.previous {
-                        Some(p) => format!(
-                            "{} {} = {:.2} × {} + {:.2} × {}",
-                            s.broker,
-                            pct(s.average),
-                            history_percentage,
-                            pct(p),
-                            1.0 - history_percentage,
-                            pct(s.current)
-                        ),
-                        None => format!("{} {} (first observation)", s.broker, pct(s.average)),
-                    })
-                    .collect();
-                format!(
-                    "ThresholdShedder: moving averages {}; cluster average {}",
-                    parts.join(", "),
-                    pct(*cluster_average)
-                )
-            }
+            ShedEvent::ThresholdAverages { .. } => self.narrate_start(usize::MAX).0,
             ShedEvent::AboveThreshold {
                 broker,
                 usage,
@@ -726,6 +701,36 @@ impl Narrate for ShedEvent {
                 metric.fmt(*target)
             ),
         }
+    }
+
+    fn narrate_start(&self, chars: usize) -> (String, bool) {
+        let ShedEvent::ThresholdAverages {
+            history_percentage,
+            samples,
+            cluster_average,
+        } = self
+        else {
+            return (self.narrate(), false);
+        };
+        let parts = samples.iter().map(|s| match s.previous {
+            Some(p) => format!(
+                "{} {} = {:.2} × {} + {:.2} × {}",
+                s.broker,
+                pct(s.average),
+                history_percentage,
+                pct(p),
+                1.0 - history_percentage,
+                pct(s.current)
+            ),
+            None => format!("{} {} (first observation)", s.broker, pct(s.average)),
+        });
+        crate::engine::list_narration(
+            "ThresholdShedder: moving averages ",
+            parts,
+            ", ",
+            || format!("; cluster average {}", pct(*cluster_average)),
+            chars,
+        )
     }
 }
 
