@@ -5,8 +5,8 @@
 //    bundles, TOPICS topics) as a scenario and times ROUNDS Steps on it natively.
 // 2. The release wasm app opens the same scenario from a share link; each round is
 //    a real Step key press: the engine's time (measured inside the app with
-//    performance.now()) and the time until the frame that shows the round is
-//    painted (and until the start of the frame after it, as earlier runs measured).
+//    performance.now()) and the time until the frame after the painted one (and
+//    the same wait with nothing pressed).
 // 3. It prints both, their ratio, the redraw, opening and first-render times and the
 //    gzipped wasm size, each beside its target.
 import { execFileSync } from 'node:child_process';
@@ -57,40 +57,27 @@ try {
   });
   const engine = [];
   const frame = [];
-  const after = [];
   const views = [];
   const parts = {};
-  // Press Step (or not, `press` false: the floor) and time two points: the painted
-  // frame (its requestAnimationFrame callback runs before the frame's style, layout
-  // and paint; a message posted from there is handled right after them) and the
-  // start of the frame after it (a second requestAnimationFrame, which holds a
-  // whole idle frame more).
+  // Press Step (`key` null: press nothing) and wait for the start of the frame after
+  // the painted one: the figure holds the round, its redraw and the rest of a frame.
   const press = (key) => page.evaluate(async (key) => {
     const start = performance.now();
     if (key) document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
-    const painted = new Promise((r) => requestAnimationFrame(() => {
-      const ch = new MessageChannel();
-      ch.port1.onmessage = () => r(performance.now() - start);
-      ch.port2.postMessage(0);
-    }));
-    const next = new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now() - start))));
-    return Promise.all([painted, next]);
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    return performance.now() - start;
   }, key);
   for (let i = 0; i < rounds + 3; i++) {
-    const [painted, next] = await press('n');
+    const total = await press('n');
     const [eng, view, timings] = await page.evaluate(() => [window.lbscopeRoundMs, window.lbscopeTimings?.['pulsar-views'] ?? NaN, { ...(window.lbscopeTimings ?? {}) }]);
     if (i >= 3) {
-      engine.push(eng); frame.push(painted - eng); after.push(next - eng); views.push(view);
+      engine.push(eng); frame.push(total - eng); views.push(view);
       for (const [k, v] of Object.entries(timings)) if (k.startsWith('pulsar-views-')) (parts[k] ??= []).push(v);
     }
   }
-  // The same two waits with nothing pressed: what the measurement holds when the page has nothing to draw.
+  // The same wait with nothing pressed: what the figure holds when there is nothing to draw.
   const idle = [];
-  const idleNext = [];
-  for (let i = 0; i < 15; i++) {
-    const [painted, next] = await press(null);
-    idle.push(painted); idleNext.push(next);
-  }
+  for (let i = 0; i < 15; i++) idle.push(await press(null));
   const wasm = readdirSync(DIST).find((f) => f.endsWith('.wasm'));
   const raw = readFileSync(join(DIST, wasm));
   const gz = gzipSync(raw, { level: 9 }).length;
@@ -109,11 +96,9 @@ try {
     ['  native: the engine\'s Step alone, median (min)', '', `${fmt(native.median_ms)} (${fmt(native.min_ms)})`, '', ''],
     ['  wasm round / native engine Step alone', `${engineRatio.toFixed(2)}x`, '', '', ''],
     ['redraw after a round (ring + bars + deck)', fmt(median(frame)), '', '<= 16 ms', verdict(median(frame) <= 16)],
-    ['  key press to the painted frame, nothing to draw', fmt(median(idle)), '', '', ''],
-    ['  to the start of the frame after it', fmt(median(after)), '', '', ''],
-    ['  the same with nothing to draw', fmt(median(idleNext)), '', '', ''],
     ['  of which the Pulsar tab\'s views from the engine', fmt(median(views)), '', '', ''],
     ...Object.entries(parts).map(([k, v]) => [`    ${k.replace('pulsar-views-', '')}`, fmt(median(v)), '', '', '']),
+    ['  the same wait with nothing pressed (no round, no redraw)', fmt(median(idle)), '', '', ''],
     ['opening the scenario (setup replay + first draw)', fmt(openMs), `setup ${fmt(native.setup_ms)}`, '<= 2000 ms', verdict(openMs <= 2000)],
     ['  of which the replay, in parts', opening.replay === undefined ? 'in one go (not a heavy scenario)' : `${fmt(opening.replay)} in ${opening.parts} parts`, '', '', ''],
     ['  the longest part (the page does not answer)', opening.longest === undefined ? '' : fmt(opening.longest), '', '', ''],
