@@ -98,7 +98,7 @@ try {
     ['redraw after a round (ring + bars + deck)', fmt(median(frame)), '', '<= 16 ms', verdict(median(frame) <= 16)],
     ['  of which the Pulsar tab\'s views from the engine', fmt(median(views)), '', '', ''],
     ...Object.entries(parts).map(([k, v]) => [`    ${k.replace('pulsar-views-', '')}`, fmt(median(v)), '', '', '']),
-    ['  the same wait with nothing pressed (no round, no redraw)', fmt(median(idle)), '', '', ''],
+    ['  the same wait with nothing pressed', fmt(median(idle)), '', '', ''],
     ['opening the scenario (setup replay + first draw)', fmt(openMs), `setup ${fmt(native.setup_ms)}`, '<= 2000 ms', verdict(openMs <= 2000)],
     ['  of which the replay, in parts', opening.replay === undefined ? 'in one go (not a heavy scenario)' : `${fmt(opening.replay)} in ${opening.parts} parts`, '', '', ''],
     ['  the longest part (the page does not answer)', opening.longest === undefined ? '' : fmt(opening.longest), '', '', ''],
