@@ -104,6 +104,7 @@ test('a heavy replay shows its progress and a click during it is answered before
   assert.ok(avgShown.length <= 362 && avgShown.endsWith('…'), avgShown);
   // That line is written only up to its start until it is unfolded, then whole.
   const averages = page.locator('.log .event').first();
+  await page.locator('.log').screenshot({ path: join(OUTPUT, 'perf-long-line.png') });
   const avgButton = averages.locator('.line-rest button.line-more');
   assert.equal(await avgButton.textContent(), 'the whole line (more than 1000 characters)');
   await avgButton.click();
