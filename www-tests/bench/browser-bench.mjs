@@ -15,7 +15,7 @@ import { gzipSync } from 'node:zlib';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveDist, launch, DIST } from '../harness.mjs';
-import { opened } from './open.mjs';
+import { opened, step } from './open.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const topics = Number(process.argv[2] ?? 200000);
@@ -59,16 +59,8 @@ try {
   const frame = [];
   const views = [];
   const parts = {};
-  // Press Step (`key` null: press nothing) and wait for the start of the frame after
-  // the painted one: the figure holds the round, its redraw and the rest of a frame.
-  const press = (key) => page.evaluate(async (key) => {
-    const start = performance.now();
-    if (key) document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    return performance.now() - start;
-  }, key);
   for (let i = 0; i < rounds + 3; i++) {
-    const total = await press('n');
+    const total = await step(page);
     const [eng, view, timings] = await page.evaluate(() => [window.lbscopeRoundMs, window.lbscopeTimings?.['pulsar-views'] ?? NaN, { ...(window.lbscopeTimings ?? {}) }]);
     if (i >= 3) {
       engine.push(eng); frame.push(total - eng); views.push(view);
@@ -77,7 +69,7 @@ try {
   }
   // The same wait with nothing pressed: what the figure holds when there is nothing to draw.
   const idle = [];
-  for (let i = 0; i < 15; i++) idle.push(await press(null));
+  for (let i = 0; i < 15; i++) idle.push(await step(page, null));
   const wasm = readdirSync(DIST).find((f) => f.endsWith('.wasm'));
   const raw = readFileSync(join(DIST, wasm));
   const gz = gzipSync(raw, { level: 9 }).length;

@@ -45,12 +45,15 @@ export async function opened(page) {
   await page.waitForSelector('svg.ring, canvas.ring', { timeout: 600000 });
 }
 
-/** Press Step (`n`) and wait for the frame after the painted one: the milliseconds it took. */
-export function step(page) {
-  return page.evaluate(async () => {
+/**
+ * Press `key` (Step, `n`, by default; `null` presses nothing) and wait for the frame
+ * after the painted one: the milliseconds it took.
+ */
+export function step(page, key = 'n') {
+  return page.evaluate(async (key) => {
     const start = performance.now();
-    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'n', bubbles: true }));
+    if (key) document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     return performance.now() - start;
-  });
+  }, key);
 }
