@@ -18,7 +18,7 @@ fn rates(s: &pulsar::Sim) -> Vec<(String, f64)> {
         .flat_map(|ns| {
             ns.topics
                 .values()
-                .map(|t| (t.name.0.clone(), ns.traffic(t).msg_rate_in))
+                .map(|t| (t.name.0.to_string(), ns.traffic(t).msg_rate_in))
         })
         .collect()
 }

@@ -338,7 +338,7 @@ pub(super) fn build(
     let parents: BTreeMap<String, u32> = topics
         .iter()
         .filter(|t| t.partitions > 0)
-        .map(|t| (t.name.0.clone(), t.partitions))
+        .map(|t| (t.name.0.to_string(), t.partitions))
         .collect();
     if !parents.is_empty() {
         let before = topics.len();
@@ -616,16 +616,16 @@ pub(super) fn build(
         let mut hashes = Vec::new();
         if t.partitions > 0 {
             for i in 0..t.partitions {
-                hashes.push(TopicName(format!("{}-partition-{i}", t.name.0)).hash());
+                hashes.push(TopicName(format!("{}-partition-{i}", t.name.0).into()).hash());
             }
             log.setup.push(pulsar::Action::CreatePartitionedTopic {
-                topic: t.name.0.clone(),
+                topic: t.name.0.to_string(),
                 partitions: t.partitions,
             });
         } else {
             hashes.push(t.name.hash());
             log.setup.push(pulsar::Action::CreateTopic {
-                topic: t.name.0.clone(),
+                topic: t.name.0.to_string(),
             });
         }
         for h in hashes {
@@ -659,7 +659,7 @@ pub(super) fn build(
         if let Some(tr) = t.traffic {
             if tr.is_active() {
                 log.setup.push(pulsar::Action::SetTopicTraffic {
-                    topic: t.name.0.clone(),
+                    topic: t.name.0.to_string(),
                     traffic: tr,
                 });
             }

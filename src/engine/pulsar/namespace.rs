@@ -137,13 +137,10 @@ impl Namespace {
         let hi = if range.is_closed() {
             std::ops::Bound::Unbounded
         } else {
-            std::ops::Bound::Excluded((range.upper, TopicName(String::new())))
+            std::ops::Bound::Excluded((range.upper, TopicName::empty()))
         };
         self.ring
-            .range((
-                std::ops::Bound::Included((range.lower, TopicName(String::new()))),
-                hi,
-            ))
+            .range((std::ops::Bound::Included((range.lower, TopicName::empty())), hi))
             .filter_map(|(_, n)| self.topics.get(n))
             .collect()
     }

@@ -632,7 +632,7 @@ impl Sim {
             .get(name.namespace())
             .ok_or_else(|| Error::NoSuchNamespace(name.namespace().to_string()))?;
         if ns.topics.contains_key(&name) || ns.partitioned.contains_key(&name) {
-            return Err(Error::TopicExists(name.0));
+            return Err(Error::TopicExists(name.0.to_string()));
         }
         let hash = pinned.unwrap_or_else(|| name.hash());
         Ok((name, hash))
@@ -737,6 +737,15 @@ impl Sim {
             return Err(Error::NoSuchNamespace(ns.to_string()));
         }
         self.check_topic_room(u64::from(count))?;
+        if let Some(names) = self.bulk_names(ns, prefix, count) {
+            let touched = self.insert_topics(ns, names, traffic);
+            let ev = vec![Event::TopicsCreated {
+                namespace: ns.to_string(),
+                count,
+                bundles_touched: touched.len(),
+            }];
+            return Ok((ev, touched));
+        }
         let mut names = Vec::with_capacity(count as usize);
         // The names differ only in their `-{i}` ending, so they are distinct: a
         // name that parses at all is the raw text with the same domain prefix.
@@ -756,6 +765,49 @@ impl Sim {
             bundles_touched: touched.len(),
         }];
         Ok((ev, touched))
+    }
+
+    /// The names and hashes of `{ns}/{prefix}-{i}` for `i` in `0..count`, built
+    /// without parsing each one, when that gives what
+    /// [`Sim::check_new_topic`] gives each of them and none can be refused:
+    /// the first and the last name parse to `persistent://{ns}/{prefix}-{i}`
+    /// in `ns` (the names in between differ only in their digits, so they
+    /// parse the same way and are no longer than the last), and no topic of
+    /// `ns` starts with `persistent://{ns}/{prefix}-`. `None`: check them one
+    /// by one (which also finds the first refusal).
+    fn bulk_names(&self, ns: &str, prefix: &str, count: u32) -> Option<Vec<(TopicName, u32)>> {
+        let space = self.namespaces.get(ns)?;
+        let head = format!("persistent://{ns}/{prefix}-");
+        for i in [0, count.checked_sub(1)?] {
+            let (name, _) = self.check_new_topic(&format!("{ns}/{prefix}-{i}"), None).ok()?;
+            let digits = name.as_str().strip_prefix(head.as_str())?;
+            if name.namespace() != ns || digits != i.to_string() {
+                return None;
+            }
+        }
+        // '.' follows '-': every name with the head sorts in [head, head with '.').
+        let mut past = head.clone();
+        past.pop();
+        past.push('.');
+        let (lo, hi) = (TopicName(head.as_str().into()), TopicName(past.into()));
+        if space.topics.range(lo.clone()..hi.clone()).next().is_some()
+            || space.partitioned.range(lo..hi).next().is_some()
+        {
+            return None;
+        }
+        let mut text = head;
+        let keep = text.len();
+        Some(
+            (0..count)
+                .map(|i| {
+                    text.truncate(keep);
+                    super::fixed::push_u64(&mut text, u64::from(i));
+                    let name = TopicName(text.as_str().into());
+                    let hash = name.hash();
+                    (name, hash)
+                })
+                .collect(),
+        )
     }
 
     /// The checks and the partitions of a partitioned topic: its event, and
@@ -841,7 +893,7 @@ impl Sim {
         } else if ns.topics.contains_key(&name) {
             (vec![name.clone()], traffic)
         } else {
-            return Err(Error::NoSuchTopic(name.0));
+            return Err(Error::NoSuchTopic(name.0.to_string()));
         };
         let mut touched = std::collections::BTreeSet::new();
         for t in &targets {
@@ -872,7 +924,7 @@ impl Sim {
         let t = ns
             .topics
             .get(&name)
-            .ok_or_else(|| Error::NoSuchTopic(name.0.clone()))?;
+            .ok_or_else(|| Error::NoSuchTopic(name.0.to_string()))?;
         let bid = BundleId {
             namespace: self.ns_id(&ns.name),
             range: ns.bundle_of(t.hash),
@@ -1248,6 +1300,7 @@ impl schema::Schema for Config {
 mod tests {
     use super::*;
     use crate::engine::pulsar::broker::Capacity;
+    use crate::engine::pulsar::topic::TopicNameError;
     use crate::engine::Narrate;
 
     #[test]
@@ -1273,6 +1326,74 @@ mod tests {
         assert!(ev[0].narrate().contains("0x2bad45f7"));
         // No broker yet: the lookup finds none.
         assert!(matches!(ev[1], Event::NoBrokerAvailable { .. }));
+    }
+
+    /// The names a bulk creation builds without parsing are the ones parsing
+    /// each gives, with the same hashes; a prefix that could give another name
+    /// or a taken one goes one by one, and is refused as before.
+    #[test]
+    fn bulk_names_are_the_parsed_names() {
+        let mut sim = Sim::new(Config::profile(Profile::Pulsar4), 1).unwrap();
+        for ns in ["t/a", "t/b"] {
+            sim.apply(&Action::CreateNamespace {
+                namespace: ns.into(),
+                bundles: Some(8),
+            })
+            .unwrap();
+        }
+        for (prefix, count) in [
+            ("x", 1),
+            ("x", 1200),
+            ("two words", 11),
+            ("ü-ñ", 3),
+            ("", 4),
+            ("x ", 2),
+            (" x", 2),
+        ] {
+            let fast = sim
+                .bulk_names("t/a", prefix, count)
+                .expect("a plain prefix is built");
+            let slow: Vec<(TopicName, u32)> = (0..count)
+                .map(|i| sim.check_new_topic(&format!("t/a/{prefix}-{i}"), None).unwrap())
+                .collect();
+            assert_eq!(fast, slow, "{prefix} x {count}");
+        }
+        // Nothing to build, or a prefix whose names would not be `persistent://t/a/{prefix}-{i}`.
+        for prefix in ["x", "sub/x", "a://b"] {
+            let count = if prefix == "x" { 0 } else { 4 };
+            assert_eq!(sim.bulk_names("t/a", prefix, count), None, "{prefix:?}");
+        }
+        // A topic of the namespace that starts like the names, taken or not.
+        let create = |prefix: &str, count| Action::CreateTopics {
+            namespace: "t/b".into(),
+            prefix: prefix.into(),
+            count,
+            traffic: Traffic::default(),
+        };
+        sim.apply(&Action::CreateTopic {
+            topic: "persistent://t/b/y-7".into(),
+        })
+        .unwrap();
+        sim.apply(&Action::CreateTopic {
+            topic: "persistent://t/b/z-1x".into(),
+        })
+        .unwrap();
+        assert_eq!(sim.bulk_names("t/b", "y", 5), None);
+        assert_eq!(
+            sim.apply(&create("y", 9)),
+            Err(Error::TopicExists("persistent://t/b/y-7".into()))
+        );
+        assert_eq!(sim.bulk_names("t/b", "z", 5), None);
+        let ev = sim.apply(&create("z", 5)).expect("z-1x is not one of z-0 .. z-4");
+        assert!(matches!(ev[0], Event::TopicsCreated { count: 5, .. }), "{ev:?}");
+        assert!(sim.namespaces()["t/b"]
+            .topics
+            .contains_key(&TopicName("persistent://t/b/z-4".into())));
+        // A short name has three parts at most.
+        assert_eq!(
+            sim.apply(&create("q/r", 2)),
+            Err(Error::TopicName(TopicNameError::Malformed("t/b/q/r-0".into())))
+        );
     }
 
     #[test]

@@ -21,7 +21,7 @@ pub fn of(e: &Event) -> Option<Subject> {
     match e {
         Event::TopicCreated { topic, .. }
         | Event::PartitionedTopicCreated { topic, .. }
-        | Event::TopicTrafficSet { topic, .. } => Some(Subject::new("topic", topic.0.clone())),
+        | Event::TopicTrafficSet { topic, .. } => Some(Subject::new("topic", topic.0.to_string())),
         Event::BrokerAdded { broker: b, .. }
         | Event::BrokerCrashed { broker: b, .. }
         | Event::BrokerRestored { broker: b }

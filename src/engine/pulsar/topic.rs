@@ -10,6 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::sync::Arc;
 
 /// Topic domain: persistent (stored in BookKeeper) or not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default)]
@@ -22,9 +23,12 @@ pub enum Domain {
     NonPersistent,
 }
 
-/// A fully qualified topic name.
+/// A fully qualified topic name. The text is shared: the topic map, the
+/// namespace's ring and the topic itself hold one copy of it, and a snapshot of
+/// the cluster copies none. Equality, order and hash are those of the text; it
+/// is written and read as a plain string.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct TopicName(pub String);
+pub struct TopicName(pub Arc<str>);
 
 /// Why a topic name was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -114,9 +118,9 @@ impl TopicName {
             None => {
                 let parts: Vec<&str> = s.split('/').collect();
                 return match parts.as_slice() {
-                    [t] if !t.is_empty() => Ok(TopicName(format!("persistent://public/default/{t}"))),
+                    [t] if !t.is_empty() => Ok(TopicName(format!("persistent://public/default/{t}").into())),
                     [a, b, c] if !a.is_empty() && !b.is_empty() && !c.is_empty() => {
-                        Ok(TopicName(format!("persistent://{s}")))
+                        Ok(TopicName(format!("persistent://{s}").into()))
                     }
                     _ => Err(bad()),
                 };
@@ -126,19 +130,19 @@ impl TopicName {
         if parts.len() < 3 || parts.iter().any(|p| p.is_empty()) {
             return Err(bad());
         }
-        Ok(TopicName(format!("{domain}://{rest}")))
+        Ok(TopicName(format!("{domain}://{rest}").into()))
     }
 
     /// The part after `domain://`, cut into tenant, [cluster,] namespace, local name.
     fn segments(&self) -> Vec<&str> {
-        let rest = self.0.split_once("://").map_or(self.0.as_str(), |(_, r)| r);
+        let rest = self.0.split_once("://").map_or(&*self.0, |(_, r)| r);
         rest.splitn(4, '/').collect()
     }
 
     /// The namespace of this topic: `tenant/namespace`, or `tenant/cluster/namespace`
     /// for a legacy name (`TopicName.getNamespace`).
     pub fn namespace(&self) -> &str {
-        let rest = self.0.split_once("://").map_or(self.0.as_str(), |(_, r)| r);
+        let rest = self.0.split_once("://").map_or(&*self.0, |(_, r)| r);
         // The namespace is every segment but the last: up to the (n - 1)-th `/`
         // (`segments` cuts at most 4).
         let n = (rest.bytes().filter(|&b| b == b'/').count() + 1).min(4);
@@ -171,7 +175,17 @@ impl TopicName {
 
     /// The name of partition `i` of this (partitioned) topic.
     pub fn partition(&self, i: u32) -> TopicName {
-        TopicName(format!("{}-partition-{i}", self.0))
+        TopicName(format!("{}-partition-{i}", self.0).into())
+    }
+
+    /// The name that sorts before every other (a bound for range queries).
+    pub fn empty() -> TopicName {
+        TopicName(Arc::from(""))
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.0
     }
 
     /// Pulsar's topic hash.
@@ -212,7 +226,10 @@ mod tests {
         assert_eq!(t.domain(), Domain::NonPersistent);
         assert_eq!(t.namespace(), "acme/orders");
         assert_eq!(t.local(), "t1");
-        assert_eq!(t.partition(2).0, "non-persistent://acme/orders/t1-partition-2");
+        assert_eq!(
+            t.partition(2).as_str(),
+            "non-persistent://acme/orders/t1-partition-2"
+        );
         assert!(TopicName::parse("a/b").is_err());
         assert!(TopicName::parse("http://a/b/c").is_err());
         assert!(TopicName::parse("a//c").is_err());
@@ -283,7 +300,7 @@ mod tests {
             assert_eq!(two.local(), "/ns-abc//table//1//");
             let p = TopicName::parse("persistent://myprop/mycolo/myns/mytopic").unwrap();
             assert_eq!(
-                p.partition(0).0,
+                p.partition(0).as_str(),
                 "persistent://myprop/mycolo/myns/mytopic-partition-0"
             );
             assert_eq!(p.partition(0).namespace(), "myprop/mycolo/myns");
@@ -302,7 +319,7 @@ mod tests {
         #[test]
         fn test_short_topic_name() {
             let t = TopicName::parse("short-topic").unwrap();
-            assert_eq!(t.0, "persistent://public/default/short-topic");
+            assert_eq!(t.as_str(), "persistent://public/default/short-topic");
             assert_eq!(t.local(), "short-topic");
             let t = TopicName::parse("test-tenant/test-namespace/test-short-topic").unwrap();
             assert_eq!(t.namespace(), "test-tenant/test-namespace");

@@ -49,6 +49,7 @@ use super::{Error, Event, Sim};
 use crate::engine::{Narrate, SimRng};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Most patterns a simulation holds at once.
 pub const MAX_PATTERNS: usize = 64;
@@ -768,7 +769,7 @@ impl WorkloadEvent {
             | WorkloadEvent::Removed { pattern, .. } => match &pattern.target {
                 Target::Topic { topic } => TopicName::parse(topic)
                     .ok()
-                    .map(|n| crate::engine::Subject::new("topic", n.0)),
+                    .map(|n| crate::engine::Subject::new("topic", n.0.to_string())),
                 _ => None,
             },
             WorkloadEvent::Applied { .. } => None,
@@ -884,7 +885,7 @@ impl NsMatch<'_> {
             (NsMatch::Every, _) => true,
             (NsMatch::Hashes(r), _) => r.contains(hash),
             (NsMatch::Topic(t), Some(name)) => {
-                name.0 == *t
+                *name.0 == **t
                     || name.0.strip_prefix(t).is_some_and(|rest| {
                         rest.strip_prefix("-partition-")
                             .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
@@ -910,7 +911,7 @@ fn resolve<'a>(target: &'a Target, topic: Option<&'a str>, ns: &str) -> Option<N
         Target::Namespace { namespace } => (namespace == ns).then_some(NsMatch::Every),
         Target::Topic { .. } => {
             let t = topic?;
-            TopicName(t.to_string())
+            TopicName(Arc::from(t))
                 .namespace()
                 .eq(ns)
                 .then_some(NsMatch::Topic(t))
@@ -1116,9 +1117,9 @@ impl Sim {
                     .get(name.namespace())
                     .ok_or_else(|| Error::NoSuchNamespace(name.namespace().to_string()))?;
                 if ns.topics.contains_key(&name) || ns.partitioned.contains_key(&name) {
-                    Ok(Some(name.0))
+                    Ok(Some(name.0.to_string()))
                 } else {
-                    Err(Error::NoSuchTopic(name.0))
+                    Err(Error::NoSuchTopic(name.0.to_string()))
                 }
             }
         }
@@ -1295,7 +1296,7 @@ impl Sim {
             .patterns
             .iter()
             .map(|e| match &e.pattern.target {
-                Target::Topic { topic } => TopicName::parse(topic).ok().map(|n| n.0),
+                Target::Topic { topic } => TopicName::parse(topic).ok().map(|n| n.0.to_string()),
                 _ => None,
             })
             .collect();
@@ -1982,7 +1983,7 @@ mod tests {
         );
         let t3 = |s: &Sim| {
             let ns = &s.namespaces()[NS];
-            ns.traffic(&ns.topics[&TopicName(format!("persistent://{NS}/t-3"))])
+            ns.traffic(&ns.topics[&TopicName(format!("persistent://{NS}/t-3").into())])
         };
         assert_eq!(t3(&s).msg_rate_in, 200.0, "applied at once");
         s.apply(&Action::SetTopicTraffic {

@@ -256,7 +256,7 @@ pub fn Ring(p: &RingProps) -> Html {
         b.topic_list.iter().map(move |t| (bundle.clone(), t))
     });
     let ticks = ticks.map(|(bundle, t)| {
-        let name = t.name.0.clone();
+        let name = t.name.0.to_string();
         let frac = if max_rate > 0.0 {
             (t.traffic.msg_rate() / max_rate).sqrt()
         } else {

@@ -279,7 +279,7 @@ impl Views {
             ring.bundles
                 .iter()
                 .flat_map(|b| b.topic_list.iter())
-                .map(|t| (t.name.0.clone(), t.traffic.msg_rate_in))
+                .map(|t| (t.name.0.to_string(), t.traffic.msg_rate_in))
                 .collect(),
         );
         crate::ui::browser::timing("pulsar-views-brokers", t0);
