@@ -25,7 +25,7 @@ use super::ids::NamespaceName;
 use super::isolation;
 use super::load::{BrokerData, BrokerId, BundleId};
 use super::namespace::SYSTEM_NAMESPACE;
-use super::place::least_long_term_message_rate::{least_positions, lowest_positions, score, TOP_SCORES};
+use super::place::least_long_term_message_rate::{score, Least, Lowest, TOP_SCORES};
 use super::place::{PlaceEvent, PlacementFilter, MAX_LISTED};
 use super::shed::shared::weights;
 use super::{Event, Sim};
@@ -59,9 +59,11 @@ struct Table {
     system_only: bool,
     /// What the lookup event says of the pick.
     how: String,
-    /// Reused buffers: the candidates' and the best's positions.
+    /// Reused buffers: the candidates' and the best's positions, and the
+    /// lowest scores.
     cands: Vec<usize>,
     best: Vec<usize>,
+    low: Lowest,
 }
 
 /// Where the lookups stand.
@@ -163,6 +165,7 @@ impl Sim {
             how: format!("{:?}", self.effective.load_balancer_load_placement_strategy),
             cands: Vec::with_capacity(n),
             best: Vec::new(),
+            low: Lowest::default(),
         };
         for b in alive {
             t.scores
@@ -203,42 +206,54 @@ impl Sim {
         #[cfg(test)]
         FROM_TABLE.with(|c| c.set(c.get() + 1));
         let n = t.ids.len();
-        // removeMostServicingBrokersForNamespace.
-        t.cands.clear();
-        if t.evenly {
-            let least = t.owned.iter().copied().min().unwrap_or(0);
-            t.cands.extend((0..n).filter(|&i| t.owned[i] <= least));
-            if t.cands.len() < n {
-                let removed = (0..n).filter(|&i| t.owned[i] > least);
-                let reason = distribute_evenly_reason(
-                    t.system_only,
-                    removed.clone().map(|i| (t.ids[i].0.as_str(), t.owned[i])),
-                    least,
-                );
-                let mut place = Vec::new();
-                push_filtered(
-                    &mut place,
-                    bid,
-                    PlacementFilter::RemoveMostServicingBrokersForNamespace,
-                    removed.map(|i| &t.ids[i]),
-                    n - t.cands.len(),
-                    t.cands.len(),
-                    reason,
-                );
-                ev.extend(place.into_iter().map(Event::Place));
-            }
+        // removeMostServicingBrokersForNamespace keeps the brokers owning the
+        // fewest bundles of the namespace; LeastLongTermMessageRate then looks at
+        // the candidates' scores: the least and the lowest few, in the same walk.
+        let least = if t.evenly {
+            t.owned.iter().copied().min().unwrap_or(0)
         } else {
-            t.cands.extend(0..n);
+            usize::MAX
+        };
+        t.cands.clear();
+        t.low.clear();
+        let mut min = Least::new(&mut t.best);
+        for (i, (&owned, &s)) in t.owned.iter().zip(&t.scores).enumerate() {
+            if t.evenly && owned > least {
+                continue;
+            }
+            let at = t.cands.len();
+            t.cands.push(i);
+            min.offer(at, s);
+            t.low.offer(at, s, TOP_SCORES);
         }
-        // LeastLongTermMessageRate among the candidates.
-        least_positions(t.cands.iter().map(|&i| t.scores[i]), &mut t.best);
+        if t.cands.len() < n {
+            let removed = (0..n).filter(|&i| t.owned[i] > least);
+            let reason = distribute_evenly_reason(
+                t.system_only,
+                removed.clone().map(|i| (t.ids[i].0.as_str(), t.owned[i])),
+                least,
+            );
+            let mut place = Vec::new();
+            push_filtered(
+                &mut place,
+                bid,
+                PlacementFilter::RemoveMostServicingBrokersForNamespace,
+                removed.map(|i| &t.ids[i]),
+                n - t.cands.len(),
+                t.cands.len(),
+                reason,
+            );
+            ev.extend(place.into_iter().map(Event::Place));
+        }
         if t.best.is_empty() {
             t.best.extend(0..t.cands.len());
         }
         let named = |at: usize| &t.ids[t.cands[at]];
         ev.push(Event::Place(PlaceEvent::LongTermRates {
             bundle: bid.clone(),
-            scores: lowest_positions(t.cands.iter().map(|&i| t.scores[i]), TOP_SCORES)
+            scores: t
+                .low
+                .positions()
                 .into_iter()
                 .map(|at| (named(at).clone(), t.scores[t.cands[at]]))
                 .collect(),

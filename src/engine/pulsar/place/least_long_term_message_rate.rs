@@ -44,35 +44,85 @@ fn lowest(cands: &[&BrokerId], scores: &[Option<f64>], k: usize) -> Vec<(BrokerI
 /// position), ascending: they are kept in a small sorted buffer, so no sort of
 /// every score and no copy of any name.
 pub(crate) fn lowest_positions(scores: impl Iterator<Item = Option<f64>>, k: usize) -> Vec<usize> {
-    let mut top: Vec<(f64, usize)> = Vec::with_capacity(k + 1);
+    let mut low = Lowest::default();
     for (i, s) in scores.enumerate() {
-        let key = s.unwrap_or(f64::INFINITY);
-        // Positions already kept are lower: an equal score goes after them.
-        let at = top.partition_point(|&(kj, _)| kj.total_cmp(&key).is_le());
-        if at < k {
-            top.insert(at, (key, i));
-            top.truncate(k);
-        }
+        low.offer(i, s, k);
     }
-    let mut at: Vec<usize> = top.into_iter().map(|(_, i)| i).collect();
-    at.sort_unstable();
-    at
+    low.positions()
+}
+
+/// [`lowest_positions`] fed one score at a time (a caller that walks the
+/// candidates for other reasons as well).
+#[derive(Debug, Default)]
+pub(crate) struct Lowest {
+    /// The lowest so far, by score then position.
+    top: Vec<(f64, usize)>,
+}
+
+impl Lowest {
+    /// Forget every score offered.
+    pub(crate) fn clear(&mut self) {
+        self.top.clear();
+    }
+
+    /// Offer the score of position `i` (positions come in ascending order).
+    #[inline]
+    pub(crate) fn offer(&mut self, i: usize, s: Option<f64>, k: usize) {
+        let key = s.unwrap_or(f64::INFINITY);
+        // Positions already kept are lower: an equal score goes after them, so
+        // a score no lower than the k-th kept one is not kept.
+        if self.top.len() >= k && self.top.last().is_none_or(|&(kj, _)| kj.total_cmp(&key).is_le()) {
+            return;
+        }
+        let at = self.top.partition_point(|&(kj, _)| kj.total_cmp(&key).is_le());
+        self.top.insert(at, (key, i));
+        self.top.truncate(k);
+    }
+
+    /// The kept positions, ascending.
+    pub(crate) fn positions(&self) -> Vec<usize> {
+        let mut at: Vec<usize> = self.top.iter().map(|&(_, i)| i).collect();
+        at.sort_unstable();
+        at
+    }
 }
 
 /// The positions of the least of `scores` (`None` = +∞) into `best`, as
 /// Pulsar's loop finds them: a lower score starts the list again, an equal one
 /// joins it (so a NaN score does neither).
 pub(crate) fn least_positions(scores: impl Iterator<Item = Option<f64>>, best: &mut Vec<usize>) {
-    best.clear();
-    let mut min = f64::INFINITY;
+    let mut min = Least::new(best);
     for (i, s) in scores.enumerate() {
+        min.offer(i, s);
+    }
+}
+
+/// [`least_positions`] fed one score at a time, into the caller's buffer.
+pub(crate) struct Least<'a> {
+    min: f64,
+    best: &'a mut Vec<usize>,
+}
+
+impl<'a> Least<'a> {
+    /// Start over in `best` (emptied).
+    pub(crate) fn new(best: &'a mut Vec<usize>) -> Least<'a> {
+        best.clear();
+        Least {
+            min: f64::INFINITY,
+            best,
+        }
+    }
+
+    /// Offer the score of position `i` (positions come in ascending order).
+    #[inline]
+    pub(crate) fn offer(&mut self, i: usize, s: Option<f64>) {
         let v = s.unwrap_or(f64::INFINITY);
-        if v < min {
-            best.clear();
-            best.push(i);
-            min = v;
-        } else if v == min {
-            best.push(i);
+        if v < self.min {
+            self.best.clear();
+            self.best.push(i);
+            self.min = v;
+        } else if v == self.min {
+            self.best.push(i);
         }
     }
 }
