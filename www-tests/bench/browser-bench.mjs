@@ -5,8 +5,9 @@
 //    bundles, TOPICS topics) as a scenario and times ROUNDS Steps on it natively.
 // 2. The release wasm app opens the same scenario from a share link; each round is
 //    a real Step key press: the engine's time (measured inside the app with
-//    performance.now()) and the time until the frame after the painted one (and
-//    the same wait with nothing pressed).
+//    performance.now()), the page thread's work for the press and the frame that
+//    draws it (open.mjs's `measure`), and the time until the frame after the
+//    painted one (each also with nothing pressed).
 // 3. It prints both, their ratio, the redraw, opening and first-render times and the
 //    gzipped wasm size, each beside its target.
 import { execFileSync } from 'node:child_process';
@@ -15,7 +16,7 @@ import { gzipSync } from 'node:zlib';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveDist, launch, DIST } from '../harness.mjs';
-import { opened, step } from './open.mjs';
+import { opened, measure } from './open.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const topics = Number(process.argv[2] ?? 200000);
@@ -58,18 +59,25 @@ try {
   const engine = [];
   const frame = [];
   const views = [];
+  const work = [];
+  const after = [];
+  const paint = [];
   const parts = {};
   for (let i = 0; i < rounds + 3; i++) {
-    const total = await step(page);
+    const { total, script, frame: next } = await measure(page);
     const [eng, view, timings] = await page.evaluate(() => [window.lbscopeRoundMs, window.lbscopeTimings?.['pulsar-views'] ?? NaN, { ...(window.lbscopeTimings ?? {}) }]);
     if (i >= 3) {
-      engine.push(eng); frame.push(total - eng); views.push(view);
+      engine.push(eng); frame.push(total - eng); views.push(view); work.push(script - eng + next); after.push(script - eng); paint.push(next);
       for (const [k, v] of Object.entries(timings)) if (k.startsWith('pulsar-views-')) (parts[k] ??= []).push(v);
     }
   }
   // The same wait with nothing pressed: what the figure holds when there is nothing to draw.
   const idle = [];
-  for (let i = 0; i < 15; i++) idle.push(await step(page, null));
+  const idleWork = [];
+  for (let i = 0; i < 15; i++) {
+    const m = await measure(page, null);
+    idle.push(m.total); idleWork.push(m.script + m.frame);
+  }
   const wasm = readdirSync(DIST).find((f) => f.endsWith('.wasm'));
   const raw = readFileSync(join(DIST, wasm));
   const gz = gzipSync(raw, { level: 9 }).length;
@@ -87,9 +95,13 @@ try {
     ['Pulsar round, wasm / native (medians)', `${ratio.toFixed(2)}x`, '', '<= 1.5x', verdict(ratio <= 1.5)],
     ['  native: the engine\'s Step alone, median (min)', '', `${fmt(native.median_ms)} (${fmt(native.min_ms)})`, '', ''],
     ['  wasm round / native engine Step alone', `${engineRatio.toFixed(2)}x`, '', '', ''],
-    ['redraw after a round (ring + bars + deck)', fmt(median(frame)), '', '<= 16 ms', verdict(median(frame) <= 16)],
-    ['  of which the Pulsar tab\'s views from the engine', fmt(median(views)), '', '', ''],
-    ...Object.entries(parts).map(([k, v]) => [`    ${k.replace('pulsar-views-', '')}`, fmt(median(v)), '', '', '']),
+    ['redraw after a round: the page thread\'s work', `${fmt(median(work))} (max ${fmt(Math.max(...work))})`, '', '<= 16 ms', verdict(median(work) <= 16)],
+    ['  script after the round (views, Yew, the DOM)', fmt(median(after)), '', '', ''],
+    ['    of which the Pulsar tab\'s views from the engine', fmt(median(views)), '', '', ''],
+    ...Object.entries(parts).map(([k, v]) => [`      ${k.replace('pulsar-views-', '')}`, fmt(median(v)), '', '', '']),
+    ['  the frame that draws it (style, layout, paint)', fmt(median(paint)), '', '', ''],
+    ['  the same work with nothing pressed', fmt(median(idleWork)), '', '', ''],
+    ['key press to the second frame, less the round', fmt(median(frame)), '', '', ''],
     ['  the same wait with nothing pressed', fmt(median(idle)), '', '', ''],
     ['opening the scenario (setup replay + first draw)', fmt(openMs), `setup ${fmt(native.setup_ms)}`, '<= 2000 ms', verdict(openMs <= 2000)],
     ['  of which the replay, in parts', opening.replay === undefined ? 'in one go (not a heavy scenario)' : `${fmt(opening.replay)} in ${opening.parts} parts`, '', '', ''],

@@ -57,3 +57,38 @@ export function step(page, key = 'n') {
     return performance.now() - start;
   }, key);
 }
+
+/**
+ * Press `key` as `step` does and time the same wait to the frame after the painted one
+ * (`total`), and also the page thread's own work for the press, without the time it
+ * spends waiting for the display's next frame:
+ * - `script`: from the press until the microtasks it queued have run (the round, then
+ *   Yew's render, which runs in a microtask the press queued);
+ * - `frame`: the first frame after the press, from its animation-frame callbacks to
+ *   the end of its style, layout and paint (a message posted from the callback
+ *   arrives once they are done).
+ * `script + frame` is what must fit in one 16 ms frame; with nothing pressed it is
+ * close to zero, where `total` waits about two frames whatever is drawn. (A render
+ * longer than Yew's 16 ms slice goes on in a later task, which `script` leaves out;
+ * `trace.mjs` counts every task.)
+ */
+export function measure(page, key = 'n') {
+  return page.evaluate(async (key) => {
+    const start = performance.now();
+    if (key) document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+    let frame;
+    const painted = new Promise((done) => {
+      requestAnimationFrame(() => {
+        const frameStart = performance.now();
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => { frame = performance.now() - frameStart; };
+        channel.port2.postMessage(0);
+        requestAnimationFrame(() => done(performance.now() - start));
+      });
+    });
+    await Promise.resolve();
+    const script = performance.now() - start;
+    const total = await painted;
+    return { total, script, frame };
+  }, key);
+}
