@@ -163,10 +163,12 @@ pub(crate) fn push_filtered<'b>(
 
 /// Why `removeMostServicingBrokersForNamespace` removed brokers: the setting
 /// that asked for it and the bundle counts of the namespace of those removed
-/// (`removed`: name and count, in name order), against the fewest, `least`.
+/// (`removed`: name and count, in name order, of which there are `count`;
+/// only the first [`MAX_LISTED`] are read), against the fewest, `least`.
 pub(crate) fn distribute_evenly_reason<'b>(
     system_only: bool,
     removed: impl Iterator<Item = (&'b str, usize)>,
+    count: usize,
     least: usize,
 ) -> String {
     format!(
@@ -176,7 +178,7 @@ pub(crate) fn distribute_evenly_reason<'b>(
         } else {
             "loadBalancerDistributeBundlesEvenlyEnabled"
         },
-        numbers(removed)
+        numbers_of(removed, count)
     )
 }
 
@@ -200,20 +202,48 @@ fn positions(all: &[&BrokerId], sub: &[&BrokerId]) -> Vec<usize> {
 
 /// `(broker, n)` pairs as `b1 3, b2 0` (at most [`MAX_LISTED`]).
 fn numbers<'b, T: std::fmt::Display>(pairs: impl Iterator<Item = (&'b str, T)>) -> String {
-    let mut v: Vec<String> = Vec::new();
-    let mut more = 0;
+    let mut s = String::new();
+    let (mut listed, mut more) = (0, 0);
     for (b, n) in pairs {
-        if v.len() < MAX_LISTED {
-            v.push(format!("{b} {n}"));
+        if listed < MAX_LISTED {
+            push_pair(&mut s, listed, b, n);
+            listed += 1;
         } else {
             more += 1;
         }
     }
-    let mut s = v.join(", ");
-    if more > 0 {
-        s.push_str(&format!(" and {more} more"));
-    }
+    and_more(&mut s, more);
     s
+}
+
+/// [`numbers`] of a sequence of `total` pairs of which `first` yields the
+/// start (only its first [`MAX_LISTED`] are read).
+fn numbers_of<'b, T: std::fmt::Display>(first: impl Iterator<Item = (&'b str, T)>, total: usize) -> String {
+    let mut s = String::new();
+    let mut listed = 0;
+    for (b, n) in first.take(MAX_LISTED) {
+        push_pair(&mut s, listed, b, n);
+        listed += 1;
+    }
+    and_more(&mut s, total.saturating_sub(listed));
+    s
+}
+
+/// Append `b n` to a list of `listed` pairs so far.
+fn push_pair(s: &mut String, listed: usize, b: &str, n: impl std::fmt::Display) {
+    use std::fmt::Write;
+    if listed > 0 {
+        s.push_str(", ");
+    }
+    let _ = write!(s, "{b} {n}");
+}
+
+/// How many pairs a list left out.
+fn and_more(s: &mut String, more: usize) {
+    use std::fmt::Write;
+    if more > 0 {
+        let _ = write!(s, " and {more} more");
+    }
 }
 
 /// `LoadManagerShared.filterBrokersWithLargeTopicCount`: the candidates with at
@@ -445,6 +475,7 @@ impl<'a> PlacementContext<'a> {
                             .zip(&owned)
                             .filter(|&(_, &n)| n > least)
                             .map(|(b, n)| (b.0.as_str(), *n)),
+                        c.len() - kept.len(),
                         least,
                     )
                 },

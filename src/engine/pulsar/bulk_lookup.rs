@@ -59,11 +59,12 @@ struct Table {
     system_only: bool,
     /// What the lookup event says of the pick.
     how: String,
-    /// Reused buffers: the candidates' and the best's positions, and the
-    /// lowest scores.
+    /// Reused buffers: the candidates' and the best's positions, the lowest
+    /// scores, and the first [`MAX_LISTED`] positions the first filter removed.
     cands: Vec<usize>,
     best: Vec<usize>,
     low: Lowest,
+    removed: Vec<usize>,
 }
 
 /// Where the lookups stand.
@@ -166,6 +167,7 @@ impl Sim {
             cands: Vec::with_capacity(n),
             best: Vec::new(),
             low: Lowest::default(),
+            removed: Vec::with_capacity(MAX_LISTED),
         };
         for b in alive {
             t.scores
@@ -216,9 +218,13 @@ impl Sim {
         };
         t.cands.clear();
         t.low.clear();
+        t.removed.clear();
         let mut min = Least::new(&mut t.best);
         for (i, (&owned, &s)) in t.owned.iter().zip(&t.scores).enumerate() {
             if t.evenly && owned > least {
+                if t.removed.len() < MAX_LISTED {
+                    t.removed.push(i);
+                }
                 continue;
             }
             let at = t.cands.len();
@@ -227,10 +233,12 @@ impl Sim {
             t.low.offer(at, s, TOP_SCORES);
         }
         if t.cands.len() < n {
-            let removed = (0..n).filter(|&i| t.owned[i] > least);
+            // The events list the first few removed and count them all.
+            let removed = t.removed.iter().map(|&i| (&t.ids[i], t.owned[i]));
             let reason = distribute_evenly_reason(
                 t.system_only,
-                removed.clone().map(|i| (t.ids[i].0.as_str(), t.owned[i])),
+                removed.clone().map(|(b, owned)| (b.0.as_str(), owned)),
+                n - t.cands.len(),
                 least,
             );
             let mut place = Vec::new();
@@ -238,7 +246,7 @@ impl Sim {
                 &mut place,
                 bid,
                 PlacementFilter::RemoveMostServicingBrokersForNamespace,
-                removed.map(|i| &t.ids[i]),
+                removed.map(|(b, _)| b),
                 n - t.cands.len(),
                 t.cands.len(),
                 reason,
