@@ -76,19 +76,20 @@ export function measure(page, key = 'n') {
   return page.evaluate(async (key) => {
     const start = performance.now();
     if (key) document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
-    let frame;
+    let drawn;
+    const frame = new Promise((ok) => { drawn = ok; });
     const painted = new Promise((done) => {
       requestAnimationFrame(() => {
         const frameStart = performance.now();
         const channel = new MessageChannel();
-        channel.port1.onmessage = () => { frame = performance.now() - frameStart; };
+        channel.port1.onmessage = () => drawn(performance.now() - frameStart);
         channel.port2.postMessage(0);
         requestAnimationFrame(() => done(performance.now() - start));
       });
     });
     await Promise.resolve();
     const script = performance.now() - start;
-    const total = await painted;
-    return { total, script, frame };
+    const [total, drawing] = await Promise.all([painted, frame]);
+    return { total, script, frame: drawing };
   }, key);
 }
