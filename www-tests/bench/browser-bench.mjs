@@ -57,17 +57,17 @@ try {
     return { replay: t['opening-replay'], parts: t['opening-replay-parts'], longest: t['opening-replay-longest'] };
   });
   const engine = [];
-  const frame = [];
+  const wait = [];
   const views = [];
   const work = [];
   const after = [];
   const paint = [];
   const parts = {};
   for (let i = 0; i < rounds + 3; i++) {
-    const { total, script, frame: next } = await measure(page);
+    const { total, script, frame } = await measure(page);
     const [eng, view, timings] = await page.evaluate(() => [window.lbscopeRoundMs, window.lbscopeTimings?.['pulsar-views'] ?? NaN, { ...(window.lbscopeTimings ?? {}) }]);
     if (i >= 3) {
-      engine.push(eng); frame.push(total - eng); views.push(view); work.push(script - eng + next); after.push(script - eng); paint.push(next);
+      engine.push(eng); wait.push(total - eng); views.push(view); work.push(script - eng + frame); after.push(script - eng); paint.push(frame);
       for (const [k, v] of Object.entries(timings)) if (k.startsWith('pulsar-views-')) (parts[k] ??= []).push(v);
     }
   }
@@ -101,7 +101,7 @@ try {
     ...Object.entries(parts).map(([k, v]) => [`      ${k.replace('pulsar-views-', '')}`, fmt(median(v)), '', '', '']),
     ['  the frame that draws it (style, layout, paint)', fmt(median(paint)), '', '', ''],
     ['  the same work with nothing pressed', fmt(median(idleWork)), '', '', ''],
-    ['key press to the second frame, less the round', fmt(median(frame)), '', '', ''],
+    ['key press to the second frame, less the round', fmt(median(wait)), '', '', ''],
     ['  the same wait with nothing pressed', fmt(median(idle)), '', '', ''],
     ['opening the scenario (setup replay + first draw)', fmt(openMs), `setup ${fmt(native.setup_ms)}`, '<= 2000 ms', verdict(openMs <= 2000)],
     ['  of which the replay, in parts', opening.replay === undefined ? 'in one go (not a heavy scenario)' : `${fmt(opening.replay)} in ${opening.parts} parts`, '', '', ''],

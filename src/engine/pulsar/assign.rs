@@ -201,49 +201,26 @@ fn positions(all: &[&BrokerId], sub: &[&BrokerId]) -> Vec<usize> {
 }
 
 /// `(broker, n)` pairs as `b1 3, b2 0` (at most [`MAX_LISTED`]).
-fn numbers<'b, T: std::fmt::Display>(pairs: impl Iterator<Item = (&'b str, T)>) -> String {
-    let mut s = String::new();
-    let (mut listed, mut more) = (0, 0);
-    for (b, n) in pairs {
-        if listed < MAX_LISTED {
-            push_pair(&mut s, listed, b, n);
-            listed += 1;
-        } else {
-            more += 1;
-        }
-    }
-    and_more(&mut s, more);
-    s
+fn numbers<'b, T: std::fmt::Display>(mut pairs: impl Iterator<Item = (&'b str, T)>) -> String {
+    let first: Vec<_> = pairs.by_ref().take(MAX_LISTED).collect();
+    let total = first.len() + pairs.count();
+    numbers_of(first.into_iter(), total)
 }
 
 /// [`numbers`] of a sequence of `total` pairs of which `first` yields the
 /// start (only its first [`MAX_LISTED`] are read).
 fn numbers_of<'b, T: std::fmt::Display>(first: impl Iterator<Item = (&'b str, T)>, total: usize) -> String {
+    use std::fmt::Write;
     let mut s = String::new();
     let mut listed = 0;
     for (b, n) in first.take(MAX_LISTED) {
-        push_pair(&mut s, listed, b, n);
+        let _ = write!(s, "{}{b} {n}", if listed > 0 { ", " } else { "" });
         listed += 1;
     }
-    and_more(&mut s, total.saturating_sub(listed));
+    if total > listed {
+        let _ = write!(s, " and {} more", total - listed);
+    }
     s
-}
-
-/// Append `b n` to a list of `listed` pairs so far.
-fn push_pair(s: &mut String, listed: usize, b: &str, n: impl std::fmt::Display) {
-    use std::fmt::Write;
-    if listed > 0 {
-        s.push_str(", ");
-    }
-    let _ = write!(s, "{b} {n}");
-}
-
-/// How many pairs a list left out.
-fn and_more(s: &mut String, more: usize) {
-    use std::fmt::Write;
-    if more > 0 {
-        let _ = write!(s, " and {more} more");
-    }
 }
 
 /// `LoadManagerShared.filterBrokersWithLargeTopicCount`: the candidates with at

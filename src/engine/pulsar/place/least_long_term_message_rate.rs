@@ -43,7 +43,7 @@ fn lowest(cands: &[&BrokerId], scores: &[Option<f64>], k: usize) -> Vec<(BrokerI
 /// The positions of the `k` lowest of `scores` (`None` = +∞; equal scores by
 /// position), ascending: they are kept in a small sorted buffer, so no sort of
 /// every score and no copy of any name.
-pub(crate) fn lowest_positions(scores: impl Iterator<Item = Option<f64>>, k: usize) -> Vec<usize> {
+fn lowest_positions(scores: impl Iterator<Item = Option<f64>>, k: usize) -> Vec<usize> {
     let mut low = Lowest::default();
     for (i, s) in scores.enumerate() {
         low.offer(i, s, k);
@@ -90,7 +90,7 @@ impl Lowest {
 /// The positions of the least of `scores` (`None` = +∞) into `best`, as
 /// Pulsar's loop finds them: a lower score starts the list again, an equal one
 /// joins it (so a NaN score does neither).
-pub(crate) fn least_positions(scores: impl Iterator<Item = Option<f64>>, best: &mut Vec<usize>) {
+fn least_positions(scores: impl Iterator<Item = Option<f64>>, best: &mut Vec<usize>) {
     let mut min = Least::new(best);
     for (i, s) in scores.enumerate() {
         min.offer(i, s);
