@@ -444,3 +444,75 @@ fn the_kept_pulsar_ring_is_a_fresh_ring_round_after_round() {
     drop(held);
     assert!(patched > 0, "no ring was patched in place");
 }
+
+/// The compare run computed from a job (what the page's engine worker does with
+/// the JSON it is handed) is the compare run the page computes itself, for each
+/// system, also when an undo leaves the cursor short of the log's end.
+#[test]
+fn a_compare_job_gives_the_compare_run_the_page_computes() {
+    use lbscope::playground::compare::{read_reply, run_json};
+    for sys in System::ALL {
+        let s = run(
+            boot(None, None),
+            [Msg::Tab(sys), Msg::StepActive, Msg::StepActive, Msg::Undo],
+        );
+        let (key, value) = s.compare_options()[0];
+        let value = json!(value);
+        let s = s.reduce(Msg::Compare(Some((key.to_string(), value.clone()))));
+        let job = s.compare_job(7).expect("a compare is asked for");
+        assert_eq!(job.scenario.cursor, Some(cursor(&s)), "{sys:?}");
+        let reply = read_reply(&run_json(&serde_json::to_string(&job).unwrap())).unwrap();
+        assert_eq!(reply.id, 7);
+        let here = s.compare_series(key, &value);
+        assert!(here.as_ref().is_ok_and(|v| !v.is_empty()), "{sys:?}: {here:?}");
+        assert_eq!(reply.result, here, "{sys:?}");
+        // Nothing compared: no job.
+        assert_eq!(s.reduce(Msg::Compare(None)).compare_job(8), None);
+    }
+}
+
+/// A job the worker cannot read, or a compare the engine refuses, comes back
+/// with the reason, as the page shows it under the chart.
+#[test]
+fn a_compare_job_that_fails_says_why() {
+    use lbscope::playground::compare::{read_reply, run_json};
+    let reply = read_reply(&run_json("{\"id\": 3")).unwrap();
+    assert_eq!(reply.id, 0);
+    assert!(reply.result.unwrap_err().contains("could not read the job"));
+    let s = run(
+        boot(None, None),
+        [Msg::Compare(Some(("noSuchKey".into(), json!(1))))],
+    );
+    let job = s.compare_job(4).unwrap();
+    let reply = read_reply(&run_json(&serde_json::to_string(&job).unwrap())).unwrap();
+    assert_eq!(reply.id, 4);
+    assert_eq!(reply.result, s.compare_series("noSuchKey", &json!(1)));
+    assert!(reply.result.is_err());
+    assert!(read_reply("not json").unwrap_err().contains("could not be read"));
+}
+
+/// JSON has no NaN: a point that is not a number travels as `null` and comes
+/// back as NaN; the other points come back exactly.
+#[test]
+fn series_travel_as_json_with_their_gaps() {
+    let s = lbscope::engine::Series {
+        name: "x".into(),
+        unit: "%".into(),
+        points: vec![(1.0, 0.1 + 0.2), (2.0, f64::NAN), (3.0, 1e-300)],
+    };
+    let back: lbscope::engine::Series = serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
+    assert_eq!((back.name.as_str(), &*back.unit), ("x", "%"));
+    assert_eq!(back.points[0], (1.0, 0.1 + 0.2));
+    assert!(back.points[1].1.is_nan());
+    assert_eq!(back.points[2], (3.0, 1e-300));
+}
+
+/// Only a scenario that is heavy to replay has its compare run computed in the
+/// worker (a light one is quicker on the page than a message there and back).
+#[test]
+fn only_a_heavy_scenario_is_compared_in_the_worker() {
+    assert!(!boot(None, None).heavy_to_replay());
+    let mut s = boot(None, None);
+    s.open(lbscope::bench::pulsar_scenario(20, 24_000, 16));
+    assert!(s.heavy_to_replay());
+}

@@ -169,3 +169,71 @@ test('Cancel stops a heavy replay and keeps the work on screen', async () => {
   assert.notEqual(await page.locator('canvas.ring[data-bundles="16384"]').count(), 1);
   await page.close();
 });
+
+/** Press Step and wait for the round's card. */
+async function round(page) {
+  const before = await page.locator('.this-round').getAttribute('data-round');
+  await page.keyboard.press('n');
+  await page.waitForFunction((b) => (document.querySelector('.this-round')?.dataset.round ?? null) !== b, before);
+}
+
+// The compare run replays the whole log under another setting: for a heavy
+// scenario the engine worker (worker.js, the same wasm) computes it, and the
+// page answers input meanwhile.
+test('a heavy compare run is computed in the engine worker while the page answers', async () => {
+  const link = await heavyLink();
+  const page = await env.context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(link);
+  await page.waitForSelector('canvas.ring[data-bundles="16384"]', { timeout: 300000 });
+  // One round first: the chart has a point to compare.
+  await round(page);
+  const option = 'loadBalancerLoadSheddingStrategy=OverloadShedder';
+  // All in the page: choose the compare, open the help overlay with its key,
+  // and see both the overlay and the busy note before the run's lines come.
+  const r = await page.evaluate(async (option) => {
+    const tick = () => new Promise((res) => setTimeout(res, 5));
+    const select = document.querySelector('.chart .compare select');
+    select.value = option;
+    select.dispatchEvent(new Event('change', { bubbles: true }));
+    while (!document.querySelector('.compare-busy')) await tick();
+    const busy = document.querySelector('.compare-busy').textContent;
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: '?', bubbles: true }));
+    while (!document.querySelector('.overlay[role=dialog]')) await tick();
+    const stillBusy = document.querySelector('.compare-busy') !== null;
+    return { busy, stillBusy };
+  }, option);
+  assert.match(r.busy, /^Computing loadBalancerLoadSheddingStrategy = OverloadShedder in the background/);
+  assert.ok(r.stillBusy, 'the key press was answered while the compare run was computed');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('.compare-busy', { state: 'detached', timeout: 120000 });
+  assert.equal(await page.textContent('.compare-note'), 'Thin dotted lines: the same actions with loadBalancerLoadSheddingStrategy = OverloadShedder.');
+  assert.match(await page.textContent('.chart'), /max load \(loadBalancerLoadSheddingStrategy = OverloadShedder\): last \d/);
+  // It ran in the worker.
+  assert.ok(await page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/worker.js'))));
+  // A round with the compare on: the lines of the earlier state stay, noted,
+  // until the new run's come.
+  await page.keyboard.press('n');
+  await page.waitForSelector('.compare-busy', { state: 'detached', timeout: 120000 });
+  assert.match(await page.textContent('.chart'), /max load \(loadBalancerLoadSheddingStrategy = OverloadShedder\): last \d/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('when the engine worker cannot start, the compare run is computed on the page', async () => {
+  const link = await heavyLink();
+  const page = await env.context.newPage();
+  await page.route('**/worker.js', (r) => r.abort());
+  const warnings = [];
+  page.on('console', (m) => { if (m.type() === 'warning') warnings.push(m.text()); });
+  await page.goto(link);
+  await page.waitForSelector('canvas.ring[data-bundles="16384"]', { timeout: 300000 });
+  await round(page);
+  await page.selectOption('.chart .compare select', 'loadBalancerLoadSheddingStrategy=UniformLoadShedder');
+  await page.waitForSelector('.compare-note', { timeout: 120000 });
+  assert.equal(await page.locator('.compare-busy').count(), 0);
+  assert.match(await page.textContent('.chart'), /max load \(loadBalancerLoadSheddingStrategy = UniformLoadShedder\): last \d/);
+  assert.ok(warnings.some((w) => /engine worker/.test(w) && /computed on the page/.test(w)), JSON.stringify(warnings));
+  await page.close();
+});

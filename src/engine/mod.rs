@@ -15,7 +15,7 @@ pub mod rng;
 pub mod schema;
 pub mod strategy;
 
-use serde::{de::DeserializeOwned, Serialize};
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::fmt::Debug;
 
 pub use rng::SimRng;
@@ -216,14 +216,27 @@ impl Subject {
 }
 
 /// A line of the metrics chart: one value per round (or per scheduling run).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// Read back as well as written: the browser's engine worker sends the lines of
+/// a compare run to the page as JSON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Series {
     /// Legend label.
     pub name: String,
     /// Unit shown on hover.
-    pub unit: &'static str,
+    pub unit: std::borrow::Cow<'static, str>,
     /// `(round, value)` points.
+    #[serde(deserialize_with = "points_or_nan")]
     pub points: Vec<(f64, f64)>,
+}
+
+/// Points read back from JSON, which has no NaN: serde_json writes a value that
+/// is not a finite number as `null`, read here as NaN (the chart skips it).
+fn points_or_nan<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<(f64, f64)>, D::Error> {
+    let raw: Vec<(Option<f64>, Option<f64>)> = Deserialize::deserialize(d)?;
+    Ok(raw
+        .into_iter()
+        .map(|(x, y)| (x.unwrap_or(f64::NAN), y.unwrap_or(f64::NAN)))
+        .collect())
 }
 
 impl Series {
@@ -231,7 +244,7 @@ impl Series {
     pub fn of<M>(name: &str, unit: &'static str, items: &[(f64, M)], f: impl Fn(&M) -> f64) -> Series {
         Series {
             name: name.to_string(),
-            unit,
+            unit: unit.into(),
             points: items.iter().map(|(x, m)| (*x, f(m))).collect(),
         }
     }

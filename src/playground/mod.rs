@@ -10,6 +10,7 @@
 //! out as data: the fragment to show ([`Store::fragment`]), the workspace to
 //! save ([`Store::workspace_json`]), `window.lbscope` ([`Store::inspect`]).
 
+pub mod compare;
 mod inspect;
 mod lesson_run;
 mod opening;

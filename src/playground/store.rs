@@ -326,6 +326,25 @@ impl Store {
         self.active().get().compare(key, value)
     }
 
+    /// The compare run asked for, as a job for the page's engine worker (`id`
+    /// comes back in the reply); `None` when nothing is compared.
+    pub fn compare_job(&self, id: u64) -> Option<super::compare::CompareJob> {
+        let (key, value) = self.compare.clone()?;
+        Some(super::compare::CompareJob {
+            id,
+            scenario: self.scenario(),
+            key,
+            value,
+        })
+    }
+
+    /// Whether replaying the active tab's scenario is heavy work (more than
+    /// [`HEAVY_REPLAY`]): the page then computes its compare run in the engine
+    /// worker instead of on the page.
+    pub fn heavy_to_replay(&self) -> bool {
+        work(&self.scenario()).0 > HEAVY_REPLAY
+    }
+
     /// Every config key of the active tab.
     pub fn settings(&self) -> Vec<SettingRow> {
         self.active().get().settings()

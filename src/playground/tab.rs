@@ -5,7 +5,7 @@
 //! ([`Live::session`]).
 
 use super::{EventRow, Proposal, SettingRow};
-use crate::engine::schema::{self, ConfigChange, Patch, Schema};
+use crate::engine::schema::{self, ConfigChange, Schema};
 use crate::engine::{AnyAction, Engine, Narrate, Series, System};
 use crate::scenario::session::Session;
 use crate::scenario::{InBody, Log, Scenario};
@@ -182,12 +182,7 @@ impl<E: InBody> Tab for Session<E> {
     }
 
     fn compare(&self, key: &str, value: &Value) -> Result<Vec<Series>, String> {
-        let mut log: Log<E> = self.log().clone();
-        log.config = Patch::one(key, value.clone())
-            .and_then(|p| p.apply_to(&log.config))
-            .map_err(|e| e.to_string())?;
-        let other = Session::<E>::new(self.seed(), log, Some(self.cursor())).map_err(|e| e.to_string())?;
-        Ok(other.series())
+        super::compare::series_with(self.seed(), self.log(), Some(self.cursor()), key, value)
     }
 
     fn settings(&self) -> Vec<SettingRow> {

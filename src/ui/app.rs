@@ -371,21 +371,8 @@ pub fn App() -> Html {
         use_memo(data_key, move |_| store.series())
     };
     let on_config = use_callback(store.dispatcher(), |(k, v), d| d.dispatch(Msg::SetConfig(k, v)));
-    let compare = {
-        let store = store.clone();
-        let key = (store.data_revision, store.tab, store.compare.clone());
-        use_memo(key, move |(_, _, c)| {
-            c.as_ref().map(|(k, v)| {
-                let label = format!("{k} = {}", v.as_str().map_or(v.to_string(), str::to_string));
-                (label, store.compare_series(k, v))
-            })
-        })
-    };
-    let (compare_series, compare_label, compare_error) = match compare.as_ref() {
-        Some((label, Ok(series))) => (series.clone(), label.clone(), None),
-        Some((label, Err(e))) => (Vec::new(), label.clone(), Some(format!("{label}: {e}"))),
-        None => (Vec::new(), String::new(), None),
-    };
+    // Computed on the page, or in the engine worker for a heavy scenario.
+    let compare = super::compare::use_compare(&store);
     let compare_options = {
         let store = store.clone();
         use_memo(config_key, move |_| store.compare_options())
@@ -465,7 +452,7 @@ pub fn App() -> Html {
                 }
                 <section class="deck">
                     <EventLog {rows} {hidden} highlight={store.highlight.clone()} {on_pick} />
-                    <MetricsChart series={(*series).clone()} compare={compare_series} compare_label={compare_label} empty={empty}>
+                    <MetricsChart series={(*series).clone()} compare={compare.series.clone()} compare_label={compare.label.clone()} empty={empty}>
                         <label class="compare">
                             {"Compare with "}
                             <select aria-label="Compare with the same actions under" onchange={on_compare}>
@@ -476,7 +463,10 @@ pub fn App() -> Html {
                                 }) }
                             </select>
                         </label>
-                        if let Some(e) = compare_error {
+                        if let Some(busy) = compare.busy.clone() {
+                            <p class="hint compare-busy" role="status">{busy}</p>
+                        }
+                        if let Some(e) = compare.error.clone() {
                             <p class="field-error">{e}</p>
                         }
                     </MetricsChart>

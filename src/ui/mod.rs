@@ -4,6 +4,7 @@
 
 mod app;
 mod browser;
+mod compare;
 mod components;
 mod flink;
 mod kstreams;
@@ -12,11 +13,17 @@ mod pulsar;
 mod store;
 mod system;
 mod tabs;
+mod worker;
 
 use wasm_bindgen::JsCast;
 
-/// Mount the app on `#app` and install the panic hook.
+/// Mount the app on `#app` and install the panic hook. In the engine worker
+/// (the same wasm, loaded by `worker.js`, where there is no page) there is
+/// nothing to mount: it only answers [`worker::engine_job`].
 pub fn start() {
+    if web_sys::window().is_none() {
+        return;
+    }
     // Through yew, so that its renderer does not replace the hook with its own.
     yew::set_custom_panic_hook(Box::new(|info| {
         let msg = info.to_string();

@@ -145,11 +145,11 @@ pub fn chart(system: System, series: &[Series], mut caption: Caption) -> String 
             svg,
             "<g class=\"series\" data-series=\"{}\" data-unit=\"{}\" data-points=\"{}\" data-last=\"{}\"><title>{}: last {}</title>",
             esc(&s.name),
-            esc(s.unit),
+            esc(&s.unit),
             s.points.len(),
             n(last),
             esc(&s.name),
-            esc(&value(last, s.unit))
+            esc(&value(last, &s.unit))
         );
         if s.points.len() > 1 {
             let pts: Vec<String> = s
@@ -207,11 +207,11 @@ pub fn chart(system: System, series: &[Series], mut caption: Caption) -> String 
         let last = s
             .points
             .last()
-            .map_or(String::new(), |p| format!(": last {}", value(p.1, s.unit)));
+            .map_or(String::new(), |p| format!(": last {}", value(p.1, &s.unit)));
         let own = if s.unit == "%" {
             String::new()
         } else {
-            format!(" (own scale, top {})", value(scale(s), s.unit))
+            format!(" (own scale, top {})", value(scale(s), &s.unit))
         };
         svg.text(
             lx + 36.0,

@@ -73,7 +73,7 @@ pub fn MetricsChart(p: &ChartProps) -> Html {
     let sx = |x: f64| PAD_L + (x - x_min) / (x_max - x_min).max(1.0) * (W - PAD_L - PAD_R);
     let sy = |y: f64, max: f64| H - PAD_B - (y / max).clamp(0.0, 1.0) * (H - PAD_T - PAD_B);
     let draw = |i: usize, s: &Series, twin: bool| {
-        let max = scale_of(&s.name, s.unit);
+        let max = scale_of(&s.name, &s.unit);
         let color = COLORS[i % COLORS.len()];
         let pts: String = s
             .points

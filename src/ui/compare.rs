@@ -1,0 +1,201 @@
+//! The compare run as the chart draws it. A light scenario is replayed on the
+//! page while it renders (quicker than a message to the worker and back); one
+//! that is heavy to replay ([`Store::heavy_to_replay`]) is handed to the engine
+//! worker ([`super::worker`]), and the chart keeps the lines it had (or none)
+//! with a note that the run is being computed, while the page answers input.
+//! Should the worker fail, the run is computed on the page after all.
+
+use super::store::StoreCtx;
+use super::worker::{Delivered, EngineWorker};
+use crate::engine::{Series, System};
+use crate::playground::compare::CompareJob;
+use serde_json::Value;
+use std::cell::RefCell;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// What a compare run is of: the scenario's revision, the tab, the key and value.
+type Key = (u64, System, Option<(String, Value)>);
+
+/// What the chart gets.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Compared {
+    /// The compare run's lines (an earlier state's while a newer run is computed).
+    pub series: Vec<Series>,
+    /// "key = value", or empty when nothing is compared.
+    pub label: String,
+    /// Why there are no lines.
+    pub error: Option<String>,
+    /// Said while the engine worker computes the run.
+    pub busy: Option<String>,
+}
+
+/// The label of a compare of `key` set to `value`.
+fn label_of(key: &str, value: &Value) -> String {
+    format!(
+        "{key} = {}",
+        value.as_str().map_or(value.to_string(), str::to_string)
+    )
+}
+
+/// A run's result as the chart takes it.
+fn compared(label: String, result: Result<Vec<Series>, String>) -> Compared {
+    match result {
+        Ok(series) => Compared {
+            series,
+            label,
+            ..Compared::default()
+        },
+        Err(e) => Compared {
+            error: Some(format!("{label}: {e}")),
+            label,
+            ..Compared::default()
+        },
+    }
+}
+
+/// The page's side of the worker: the handle (started on the first heavy
+/// compare), the newest job asked for, the job waiting for the one in flight,
+/// and whether the worker failed.
+#[derive(Default)]
+struct Worker {
+    handle: Option<EngineWorker>,
+    /// The newest job's id and what it is of.
+    asked: Option<(u64, Key)>,
+    next_id: u64,
+    /// A job is being computed: a newer one waits in `queued` (only the newest
+    /// waits, so rounds played faster than the worker replays pile nothing up).
+    in_flight: bool,
+    queued: Option<CompareJob>,
+    failed: bool,
+}
+
+/// Where a reply is drawn from.
+type Setter = UseStateSetter<Option<(Key, Compared)>>;
+
+/// The compare run of the store's active tab, computed where it costs the page least.
+#[hook]
+pub fn use_compare(store: &StoreCtx) -> Compared {
+    let key: Key = (store.data_revision, store.tab, store.compare.clone());
+    let worker = use_mut_ref(Worker::default);
+    let heavy = {
+        let store = store.clone();
+        use_memo(key.clone(), move |(_, _, c)| {
+            c.is_some() && store.heavy_to_replay()
+        })
+    };
+    let in_worker = *heavy && !worker.borrow().failed;
+    // Light: computed during the render, as the store changes.
+    let here = {
+        let store = store.clone();
+        use_memo((key.clone(), in_worker), move |((_, _, c), in_worker)| {
+            let (k, v) = c.as_ref().filter(|_| !*in_worker)?;
+            Some(compared(label_of(k, v), store.compare_series(k, v)))
+        })
+    };
+    // Heavy: the worker's newest reply, with what it is of.
+    let delivered = use_state(|| None::<(Key, Compared)>);
+    {
+        let (store, worker, delivered) = (store.clone(), worker.clone(), delivered.setter());
+        use_effect_with((key.clone(), in_worker), move |(key, in_worker)| {
+            if *in_worker {
+                ask(&worker, key, &store, delivered);
+            } else {
+                worker.borrow_mut().asked = None;
+            }
+        });
+    }
+    if let Some(c) = (*here).clone() {
+        return c;
+    }
+    let Some((k, v)) = &key.2 else {
+        return Compared::default();
+    };
+    let label = label_of(k, v);
+    match &*delivered {
+        Some((of, c)) if *of == key => c.clone(),
+        // The same compare of an earlier state: its lines stay until the new ones come.
+        Some((of, c)) if of.1 == key.1 && of.2 == key.2 => Compared {
+            busy: Some(format!(
+                "Computing {label} for the current state in the background (the lines drawn are of an earlier state)…"
+            )),
+            ..c.clone()
+        },
+        _ => Compared {
+            label: label.clone(),
+            busy: Some(format!("Computing {label} in the background: the page keeps answering meanwhile…")),
+            ..Compared::default()
+        },
+    }
+}
+
+/// Hand the compare of `key` to the worker (starting it first if need be); if
+/// the worker cannot take it, give up on it, which computes the run on the page.
+fn ask(worker: &Rc<RefCell<Worker>>, key: &Key, store: &StoreCtx, delivered: Setter) {
+    let mut w = worker.borrow_mut();
+    w.next_id += 1;
+    let id = w.next_id;
+    w.asked = Some((id, key.clone()));
+    let Some(job) = store.compare_job(id) else {
+        return;
+    };
+    if w.handle.is_none() {
+        let (weak, setter) = (Rc::downgrade(worker), delivered.clone());
+        match EngineWorker::start(move |d| {
+            if let Some(worker) = weak.upgrade() {
+                receive(&mut worker.borrow_mut(), d, &setter);
+            }
+        }) {
+            Ok(h) => w.handle = Some(h),
+            Err(e) => return give_up(&mut w, &e, &delivered),
+        }
+    }
+    if w.in_flight {
+        w.queued = Some(job);
+    } else {
+        send(&mut w, &job, &delivered);
+    }
+}
+
+/// Post `job` to the worker.
+fn send(w: &mut Worker, job: &CompareJob, delivered: &Setter) {
+    let posted = w.handle.as_ref().map(|h| h.post(job));
+    match posted {
+        Some(Ok(())) => w.in_flight = true,
+        Some(Err(e)) => give_up(w, &e, delivered),
+        None => {}
+    }
+}
+
+/// A reply came (or the worker failed): draw it if it is the newest job's, and
+/// send the job that waited.
+fn receive(w: &mut Worker, d: Delivered, delivered: &Setter) {
+    let reply = match d {
+        Ok(reply) => reply,
+        Err(e) => return give_up(w, &e, delivered),
+    };
+    w.in_flight = false;
+    if let Some((_, key)) = w.asked.clone().filter(|(id, _)| *id == reply.id) {
+        if let Some((k, v)) = &key.2 {
+            delivered.set(Some((key.clone(), compared(label_of(k, v), reply.result))));
+        }
+    }
+    // An older job's reply is dropped: the newest one waits, or is on its way.
+    if let Some(job) = w.queued.take() {
+        send(w, &job, delivered);
+    }
+}
+
+/// The worker failed (`why`): stop using it and render again, which computes
+/// the compare run on the page.
+fn give_up(w: &mut Worker, why: &str, delivered: &Setter) {
+    gloo::console::warn!(format!("{why}; the compare run is computed on the page"));
+    w.failed = true;
+    w.asked = None;
+    w.queued = None;
+    w.in_flight = false;
+    if let Some(h) = &w.handle {
+        h.stop();
+    }
+    delivered.set(None);
+}
