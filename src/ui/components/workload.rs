@@ -12,6 +12,7 @@ use crate::scenario::presets;
 use crate::ui::components::field_error::FieldError;
 use crate::ui::components::sparkline::Sparkline;
 use crate::ui::store::{Msg, StoreCtx};
+use std::collections::VecDeque;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -285,15 +286,34 @@ const SPARKLINES: usize = 12;
 
 /// The traffic-over-time list: one sparkline per name, on one scale, the
 /// busiest (by last value) first, at most [`SPARKLINES`].
-fn traffic_lines<'a>(what: &str, unit: &str, history: impl Iterator<Item = (&'a str, Vec<f64>)>) -> Html {
-    let mut lines: Vec<(&str, Vec<f64>)> = history.filter(|(_, v)| !v.is_empty()).collect();
-    if lines.is_empty() {
+fn traffic_lines<'a>(
+    what: &str,
+    unit: &str,
+    history: impl Iterator<Item = (&'a str, &'a VecDeque<(u64, f64)>)>,
+) -> Html {
+    // The busiest are picked by their last value before any line's values are
+    // copied (at 1,000 brokers, only the shown twelve are).
+    let mut busiest: Vec<(&str, &VecDeque<(u64, f64)>)> = history.filter(|(_, h)| !h.is_empty()).collect();
+    if busiest.is_empty() {
         return Html::default();
     }
+    let last_of = |h: &VecDeque<(u64, f64)>| h.back().map_or(0.0, |x| x.1);
+    // Busiest first, then by name (names are unique: a total order, so picking
+    // the first twelve before sorting them gives the same twelve in the same order).
+    let order = |a: &(&str, &VecDeque<(u64, f64)>), b: &(&str, &VecDeque<(u64, f64)>)| {
+        last_of(b.1).total_cmp(&last_of(a.1)).then_with(|| a.0.cmp(b.0))
+    };
+    let hidden = busiest.len().saturating_sub(SPARKLINES);
+    if hidden > 0 {
+        busiest.select_nth_unstable_by(SPARKLINES - 1, order);
+        busiest.truncate(SPARKLINES);
+    }
+    busiest.sort_by(order);
+    let lines: Vec<(&str, Vec<f64>)> = busiest
+        .into_iter()
+        .map(|(name, h)| (name, h.iter().map(|x| x.1).collect()))
+        .collect();
     let last = |v: &Vec<f64>| v.last().copied().unwrap_or(0.0);
-    lines.sort_by(|a, b| last(&b.1).total_cmp(&last(&a.1)).then_with(|| a.0.cmp(b.0)));
-    let hidden = lines.len().saturating_sub(SPARKLINES);
-    lines.truncate(SPARKLINES);
     let max = lines.iter().flat_map(|l| l.1.iter().copied()).fold(0.0, f64::max);
     let items = lines.iter().map(|(name, v)| {
         let now = last(v);
@@ -337,7 +357,7 @@ pub fn PulsarWorkloads() -> Html {
         sim.workload()
             .broker_history()
             .iter()
-            .map(|(b, h)| (b.0.as_str(), h.iter().map(|x| x.1).collect())),
+            .map(|(b, h)| (b.0.as_str(), h)),
     );
     let editing = use_state(|| None::<u32>);
     let kind = use_state(|| "wave".to_string());
@@ -535,7 +555,7 @@ pub fn KstreamsWorkloads() -> Html {
         sim.workload()
             .instance_history()
             .iter()
-            .map(|(i, h)| (i.as_str(), h.iter().map(|x| x.1).collect())),
+            .map(|(i, h)| (i.as_str(), h)),
     );
     let refs = [
         use_node_ref(),

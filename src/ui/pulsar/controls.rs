@@ -68,6 +68,22 @@ fn profile_of(c: &Config) -> Option<Profile> {
     })
 }
 
+/// The alive brokers' names, derived once per broker list (the same `Rc` from
+/// round to round while no broker comes or goes): at 1,000 brokers each panel
+/// that lists them would otherwise copy every name on every render.
+#[hook]
+fn use_alive(members: &Rc<Vec<(String, bool)>>) -> Rc<Vec<String>> {
+    let alive = use_memo(members.clone(), |m| {
+        Rc::new(
+            m.iter()
+                .filter(|(_, a)| *a)
+                .map(|(b, _)| b.clone())
+                .collect::<Vec<_>>(),
+        )
+    });
+    (*alive).clone()
+}
+
 /// Controls properties.
 #[derive(Properties, Clone, PartialEq)]
 pub struct ControlsProps {
@@ -533,12 +549,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
         let fresh = p.fresh_seed.clone();
         Callback::from(move |_: MouseEvent| seed.set(fresh.emit(())))
     };
-    let alive: Vec<String> = p
-        .members
-        .iter()
-        .filter(|(_, alive)| *alive)
-        .map(|(b, _)| b.clone())
-        .collect();
+    let alive = use_alive(&p.members);
     let on_doc = {
         let on = p.on_actions.clone();
         let alive = alive.clone();
@@ -651,7 +662,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
             <p class="hint doc-why">{ doc_why }</p>
             <button class="link" onclick={open_doc_lesson}>{"Open the lesson that sets up the whole example"}</button>
             <div class="row">
-                <Choice node={broker_ref.clone()} label="Broker" options={Rc::new(alive.clone())} />
+                <Choice node={broker_ref.clone()} label="Broker" options={alive.clone()} />
                 <input ref={cpu_ref.clone()} type="number" min="0" max="1000" value="50" aria-label="CPU %" title="CPU %" />
             </div>
             <div class="row">
@@ -761,13 +772,7 @@ fn AdminControls(p: &ControlsProps) -> Html {
             on.emit(Action::whole_config(&c));
         })
     };
-    let alive: Rc<Vec<String>> = Rc::new(
-        p.members
-            .iter()
-            .filter(|(_, alive)| *alive)
-            .map(|(b, _)| b.clone())
-            .collect(),
-    );
+    let alive = use_alive(&p.members);
     html! {
         <details class="panel controls admin" data-controls="admin">
             <summary><h2>{"pulsar-admin"}</h2></summary>
