@@ -46,6 +46,46 @@ struct BinsAt<B> {
     bins: Rc<Vec<B>>,
 }
 
+/// The bins' inputs as a walk reads them, one bundle after the other: written
+/// over the previous walk's list when it has as many bundles (`same` stays true
+/// while each equals what it replaces), else into a new list.
+struct Sums {
+    list: Vec<(u32, Traffic)>,
+    at: usize,
+    same: bool,
+}
+
+impl Sums {
+    /// Over the previous list `prev`, for a walk of `len` bundles.
+    fn over(prev: Option<Vec<(u32, Traffic)>>, len: usize) -> Sums {
+        match prev {
+            Some(list) if list.len() == len => Sums {
+                list,
+                at: 0,
+                same: true,
+            },
+            _ => Sums {
+                list: Vec::with_capacity(len),
+                at: 0,
+                same: false,
+            },
+        }
+    }
+
+    /// The next bundle's inputs.
+    fn note(&mut self, x: (u32, Traffic)) {
+        match self.list.get_mut(self.at) {
+            Some(slot) if *slot == x => {}
+            Some(slot) => {
+                *slot = x;
+                self.same = false;
+            }
+            None => self.list.push(x),
+        }
+        self.at += 1;
+    }
+}
+
 /// The cache (one per Pulsar tab); `B` is the drawing's topic bin.
 pub struct RingModel<B> {
     /// The session the cache was built from (kept, so that it is never confused
@@ -147,19 +187,29 @@ impl<B> RingModel<B> {
         let spare = self.spare.take().filter(|r| r.namespace == ns);
         let prev_bundles = prev.as_ref().map_or(&[][..], |r| &r.bundles[..]);
         let same = prev.is_some() && same_ranges(prev_bundles, ranges);
-        let mut sums: Vec<(u32, Traffic)> = Vec::with_capacity(if bins.is_some() { ranges.len() } else { 0 });
+        let mut sums = Sums::over(
+            self.bins.as_mut().map(|b| std::mem::take(&mut b.sums)),
+            if bins.is_some() { ranges.len() } else { 0 },
+        );
         let ring = if same {
             // One pass: which bundles changed since the previous ring, the
-            // engine's state of each (and the bins' inputs).
+            // engine's state of those and of the bundles where the spare
+            // differs from the previous ring (`spare_diff`, in ring order), and
+            // the bins' inputs. Nothing is kept for the ~16,000 others.
             let mut moved: Vec<usize> = Vec::new();
-            let mut states: Vec<&pulsar::BundleState> = Vec::with_capacity(ranges.len());
+            let mut patch: Vec<(usize, &pulsar::BundleState)> = Vec::new();
+            let mut behind = self.spare_diff.iter().copied().peekable();
             for (i, (r, st, o)) in walk(sim, ns, ranges, prev_bundles, &default).enumerate() {
-                if o.is_none_or(|o| changed(o, r, st)) {
+                let now = o.is_none_or(|o| changed(o, r, st));
+                if now {
                     moved.push(i);
                 }
-                states.push(st);
+                let before = behind.next_if_eq(&i).is_some();
+                if now || before {
+                    patch.push((i, st));
+                }
                 if bins.is_some() {
-                    sums.push((st.topics, st.traffic));
+                    sums.note((st.topics, st.traffic));
                 }
             }
             if let Some(p) = prev.clone().filter(|_| moved.is_empty()) {
@@ -169,21 +219,21 @@ impl<B> RingModel<B> {
             } else {
                 // The ring before the previous one, held by nothing else: patched
                 // in place where it differs from the previous ring or the engine.
-                let spare_diff = std::mem::take(&mut self.spare_diff);
                 let patched = spare
                     .filter(|s| s.bundles.len() == ranges.len())
                     .and_then(|mut s| {
                         let v = Rc::get_mut(&mut s)?;
-                        for &i in spare_diff.iter().chain(&moved) {
-                            update(&mut v.bundles[i], states[i]);
+                        for &(i, st) in &patch {
+                            update(&mut v.bundles[i], st);
                         }
                         Some(s)
                     });
-                // Otherwise a copy of the previous ring with the changed bundles updated.
+                // Otherwise a copy of the previous ring with the changed bundles
+                // updated (updating one that did not change leaves it as it is).
                 let ring = patched.unwrap_or_else(|| {
                     let mut v = prev_bundles.to_vec();
-                    for &i in &moved {
-                        update(&mut v[i], states[i]);
+                    for &(i, st) in &patch {
+                        update(&mut v[i], st);
                     }
                     Rc::new(RingView {
                         namespace: ns.to_string(),
@@ -200,7 +250,7 @@ impl<B> RingModel<B> {
             let v: Vec<BundleView> = walk(sim, ns, ranges, prev_bundles, &default)
                 .map(|(r, st, o)| {
                     if bins.is_some() {
-                        sums.push((st.topics, st.traffic));
+                        sums.note((st.topics, st.traffic));
                     }
                     match o {
                         Some(o) if !changed(o, r, st) => o.clone(),
@@ -241,7 +291,7 @@ impl<B> RingModel<B> {
         &mut self,
         session: &crate::scenario::session::Session<pulsar::Sim>,
         namespace: &pulsar::namespace::Namespace,
-        sums: Vec<(u32, Traffic)>,
+        sums: Sums,
         binner: Binner<B>,
     ) -> Rc<Vec<B>> {
         let sim = session.state();
@@ -252,8 +302,9 @@ impl<B> RingModel<B> {
                 && session.log().actions[b.cursor..cursor]
                     .iter()
                     .all(|a| *a == Action::Step)
-                && b.sums == sums
+                && sums.same
         });
+        let sums = sums.list;
         if let Some(b) = keep {
             let bins = b.bins.clone();
             self.bins = Some(BinsAt {
