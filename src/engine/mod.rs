@@ -230,7 +230,8 @@ pub struct Series {
 }
 
 /// Points read back from JSON, which has no NaN: serde_json writes a value that
-/// is not a finite number as `null`, read here as NaN (the chart skips it).
+/// is not a finite number as `null`, read here as NaN (the page gets the line
+/// it would have computed itself, but for an infinity, which also reads as NaN).
 fn points_or_nan<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<(f64, f64)>, D::Error> {
     let raw: Vec<(Option<f64>, Option<f64>)> = Deserialize::deserialize(d)?;
     Ok(raw

@@ -70,7 +70,7 @@ struct Worker {
     failed: bool,
 }
 
-/// Where a reply is drawn from.
+/// Sets the reply the chart draws (and renders again).
 type Setter = UseStateSetter<Option<(Key, Compared)>>;
 
 /// The compare run of the store's active tab, computed where it costs the page least.
@@ -101,7 +101,10 @@ pub fn use_compare(store: &StoreCtx) -> Compared {
             if *in_worker {
                 ask(&worker, key, &store, delivered);
             } else {
-                worker.borrow_mut().asked = None;
+                // Nothing more to compute there: a reply still on its way is dropped.
+                let mut w = worker.borrow_mut();
+                w.asked = None;
+                w.queued = None;
             }
         });
     }
