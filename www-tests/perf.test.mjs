@@ -237,3 +237,44 @@ test('when the engine worker cannot start, the compare run is computed on the pa
   assert.ok(warnings.some((w) => /engine worker/.test(w) && /computed on the page/.test(w)), JSON.stringify(warnings));
   await page.close();
 });
+
+test('rounds stepped faster than the worker replays leave one compare job waiting, and the lines end on the last round', async () => {
+  const link = await heavyLink();
+  const page = await env.context.newPage();
+  // Count the jobs handed to the engine worker.
+  await page.addInitScript(() => {
+    window.workerJobs = 0;
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (...args) {
+      window.workerJobs += 1;
+      return post.apply(this, args);
+    };
+  });
+  await page.goto(link);
+  await page.waitForSelector('canvas.ring[data-bundles="16384"]', { timeout: 300000 });
+  await round(page);
+  await page.selectOption('.chart .compare select', 'loadBalancerLoadSheddingStrategy=UniformLoadShedder');
+  await page.waitForSelector('.compare-busy', { state: 'detached', timeout: 120000 });
+  assert.equal(await page.evaluate(() => window.workerJobs), 1);
+  // Three rounds, each waited to its card, well within one replay in the worker.
+  const r = await page.evaluate(async () => {
+    const tick = () => new Promise((res) => setTimeout(res, 5));
+    const card = () => document.querySelector('.this-round')?.dataset.round;
+    for (let i = 0; i < 3; i++) {
+      const before = card();
+      document.dispatchEvent(new KeyboardEvent('keydown', { key: 'n', bubbles: true }));
+      while (card() === before) await tick();
+    }
+    const busy = document.querySelector('.compare-busy')?.textContent ?? null;
+    while (document.querySelector('.compare-busy')) await tick();
+    return { busy, last: Number(card()), jobs: window.workerJobs };
+  });
+  assert.match(r.busy ?? '', /for the current state in the background \(the lines drawn are of an earlier state\)/);
+  // One job for the first round (in flight), one for the last (the second waited
+  // and was replaced): the worker never replays a state nobody looks at any more.
+  assert.equal(r.jobs, 3, JSON.stringify(r));
+  const axis = await page.locator('.chart .axis-label').allTextContents();
+  assert.ok(axis.includes(`round ${r.last}`), JSON.stringify({ axis, r }));
+  assert.match(await page.textContent('.chart'), /max load \(loadBalancerLoadSheddingStrategy = UniformLoadShedder\): last \d/);
+  await page.close();
+});
