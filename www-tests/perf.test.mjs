@@ -2,8 +2,10 @@
 // benchmark cluster (1,000 brokers, 16,384 bundles) is replayed a part at a
 // time on the page's thread (a bulk creation's bundle lookups a few thousand
 // at a time too), with a progress bar and a Cancel button; a click made during
-// the replay is answered before the replay ends.
-// (No timing is asserted: the test checks the order of things.)
+// the replay is answered before the replay ends. The compare run of that
+// scenario (a whole replay) is computed in the engine worker while the page
+// answers input, or on the page when the worker cannot start.
+// (No timing is asserted: the tests check the order of things.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
