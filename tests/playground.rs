@@ -516,3 +516,45 @@ fn only_a_heavy_scenario_is_compared_in_the_worker() {
     s.open(lbscope::bench::pulsar_scenario(20, 24_000, 16));
     assert!(s.heavy_to_replay());
 }
+
+/// The worker keeps its last compare run: a job of the same compare on a
+/// scenario that only grew by more actions applies those to the kept run, and
+/// its lines are the lines of a fresh replay; after an undo, another key or
+/// another tab the run is replayed afresh.
+#[test]
+fn the_kept_compare_run_grows_as_a_fresh_one_would() {
+    use lbscope::playground::compare::CompareCache;
+    for sys in System::ALL {
+        let mut cache = CompareCache::default();
+        let mut s = run(boot(None, None), [Msg::Tab(sys), Msg::StepActive]);
+        let opts = s.compare_options();
+        let (key, value) = opts[0];
+        s = s.reduce(Msg::Compare(Some((key.to_string(), json!(value)))));
+        let mut id = 0;
+        let mut check = |s: &Store, reuse: bool, cache: &mut CompareCache| {
+            id += 1;
+            let job = s.compare_job(id).unwrap();
+            let (reply, reused) = cache.run(&job);
+            let (k, v) = s.compare.clone().unwrap();
+            assert_eq!(reply.result, s.compare_series(&k, &v), "{sys:?}, job {id}");
+            assert_eq!(reused, reuse, "{sys:?}, job {id}");
+        };
+        check(&s, false, &mut cache);
+        s = run(s, [Msg::StepActive, Msg::StepActive]);
+        check(&s, true, &mut cache);
+        s = s.reduce(Msg::StepActive);
+        check(&s, true, &mut cache);
+        // Undone: the log has a redo tail, replayed afresh.
+        s = s.reduce(Msg::Undo);
+        check(&s, false, &mut cache);
+        s = s.reduce(Msg::Redo);
+        check(&s, false, &mut cache);
+        s = s.reduce(Msg::StepActive);
+        check(&s, true, &mut cache);
+        // The same log under another compare.
+        if let Some((k2, v2)) = opts.get(1) {
+            s = s.reduce(Msg::Compare(Some((k2.to_string(), json!(v2)))));
+            check(&s, false, &mut cache);
+        }
+    }
+}

@@ -4,15 +4,21 @@
 //! the page hands the job over and keeps answering input while it runs. Jobs and
 //! replies travel as JSON text ([`crate::playground::compare`]).
 
-use crate::playground::compare::{read_reply, run_json, CompareJob, CompareReply};
+use crate::playground::compare::{read_reply, run_json_with, CompareCache, CompareJob, CompareReply};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+thread_local! {
+    /// The worker's kept compare run (a worker runs one job at a time).
+    static KEPT: std::cell::RefCell<CompareCache> = std::cell::RefCell::new(CompareCache::default());
+}
+
 /// The worker's entry point: `worker.js` calls it with each job's JSON and
-/// posts back what it returns.
+/// posts back what it returns. The run is kept for the next job, which then
+/// only applies the actions played since when it is the same compare.
 #[wasm_bindgen]
 pub fn engine_job(job: &str) -> String {
-    run_json(job)
+    KEPT.with(|k| run_json_with(&mut k.borrow_mut(), job))
 }
 
 /// What the page gets back: a reply, or why the worker could not give one.
