@@ -12,6 +12,15 @@ use crate::scenario::{Body, InBody, Log, Scenario, VisitLog};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// `log` with its config key `key` set to `value`.
+fn changed_log<E: InBody>(log: &Log<E>, key: &str, value: &Value) -> Result<Log<E>, String> {
+    let mut log = log.clone();
+    log.config = Patch::one(key, value.clone())
+        .and_then(|p| p.apply_to(&log.config))
+        .map_err(|e| e.to_string())?;
+    Ok(log)
+}
+
 /// The metric lines of `log` (seed `seed`, `cursor` actions applied) replayed
 /// with `key` set to `value`.
 pub fn series_with<E: InBody>(
@@ -21,11 +30,7 @@ pub fn series_with<E: InBody>(
     key: &str,
     value: &Value,
 ) -> Result<Vec<Series>, String> {
-    let mut log = log.clone();
-    log.config = Patch::one(key, value.clone())
-        .and_then(|p| p.apply_to(&log.config))
-        .map_err(|e| e.to_string())?;
-    let other = Session::<E>::new(seed, log, cursor).map_err(|e| e.to_string())?;
+    let other = Session::<E>::new(seed, changed_log(log, key, value)?, cursor).map_err(|e| e.to_string())?;
     Ok(other.series())
 }
 
@@ -50,24 +55,6 @@ pub struct CompareReply {
     pub id: u64,
     /// The compare run's metric lines, or why there are none.
     pub result: Result<Vec<Series>, String>,
-}
-
-impl CompareJob {
-    /// Compute it.
-    pub fn run(&self) -> CompareReply {
-        struct Run<'a>(&'a CompareJob);
-        impl VisitLog for Run<'_> {
-            type Out = Result<Vec<Series>, String>;
-            fn visit<E: InBody>(self, log: &Log<E>) -> Self::Out {
-                let j = self.0;
-                series_with(j.scenario.seed, log, j.scenario.cursor, &j.key, &j.value)
-            }
-        }
-        CompareReply {
-            id: self.id,
-            result: self.scenario.body.visit(Run(self)),
-        }
-    }
 }
 
 /// The compare runs of a worker, kept from one job to the next: when a job is
@@ -119,11 +106,7 @@ fn changed_scenario(job: &CompareJob) -> Result<Scenario, String> {
     impl VisitLog for Change<'_> {
         type Out = Result<Body, String>;
         fn visit<E: InBody>(self, log: &Log<E>) -> Self::Out {
-            let mut log = log.clone();
-            log.config = Patch::one(&self.0.key, self.0.value.clone())
-                .and_then(|p| p.apply_to(&log.config))
-                .map_err(|e| e.to_string())?;
-            Ok(E::wrap_log(log))
+            changed_log(log, &self.0.key, &self.0.value).map(E::wrap_log)
         }
     }
     Ok(Scenario {
