@@ -409,17 +409,17 @@ pub fn Legend(p: &LegendProps) -> Html {
 
 /// One run of the aggregated ring: consecutive angular bins whose middles fall
 /// in bundles of one owner.
-struct Run {
+struct Run<'a> {
     lo: u64,
     hi: u64,
-    owner: Option<String>,
+    owner: Option<&'a str>,
 }
 
 /// Each of the [`BINS`] bins takes the owner of the bundle at its middle;
 /// consecutive bins with one owner become one run.
-fn owner_runs(bundles: &[crate::engine::pulsar::view::BundleView]) -> Vec<Run> {
+fn owner_runs(bundles: &[crate::engine::pulsar::view::BundleView]) -> Vec<Run<'_>> {
     let step = FULL_SPACE / BINS as u64;
-    let mut runs: Vec<Run> = Vec::new();
+    let mut runs: Vec<Run> = Vec::with_capacity(BINS);
     if bundles.is_empty() {
         return runs;
     }
@@ -430,11 +430,11 @@ fn owner_runs(bundles: &[crate::engine::pulsar::view::BundleView]) -> Vec<Run> {
             .min(bundles.len() - 1);
         let owner = bundles[i].owner.as_ref().map(|o| o.0.as_str());
         match runs.last_mut() {
-            Some(r) if r.owner.as_deref() == owner => r.hi = (k + 1) * step,
+            Some(r) if r.owner == owner => r.hi = (k + 1) * step,
             _ => runs.push(Run {
                 lo: k * step,
                 hi: (k + 1) * step,
-                owner: owner.map(str::to_string),
+                owner,
             }),
         }
     }
@@ -464,10 +464,19 @@ fn bundle_at(ring: &RingView, (x, y): (f64, f64)) -> Option<usize> {
     )
 }
 
+/// One ring segment as a path of its own.
 fn donut(ctx: &web_sys::CanvasRenderingContext2d, lo: u64, hi: u64) {
+    ctx.begin_path();
+    segment(ctx, lo, hi);
+}
+
+/// One ring segment added to the current path as a closed subpath of its own
+/// (moved to first, so that no line joins it to the previous one).
+fn segment(ctx: &web_sys::CanvasRenderingContext2d, lo: u64, hi: u64) {
     let (a0, a1) = (angle(lo), angle(hi));
     let (cx, cy) = (ORIGIN.0 + C, ORIGIN.1 + C);
-    ctx.begin_path();
+    let (x0, y0) = point(R_OUT, a0);
+    ctx.move_to(ORIGIN.0 + x0, ORIGIN.1 + y0);
     let _ = ctx.arc(cx, cy, R_OUT, a0, a1);
     let _ = ctx.arc_with_anticlockwise(cx, cy, R_IN, a1, a0, true);
     ctx.close_path();
@@ -500,21 +509,28 @@ fn draw(node: &NodeRef, p: &RingProps) {
             .map(|h| h.id.as_str())
     };
     let runs = owner_runs(bundles);
-    // The fill colour is set only when it changes (a call out of the wasm with a string).
-    let mut pen = "";
+    // One path and one fill per colour (the segments never overlap), in the
+    // order the colours first appear: a few calls out of the wasm, not one per run.
+    let mut by_color: Vec<(&str, Vec<&Run>)> = Vec::new();
     for r in &runs {
-        donut(ctx, r.lo, r.hi);
-        let color = r.owner.as_deref().map_or(hatch.as_str(), |o| p.colors.color(o));
-        if color != pen {
-            ctx.set_fill_style_str(color);
-            pen = color;
+        let color = r.owner.map_or(hatch.as_str(), |o| p.colors.color(o));
+        match by_color.iter_mut().find(|(c, _)| *c == color) {
+            Some((_, rs)) => rs.push(r),
+            None => by_color.push((color, vec![r])),
         }
+    }
+    for (color, rs) in &by_color {
+        ctx.begin_path();
+        for r in rs {
+            segment(ctx, r.lo, r.hi);
+        }
+        ctx.set_fill_style_str(color);
         ctx.fill();
     }
     if let Some(b) = hl("broker") {
         ctx.set_stroke_style_str(&lit);
         ctx.set_line_width(2.0);
-        for r in runs.iter().filter(|r| r.owner.as_deref() == Some(b)) {
+        for r in runs.iter().filter(|r| r.owner == Some(b)) {
             donut(ctx, r.lo, r.hi);
             ctx.stroke();
         }

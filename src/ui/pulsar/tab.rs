@@ -311,6 +311,18 @@ impl Views {
 pub fn PulsarTab() -> Html {
     let store = use_context::<StoreCtx>().expect("store context");
     let chosen = use_state(|| NAMESPACE.to_string());
+    // The admin fold's forms exist from its first opening on (a lesson's step opens it too).
+    let admin_opened = use_state(|| false);
+    let on_admin_toggle = {
+        let admin_opened = admin_opened.clone();
+        Callback::from(move |e: Event| {
+            if e.target_unchecked_into::<web_sys::Element>()
+                .has_attribute("open")
+            {
+                admin_opened.set(true);
+            }
+        })
+    };
     // Everything drawn is derived once per scenario change (not on a hover),
     // reusing what the previous round's views hold where nothing changed.
     let kept = use_mut_ref(Kept::default);
@@ -475,14 +487,19 @@ pub fn PulsarTab() -> Html {
                           {bundle_names} {topics} {config} {bundles}
                           on_action={on_action.clone()} {on_field} {on_actions} {on_bundles} {on_error} {fresh_seed}
                           {loads} {on_lesson} />
-                <details class="panel controls admin-forms" data-controls="admin pulsar-admin-forms">
+                <details class="panel controls admin-forms" data-controls="admin pulsar-admin-forms"
+                         ontoggle={on_admin_toggle}>
                     <summary><h2>{"Admin"}</h2></summary>
-                    <super::isolation_policy::IsolationPolicyForm />
-                    <super::anti_affinity::AntiAffinityForm />
-                    <super::failure_domain::FailureDomainForm />
-                    <super::namespace_boundaries::NamespaceBoundariesForm />
-                    <super::assign_bundle::AssignBundleForm />
-                    <super::unreported_broker::UnreportedBrokerForm />
+                    // The forms follow the store (each lists brokers or bundles), so they are
+                    // built only once the fold has been opened, and then kept with what was typed.
+                    if *admin_opened {
+                        <super::isolation_policy::IsolationPolicyForm />
+                        <super::anti_affinity::AntiAffinityForm />
+                        <super::failure_domain::FailureDomainForm />
+                        <super::namespace_boundaries::NamespaceBoundariesForm />
+                        <super::assign_bundle::AssignBundleForm />
+                        <super::unreported_broker::UnreportedBrokerForm />
+                    }
                 </details>
                 <crate::ui::components::workload::PulsarWorkloads />
             </aside>
