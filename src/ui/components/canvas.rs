@@ -1,14 +1,17 @@
 //! Drawing on a `<canvas>` for views too large for SVG (thousands of bundles or
 //! brokers): a 2D context sized to the element and the device pixel ratio, and
 //! the page's CSS colours so the drawing follows light and dark mode.
+//! The element's width comes from a `ResizeObserver` ([`use_css_width`]), so a
+//! drawing after a round does not make the browser lay the page out first.
 
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::NodeRef;
 
 /// A canvas ready to draw in `view` units (`view.0` × `view.1`, origin at the
-/// top left): its backing store follows the element's CSS width (fallback
-/// `view.0` px) times the device pixel ratio, and the context is scaled to match.
+/// top left): its backing store follows the element's CSS width (as observed,
+/// else read from the element, else `view.0` px) times the device pixel ratio,
+/// and the context is scaled to match.
 pub struct Surface {
     /// The 2D context.
     pub ctx: CanvasRenderingContext2d,
@@ -19,11 +22,15 @@ pub struct Surface {
 
 impl Surface {
     /// Prepare `node` (a `<canvas>`), cleared; `None` before it is mounted.
-    pub fn new(node: &NodeRef, view: (f64, f64)) -> Option<Surface> {
+    /// `width` is its CSS width as [`use_css_width`] observed it: `None` (not
+    /// observed yet, or 0 while hidden) reads it from the element, which makes
+    /// the browser lay out whatever changed first.
+    pub fn new(node: &NodeRef, view: (f64, f64), width: Option<f64>) -> Option<Surface> {
         let canvas = node.cast::<HtmlCanvasElement>()?;
-        let css_w = match canvas.client_width() {
-            0 => view.0,
-            w => f64::from(w),
+        let css_w = match (width.filter(|w| *w > 0.0), canvas.client_width()) {
+            (Some(w), _) => w,
+            (None, 0) => view.0,
+            (None, w) => f64::from(w),
         };
         let dpr = gloo::utils::window().device_pixel_ratio().max(1.0);
         let scale = css_w / view.0;
@@ -66,6 +73,37 @@ impl Surface {
             .filter(|v| !v.is_empty())
             .unwrap_or_else(|| fallback.to_string())
     }
+}
+
+/// The CSS width of the element `node` refers to, as a `ResizeObserver` last
+/// reported it after a layout (`None` until its first report): a component that
+/// draws with [`Surface`] passes it on, and draws again when it changes.
+#[yew::hook]
+pub fn use_css_width(node: &NodeRef) -> Option<f64> {
+    let width = yew::use_state_eq(|| None::<f64>);
+    {
+        let (node, width) = (node.clone(), width.clone());
+        yew::use_effect_with((), move |_| {
+            let watch = node.cast::<web_sys::Element>().and_then(|el| {
+                let report = wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(
+                    move |entries: js_sys::Array| {
+                        if let Ok(e) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>() {
+                            width.set(Some(e.content_rect().width()));
+                        }
+                    },
+                );
+                let observer = web_sys::ResizeObserver::new(report.as_ref().unchecked_ref()).ok()?;
+                observer.observe(&el);
+                Some((observer, report))
+            });
+            move || {
+                if let Some((observer, _report)) = watch {
+                    observer.disconnect();
+                }
+            }
+        });
+    }
+    *width
 }
 
 /// Where a mouse event falls on a canvas drawn by [`Surface`], in view units.

@@ -61,8 +61,8 @@ fn set_pen<'a>(
 
 /// Draw the load strip: one bar per broker in name order, the overload line and
 /// the cluster average (dashed).
-fn draw_strip(node: &NodeRef, brokers: &[BrokerView], lit: Option<&str>) {
-    let Some(s) = crate::ui::components::canvas::Surface::new(node, STRIP) else {
+fn draw_strip(node: &NodeRef, width: Option<f64>, brokers: &[BrokerView], lit: Option<&str>) {
+    let Some(s) = crate::ui::components::canvas::Surface::new(node, STRIP, width) else {
         return;
     };
     let ctx = &s.ctx;
@@ -163,6 +163,7 @@ fn shed_key(i: &ShedInputs) -> Html {
 #[component]
 pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
     let strip_ref = use_node_ref();
+    let width = crate::ui::components::canvas::use_css_width(&strip_ref);
     {
         let node = strip_ref.clone();
         let lit = p
@@ -171,10 +172,10 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
             .filter(|s| s.kind == "broker")
             .map(|s| s.id.clone());
         use_effect_with(
-            (crate::ui::components::canvas::Same(p.brokers.clone()), lit),
-            move |(brokers, lit)| {
+            (crate::ui::components::canvas::Same(p.brokers.clone()), lit, width),
+            move |(brokers, lit, width)| {
                 if brokers.0.len() > CARD_LIMIT {
-                    draw_strip(&node, &brokers.0, lit.as_deref());
+                    draw_strip(&node, *width, &brokers.0, lit.as_deref());
                 }
             },
         );

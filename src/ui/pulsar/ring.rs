@@ -491,8 +491,8 @@ fn line(ctx: &web_sys::CanvasRenderingContext2d, a: f64, r0: f64, r1: f64) {
 
 /// Draw a large ring: owner runs, the highlighted broker's runs and bundle, the
 /// ticks (per bin, or per topic when the ring carries its topics), the labels.
-fn draw(node: &NodeRef, p: &RingProps) {
-    let Some(s) = super::super::components::canvas::Surface::new(node, VIEW) else {
+fn draw(node: &NodeRef, width: Option<f64>, p: &RingProps) {
+    let Some(s) = super::super::components::canvas::Surface::new(node, VIEW, width) else {
         return;
     };
     let ctx = &s.ctx;
@@ -619,9 +619,10 @@ fn draw(node: &NodeRef, p: &RingProps) {
 #[component]
 fn RingCanvas(p: &RingProps) -> Html {
     let node = use_node_ref();
+    let width = super::super::components::canvas::use_css_width(&node);
     {
         let node = node.clone();
-        use_effect_with(p.clone(), move |p| draw(&node, p));
+        use_effect_with((p.clone(), width), move |(p, width)| draw(&node, *width, p));
     }
     let interactive = !p.compact;
     let onmousemove = interactive.then(|| {
