@@ -390,6 +390,40 @@ fn event_rows_carry_the_engine_round_number() {
         .any(|r| r.text.text.starts_with("round 2 ")));
 }
 
+/// The log as the page draws it narrates only the newest rows it asks for, and
+/// counts the kept rows as the whole log does: the same first rows, the same
+/// split between the actions' and the setup's, the same older ones left out.
+#[test]
+fn the_event_log_writes_only_the_rows_it_shows() {
+    let mut msgs = vec![topic("extra")];
+    msgs.extend((0..120).map(|_| Msg::StepActive));
+    let s = run(boot(None, None), msgs);
+    let (all, hidden) = s.event_rows();
+    assert_eq!(
+        all.len(),
+        lbscope::playground::MAX_LOG_ROWS,
+        "the default scenario's 120 rounds fill the log"
+    );
+    let acted = all.iter().filter(|r| r.step.is_some()).count();
+    for wanted in [0, 1, 100, 399, 400, 10_000] {
+        let log = s.event_log(wanted);
+        assert_eq!(log.rows[..], all[..wanted.min(all.len())], "the newest {wanted}");
+        assert_eq!(
+            (log.acted, log.setup, log.hidden),
+            (acted, all.len() - acted, hidden)
+        );
+    }
+    // A short log: every event kept, the setup's after the actions'.
+    let s = run(boot(None, None), [topic("extra")]);
+    let (all, hidden) = s.event_rows();
+    assert_eq!(hidden, 0);
+    let log = s.event_log(1);
+    assert_eq!(log.rows[..], all[..1]);
+    assert_eq!(log.acted, all.iter().filter(|r| r.step.is_some()).count());
+    assert_eq!(log.acted + log.setup, all.len());
+    assert!(log.setup > 0 && log.acted > 0);
+}
+
 /// The Pulsar tab's kept ring (`playground::ring_model`) against a fresh build,
 /// round after round, with the views dropped between renders (the ring two
 /// renders old is then patched in place) or still held (a copy is made).

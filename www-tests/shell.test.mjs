@@ -77,6 +77,43 @@ test('clicking an event highlights its subject', async () => {
   assert.deepEqual(errors, []);
 });
 
+test('the event log shows a hundred rows, more when asked, the setup under a fold, and its filter reads every kept row', async () => {
+  const { page, errors } = await fresh();
+  const rows = page.locator('.log ol.events > li.event');
+  // The setup's events are folded under one line that counts them; unfolded, they are all there.
+  const fold = page.locator('.log li.setup-fold');
+  const setup = Number(/^(\d+) setup events/.exec(await fold.locator('summary').textContent())[1]);
+  assert.ok(setup > 0, String(setup));
+  await fold.locator('summary').click();
+  await page.waitForFunction((n) => document.querySelectorAll('.log li.setup-fold .setup-events > li.event').length === n, setup);
+  await fold.locator('summary').click();
+  // 120 rounds log more than the 400 rows the page keeps.
+  const before = Number(await page.evaluate(() => window.lbscope.events.length));
+  for (let i = 0; i < 120; i++) await page.keyboard.press('n');
+  await page.waitForFunction((n) => window.lbscope.events.length > n + 400, before);
+  await page.waitForFunction(() => document.querySelectorAll('.log ol.events > li.event').length === 100);
+  assert.equal(await fold.count(), 0, 'the setup is past the kept rows');
+  const more = page.locator('.log button.show-more');
+  assert.equal(await more.textContent(), 'Show 100 more of 300');
+  await more.click();
+  await page.waitForFunction(() => document.querySelectorAll('.log ol.events > li.event').length === 200);
+  assert.equal(await more.textContent(), 'Show 100 more of 200');
+  assert.match(await page.textContent('.log'), /\d+ older events not shown/);
+  // The oldest kept round is far past the shown rows: the filter still finds it.
+  const labels = await page.evaluate(() => [...document.querySelectorAll('.log ol.events > li.event .step')].map((e) => e.textContent));
+  const oldest = Math.min(...labels.map((l) => Number(/round (\d+)/.exec(l)?.[1] ?? Infinity)));
+  const wanted = `round ${oldest - 20} `;
+  await page.fill('.log input.filter', wanted.trim());
+  await page.waitForFunction((w) => {
+    const t = [...document.querySelectorAll('.log ol.events > li.event .step')].map((e) => e.textContent);
+    return t.length > 0 && t.every((x) => x === w.trim());
+  }, wanted);
+  await page.fill('.log input.filter', '');
+  await page.waitForFunction(() => document.querySelectorAll('.log ol.events > li.event').length === 200);
+  assert.equal(await rows.first().locator('.step').textContent(), labels[0]);
+  assert.deepEqual(errors, []);
+});
+
 test('importing a bad file changes nothing and says why', async () => {
   const { page, errors } = await fresh();
   const before = await page.evaluate(() => JSON.stringify(window.lbscope.scenario));

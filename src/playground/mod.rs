@@ -22,7 +22,7 @@ mod workspace;
 pub use inspect::{Inspect, INSPECT_MAX_BUNDLES, INSPECT_MAX_EVENTS, INSPECT_MAX_TOPICS};
 pub use lesson_run::{LessonMsg, LessonRun, Progress};
 pub use opening::{OpenProgress, Opening, OPEN_CHUNK};
-pub use store::{Boot, Msg, Store, HEAVY_REPLAY, MAX_LOG_ROWS};
+pub use store::{Boot, EventLogRows, Msg, Store, HEAVY_REPLAY, MAX_LOG_ROWS};
 pub use tab::{History, Live, Tab};
 pub use workspace::Workspace;
 

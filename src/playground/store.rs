@@ -13,6 +13,19 @@ use std::cell::Ref;
 /// Most event-log rows the page renders (the newest ones).
 pub const MAX_LOG_ROWS: usize = 400;
 
+/// The event log's rows ([`Store::event_log`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventLogRows {
+    /// The newest rows, newest first: the actions' events, then the setup's.
+    pub rows: Vec<EventRow>,
+    /// How many of the kept [`MAX_LOG_ROWS`] the applied actions caused.
+    pub acted: usize,
+    /// How many of them the setup caused (after the actions' ones, newest first).
+    pub setup: usize,
+    /// Older events not kept.
+    pub hidden: usize,
+}
+
 /// Replay work (actions, plus topics created in bulk) above which opening a
 /// scenario is announced first: replaying it takes about a second or more.
 pub const HEAVY_REPLAY: u64 = 20_000;
@@ -314,6 +327,24 @@ impl Store {
     /// The newest [`MAX_LOG_ROWS`] events of the active tab, newest first, and how many older ones are hidden.
     pub fn event_rows(&self) -> (Vec<EventRow>, usize) {
         self.active().get().event_rows(MAX_LOG_ROWS)
+    }
+
+    /// The event log as a view draws it: of the newest [`MAX_LOG_ROWS`] events
+    /// of the active tab, only the newest `wanted` are narrated (a round at
+    /// 1,000 brokers logs thousands, and the log shows a hundred until asked
+    /// for more), with how many of the kept ones the actions and the setup caused.
+    pub fn event_log(&self, wanted: usize) -> EventLogRows {
+        let tab = self.active().get();
+        let (acted, setup) = tab.event_counts();
+        let (rows, _) = tab.event_rows(wanted.min(MAX_LOG_ROWS));
+        let kept_acted = acted.min(MAX_LOG_ROWS);
+        let kept_setup = setup.min(MAX_LOG_ROWS - kept_acted);
+        EventLogRows {
+            rows,
+            acted: kept_acted,
+            setup: kept_setup,
+            hidden: acted + setup - kept_acted - kept_setup,
+        }
     }
 
     /// The metric lines of the active tab.

@@ -49,6 +49,8 @@ pub trait Tab {
     fn scenario(&self) -> Scenario;
     /// The newest `limit` events, newest first, and how many older ones are left out.
     fn event_rows(&self, limit: usize) -> (Vec<EventRow>, usize);
+    /// How many events the actions applied so far caused, and how many the setup did.
+    fn event_counts(&self) -> (usize, usize);
     /// The newest `limit` narrated events, oldest first, and how many are left out.
     fn narrated_newest(&self, limit: usize) -> (Vec<(Option<usize>, String)>, usize);
     /// The metric lines.
@@ -121,8 +123,13 @@ impl<E: InBody> Tab for Session<E> {
         sc
     }
 
+    fn event_counts(&self) -> (usize, usize) {
+        (self.steps().iter().map(Vec::len).sum(), self.setup_events().len())
+    }
+
     fn event_rows(&self, limit: usize) -> (Vec<EventRow>, usize) {
-        let total = self.setup_events().len() + self.steps().iter().map(Vec::len).sum::<usize>();
+        let (acted, setup) = self.event_counts();
+        let total = acted + setup;
         let mut out = Vec::with_capacity(total.min(limit));
         // The round number of each applied action (None: not a round).
         // Rounds the setup ran count too, so the labels match the engine's round numbers.

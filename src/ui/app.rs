@@ -348,11 +348,16 @@ pub fn App() -> Html {
     // What the deck shows is derived from the sessions: recomputed only when a
     // scenario changed (not on a hover or a notice).
     let data_key = (store.data_revision, store.tab);
+    // The log narrates only the rows it asks for (see EventLogProps::on_want).
+    let log_wanted = use_state_eq(|| super::components::event_log::FIRST_ROWS);
     let log = {
         let store = store.clone();
-        use_memo(data_key, move |_| store.event_rows())
+        use_memo((data_key, *log_wanted), move |(_, wanted)| {
+            store.event_log(*wanted)
+        })
     };
-    let (rows, hidden) = (log.0.clone(), log.1);
+    let log = super::components::canvas::Same(log.clone());
+    let on_want = use_callback(log_wanted.clone(), |w: usize, wanted| wanted.set(w));
     let on_pick = use_callback(store.dispatcher(), |s, d| d.dispatch(Msg::Highlight(s)));
     // The settings and the compare options are built from the config alone: a
     // round that leaves the config as it was keeps them (building the rows reads
@@ -451,7 +456,7 @@ pub fn App() -> Html {
                     super::tabs::tab(store.tab)
                 }
                 <section class="deck">
-                    <EventLog {rows} {hidden} highlight={store.highlight.clone()} {on_pick} />
+                    <EventLog {log} highlight={store.highlight.clone()} {on_pick} {on_want} />
                     <MetricsChart series={(*series).clone()} compare={compare.series.clone()} compare_label={compare.label.clone()} empty={empty}>
                         <label class="compare">
                             {"Compare with "}

@@ -3,8 +3,9 @@
 //! setup's events are folded under one line. Clicking an event highlights what
 //! it is about in the view.
 
-use crate::playground::{Narrated, WholeText, NARRATION_START};
+use crate::playground::{EventLogRows, Narrated, WholeText, MAX_LOG_ROWS, NARRATION_START};
 use crate::ui::browser;
+use crate::ui::components::canvas::Same;
 use crate::ui::store::{EventRow, Subject};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -12,14 +13,16 @@ use yew::prelude::*;
 /// Event log properties.
 #[derive(Properties, PartialEq)]
 pub struct EventLogProps {
-    /// Rows, newest first.
-    pub rows: Vec<EventRow>,
-    /// Older rows not shown.
-    pub hidden: usize,
+    /// The newest rows, as many as the log last asked for (`on_want`), and the
+    /// counts of the rows kept; compared by pointer (built once per scenario change).
+    pub log: Same<EventLogRows>,
     /// The highlighted subject.
     pub highlight: Option<Subject>,
     /// Called with the clicked row's subject (or `None` to clear).
     pub on_pick: Callback<Option<Subject>>,
+    /// Called with how many of the newest rows the log needs written: the rows
+    /// it shows, or all it keeps while a filter reads them or the setup's are unfolded.
+    pub on_want: Callback<usize>,
 }
 
 /// Rows drawn at first; "Show more" adds as many again (a big round logs
@@ -155,12 +158,30 @@ pub fn EventLog(p: &EventLogProps) -> Html {
         })
     };
     let needle = filter.to_lowercase();
+    // Only the shown rows are written, unless a filter must read every kept one
+    // or the setup's rows (the last kept) are unfolded.
+    let wanted = if needle.is_empty() && !*setup_open {
+        *limit
+    } else {
+        MAX_LOG_ROWS
+    };
+    {
+        let on_want = p.on_want.clone();
+        use_effect_with(wanted, move |w| on_want.emit(*w));
+    }
+    let log = &p.log.0;
     // A filter reads the whole of each line (a long one is written whole for it).
     let keep = |r: &&EventRow| needle.is_empty() || r.text.full().to_lowercase().contains(&needle);
-    let (setup, acted): (Vec<&EventRow>, Vec<&EventRow>) = p.rows.iter().partition(|r| r.step.is_none());
+    let (setup, acted): (Vec<&EventRow>, Vec<&EventRow>) = log.rows.iter().partition(|r| r.step.is_none());
     let mut matching: Vec<&EventRow> = acted.into_iter().filter(keep).collect();
     let setup: Vec<&EventRow> = setup.into_iter().filter(keep).collect();
-    let more = matching.len().saturating_sub(*limit);
+    // Unfiltered, the kept rows are counted rather than written.
+    let (acted_kept, setup_kept) = if needle.is_empty() {
+        (log.acted, log.setup)
+    } else {
+        (matching.len(), setup.len())
+    };
+    let more = acted_kept.saturating_sub(*limit);
     matching.truncate(*limit);
     if *oldest_first {
         matching.reverse();
@@ -196,7 +217,7 @@ pub fn EventLog(p: &EventLogProps) -> Html {
     // The setup's events are folded, at the start (oldest first) or the end
     // (newest first); their rows are written into the page only while the fold
     // is open (a large cluster's setup fills the log's 400 rows).
-    let setup_fold = (!setup.is_empty()).then(|| {
+    let setup_fold = (setup_kept > 0).then(|| {
         let mut rows = setup.clone();
         if *oldest_first {
             rows.reverse();
@@ -210,7 +231,7 @@ pub fn EventLog(p: &EventLogProps) -> Html {
         html! {
             <li class="setup-fold">
                 <details open={*setup_open} {ontoggle}>
-                    <summary>{ format!("{} setup events (the scenario's starting cluster)", rows.len()) }</summary>
+                    <summary>{ format!("{setup_kept} setup events (the scenario's starting cluster)") }</summary>
                     if *setup_open {
                         <ol class="events setup-events">{ for rows.iter().map(|r| draw(r)) }</ol>
                     }
@@ -240,8 +261,8 @@ pub fn EventLog(p: &EventLogProps) -> Html {
             if more > 0 {
                 <button class="show-more" onclick={on_more}>{ format!("Show {} more of {more}", more.min(FIRST_ROWS)) }</button>
             }
-            if p.hidden > 0 {
-                <p class="hint">{ format!("{} older events not shown (the CLI prints them all: lbscope run)", p.hidden) }</p>
+            if log.hidden > 0 {
+                <p class="hint">{ format!("{} older events not shown (the CLI prints them all: lbscope run)", log.hidden) }</p>
             }
             <p class="hint units">{"Rates in msg/s; sizes in MB/s, 1 MB = 1,048,576 bytes as Pulsar counts."}</p>
         </section>
