@@ -230,7 +230,7 @@ fn every_focus_names_an_element_of_the_state() {
                         let c = Ctx::<pulsar::Sim>::replay(seed, log, v.cursor).unwrap();
                         match f.kind {
                             K::Bundle => c.state.bundles().keys().any(|b| b.to_string() == f.id),
-                            K::Broker => c.state.brokers().keys().any(|b| b.0 == f.id),
+                            K::Broker => c.state.brokers().keys().any(|b| b.as_str() == f.id),
                             _ => false,
                         }
                     }
@@ -573,7 +573,7 @@ fn pulsar_basics_quote_the_hash_the_lookup_and_the_blip() {
     assert!(narration("pulsar-bundles-on-the-ring", 1).contains(&text::hex(hash)));
     let l = pulsar_ctx("pulsar-lookup", 1);
     let owner = l.state.owner_of_topic("my-topic").unwrap().0.clone();
-    assert!(narration("pulsar-lookup", 1).contains(&owner));
+    assert!(narration("pulsar-lookup", 1).contains(&*owner));
     let m = pulsar_ctx("pulsar-modular-vs-extensible", 1);
     let sessions: u32 = m
         .pick_all(|e| match e {
@@ -595,7 +595,7 @@ fn pulsar_basics_quote_the_hash_the_lookup_and_the_blip() {
             .owner
             .as_ref()
             .unwrap()
-            .0,
+            .as_str(),
         "broker-3"
     );
     let crash = pulsar_ctx("pulsar-crash-and-join", 2);

@@ -167,7 +167,7 @@ fn unload_bundle_modular_post_assigns_at_next_lookup() {
 #[test]
 fn unload_to_destination_modular_and_extensible() {
     let mut sim = setup(Config::profile(Profile::Pulsar4));
-    let owner = sim.owner_of_topic("t/n/x0").unwrap().0.clone();
+    let owner = sim.owner_of_topic("t/n/x0").unwrap().0.to_string();
     let other = if owner == "b1" { "b2" } else { "b1" };
     refused(
         &mut sim,
@@ -196,12 +196,12 @@ fn unload_to_destination_modular_and_extensible() {
     assert!(ev
         .iter()
         .any(|e| matches!(e, Event::Lookup { how, .. } if how.contains("-d"))));
-    assert_eq!(sim.owner_of_topic("t/n/x0").unwrap().0, other);
+    assert_eq!(sim.owner_of_topic("t/n/x0").unwrap().as_str(), other);
 
     let mut c = Config::profile(Profile::Pulsar4);
     c.load_manager_class_name = LoadManager::Extensible;
     let mut sim = setup(c);
-    let owner = sim.owner_of_topic("t/n/x0").unwrap().0.clone();
+    let owner = sim.owner_of_topic("t/n/x0").unwrap().0.to_string();
     let other = if owner == "b1" { "b2" } else { "b1" };
     let ev = sim
         .apply(&Action::Unload {
@@ -225,7 +225,7 @@ fn unload_to_destination_modular_and_extensible() {
             ServiceUnitState::Owned
         ]
     );
-    assert_eq!(sim.owner_of_topic("t/n/x0").unwrap().0, other);
+    assert_eq!(sim.owner_of_topic("t/n/x0").unwrap().as_str(), other);
 }
 
 #[test]

@@ -29,8 +29,8 @@ fn creating_a_topic_looks_it_up_and_redirects_clients() {
     let ev = pinned(&mut sim, "t/n/a", 7);
     assert!(ev
         .iter()
-        .any(|e| matches!(e, Event::Lookup { broker, .. } if broker.0 == "b1")));
-    assert_eq!(sim.owner_of_topic("t/n/a").unwrap().0, "b1");
+        .any(|e| matches!(e, Event::Lookup { broker, .. } if broker.as_str() == "b1")));
+    assert_eq!(sim.owner_of_topic("t/n/a").unwrap().as_str(), "b1");
     // A second lookup is answered by the owner.
     let ev = sim
         .apply(&Action::Lookup {
@@ -128,7 +128,7 @@ fn modular_crash_orphans_then_next_lookup_reassigns() {
         .bundles()
         .values()
         .filter(|b| b.topics > 0)
-        .all(|b| b.owner().unwrap().0 == "b1"));
+        .all(|b| b.owner().unwrap().as_str() == "b1"));
     let ring = sim.ring_view("t/n", true).unwrap();
     let total: u64 = ring
         .bundles
@@ -155,30 +155,30 @@ fn extensible_crash_reassigns_at_once() {
     )));
     assert!(ev
         .iter()
-        .any(|e| matches!(e, Event::LeaderElected { broker, .. } if broker.0 == "b2")));
+        .any(|e| matches!(e, Event::LeaderElected { broker, .. } if broker.as_str() == "b2")));
     assert!(sim
         .bundles()
         .values()
         .filter(|b| b.topics > 0)
-        .all(|b| b.owner().unwrap().0 == "b2"));
+        .all(|b| b.owner().unwrap().as_str() == "b2"));
 }
 
 #[test]
 fn leader_crash_elects_the_oldest_alive_and_join_does_not_take_over() {
     let mut sim = four_bundles_with_topics(Config::profile(Profile::Pulsar4));
-    assert_eq!(sim.leader().unwrap().0, "b1");
+    assert_eq!(sim.leader().unwrap().as_str(), "b1");
     sim.apply(&Action::AddBroker {
         broker: "b3".into(),
         capacity: Default::default(),
     })
     .unwrap();
-    assert_eq!(sim.leader().unwrap().0, "b1");
+    assert_eq!(sim.leader().unwrap().as_str(), "b1");
     let ev = sim.apply(&Action::CrashBroker { broker: "b1".into() }).unwrap();
     assert!(ev.iter().any(
-        |e| matches!(e, Event::LeaderElected { broker, previous: Some(p) } if broker.0 == "b2" && p.0 == "b1")
+        |e| matches!(e, Event::LeaderElected { broker, previous: Some(p) } if broker.as_str() == "b2" && p.as_str() == "b1")
     ));
     sim.apply(&Action::RestoreBroker { broker: "b1".into() }).unwrap();
-    assert_eq!(sim.leader().unwrap().0, "b2");
+    assert_eq!(sim.leader().unwrap().as_str(), "b2");
     // All crash: no leader; one comes back and leads.
     for b in ["b1", "b2", "b3"] {
         sim.apply(&Action::CrashBroker { broker: b.into() }).unwrap();
@@ -187,13 +187,13 @@ fn leader_crash_elects_the_oldest_alive_and_join_does_not_take_over() {
     let ev = step(&mut sim);
     assert!(ev.iter().any(|e| matches!(e, Event::NoBrokerAvailable { .. })));
     sim.apply(&Action::RestoreBroker { broker: "b3".into() }).unwrap();
-    assert_eq!(sim.leader().unwrap().0, "b3");
+    assert_eq!(sim.leader().unwrap().as_str(), "b3");
     step(&mut sim);
     assert!(sim
         .bundles()
         .values()
         .filter(|b| b.topics > 0)
-        .all(|b| b.owner().unwrap().0 == "b3"));
+        .all(|b| b.owner().unwrap().as_str() == "b3"));
 }
 
 #[test]

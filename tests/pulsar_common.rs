@@ -12,5 +12,5 @@ fn helpers_build_a_cluster() {
         4,
     );
     assert_eq!(sim.brokers().len(), 2);
-    assert_eq!(sim.leader().unwrap().0, "b1");
+    assert_eq!(sim.leader().unwrap().as_str(), "b1");
 }

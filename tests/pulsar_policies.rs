@@ -55,7 +55,7 @@ fn pinned(s: &mut Sim, name: &str, hash: u32) -> Vec<Event> {
 }
 
 fn owner(s: &Sim, t: &str) -> Option<String> {
-    s.owner_of_topic(t).map(|b| b.0.clone())
+    s.owner_of_topic(t).map(|b| b.0.to_string())
 }
 
 fn strings(v: &[&str]) -> Vec<String> {
@@ -97,7 +97,7 @@ fn filtered(ev: &[Event]) -> Vec<(PlacementFilter, Vec<String>)> {
     ev.iter()
         .filter_map(|e| match e {
             Event::Place(PlaceEvent::Filtered { filter, removed, .. }) => {
-                Some((*filter, removed.iter().map(|b| b.0.clone()).collect()))
+                Some((*filter, removed.iter().map(|b| b.0.to_string()).collect()))
             }
             _ => None,
         })
@@ -107,7 +107,7 @@ fn filtered(ev: &[Event]) -> Vec<(PlacementFilter, Vec<String>)> {
 fn lookups(ev: &[Event]) -> Vec<(String, String)> {
     ev.iter()
         .filter_map(|e| match e {
-            Event::Lookup { bundle, broker, .. } => Some((bundle.to_string(), broker.0.clone())),
+            Event::Lookup { bundle, broker, .. } => Some((bundle.to_string(), broker.0.to_string())),
             _ => None,
         })
         .collect()

@@ -98,7 +98,7 @@ fn modular_growth_and_faults() {
     // the 30 000 msg/s bundle limit forces splits.
     assert!(ev.iter().any(|e| matches!(e, Event::BundleSplit { .. })));
     assert!(sim.namespaces()["shop/orders"].bundles.len() > 4);
-    assert_eq!(sim.leader().unwrap().0, "b3");
+    assert_eq!(sim.leader().unwrap().as_str(), "b3");
     let last = sim.metrics().last().unwrap();
     assert_eq!(last.unowned_bundles, 0);
     assert_eq!(last.brokers_alive, 2);

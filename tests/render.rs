@@ -65,7 +65,7 @@ fn ring_has_one_arc_per_bundle_coloured_by_owner() {
     for (arc, b) in arcs.iter().zip(&ring.bundles) {
         assert_eq!(arc.tag_name().name(), "path");
         assert_eq!(arc.attribute("data-bundle"), Some(b.name.as_str()));
-        let owner = b.owner.as_ref().map_or("", |o| o.0.as_str());
+        let owner = b.owner.as_ref().map_or("", |o| o.as_str());
         assert_eq!(arc.attribute("data-owner"), Some(owner));
         assert_eq!(arc.attribute("data-topics"), Some(b.topics.to_string().as_str()));
     }
@@ -79,7 +79,7 @@ fn ring_has_one_arc_per_bundle_coloured_by_owner() {
     assert!(text.contains(&format!("round {}", sim.round())), "{text}");
     // The legend names every broker.
     for b in sim.brokers().keys() {
-        assert!(text.contains(&b.0), "legend lacks {b}: {text}");
+        assert!(text.contains(b.as_str()), "legend lacks {b}: {text}");
     }
 }
 
@@ -93,7 +93,7 @@ fn broker_bars_carry_each_brokers_load() {
     let bars = with_attr(&doc, "data-load");
     assert_eq!(bars.len(), views.len());
     for (bar, b) in bars.iter().zip(&views) {
-        assert_eq!(bar.attribute("data-broker"), Some(b.id.0.as_str()));
+        assert_eq!(bar.attribute("data-broker"), Some(b.id.as_str()));
         let load: f64 = bar.attribute("data-load").unwrap().parse().unwrap();
         assert!((load - b.load).abs() < 0.01, "{load} vs {}", b.load);
     }

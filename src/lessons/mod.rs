@@ -231,8 +231,11 @@ impl Said {
         }
     }
     /// Add a focus.
-    pub fn focus(mut self, kind: FocusKind, id: impl Into<String>) -> Said {
-        self.focus.push(Focus { kind, id: id.into() });
+    pub fn focus(mut self, kind: FocusKind, id: impl AsRef<str>) -> Said {
+        self.focus.push(Focus {
+            kind,
+            id: id.as_ref().to_string(),
+        });
         self
     }
 }

@@ -154,7 +154,7 @@ fn owners(c: &PCtx, ns: &str) -> Vec<(String, Option<String>)> {
         .map(|r| {
             r.bundles
                 .into_iter()
-                .map(|b| (b.name, b.owner.map(|o| o.0)))
+                .map(|b| (b.name, b.owner.map(|o| o.0.to_string())))
                 .collect()
         })
         .unwrap_or_default()
@@ -208,7 +208,13 @@ fn chosen(c: &PCtx) -> Vec<(String, String, Option<String>, Metric, f64)> {
                 metric,
                 value,
                 ..
-            } => Some((bundle.to_string(), from.0, to.map(|t| t.0), metric, value)),
+            } => Some((
+                bundle.to_string(),
+                from.0.to_string(),
+                to.map(|t| t.0.to_string()),
+                metric,
+                value,
+            )),
             _ => None,
         })
         .collect()
@@ -226,7 +232,7 @@ fn lookups(c: &PCtx) -> Vec<(String, String, String)> {
     c.pick_all(|e| match e {
         E::Lookup {
             bundle, broker, how, ..
-        } => Some((bundle.to_string(), broker.0.clone(), how.clone())),
+        } => Some((bundle.to_string(), broker.0.to_string(), how.clone())),
         _ => None,
     })
 }
@@ -1327,7 +1333,7 @@ fn transfer_text(c: &PCtx) -> Said {
     let round = c.state.round();
     match (stats, pair) {
         (Some((avg, std, target, hits, need)), Some((from, to, max, min, off))) if !ch.is_empty() => {
-            let swapped: Vec<String> = ch.iter().filter(|x| x.1 == to).map(|x| x.0.clone()).collect();
+            let swapped: Vec<String> = ch.iter().filter(|x| *x.1 == *to).map(|x| x.0.to_string()).collect();
             Said::new(format!(
                 "Round {round}: average load {}, std {std:.3} above {target:.3}, and the condition has now held {hits} times, more than {need}. TransferShedder pairs {from} ({}) with {to} ({}) and offloads ({} − {}) / 2 = {} of {from}'s load. Each unload names its destination in advance: {}.{}",
                 pct(avg), pct(max), pct(min), pct(max), pct(min), pct(off),
@@ -1642,7 +1648,7 @@ fn modular_vs_extensible() -> Lesson {
 fn unload_facts(c: &PCtx) -> (String, u32, u32) {
     let from = c
         .pick(|e| match e {
-            E::Unloaded { from, .. } => Some(from.0.clone()),
+            E::Unloaded { from, .. } => Some(from.0.to_string()),
             _ => None,
         })
         .unwrap_or_default();

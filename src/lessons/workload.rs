@@ -509,7 +509,7 @@ fn smoothing(c: &PCtx) -> Vec<(u64, f64, f64, f64, bool)> {
                 cluster_average,
                 ..
             }) => {
-                if let Some(s) = samples.iter().find(|s| s.broker.0 == "broker-1") {
+                if let Some(s) = samples.iter().find(|s| s.broker.as_str() == "broker-1") {
                     out.push((round, s.current, s.average, *cluster_average, false));
                 }
             }

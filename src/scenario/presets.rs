@@ -305,7 +305,7 @@ mod tests {
         );
         let views = sim.broker_views();
         assert_eq!(views.len(), 3);
-        let b1 = views.iter().find(|b| b.id.0 == "broker-1").unwrap();
+        let b1 = views.iter().find(|b| b.id.as_str() == "broker-1").unwrap();
         assert_eq!(b1.bundles, 4);
         let high = sim.config().load_balancer_avg_shedder_high_threshold;
         assert!(b1.load > high + 5.0, "broker-1 at {} %", b1.load);
@@ -325,7 +325,7 @@ mod tests {
         let moved = sim
             .broker_views()
             .iter()
-            .filter(|b| b.id.0 != "broker-1")
+            .filter(|b| b.id.as_str() != "broker-1")
             .map(|b| b.bundles)
             .sum::<usize>();
         assert_eq!(moved, unloaded);

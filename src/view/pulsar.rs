@@ -37,7 +37,7 @@ struct Colors(Vec<String>);
 
 impl Colors {
     fn of(sim: &Sim) -> Colors {
-        Colors(sim.brokers().keys().map(|b| b.0.clone()).collect())
+        Colors(sim.brokers().keys().map(|b| b.0.to_string()).collect())
     }
     fn color(&self, broker: &str) -> &'static str {
         self.0
@@ -119,7 +119,7 @@ fn ring(sim: &Sim, o: &Options, mut caption: Caption) -> Result<String, ViewErro
     };
     if view.bundles.len() <= ARC_LIMIT {
         for b in &view.bundles {
-            let owner = b.owner.as_ref().map(|o| o.0.clone());
+            let owner = b.owner.as_ref().map(|o| o.0.to_string());
             let label = format!(
                 "bundle {}: {} · {} topics · {}",
                 b.name,
@@ -150,7 +150,7 @@ fn ring(sim: &Sim, o: &Options, mut caption: Caption) -> Result<String, ViewErro
             while j + 1 < view.bundles.len() && view.bundles[j + 1].owner == owner {
                 j += 1;
             }
-            let owner = owner.map(|o| o.0);
+            let owner = owner.map(|o| o.0.to_string());
             let _ =
                 write!(
                 svg_body(&mut svg),
@@ -266,7 +266,11 @@ fn ring(sim: &Sim, o: &Options, mut caption: Caption) -> Result<String, ViewErro
     );
 
     // Legend: brokers (every one up to 24, else the palette's first brokers), no owner.
-    let brokers: Vec<(&String, bool)> = sim.brokers().iter().map(|(id, b)| (&id.0, b.alive)).collect();
+    let brokers: Vec<(&str, bool)> = sim
+        .brokers()
+        .iter()
+        .map(|(id, b)| (id.as_str(), b.alive))
+        .collect();
     let mut entries: Vec<(String, String)> = brokers
         .iter()
         .take(24)
@@ -274,7 +278,7 @@ fn ring(sim: &Sim, o: &Options, mut caption: Caption) -> Result<String, ViewErro
             let owned = view
                 .bundles
                 .iter()
-                .filter(|x| x.owner.as_ref().is_some_and(|o| &&o.0 == b))
+                .filter(|x| x.owner.as_ref().is_some_and(|o| o.as_str() == *b))
                 .count();
             let state = if *alive { "" } else { " (crashed)" };
             (
@@ -295,7 +299,7 @@ fn ring(sim: &Sim, o: &Options, mut caption: Caption) -> Result<String, ViewErro
         svg.text(lx, y, 12.0, "start", "700", theme::FG, "Bundles");
         for b in &view.bundles {
             y += 16.0;
-            let owner = b.owner.as_ref().map_or("no owner", |o| o.0.as_str());
+            let owner = b.owner.as_ref().map_or("no owner", |o| o.as_str());
             let line = format!(
                 "{} · {owner} · {} topics · {}",
                 b.name,
@@ -398,7 +402,7 @@ fn brokers(sim: &Sim, mut caption: Caption) -> String {
             let name = if b.leader {
                 format!("{} ★", b.id.0)
             } else {
-                b.id.0.clone()
+                b.id.0.to_string()
             };
             svg.text(34.0, y + 11.5, 12.0, "start", "600", theme::FG, &name);
             let load = if b.alive {
@@ -504,7 +508,7 @@ impl Drawable for Sim {
         );
         for b in self.broker_views() {
             let name = if b.alive {
-                b.id.0.clone()
+                b.id.0.to_string()
             } else {
                 format!("{} (crashed)", b.id.0)
             };

@@ -308,7 +308,7 @@ impl Sim {
         }
         let mut set = BTreeSet::new();
         for b in brokers {
-            let id = BrokerId(b.clone());
+            let id = BrokerId::from(b.clone());
             if !self.brokers.contains_key(&id) {
                 return Err(Error::NoSuchBroker(b.clone()));
             }

@@ -176,7 +176,7 @@ mod tests {
     use super::*;
 
     fn b(name: &str) -> BrokerId {
-        BrokerId(name.to_string())
+        BrokerId::from(name.to_string())
     }
 
     fn bundle(ns: &str, i: u32) -> BundleId {
@@ -198,7 +198,7 @@ mod tests {
         let cmap: BTreeMap<&BrokerId, u32> = cids.iter().zip(counts).map(|(id, (_, n))| (id, *n)).collect();
         let dmap: BTreeMap<&BrokerId, &str> = dids.iter().zip(domains).map(|(id, (_, d))| (id, *d)).collect();
         filter_anti_affinity_group_owned_brokers(&mut cands, &cmap, &dmap);
-        cands.iter().map(|b| b.0.clone()).collect()
+        cands.iter().map(|b| b.0.to_string()).collect()
     }
 
     /// The worked example in `LoadManagerShared.filterAntiAffinityGroupOwnedBrokers`'

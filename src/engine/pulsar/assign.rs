@@ -286,9 +286,7 @@ fn applied_reason(a: &isolation::Applied<'_>) -> String {
     if !a.excluded.is_empty() {
         s.push_str("; ");
         s.push_str(&numbers(
-            a.excluded
-                .iter()
-                .map(|(b, why)| (b.0.as_str(), format!("({why})"))),
+            a.excluded.iter().map(|(b, why)| (b.as_str(), format!("({why})"))),
         ));
     }
     s
@@ -346,7 +344,7 @@ impl<'a> PlacementContext<'a> {
             let owned = numbers(
                 before
                     .iter()
-                    .map(|b| (b.0.as_str(), counts.get(*b).copied().unwrap_or(0))),
+                    .map(|b| (b.as_str(), counts.get(*b).copied().unwrap_or(0))),
             );
             let domains = if f.domain_counts.is_empty() {
                 String::new()
@@ -416,7 +414,7 @@ impl<'a> PlacementContext<'a> {
                             c.iter()
                                 .zip(&topics)
                                 .filter(|(_, t)| **t > max_topics)
-                                .map(|(b, t)| (b.0.as_str(), *t))
+                                .map(|(b, t)| (b.as_str(), *t))
                         )
                     )
                 },
@@ -451,7 +449,7 @@ impl<'a> PlacementContext<'a> {
                         c.iter()
                             .zip(&owned)
                             .filter(|&(_, &n)| n > least)
-                            .map(|(b, n)| (b.0.as_str(), *n)),
+                            .map(|(b, n)| (b.as_str(), *n)),
                         c.len() - kept.len(),
                         least,
                     )
@@ -496,7 +494,7 @@ impl<'a> PlacementContext<'a> {
                         c.iter()
                             .zip(&topics)
                             .filter(|(_, t)| t.unwrap_or(0) >= max_topics)
-                            .map(|(b, t)| (b.0.as_str(), t.unwrap_or(0)))
+                            .map(|(b, t)| (b.as_str(), t.unwrap_or(0)))
                     )
                 )
             },
@@ -580,7 +578,7 @@ impl<'a> PlacementContext<'a> {
                     applied
                         .candidates
                         .iter()
-                        .map(|b| (b.0.as_str(), counts.get(*b).copied().unwrap_or(0)))
+                        .map(|b| (b.as_str(), counts.get(*b).copied().unwrap_or(0)))
                 )
             ))
         }
@@ -693,7 +691,7 @@ impl Sim {
                 ev.push(Event::Warning {
                     message: format!(
                         "{bid}: planned destination {} not used (filtered out or placement is not AvgShedder)",
-                        had_plan.as_ref().map_or("-", |b| b.0.as_str())
+                        had_plan.as_ref().map_or("-", |b| b.as_str())
                     ),
                 });
             }
@@ -882,11 +880,11 @@ mod tests {
     use crate::engine::Engine;
 
     fn ids(v: &[&str]) -> Vec<BrokerId> {
-        v.iter().map(|b| BrokerId(b.to_string())).collect()
+        v.iter().map(|b| BrokerId::from(b.to_string())).collect()
     }
 
     fn names(v: &[&BrokerId]) -> Vec<String> {
-        v.iter().map(|b| b.0.clone()).collect()
+        v.iter().map(|b| b.0.to_string()).collect()
     }
 
     fn sim(lm: LoadManager, brokers: &[&str]) -> Sim {

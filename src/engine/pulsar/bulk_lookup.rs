@@ -237,7 +237,7 @@ impl Sim {
             let removed = t.removed.iter().map(|&i| (&t.ids[i], t.owned[i]));
             let reason = distribute_evenly_reason(
                 t.system_only,
-                removed.clone().map(|(b, owned)| (b.0.as_str(), owned)),
+                removed.clone().map(|(b, owned)| (b.as_str(), owned)),
                 n - t.cands.len(),
                 least,
             );

@@ -182,7 +182,7 @@ pub enum Event {
         /// Bundle.
         bundle: BundleId,
         /// Why.
-        reason: String,
+        reason: super::split_threshold::SkipReason,
     },
     /// A bundle was split.
     BundleSplit {
@@ -299,7 +299,7 @@ pub enum Event {
 }
 
 fn opt(b: &Option<BrokerId>) -> String {
-    b.as_ref().map_or("-".to_string(), |b| b.0.clone())
+    b.as_ref().map_or("-".to_string(), |b| b.0.to_string())
 }
 
 impl Narrate for Event {
@@ -537,11 +537,11 @@ impl Narrate for Event {
             } => format!(
                 "failure domain {domain} {}: [{}]",
                 if previous.is_some() { "replaced" } else { "created" },
-                brokers.iter().map(|b| b.0.as_str()).collect::<Vec<_>>().join(", ")
+                brokers.iter().map(|b| b.as_str()).collect::<Vec<_>>().join(", ")
             ),
             Event::FailureDomainDeleted { domain, brokers } => format!(
                 "failure domain {domain} deleted (had [{}])",
-                brokers.iter().map(|b| b.0.as_str()).collect::<Vec<_>>().join(", ")
+                brokers.iter().map(|b| b.as_str()).collect::<Vec<_>>().join(", ")
             ),
             Event::Shed(e) => e.narrate(),
             Event::Place(e) => e.narrate(),

@@ -70,7 +70,7 @@ mod tests {
     use super::*;
 
     fn set(v: &[&str]) -> BTreeSet<BrokerId> {
-        v.iter().map(|b| BrokerId(b.to_string())).collect()
+        v.iter().map(|b| BrokerId::from(b.to_string())).collect()
     }
 
     #[test]

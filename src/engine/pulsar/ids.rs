@@ -12,7 +12,26 @@ use std::sync::Arc;
 /// the text, compared eight bytes at a time inline (the maps keyed by broker
 /// are walked for every candidate of every lookup).
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct BrokerId(pub String);
+pub struct BrokerId(pub Arc<str>);
+
+impl BrokerId {
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for BrokerId {
+    fn from(s: &str) -> Self {
+        BrokerId(s.into())
+    }
+}
+
+impl From<String> for BrokerId {
+    fn from(s: String) -> Self {
+        BrokerId(s.into())
+    }
+}
 
 impl std::hash::Hash for BrokerId {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {

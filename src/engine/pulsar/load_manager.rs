@@ -44,7 +44,7 @@ impl Sim {
             return Err(Error::Invalid("a broker needs a name".into()));
         }
         capacity.check().map_err(Error::Invalid)?;
-        let id = BrokerId(name.to_string());
+        let id = BrokerId::from(name.to_string());
         if self.brokers.contains_key(&id) {
             return Err(Error::BrokerExists(name.to_string()));
         }
@@ -70,7 +70,7 @@ impl Sim {
     }
 
     pub(crate) fn restore_broker(&mut self, name: &str) -> Result<Vec<Event>, Error> {
-        let id = BrokerId(name.to_string());
+        let id = BrokerId::from(name.to_string());
         match self.brokers.get(&id) {
             None => return Err(Error::NoSuchBroker(name.to_string())),
             Some(b) if b.alive => return Err(Error::BrokerAlive(name.to_string())),
@@ -94,7 +94,7 @@ impl Sim {
         capacity: Capacity,
     ) -> Result<Vec<Event>, Error> {
         capacity.check().map_err(Error::Invalid)?;
-        let id = BrokerId(name.to_string());
+        let id = BrokerId::from(name.to_string());
         let b = self
             .brokers
             .get_mut(&id)
@@ -109,7 +109,7 @@ impl Sim {
                 "usage percentages must be finite, 0..=1000".into(),
             ));
         }
-        let id = BrokerId(name.to_string());
+        let id = BrokerId::from(name.to_string());
         let b = self
             .brokers
             .get_mut(&id)
@@ -322,7 +322,7 @@ impl Sim {
                     reason: format!(
                         "the strategy named {} as owner, but the owner is {}",
                         u.from,
-                        owner.map_or("nobody".to_string(), |o| o.0)
+                        owner.map_or("nobody".to_string(), |o| o.0.to_string())
                     ),
                 });
                 continue;

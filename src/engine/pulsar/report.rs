@@ -126,7 +126,7 @@ impl Sim {
         served.reserve(self.brokers.len());
         for st in self.bundles.values() {
             if let Some(o) = st.owner() {
-                let e = served.entry(o.0.as_str()).or_default();
+                let e = served.entry(o.as_str()).or_default();
                 e.0 = e.0.plus(&st.load());
                 e.1 = e.1.saturating_add(st.topics);
             }
@@ -227,7 +227,7 @@ impl Sim {
     pub(crate) fn snapshot_with(&self, all: &Snapshots<'_>, b: &Broker) -> Snapshot {
         let (served, topics) = match (b.served.0, &all.served) {
             (Some(s), _) => s,
-            (None, Some(m)) => m.get(b.id.0.as_str()).copied().unwrap_or_default(),
+            (None, Some(m)) => m.get(b.id.as_str()).copied().unwrap_or_default(),
             (None, None) => self.sum_served(b),
         };
         #[cfg(debug_assertions)]
@@ -265,15 +265,11 @@ impl Sim {
     /// lists come out the same, in the same order; checked in debug builds).
     /// `ids` come with their bundle counts (the lists' sizes).
     fn reported_bundles_of(&self, ids: &[(&BrokerId, usize)]) -> Vec<Vec<(BundleId, BundleStats)>> {
-        let at: FxHashMap<&str, usize> = ids
-            .iter()
-            .enumerate()
-            .map(|(i, b)| (b.0 .0.as_str(), i))
-            .collect();
+        let at: FxHashMap<&str, usize> = ids.iter().enumerate().map(|(i, b)| (b.0.as_str(), i)).collect();
         let mut lists: Vec<Vec<(BundleId, BundleStats)>> =
             ids.iter().map(|b| Vec::with_capacity(b.1)).collect();
         for (bid, st) in &self.bundles {
-            if let Some(&i) = st.owner().and_then(|o| at.get(o.0.as_str())) {
+            if let Some(&i) = st.owner().and_then(|o| at.get(o.as_str())) {
                 lists[i].push((bid.clone(), bundle_stats(&st.load(), st.topics)));
             }
         }

@@ -348,7 +348,7 @@ impl Sim {
     }
 
     pub(super) fn alive_broker(&self, name: &str) -> Result<BrokerId, Error> {
-        let id = BrokerId(name.to_string());
+        let id = BrokerId::from(name.to_string());
         match self.brokers.get(&id) {
             None => Err(Error::NoSuchBroker(name.to_string())),
             Some(b) if !b.alive => Err(Error::BrokerNotAlive(name.to_string())),
@@ -1182,7 +1182,7 @@ impl Engine for Sim {
             s.bundles
                 .get(id)
                 .and_then(|b| b.owner())
-                .map_or("nobody".to_string(), |o| o.0.clone())
+                .map_or("nobody".to_string(), |o| o.0.to_string())
         };
         let mut out: Vec<String> = after
             .bundles
@@ -1550,7 +1550,7 @@ mod tests {
                 })
                 .unwrap();
             let last = ev.last().unwrap();
-            assert!(matches!(last, Event::BundleAssigned { broker, .. } if broker.0 == "b2"));
+            assert!(matches!(last, Event::BundleAssigned { broker, .. } if broker.as_str() == "b2"));
             assert_eq!(
                 last.narrate(),
                 "bundle public/default/0x00000000_0x40000000 assigned to b2 directly; clients redirected to b2"
@@ -1578,7 +1578,7 @@ mod tests {
                     upper: 0x4000_0000,
                 },
             };
-            assert_eq!(sim.bundles()[&bid].owner().map(|b| b.0.as_str()), Some("b2"));
+            assert_eq!(sim.bundles()[&bid].owner().map(|b| b.as_str()), Some("b2"));
             let before = format!("{sim:?}");
             for (bundle, broker, want) in [
                 (

@@ -33,6 +33,101 @@ use super::split::{self, FlowLimits, SplitPlan, SplitTopic};
 use super::traffic::MIB;
 use super::{BundleState, Event, Sim};
 use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Why a split was not done. Serialized, printed and compared as its text,
+/// which is written only when read: the modular check of a namespace already
+/// at `loadBalancerNamespaceMaximumBundles` refuses every bundle over a
+/// threshold (thousands in a round at 16,384 bundles), each with its own numbers.
+#[derive(Clone)]
+pub struct SkipReason(Why);
+
+#[derive(Clone)]
+enum Why {
+    Text(String),
+    /// The thresholds `crossed` by these numbers, then `tail` (the namespace's refusal).
+    Crossed {
+        limits: Arc<SplitLimits>,
+        crossed: u8,
+        topics: u32,
+        sessions: u32,
+        rate: f64,
+        bytes: f64,
+        tail: Arc<str>,
+    },
+}
+
+impl SkipReason {
+    /// The text.
+    pub fn text(&self) -> String {
+        match &self.0 {
+            Why::Text(t) => t.clone(),
+            Why::Crossed {
+                limits,
+                crossed,
+                topics,
+                sessions,
+                rate,
+                bytes,
+                tail,
+            } => {
+                let mut out = String::with_capacity(64 + tail.len());
+                limits.write(*crossed, *topics, *sessions, *rate, *bytes, &mut out);
+                out.push_str(tail);
+                out
+            }
+        }
+    }
+}
+
+impl From<String> for SkipReason {
+    fn from(t: String) -> Self {
+        SkipReason(Why::Text(t))
+    }
+}
+
+impl From<&str> for SkipReason {
+    fn from(t: &str) -> Self {
+        SkipReason(Why::Text(t.to_string()))
+    }
+}
+
+impl std::fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            Why::Text(t) => f.write_str(t),
+            Why::Crossed { .. } => f.write_str(&self.text()),
+        }
+    }
+}
+
+/// As the text's own `Debug` (quoted).
+impl std::fmt::Debug for SkipReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.text(), f)
+    }
+}
+
+impl PartialEq for SkipReason {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (Why::Text(a), Why::Text(b)) => a == b,
+            _ => self.text() == other.text(),
+        }
+    }
+}
+
+impl serde::Serialize for SkipReason {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for SkipReason {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d).map(SkipReason::from)
+    }
+}
 
 /// The split thresholds of a config (`loadBalancerNamespaceBundleMax*`), with
 /// the limits' text rendered once, so a check of every bundle formats only the
@@ -254,12 +349,12 @@ impl Sim {
             return;
         };
         let max_bundles = self.config.load_balancer_namespace_maximum_bundles as usize;
-        let limits = SplitLimits::new(&self.config);
+        let limits = Arc::new(SplitLimits::new(&self.config));
         let mut pending: BTreeMap<String, usize> = BTreeMap::new();
         let mut chosen: BTreeMap<BundleId, ()> = BTreeMap::new();
         // The namespace of the last refused bundle, its bundle count and the
         // tail of the refusal text (the same for every bundle of a namespace).
-        let mut refused: Option<(&str, usize, String)> = None;
+        let mut refused: Option<(&str, usize, Arc<str>)> = None;
         // Every live bundle's long-term rate and throughput (0 without data),
         // by position: read again only when the leader's data or the layout
         // changed since the last check.
@@ -308,15 +403,22 @@ impl Sim {
                         let tail = format!(
                             " (threshold crossed) but namespace {ns} has {count} bundles (loadBalancerNamespaceMaximumBundles {max_bundles})"
                         );
-                        refused = Some((ns, count, tail));
+                        refused = Some((ns, count, Arc::from(tail)));
                     }
-                    let tail = refused.as_ref().map_or("", |(_, _, t)| t.as_str());
-                    let mut reason = String::with_capacity(64 + tail.len());
-                    limits.write(crossed, stats.topics, stats.sessions(), rate, bytes, &mut reason);
-                    reason.push_str(tail);
+                    let tail = refused
+                        .as_ref()
+                        .map_or_else(|| Arc::from(""), |(_, _, t)| t.clone());
                     ev.push(Event::SplitSkipped {
                         bundle: bid.clone(),
-                        reason,
+                        reason: SkipReason(Why::Crossed {
+                            limits: limits.clone(),
+                            crossed,
+                            topics: stats.topics,
+                            sessions: stats.sessions(),
+                            rate,
+                            bytes,
+                            tail,
+                        }),
                     });
                 }
             }
@@ -339,12 +441,16 @@ impl Sim {
                     reason: format!(
                         "{alg:?} found no boundary: {}",
                         plan.remark.clone().unwrap_or_default()
-                    ),
+                    )
+                    .into(),
                 });
                 continue;
             }
             if let Some(reason) = self.bundle_room_refusal(plan.boundaries.len()) {
-                ev.push(Event::SplitSkipped { bundle: bid, reason });
+                ev.push(Event::SplitSkipped {
+                    bundle: bid,
+                    reason: reason.into(),
+                });
                 continue;
             }
             // `checkNamespaceBundleSplit` unloads the children only if the
@@ -419,7 +525,8 @@ impl Sim {
                         reason: format!(
                             "namespace {} has {count} bundles (loadBalancerNamespaceMaximumBundles {max_bundles})",
                             bid.namespace
-                        ),
+                        )
+                        .into(),
                     });
                     continue;
                 }
@@ -444,12 +551,16 @@ impl Sim {
                             plan.algorithm,
                             plan.boundaries.len(),
                             plan.remark.clone().unwrap_or_default()
-                        ),
+                        )
+                        .into(),
                     });
                     continue;
                 }
                 if let Some(reason) = self.bundle_room_refusal(plan.boundaries.len()) {
-                    ev.push(Event::SplitSkipped { bundle: bid, reason });
+                    ev.push(Event::SplitSkipped {
+                        bundle: bid,
+                        reason: reason.into(),
+                    });
                     continue;
                 }
                 self.do_split(&bid, plan, &format!("owner {owner}"), false, ev);

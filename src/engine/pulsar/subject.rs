@@ -13,7 +13,7 @@ fn bundle(b: &BundleId) -> Option<Subject> {
 }
 
 fn broker(b: &BrokerId) -> Option<Subject> {
-    Some(Subject::new("broker", b.0.clone()))
+    Some(Subject::new("broker", b.0.to_string()))
 }
 
 /// The subject of a Pulsar event.

@@ -259,7 +259,7 @@ mod tests {
         let before = sim.ring_view("t/n", false).unwrap();
         assert!(before.changes_to(&before).is_empty());
         let owned = before.bundles.iter().find(|b| b.owner.is_some()).unwrap();
-        let other = if owned.owner.as_ref().unwrap().0 == "b1" {
+        let other = if owned.owner.as_ref().unwrap().as_str() == "b1" {
             "b2"
         } else {
             "b1"
@@ -275,7 +275,7 @@ mod tests {
         let ch = before.changes_to(&moved);
         assert_eq!(ch.len(), 1);
         assert_eq!(ch[0].name, owned.name);
-        assert_eq!(ch[0].to.as_ref().unwrap().0, other);
+        assert_eq!(ch[0].to.as_ref().unwrap().as_str(), other);
         assert_eq!(ch[0].split_from, None);
         sim.apply(&Action::SplitBundle {
             namespace: "t/n".into(),
@@ -291,6 +291,6 @@ mod tests {
         assert!(ch
             .iter()
             .all(|c| c.split_from.as_deref() == Some(owned.name.as_str())));
-        assert!(ch.iter().all(|c| c.from.as_ref().unwrap().0 == other));
+        assert!(ch.iter().all(|c| c.from.as_ref().unwrap().as_str() == other));
     }
 }

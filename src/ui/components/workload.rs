@@ -357,7 +357,7 @@ pub fn PulsarWorkloads() -> Html {
         sim.workload()
             .broker_history()
             .iter()
-            .map(|(b, h)| (b.0.as_str(), h)),
+            .map(|(b, h)| (b.as_str(), h)),
     );
     let editing = use_state(|| None::<u32>);
     let kind = use_state(|| "wave".to_string());

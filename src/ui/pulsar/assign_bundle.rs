@@ -34,7 +34,7 @@ pub fn AssignBundleForm() -> Html {
             sim.brokers()
                 .values()
                 .filter(|b| b.alive)
-                .map(|b| (b.id.0.clone(), b.id.0.clone()))
+                .map(|b| (b.id.0.to_string(), b.id.0.to_string()))
                 .collect(),
         )
     };

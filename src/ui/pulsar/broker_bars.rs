@@ -90,7 +90,7 @@ fn draw_strip(node: &NodeRef, width: Option<f64>, brokers: &[BrokerView], lit: O
         };
         set_pen(ctx, &mut pen, color, if b.alive { 1.0 } else { 0.4 });
         ctx.fill_rect(i as f64 * w, 60.0 - h, w.max(0.3), h);
-        if lit == Some(b.id.0.as_str()) {
+        if lit == Some(b.id.as_str()) {
             set_pen(ctx, &mut pen, &fg, 1.0);
             ctx.fill_rect(i as f64 * w, 0.0, w.max(0.6), 60.0);
         }
@@ -192,7 +192,7 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
         let lit = |b: &BrokerView| {
             p.highlight
                 .as_ref()
-                .is_some_and(|s| s.kind == "broker" && s.id == b.id.0)
+                .is_some_and(|s| s.kind == "broker" && *s.id == *b.id.0)
         };
         shown.stable_sort_by(|a, b| {
             lit(b)
@@ -211,7 +211,7 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
                 .and_then(|i| brokers.get(i))
                 .map(|b| Subject {
                     kind: "broker",
-                    id: b.id.0.clone(),
+                    id: b.id.0.to_string(),
                 });
             if pointed != current {
                 on.emit(pointed);
@@ -224,7 +224,7 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
         }
     });
     let rows = shown.into_iter().map(|b| {
-        let id = b.id.0.clone();
+        let id = b.id.0.to_string();
         let color = p.colors.color(&id);
         let lit = p
             .highlight

@@ -38,7 +38,7 @@ pub struct ProposalProps {
 }
 
 fn owner(o: &Option<crate::engine::pulsar::load::BrokerId>) -> String {
-    o.as_ref().map_or("no owner".into(), |b| b.0.clone())
+    o.as_ref().map_or("no owner".into(), |b| b.0.to_string())
 }
 
 /// The proposal view.
@@ -62,8 +62,8 @@ pub fn ProposalView(p: &ProposalProps) -> Html {
                     None => format!("{} → {}", owner(&c.from), owner(&c.to)),
                 };
                 html! {
-                    <li class="move" data-bundle={id.clone()} data-from={c.from.as_ref().map(|b| b.0.clone()).unwrap_or_default()}
-                        data-to={c.to.as_ref().map(|b| b.0.clone()).unwrap_or_default()}>
+                    <li class="move" data-bundle={id.clone()} data-from={c.from.as_ref().map(|b| b.0.to_string()).unwrap_or_default()}
+                        data-to={c.to.as_ref().map(|b| b.0.to_string()).unwrap_or_default()}>
                         <code>{ id }</code>{": "}{ what }
                     </li>
                 }
@@ -75,7 +75,7 @@ pub fn ProposalView(p: &ProposalProps) -> Html {
         let a = after.map_or(0.0, |x| x.load);
         let bundles = after.map_or(0, |x| x.bundles);
         html! {
-            <tr data-broker={b.id.0.clone()}>
+            <tr data-broker={b.id.0.to_string()}>
                 <th scope="row"><span class="swatch" style={format!("background:{}", p.colors.color(&b.id.0))}></span>{ b.id.0.clone() }</th>
                 <td>{ format!("{:.1} %", b.load) }</td><td>{ format!("{a:.1} %") }</td>
                 <td>{ format!("{} → {}", b.bundles, bundles) }</td>

@@ -204,7 +204,7 @@ pub fn Ring(p: &RingProps) -> Html {
     let arcs = p.ring.bundles.iter().map(|b| {
         let id = format!("{ns}/{}", b.name);
         let hi = u64::from(b.range.upper) + u64::from(b.range.is_closed());
-        let owner = b.owner.as_ref().map(|o| o.0.clone());
+        let owner = b.owner.as_ref().map(|o| o.0.to_string());
         let fill = match &owner {
             Some(o) => format!("fill:{}", p.colors.color(o)),
             None => "fill:url(#unowned-hatch)".to_string(),
@@ -428,7 +428,7 @@ fn owner_runs(bundles: &[crate::engine::pulsar::view::BundleView]) -> Vec<Run<'_
         let i = bundles
             .partition_point(|b| u64::from(b.range.upper) <= pos)
             .min(bundles.len() - 1);
-        let owner = bundles[i].owner.as_ref().map(|o| o.0.as_str());
+        let owner = bundles[i].owner.as_ref().map(|o| o.as_str());
         match runs.last_mut() {
             Some(r) if r.owner == owner => r.hi = (k + 1) * step,
             _ => runs.push(Run {

@@ -263,13 +263,13 @@ impl Views {
                 if m.len() == brokers.len()
                     && m.iter()
                         .zip(brokers.iter())
-                        .all(|(m, b)| m.0 == b.id.0 && m.1 == b.alive) =>
+                        .all(|(m, b)| m.0 == *b.id.0 && m.1 == b.alive) =>
             {
                 (m, c)
             }
             _ => {
                 let m: Rc<Vec<(String, bool)>> =
-                    Rc::new(brokers.iter().map(|b| (b.id.0.clone(), b.alive)).collect());
+                    Rc::new(brokers.iter().map(|b| (b.id.0.to_string(), b.alive)).collect());
                 let c = Colors::new(m.iter().cloned());
                 (m, c)
             }
@@ -433,7 +433,7 @@ pub fn PulsarTab() -> Html {
             let mut v: Vec<(String, usize, f64, f64)> = b
                 .iter()
                 .filter(|x| x.alive)
-                .map(|x| (x.id.0.clone(), x.bundles, x.load, x.throughput))
+                .map(|x| (x.id.0.to_string(), x.bundles, x.load, x.throughput))
                 .collect();
             v.stable_sort_by(|a, b| {
                 b.1.cmp(&a.1)

@@ -18,13 +18,13 @@ pub fn UnreportedBrokerForm() -> Html {
     let (suggested, waiting): (String, Vec<String>) = {
         let s = store.session::<pulsar::Sim>();
         let sim = s.state();
-        let names: Vec<String> = sim.brokers().keys().map(|b| b.0.clone()).collect();
+        let names: Vec<String> = sim.brokers().keys().map(|b| b.0.to_string()).collect();
         (
             presets::next_broker_name(&names),
             sim.brokers()
                 .values()
                 .filter(|b| b.alive && b.last_report_ms.is_none())
-                .map(|b| b.id.0.clone())
+                .map(|b| b.id.0.to_string())
                 .collect(),
         )
     };

@@ -236,7 +236,7 @@ mod tests {
             panic!("no LongTermRates event: {ev:?}");
         };
         assert_eq!(*candidates, 12);
-        let names: Vec<&str> = scores.iter().map(|(b, _)| b.0.as_str()).collect();
+        let names: Vec<&str> = scores.iter().map(|(b, _)| b.as_str()).collect();
         assert_eq!(
             names,
             ["broker-07", "broker-08", "broker-09", "broker-10", "broker-11"]

@@ -98,7 +98,7 @@ impl fmt::Display for PlacementFilter {
 
 /// `names` as `a, b, c` (at most [`MAX_LISTED`], then `and N more`).
 pub fn listed(names: &[BrokerId], total: usize) -> String {
-    let mut s = names.iter().map(|b| b.0.as_str()).collect::<Vec<_>>().join(", ");
+    let mut s = names.iter().map(|b| b.as_str()).collect::<Vec<_>>().join(", ");
     if total > names.len() {
         s.push_str(&format!(" and {} more", total - names.len()));
     }

@@ -53,7 +53,7 @@ mod tests {
     use super::*;
 
     fn ids(v: &[&str]) -> Vec<BrokerId> {
-        v.iter().map(|b| BrokerId(b.to_string())).collect()
+        v.iter().map(|b| BrokerId::from(b.to_string())).collect()
     }
 
     /// Derived by reading `RoundRobinBrokerSelector.selectBroker` (Pulsar has no
@@ -64,7 +64,7 @@ mod tests {
         let three = ids(&["b1", "b2", "b3"]);
         let c: Vec<&BrokerId> = three.iter().collect();
         let mut rr = RoundRobinBrokerSelector::default();
-        let picks: Vec<String> = (0..6).map(|_| rr.select(&c).unwrap().0 .0).collect();
+        let picks: Vec<String> = (0..6).map(|_| rr.select(&c).unwrap().0 .0.to_string()).collect();
         assert_eq!(picks, ["b1", "b2", "b3", "b1", "b2", "b3"]);
         assert_eq!(rr.select(&[]), None);
         // Counter is at 6 (the empty call does not count): 6 % 2 = 0 over a new list.

@@ -102,7 +102,7 @@ pub struct ShedInputs {
 impl ShedInputs {
     /// The input of `broker`, if it is in the load data.
     pub fn broker(&self, broker: &str) -> Option<&BrokerInput> {
-        self.brokers.iter().find(|b| b.broker.0 == broker)
+        self.brokers.iter().find(|b| b.broker.as_str() == broker)
     }
 }
 

@@ -159,7 +159,7 @@ impl super::LoadSheddingStrategy for OverloadShedder {
         let over: Vec<String> = brokers
             .iter()
             .filter(|b| b.value.is_some_and(|v| v >= threshold))
-            .map(|b| b.broker.0.clone())
+            .map(|b| b.broker.0.to_string())
             .collect();
         ShedInputs {
             strategy: S,

@@ -285,7 +285,7 @@ impl super::LoadSheddingStrategy for ThresholdShedder {
             let over: Vec<String> = brokers
                 .iter()
                 .filter(|b| b.value.is_some_and(|v| v >= avg + threshold))
-                .map(|b| b.broker.0.clone())
+                .map(|b| b.broker.0.to_string())
                 .collect();
             format!(
                 "a broker sheds when its moving average (history {} × old + {} × new) is at least the cluster average {} + threshold {}: {}",
