@@ -37,8 +37,19 @@ test('Pulsar: isolation policy set and delete, a bad regex refused in place; the
   const { page, errors } = await open(t, 'Pulsar', '.pulsar-tab');
   // The active profile is on screen without opening anything.
   assert.equal(await page.getAttribute('.profile-switch', 'data-active'), 'pulsar-5.0');
-  await page.click('details[data-controls~="pulsar-admin-forms"] > summary');
+  // The admin forms are built when their fold first opens, and kept (with what was typed) once it closes.
+  const admin = 'details[data-controls~="pulsar-admin-forms"] > summary';
+  assert.equal(await page.locator('#iso-namespaces').count(), 0);
+  await page.click(admin);
   await page.waitForSelector('#iso-namespaces', { state: 'visible' });
+  await page.fill('#ab-bundle', 'public/default/0x00000000_0x40000000');
+  await page.click(admin);
+  await page.waitForSelector('#iso-namespaces', { state: 'hidden' });
+  await page.keyboard.press('n');
+  await page.click(admin);
+  await page.waitForSelector('#iso-namespaces', { state: 'visible' });
+  assert.equal(await page.inputValue('#ab-bundle'), 'public/default/0x00000000_0x40000000');
+  await page.fill('#ab-bundle', '');
 
   // A regex the engine cannot compile: its message next to the form, the text kept.
   await page.fill('#iso-namespaces', 'public/(default');
