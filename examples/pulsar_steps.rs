@@ -5,11 +5,43 @@
 //! only the Steps are counted; add `--instr-atstart=no` to run the setup and
 //! the warm-up uninstrumented.
 //! `JITTER=10` adds a ±10 % jitter pattern on every topic; `PHASES=1` prints
-//! each phase's time ([`pulsar::Phase`]) after every timed Step.
+//! each phase's time ([`pulsar::Phase`]) after every timed Step; `ALLOCS=1`
+//! prints how many allocations (and bytes) each timed Step made.
 
 use lbscope::engine::{pulsar, Engine};
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
+
+/// The system allocator, counting allocations and the bytes asked for (`ALLOCS=1`).
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+static ALLOCATED: AtomicU64 = AtomicU64::new(0);
+
+// SAFETY: every call is passed on to the system allocator unchanged.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Relaxed);
+        ALLOCATED.fetch_add(l.size() as u64, Relaxed);
+        // SAFETY: the caller's contract for `alloc`, passed on.
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        // SAFETY: the caller's contract for `dealloc`, passed on.
+        unsafe { System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Relaxed);
+        ALLOCATED.fetch_add(n as u64, Relaxed);
+        // SAFETY: the caller's contract for `realloc`, passed on.
+        unsafe { System.realloc(p, l, n) }
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
 
 /// Valgrind's client request `CALLGRIND_START_INSTRUMENTATION` (a no-op
 /// natively): with `--instr-atstart=no` the setup runs uninstrumented, which is
@@ -73,6 +105,7 @@ fn main() {
         if i == warmup {
             callgrind_start_instrumentation();
         }
+        let allocs = (ALLOCATIONS.load(Relaxed), ALLOCATED.load(Relaxed));
         let t = Instant::now();
         let mut phases = Vec::new();
         let ev = if std::env::var_os("PHASES").is_some() {
@@ -89,6 +122,13 @@ fn main() {
         let d = t.elapsed().as_secs_f64() * 1e3;
         if i >= warmup && !phases.is_empty() {
             eprintln!("  phases (ms): {}", phases.join(", "));
+        }
+        if i >= warmup && std::env::var_os("ALLOCS").is_some() {
+            eprintln!(
+                "  allocations: {} ({} KiB)",
+                ALLOCATIONS.load(Relaxed) - allocs.0,
+                (ALLOCATED.load(Relaxed) - allocs.1) / 1024
+            );
         }
         if digest {
             use lbscope::engine::Narrate;
