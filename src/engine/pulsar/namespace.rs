@@ -7,6 +7,7 @@ use super::traffic::Traffic;
 use super::workload::Shaped;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Bound;
 
 /// The namespace that gets `systemNamespaceBundles` by default.
 pub const SYSTEM_NAMESPACE: &str = "pulsar/system";
@@ -134,15 +135,28 @@ impl Namespace {
 
     /// Topics inside `range`, sorted by hash then name (O(log n + k)).
     pub fn topics_in(&self, range: BundleRange) -> Vec<&Topic> {
-        let hi = if range.is_closed() {
-            std::ops::Bound::Unbounded
-        } else {
-            std::ops::Bound::Excluded((range.upper, TopicName::empty()))
-        };
         self.ring
-            .range((std::ops::Bound::Included((range.lower, TopicName::empty())), hi))
+            .range(ring_bounds(range))
             .filter_map(|(_, n)| self.topics.get(n))
             .collect()
+    }
+
+    /// Count a reconnection on every topic inside `range` (its clients were
+    /// disconnected): how many topics, and how many sessions (producers and
+    /// consumers, at the traffic they carry now) that was. One lookup per topic.
+    pub(super) fn reconnect_in(&mut self, range: BundleRange) -> (u32, u32) {
+        let Namespace {
+            ring, topics, shaped, ..
+        } = self;
+        let (mut n, mut sessions) = (0u32, 0u32);
+        for (_, name) in ring.range(ring_bounds(range)) {
+            if let Some(t) = topics.get_mut(name) {
+                t.reconnects += 1;
+                n += 1;
+                sessions = sessions.saturating_add(shaped_traffic(shaped, t).sessions());
+            }
+        }
+        (n, sessions)
     }
 
     /// Number of topics and their summed traffic inside `range`.
@@ -158,10 +172,7 @@ impl Namespace {
     /// workload patterns made of it when they shape this namespace, else its own.
     #[inline]
     pub fn traffic(&self, t: &Topic) -> Traffic {
-        match &self.shaped {
-            Some(s) if t.rank != UNRANKED => s.now(t.rank),
-            _ => t.traffic,
-        }
+        shaped_traffic(&self.shaped, t)
     }
 
     /// Give topic `name` the traffic `traffic` (a new base for the patterns,
@@ -173,5 +184,27 @@ impl Namespace {
             s.set(t.rank, traffic);
         }
         Some(t.hash)
+    }
+}
+
+/// A ring entry: a topic's hash and name.
+type RingKey = (u32, TopicName);
+
+/// The bounds of the ring entries inside `range`.
+fn ring_bounds(range: BundleRange) -> (Bound<RingKey>, Bound<RingKey>) {
+    let hi = if range.is_closed() {
+        Bound::Unbounded
+    } else {
+        Bound::Excluded((range.upper, TopicName::empty()))
+    };
+    (Bound::Included((range.lower, TopicName::empty())), hi)
+}
+
+/// [`Namespace::traffic`], from the namespace's shaped traffic alone.
+#[inline]
+fn shaped_traffic(shaped: &Option<Box<Shaped>>, t: &Topic) -> Traffic {
+    match shaped {
+        Some(s) if t.rank != UNRANKED => s.now(t.rank),
+        _ => t.traffic,
     }
 }

@@ -433,20 +433,7 @@ impl Sim {
         let Some(ns) = self.namespaces.get_mut(bid.namespace.as_str()) else {
             return;
         };
-        let names: Vec<TopicName> = ns
-            .topics_in(bid.range)
-            .into_iter()
-            .map(|t| t.name.clone())
-            .collect();
-        let mut sessions = 0u32;
-        for n in &names {
-            let now = ns.topics.get(n).map(|t| ns.traffic(t));
-            if let (Some(t), Some(now)) = (ns.topics.get_mut(n), now) {
-                t.reconnects += 1;
-                sessions = sessions.saturating_add(now.sessions());
-            }
-        }
-        let topics = names.len() as u32;
+        let (topics, sessions) = ns.reconnect_in(bid.range);
         self.counters.reconnects += u64::from(topics);
         if topics > 0 {
             ev.push(Event::Reconnected {
