@@ -533,6 +533,24 @@ impl<'a> PlacementContext<'a> {
     /// `ModularLoadManagerImpl.shouldNamespacePoliciesUnload`: `Err(why)` when no
     /// broker but `current` satisfies the namespace policies.
     pub fn should_namespace_policies_unload(&self, bid: &BundleId, current: &BrokerId) -> Result<(), String> {
+        // With no isolation policy at all the candidates are the alive brokers with
+        // a load report: finding one besides `current` is enough (the shedder asks
+        // this of every bundle it picks, and listing 1,000 brokers each time was
+        // most of a round). Without one, the whole check below says why.
+        if self.isolation.is_empty()
+            && self
+                .brokers
+                .iter()
+                .any(|(id, b)| b.alive && id != current && self.load.brokers.contains_key(id))
+        {
+            return Ok(());
+        }
+        self.namespace_policies_check(bid, current)
+    }
+
+    /// [`Self::should_namespace_policies_unload`] worked out in full: every alive
+    /// broker through `applyNamespacePolicies`.
+    fn namespace_policies_check(&self, bid: &BundleId, current: &BrokerId) -> Result<(), String> {
         let alive = self.alive();
         let all: Vec<&BrokerId> = alive.iter().map(|b| &b.id).collect();
         let data = join_sorted(&all, &self.load.brokers);
@@ -558,6 +576,10 @@ impl<'a> PlacementContext<'a> {
         bid: &BundleId,
         current: &BrokerId,
     ) -> Result<(), String> {
+        // No group, nothing to check (before listing the alive brokers).
+        if self.anti_affinity.group_of(&bid.namespace).is_none() {
+            return Ok(());
+        }
         let alive = self.alive();
         let Some((group, counts)) = self.anti_affinity_counts(&bid.namespace, &alive) else {
             return Ok(());
@@ -1080,6 +1102,50 @@ mod tests {
         assert!(ctx
             .should_namespace_policies_unload(&b, &BrokerId("broker1".into()))
             .is_ok());
+    }
+
+    /// Without any isolation policy the namespace-policy check stops at the first
+    /// alive broker with a load report besides the current one: it answers as
+    /// the whole check does (and, when it refuses, says the same), with brokers
+    /// crashed, unreported and reported, from each broker's side.
+    #[test]
+    fn the_policy_check_without_policies_answers_as_the_whole_check() {
+        let cases: [&[Action]; 4] = [
+            &[],
+            &[Action::CrashBroker { broker: "b2".into() }],
+            &[
+                Action::CrashBroker { broker: "b2".into() },
+                Action::CrashBroker { broker: "b3".into() },
+            ],
+            &[
+                Action::CrashBroker { broker: "b3".into() },
+                Action::AddUnreportedBroker {
+                    broker: "b4".into(),
+                    capacity: Default::default(),
+                },
+            ],
+        ];
+        let mut refused = 0;
+        for (k, case) in cases.iter().enumerate() {
+            let mut s = sim(LoadManager::Modular, &["b1", "b2", "b3"]);
+            for a in *case {
+                s.apply(a).unwrap();
+            }
+            let b = bundle("public/default");
+            let ctx = placement_context!(s);
+            assert!(ctx.isolation.is_empty());
+            for cur in ["b1", "b2", "b3", "b4", "nobody"] {
+                let cur = BrokerId::from(cur);
+                let quick = ctx.should_namespace_policies_unload(&b, &cur);
+                assert_eq!(
+                    quick,
+                    ctx.namespace_policies_check(&b, &cur),
+                    "case {k}, current {cur}"
+                );
+                refused += usize::from(quick.is_err());
+            }
+        }
+        assert!(refused > 0, "a lone reported broker is refused");
     }
 
     /// Mirrors `TopKBundlesTest.testIsolationPolicy` and
