@@ -42,7 +42,8 @@ impl std::hash::Hash for BrokerId {
 impl PartialEq for BrokerId {
     #[inline]
     fn eq(&self, other: &Self) -> bool {
-        self.0.len() == other.0.len() && cmp_bytes(self.0.as_bytes(), other.0.as_bytes()).is_eq()
+        Arc::ptr_eq(&self.0, &other.0)
+            || (self.0.len() == other.0.len() && cmp_bytes(self.0.as_bytes(), other.0.as_bytes()).is_eq())
     }
 }
 

@@ -27,10 +27,13 @@ impl Surface {
     /// the browser lay out whatever changed first.
     pub fn new(node: &NodeRef, view: (f64, f64), width: Option<f64>) -> Option<Surface> {
         let canvas = node.cast::<HtmlCanvasElement>()?;
-        let css_w = match (width.filter(|w| *w > 0.0), canvas.client_width()) {
-            (Some(w), _) => w,
-            (None, 0) => view.0,
-            (None, w) => f64::from(w),
+        // The element is read only when no width was observed (reading it lays out the page).
+        let css_w = match width.filter(|w| *w > 0.0) {
+            Some(w) => w,
+            None => match canvas.client_width() {
+                0 => view.0,
+                w => f64::from(w),
+            },
         };
         let dpr = gloo::utils::window().device_pixel_ratio().max(1.0);
         let scale = css_w / view.0;

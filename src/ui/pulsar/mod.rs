@@ -39,31 +39,40 @@ impl crate::ui::system::SystemUi for Ui {
 
 use std::rc::Rc;
 
-/// Broker → colour (and whether it is alive), in the engine's broker order.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct Colors(pub Rc<Vec<(String, &'static str, bool)>>);
+/// Broker → colour (and whether it is alive), in the engine's broker order,
+/// with each name's position for the lookups of a drawing.
+#[derive(Clone, Debug, Default)]
+pub struct Colors(
+    pub Rc<Vec<(String, &'static str, bool)>>,
+    Rc<rustc_hash::FxHashMap<String, usize>>,
+);
+
+impl PartialEq for Colors {
+    fn eq(&self, o: &Self) -> bool {
+        self.0 == o.0
+    }
+}
 
 impl Colors {
     /// One Okabe–Ito colour per broker, by position.
     pub fn new(brokers: impl IntoIterator<Item = (String, bool)>) -> Colors {
-        Colors(Rc::new(
-            brokers
-                .into_iter()
-                .enumerate()
-                .map(|(i, (b, alive))| (b, ring::broker_color(i), alive))
-                .collect(),
-        ))
+        let list: Vec<_> = brokers
+            .into_iter()
+            .enumerate()
+            .map(|(i, (b, alive))| (b, ring::broker_color(i), alive))
+            .collect();
+        let mut at = rustc_hash::FxHashMap::default();
+        for (i, (b, _, _)) in list.iter().enumerate() {
+            at.entry(b.clone()).or_insert(i);
+        }
+        Colors(Rc::new(list), Rc::new(at))
     }
 
-    /// The colour of `broker` (grey when unknown).
-    /// Brokers come in name order, so this is a binary search (a large ring asks
-    /// once per drawn run); any other order falls back to a scan.
+    /// The colour of `broker` (grey when unknown): one hash lookup (a large
+    /// ring asks once per drawn run).
     pub fn color(&self, broker: &str) -> &'static str {
-        let v = &self.0;
-        let hit = match v.binary_search_by(|(b, _, _)| b.as_str().cmp(broker)) {
-            Ok(i) => Some(&v[i]),
-            Err(_) => v.iter().find(|(b, _, _)| b == broker),
-        };
-        hit.map_or(ring::PALETTE[ring::PALETTE.len() - 1], |(_, c, _)| c)
+        self.1
+            .get(broker)
+            .map_or(ring::PALETTE[ring::PALETTE.len() - 1], |&i| self.0[i].1)
     }
 }

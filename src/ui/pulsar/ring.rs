@@ -464,14 +464,16 @@ fn bundle_at(ring: &RingView, (x, y): (f64, f64)) -> Option<usize> {
     )
 }
 
-/// One ring segment as a path of its own.
+/// One ring segment as a closed path of its own (to stroke).
 fn donut(ctx: &web_sys::CanvasRenderingContext2d, lo: u64, hi: u64) {
     ctx.begin_path();
     segment(ctx, lo, hi);
+    ctx.close_path();
 }
 
-/// One ring segment added to the current path as a closed subpath of its own
-/// (moved to first, so that no line joins it to the previous one).
+/// One ring segment added to the current path as a subpath of its own (moved
+/// to first, so that no line joins it to the previous one). A fill closes it
+/// by itself; a stroke needs [`donut`]'s `close_path`.
 fn segment(ctx: &web_sys::CanvasRenderingContext2d, lo: u64, hi: u64) {
     let (a0, a1) = (angle(lo), angle(hi));
     let (cx, cy) = (ORIGIN.0 + C, ORIGIN.1 + C);
@@ -479,7 +481,6 @@ fn segment(ctx: &web_sys::CanvasRenderingContext2d, lo: u64, hi: u64) {
     ctx.move_to(ORIGIN.0 + x0, ORIGIN.1 + y0);
     let _ = ctx.arc(cx, cy, R_OUT, a0, a1);
     let _ = ctx.arc_with_anticlockwise(cx, cy, R_IN, a1, a0, true);
-    ctx.close_path();
 }
 
 fn line(ctx: &web_sys::CanvasRenderingContext2d, a: f64, r0: f64, r1: f64) {
@@ -511,18 +512,23 @@ fn draw(node: &NodeRef, width: Option<f64>, p: &RingProps) {
     let runs = owner_runs(bundles);
     // One path and one fill per colour (the segments never overlap), in the
     // order the colours first appear: a few calls out of the wasm, not one per run.
-    let mut by_color: Vec<(&str, Vec<&Run>)> = Vec::new();
+    // Neighbouring runs of one colour (two owners sharing a palette colour)
+    // are one segment.
+    let mut by_color: Vec<(&str, Vec<(u64, u64)>)> = Vec::new();
     for r in &runs {
         let color = r.owner.map_or(hatch.as_str(), |o| p.colors.color(o));
         match by_color.iter_mut().find(|(c, _)| *c == color) {
-            Some((_, rs)) => rs.push(r),
-            None => by_color.push((color, vec![r])),
+            Some((_, rs)) => match rs.last_mut() {
+                Some(last) if last.1 == r.lo => last.1 = r.hi,
+                _ => rs.push((r.lo, r.hi)),
+            },
+            None => by_color.push((color, vec![(r.lo, r.hi)])),
         }
     }
     for (color, rs) in &by_color {
         ctx.begin_path();
-        for r in rs {
-            segment(ctx, r.lo, r.hi);
+        for &(lo, hi) in rs {
+            segment(ctx, lo, hi);
         }
         ctx.set_fill_style_str(color);
         ctx.fill();
