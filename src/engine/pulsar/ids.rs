@@ -9,8 +9,9 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// A broker's id (its name, e.g. `broker-1`). Equality and order are those of
-/// the text, compared eight bytes at a time inline (the maps keyed by broker
-/// are walked for every candidate of every lookup).
+/// the text: two clones of one id are equal at once, other pairs compare eight
+/// bytes at a time inline (the maps keyed by broker are walked for every
+/// candidate of every lookup).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct BrokerId(pub Arc<str>);
 
@@ -52,7 +53,11 @@ impl Eq for BrokerId {}
 impl Ord for BrokerId {
     #[inline]
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        cmp_bytes(self.0.as_bytes(), other.0.as_bytes())
+        if Arc::ptr_eq(&self.0, &other.0) {
+            std::cmp::Ordering::Equal
+        } else {
+            cmp_bytes(self.0.as_bytes(), other.0.as_bytes())
+        }
     }
 }
 
