@@ -210,11 +210,11 @@ pub struct Entry {
 /// ranks move; topics are never removed), its bundle positions recomputed when
 /// a split changes the bundle count, and dropped (each topic's traffic written
 /// back) once no pattern targets the namespace and every topic has its base back.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Default)]
 pub(crate) struct Shaped {
     /// The bundle count `of` was computed for.
     bundles: usize,
-    /// Each topic's traffic now.
+    /// Each topic's traffic now, unless [`Shaped::deferred`] says otherwise.
     now: Vec<Traffic>,
     /// The traffic each topic was given, while a pattern shapes it.
     base: Vec<Option<Traffic>>,
@@ -222,19 +222,104 @@ pub(crate) struct Shaped {
     of: Vec<u32>,
     /// Each topic's hash (it never changes), read beside its bundle position.
     hash: Vec<u32>,
+    /// Set when the last pass multiplied every topic's base by one factor and
+    /// left `now` unwritten (every topic has a base then): a topic's traffic
+    /// now is its base times [`Factor::at`]. A round over a large namespace
+    /// then reads the bases alone instead of also writing every topic back.
+    deferred: Option<Factor>,
+}
+
+/// The factor a single multiplying pattern gives the topic at `rank` with
+/// `hash` in one round: the same number whether it is applied in the pass or
+/// later, when the topic's traffic is read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Factor {
+    /// ±`p` around 1, drawn for (round salt, seed, topic key).
+    Jitter {
+        salt: u64,
+        seed: u64,
+        ns_key: u64,
+        p: f64,
+    },
+    /// The same factor for every topic.
+    Fixed(f64),
+}
+
+impl Factor {
+    #[inline(always)]
+    fn at(&self, rank: usize, hash: u32) -> f64 {
+        match *self {
+            Factor::Jitter {
+                salt,
+                seed,
+                ns_key,
+                p,
+            } => jitter_at(salt, seed, ns_key, p, rank, hash),
+            Factor::Fixed(f) => f,
+        }
+    }
+}
+
+/// The jitter factor of the topic at `rank` with `hash` in the namespace keyed `ns_key`.
+#[inline(always)]
+fn jitter_at(salt: u64, seed: u64, ns_key: u64, p: f64, rank: usize, hash: u32) -> f64 {
+    let key = (u64::from(hash) << 32) ^ (rank as u64) ^ ns_key;
+    1.0 + p * (2.0 * draw_in(salt, seed, key) - 1.0)
 }
 
 impl Shaped {
     /// The traffic of the topic at `rank` now.
     #[inline]
     pub(super) fn now(&self, rank: u32) -> Traffic {
-        self.now[rank as usize]
+        let i = rank as usize;
+        match (self.deferred, self.base[i]) {
+            (Some(f), Some(b)) => scale(&b, f.at(i, self.hash[i])),
+            _ => self.now[i],
+        }
+    }
+
+    /// Write every topic's traffic now into `now` (a deferred pass's factor applied).
+    fn settle(&mut self) {
+        if let Some(f) = self.deferred.take() {
+            for (i, (now, base)) in self.now.iter_mut().zip(&self.base).enumerate() {
+                if let Some(b) = base {
+                    *now = scale(b, f.at(i, self.hash[i]));
+                }
+            }
+        }
     }
 
     /// Give the topic at `rank` a new traffic (and so a new base).
     pub(super) fn set(&mut self, rank: u32, traffic: Traffic) {
+        self.settle();
         self.now[rank as usize] = traffic;
         self.base[rank as usize] = None;
+    }
+}
+
+/// Equal when every topic's traffic now, base, bundle position and hash are
+/// (whether or not a pass deferred writing `now`).
+impl PartialEq for Shaped {
+    fn eq(&self, o: &Self) -> bool {
+        self.bundles == o.bundles
+            && self.base == o.base
+            && self.of == o.of
+            && self.hash == o.hash
+            && self.now.len() == o.now.len()
+            && (0..self.now.len() as u32).all(|r| self.now(r) == o.now(r))
+    }
+}
+
+impl std::fmt::Debug for Shaped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let now: Vec<Traffic> = (0..self.now.len() as u32).map(|r| self.now(r)).collect();
+        f.debug_struct("Shaped")
+            .field("bundles", &self.bundles)
+            .field("now", &now)
+            .field("base", &self.base)
+            .field("of", &self.of)
+            .field("hash", &self.hash)
+            .finish()
     }
 }
 
@@ -249,10 +334,11 @@ fn shape_arrays(ns: &mut Namespace) {
             base: Vec::with_capacity(n),
             of: Vec::new(),
             hash: Vec::with_capacity(n),
+            deferred: None,
         };
         for (i, t) in ns.topics.values_mut().enumerate() {
             let (now, base) = match &old {
-                Some(o) if t.rank != UNRANKED => (o.now[t.rank as usize], o.base[t.rank as usize]),
+                Some(o) if t.rank != UNRANKED => (o.now(t.rank), o.base[t.rank as usize]),
                 _ => (t.traffic, None),
             };
             s.now.push(now);
@@ -281,7 +367,7 @@ pub(super) fn unshape(ns: &mut Namespace) {
     if let Some(s) = ns.shaped.take() {
         for t in ns.topics.values_mut() {
             if t.rank != UNRANKED {
-                t.traffic = s.now[t.rank as usize];
+                t.traffic = s.now(t.rank);
                 t.rank = UNRANKED;
             }
         }
@@ -837,7 +923,8 @@ fn round_salt(round: u64, salt: u64) -> u64 {
 #[inline(always)]
 fn draw_in(round_salt: u64, seed: u64, key: u64) -> f64 {
     let z = mix(seed ^ round_salt ^ key);
-    (z >> 11) as f64 / (1u64 << 53) as f64
+    // 53 bits: exact as a signed integer, whose conversion is one instruction.
+    ((z >> 11) as i64) as f64 / (1u64 << 53) as f64
 }
 
 /// `*`-wildcard match of `text` against `pat`.
@@ -982,9 +1069,15 @@ impl Tally {
         self.before += before.msg_rate_in;
         self.after += after.msg_rate_in;
         if before.msg_rate_in > 0.0 {
+            // Plain comparisons: a ratio of finite rates is never NaN, so
+            // these keep what `f64::min` / `max` would, with fewer instructions.
             let f = after.msg_rate_in / before.msg_rate_in;
-            self.lo = self.lo.min(f);
-            self.hi = self.hi.max(f);
+            if f < self.lo {
+                self.lo = f;
+            }
+            if f > self.hi {
+                self.hi = f;
+            }
         }
         self.s_before += u64::from(before.sessions());
         self.s_after += u64::from(after.sessions());
@@ -1054,6 +1147,44 @@ fn scale_pass(
             c.restored += 1;
         }
         sums[b as usize] = sums[b as usize].plus(cur);
+    }
+    *tally = tl;
+    *counts = c;
+}
+
+/// [`scale_pass`] for a pattern that reaches every topic of the namespace:
+/// the same numbers, but each topic's traffic now is left for
+/// [`Shaped::now`] to compute from its base (the caller records the factor in
+/// [`Shaped::deferred`]), so the pass reads the bases and writes nothing per
+/// topic but a first base.
+#[inline(always)]
+fn defer_pass(
+    dense: &mut Shaped,
+    sums: &mut [Traffic],
+    factor: impl Fn(usize, u32) -> f64,
+    tally: &mut Tally,
+    counts: &mut Counts,
+) {
+    let Shaped {
+        now, base, of, hash, ..
+    } = dense;
+    let of: &[u32] = of;
+    let mut tl = *tally;
+    let mut c = *counts;
+    for (i, ((cur, base), (&b, &h))) in now
+        .iter()
+        .zip(base.iter_mut())
+        .zip(of.iter().zip(hash.iter()))
+        .enumerate()
+    {
+        prefetch_sum(sums, of, i + SUM_PREFETCH);
+        let before = *base.get_or_insert_with(|| *cur);
+        let after = scale(&before, factor(i, h));
+        tl.add(&before, &after);
+        c.shaped += 1;
+        c.base_in += before.msg_rate_in;
+        c.now_in += after.msg_rate_in;
+        sums[b as usize] = sums[b as usize].plus(&after);
     }
     *tally = tl;
     *counts = c;
@@ -1422,21 +1553,29 @@ impl Sim {
                 let tl = &mut tallies[k];
                 let ns_key = (ns_at as u64) << 56;
                 let rs = round_salt(round, 0);
-                let jittered = |i: usize, h: u32, p: f64| {
-                    let key = (u64::from(h) << 32) ^ (i as u64) ^ ns_key;
-                    1.0 + p * (2.0 * draw_in(rs, seed, key) - 1.0)
-                };
+                let jittered = |i: usize, h: u32, p: f64| jitter_at(rs, seed, ns_key, p, i, h);
                 let fixed = workload.patterns[k]
                     .pattern
                     .shape
                     .factor(round, minutes, 0.0)
                     .unwrap_or(1.0);
+                if !matches!(m, NsMatch::Every) {
+                    // The pass below writes `now` and reads it for the topics it leaves.
+                    dense.settle();
+                }
                 match (m, jitter) {
                     (NsMatch::Every, Some(p)) => {
-                        scale_pass(dense, &mut sums, |_| true, |i, h| jittered(i, h, p), tl, &mut c)
+                        defer_pass(dense, &mut sums, |i, h| jittered(i, h, p), tl, &mut c);
+                        dense.deferred = Some(Factor::Jitter {
+                            salt: rs,
+                            seed,
+                            ns_key,
+                            p,
+                        });
                     }
                     (NsMatch::Every, None) => {
-                        scale_pass(dense, &mut sums, |_| true, |_, _| fixed, tl, &mut c)
+                        defer_pass(dense, &mut sums, |_, _| fixed, tl, &mut c);
+                        dense.deferred = Some(Factor::Fixed(fixed));
                     }
                     (NsMatch::Hashes(r), Some(p)) => scale_pass(
                         dense,
@@ -1461,6 +1600,10 @@ impl Sim {
             // beside the arrays); the others only the hashes.
             let mut names = active.iter().any(|(_, m)| m.needs_name()).then(|| topics.keys());
             let general = if single.is_some() { 0 } else { n };
+            if general > 0 {
+                // The general pass reads and writes every topic's `now`.
+                dense.settle();
+            }
             for i in 0..general {
                 prefetch_sum(&sums, &dense.of, i + SUM_PREFETCH);
                 let name = names.as_mut().and_then(|it| it.next());
@@ -2391,6 +2534,63 @@ mod tests {
                         restored.is_some_and(|r| r > 0),
                         "{shape:?}: the narrower range gives bases back"
                     );
+                }
+            }
+        }
+    }
+
+    /// A multiplying pattern on every topic leaves the topics' traffic unwritten
+    /// (their bases and the round's factor say it); what a topic reads is what
+    /// writing it back gives, and the next change that needs the written values
+    /// (a topic's traffic set) writes them first.
+    #[test]
+    fn a_pattern_on_every_topic_defers_writing_the_topics_back() {
+        for shape in [
+            Shape::Jitter { percent: 20.0 },
+            Shape::Ramp {
+                from: 0.5,
+                to: 2.0,
+                start_round: 0,
+                rounds: 4,
+            },
+        ] {
+            let mut s = sim(5);
+            add(&mut s, Target::All, shape.clone());
+            s.apply(&Action::Step).unwrap();
+            s.apply(&Action::Step).unwrap();
+            let ns = &s.namespaces()[NS];
+            let dense = ns.shaped.as_ref().expect("shaped traffic");
+            assert!(
+                dense.deferred.is_some(),
+                "{shape:?}: the pass deferred the writes"
+            );
+            let read: Vec<Traffic> = ns.topics.values().map(|t| ns.traffic(t)).collect();
+            let mut written = (**dense).clone();
+            written.settle();
+            assert!(written.deferred.is_none());
+            let now: Vec<Traffic> = ns.topics.values().map(|t| written.now[t.rank as usize]).collect();
+            assert_eq!(read, now, "{shape:?}");
+            assert!(
+                ns.topics
+                    .values()
+                    .any(|t| written.base[t.rank as usize] != Some(now[t.rank as usize])),
+                "{shape:?}: the pattern changed some topic"
+            );
+            assert_eq!(**dense, written, "{shape:?}: equal as the traffic they give");
+            s.apply(&Action::SetTopicTraffic {
+                topic: format!("{NS}/t-3"),
+                traffic: traffic(250.0),
+            })
+            .unwrap();
+            let ns = &s.namespaces()[NS];
+            assert!(ns.shaped.as_ref().is_some_and(|d| d.deferred.is_none()));
+            let after: Vec<Traffic> = ns.topics.values().map(|t| ns.traffic(t)).collect();
+            let set = ns.topics.keys().position(|n| n.0.ends_with("/t-3")).expect("t-3");
+            for (i, (a, b)) in after.iter().zip(&read).enumerate() {
+                if i == set {
+                    assert_eq!(*a, traffic(250.0));
+                } else {
+                    assert_eq!(a, b, "{shape:?}: topic {i} kept its traffic");
                 }
             }
         }
