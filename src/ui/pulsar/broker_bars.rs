@@ -276,7 +276,7 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
                 </div>
                 <div class="bars">
                     if let (Some(name), Some(v), true) = (shed_name.as_deref(), input.and_then(|i| i.value), b.alive) {
-                        { bar_with("shed", name, v, input.map(|i| i.shown.clone()).unwrap_or_default()) }
+                        { bar_with("shed", name, v, input.map(|i| i.shown.text()).unwrap_or_default()) }
                     }
                     { bar("load", "load", b.load) }
                     { bar("cpu", "CPU", f64::from(b.cpu)) }

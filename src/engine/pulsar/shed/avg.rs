@@ -283,7 +283,7 @@ impl super::LoadSheddingStrategy for AvgShedder {
             .map(|(b, v)| BrokerInput {
                 broker: (*b).clone(),
                 value: Some(*v),
-                shown: format!("score {v:.1}"),
+                shown: super::inputs::Shown::Score(*v),
                 hits: Some(HitCounts {
                     high: self.high_hits.get(*b).copied().unwrap_or(0),
                     high_needed: high_need,

@@ -72,10 +72,88 @@ pub struct BrokerInput {
     /// The value the strategy compares, in % of the bar (`None`: no value yet,
     /// e.g. a broker ThresholdShedder has not averaged).
     pub value: Option<f64>,
-    /// The value in words, with its unit.
-    pub shown: String,
+    /// The value in words, with its unit (written when read).
+    pub shown: Shown,
     /// AvgShedder's hit counters.
     pub hits: Option<HitCounts>,
+}
+
+/// A broker input's value in words. The numbers are kept and the text written
+/// only when it is read (a round's inputs cover every broker; a page shows a
+/// few). It prints (also in `Debug`), serializes and deserializes as its text.
+#[derive(Clone)]
+pub enum Shown {
+    /// A percentage with one decimal (`None`: "not yet averaged").
+    Percent(Option<f64>),
+    /// A message rate and a throughput in MB/s.
+    Rates { msg: f64, mbs: f64 },
+    /// AvgShedder's score.
+    Score(f64),
+    /// The text itself (as read back from JSON).
+    Text(String),
+}
+
+impl std::fmt::Display for Shown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Shown::Percent(None) => f.write_str("not yet averaged"),
+            Shown::Percent(Some(v)) => write!(f, "{v:.1} %"),
+            Shown::Rates { msg, mbs } => write!(f, "{msg:.1} msg/s, {mbs:.2} MB/s"),
+            Shown::Score(v) => write!(f, "score {v:.1}"),
+            Shown::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+impl std::fmt::Debug for Shown {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.to_string(), f)
+    }
+}
+
+impl Shown {
+    /// The text.
+    pub fn text(&self) -> String {
+        self.to_string()
+    }
+}
+
+/// Equal when the texts are: numbers of the same kind compare as numbers
+/// (equal numbers write equal texts), anything else by its text.
+impl PartialEq for Shown {
+    fn eq(&self, o: &Self) -> bool {
+        match (self, o) {
+            (Shown::Percent(a), Shown::Percent(b)) if a == b => true,
+            (Shown::Rates { msg: a, mbs: x }, Shown::Rates { msg: b, mbs: y }) if a == b && x == y => true,
+            (Shown::Score(a), Shown::Score(b)) if a == b => true,
+            (Shown::Text(a), Shown::Text(b)) => a == b,
+            _ => self.to_string() == o.to_string(),
+        }
+    }
+}
+
+impl From<String> for Shown {
+    fn from(s: String) -> Self {
+        Shown::Text(s)
+    }
+}
+
+impl From<&str> for Shown {
+    fn from(s: &str) -> Self {
+        Shown::Text(s.to_string())
+    }
+}
+
+impl Serialize for Shown {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Shown {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d).map(Shown::Text)
+    }
 }
 
 /// The inputs of the configured shedder.
@@ -116,7 +194,7 @@ pub(crate) fn frac_input(broker: &BrokerId, f: Option<f64>) -> BrokerInput {
     BrokerInput {
         broker: broker.clone(),
         value: f.map(|f| f * 100.0),
-        shown: f.map_or_else(|| "not yet averaged".to_string(), |f| pc(f * 100.0)),
+        shown: Shown::Percent(f.map(|f| f * 100.0)),
         hits: None,
     }
 }
@@ -124,4 +202,48 @@ pub(crate) fn frac_input(broker: &BrokerId, f: Option<f64>) -> BrokerInput {
 /// Convenience for the shedders' `inputs`.
 pub(crate) fn line(label: String, at: f64, trigger: bool) -> ShedLine {
     ShedLine { label, at, trigger }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lazy texts are the ones the shedders wrote before (one decimal, the
+    /// units), JSON carries them as text, and equality is the text's.
+    #[test]
+    fn a_brokers_shown_value_reads_prints_and_serializes_as_its_text() {
+        let cases = [
+            (Shown::Percent(None), "not yet averaged"),
+            (Shown::Percent(Some(42.06)), "42.1 %"),
+            (
+                Shown::Rates {
+                    msg: 1234.56,
+                    mbs: 0.126,
+                },
+                "1234.6 msg/s, 0.13 MB/s",
+            ),
+            (Shown::Score(7.04), "score 7.0"),
+        ];
+        for (shown, text) in cases {
+            assert_eq!(shown.to_string(), text);
+            assert_eq!(shown.text(), text);
+            assert_eq!(format!("{shown:?}"), format!("{text:?}"), "Debug as the text's");
+            let json = serde_json::to_string(&shown).unwrap();
+            assert_eq!(json, serde_json::to_string(text).unwrap());
+            let back: Shown = serde_json::from_str(&json).unwrap();
+            assert_eq!(back, shown, "{text}: read back equals");
+            assert_eq!(back.to_string(), text);
+        }
+        assert_eq!(pc(42.06), Shown::Percent(Some(42.06)).text(), "as pc() writes it");
+        assert_ne!(Shown::Percent(Some(1.0)), Shown::Percent(Some(2.0)));
+        assert_eq!(
+            Shown::Percent(Some(1.0)),
+            Shown::Percent(Some(1.04)),
+            "the same text"
+        );
+        assert_ne!(Shown::Score(1.0), Shown::Percent(Some(1.0)));
+        let input = frac_input(&BrokerId::from("b-1"), Some(0.5));
+        assert_eq!(input.shown.text(), "50.0 %");
+        assert_eq!(input.value, Some(50.0));
+    }
 }

@@ -272,7 +272,10 @@ impl super::LoadSheddingStrategy for UniformLoadShedder {
             .map(|(b, r, tp)| BrokerInput {
                 broker: (*b).clone(),
                 value: Some(if top > 0.0 { r / top * 100.0 } else { 0.0 }),
-                shown: format!("{r:.1} msg/s, {:.2} MB/s", super::shared::mbs(*tp)),
+                shown: super::inputs::Shown::Rates {
+                    msg: *r,
+                    mbs: super::shared::mbs(*tp),
+                },
                 hits: None,
             })
             .collect();
