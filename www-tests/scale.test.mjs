@@ -35,6 +35,20 @@ test('1,000 brokers, 16,384 bundles, 30,000 topics: announced, drawn on canvas, 
   // No per-bundle SVG, no per-broker list: canvas, a compact legend, six cards.
   assert.equal(await page.locator('svg.ring').count(), 0);
   assert.equal(await page.locator('canvas.broker-strip').count(), 1);
+  // Both canvases follow their element's width by themselves (each is watched,
+  // the strip too although it appeared only with the large cluster): a narrower
+  // window redraws them at the new width with no round stepped.
+  const backing = () => page.evaluate(() => [...document.querySelectorAll('canvas.ring, canvas.broker-strip')]
+    .map((c) => [c.className, c.width, Math.round(c.clientWidth * devicePixelRatio)]));
+  const wide = await backing();
+  assert.equal(wide.length, 2);
+  for (const [name, w, css] of wide) assert.equal(w, css, `${name} drawn at its width`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForFunction(() => [...document.querySelectorAll('canvas.ring, canvas.broker-strip')]
+    .every((c) => c.width === Math.round(c.clientWidth * devicePixelRatio)), null, { timeout: 10000 });
+  const narrow = await backing();
+  for (const [i, [name, w]] of narrow.entries()) assert.ok(w < wide[i][1], `${name} redrawn narrower: ${w} < ${wide[i][1]}`);
+  await page.setViewportSize({ width: 1280, height: 800 });
   assert.equal(await page.locator('.legend.compact li').count(), 8);
   assert.equal(await page.locator('.broker-bars li.broker').count(), 6);
   assert.ok(await page.locator('*').count() < 3000, 'the page stays small');

@@ -23,13 +23,15 @@ pub struct Surface {
 impl Surface {
     /// Prepare `node` (a `<canvas>`), cleared; `None` before it is mounted.
     /// `width` is its CSS width as [`use_css_width`] observed it: `None` (not
-    /// observed yet, or 0 while hidden) reads it from the element, which makes
-    /// the browser lay out whatever changed first.
+    /// observed yet) reads it from the element, which makes the browser lay out
+    /// whatever changed first; 0 (hidden) draws at the view's own width, and the
+    /// observer's report when the element is shown draws it again.
     pub fn new(node: &NodeRef, view: (f64, f64), width: Option<f64>) -> Option<Surface> {
         let canvas = node.cast::<HtmlCanvasElement>()?;
         // The element is read only when no width was observed (reading it lays out the page).
-        let css_w = match width.filter(|w| *w > 0.0) {
-            Some(w) => w,
+        let css_w = match width {
+            Some(w) if w > 0.0 => w,
+            Some(_) => view.0,
             None => match canvas.client_width() {
                 0 => view.0,
                 w => f64::from(w),
@@ -79,34 +81,64 @@ impl Surface {
 }
 
 /// The CSS width of the element `node` refers to, as a `ResizeObserver` last
-/// reported it after a layout (`None` until its first report): a component that
-/// draws with [`Surface`] passes it on, and draws again when it changes.
+/// reported it after a layout (`None` until its first report; 0 while the element
+/// is hidden): a component that draws with [`Surface`] passes it on, and draws
+/// again when it changes. The element is looked for after every render, so one
+/// that a component shows only later (a strip drawn only for many brokers) is
+/// observed from the render that adds it, and a replaced one is observed anew.
 #[yew::hook]
 pub fn use_css_width(node: &NodeRef) -> Option<f64> {
     let width = yew::use_state_eq(|| None::<f64>);
+    let watch = yew::use_mut_ref(|| None::<Watch>);
     {
-        let (node, width) = (node.clone(), width.clone());
+        let (node, width, watch) = (node.clone(), width.clone(), watch.clone());
+        yew::use_effect(move || {
+            let el = node.cast::<web_sys::Element>();
+            let mut w = watch.borrow_mut();
+            if w.as_ref().map(|x| &x.el) != el.as_ref() {
+                if let Some(old) = w.take() {
+                    old.observer.disconnect();
+                }
+                *w = el.and_then(|el| Watch::new(el, width));
+            }
+        });
+    }
+    {
+        let watch = watch.clone();
         yew::use_effect_with((), move |_| {
-            let watch = node.cast::<web_sys::Element>().and_then(|el| {
-                let report = wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(
-                    move |entries: js_sys::Array| {
-                        if let Ok(e) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>() {
-                            width.set(Some(e.content_rect().width()));
-                        }
-                    },
-                );
-                let observer = web_sys::ResizeObserver::new(report.as_ref().unchecked_ref()).ok()?;
-                observer.observe(&el);
-                Some((observer, report))
-            });
             move || {
-                if let Some((observer, _report)) = watch {
-                    observer.disconnect();
+                if let Some(x) = watch.borrow_mut().take() {
+                    x.observer.disconnect();
                 }
             }
         });
     }
     *width
+}
+
+/// An element under a `ResizeObserver` that reports its width into a state.
+struct Watch {
+    el: web_sys::Element,
+    observer: web_sys::ResizeObserver,
+    _report: wasm_bindgen::closure::Closure<dyn FnMut(js_sys::Array)>,
+}
+
+impl Watch {
+    fn new(el: web_sys::Element, width: yew::UseStateHandle<Option<f64>>) -> Option<Watch> {
+        let report =
+            wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                if let Ok(e) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>() {
+                    width.set(Some(e.content_rect().width()));
+                }
+            });
+        let observer = web_sys::ResizeObserver::new(report.as_ref().unchecked_ref()).ok()?;
+        observer.observe(&el);
+        Some(Watch {
+            el,
+            observer,
+            _report: report,
+        })
+    }
 }
 
 /// Where a mouse event falls on a canvas drawn by [`Surface`], in view units.

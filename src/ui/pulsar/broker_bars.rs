@@ -53,7 +53,8 @@ fn set_pen<'a>(
         ctx.set_global_alpha(alpha);
         pen.1 = alpha;
     }
-    if pen.0 != color {
+    // By address: the colours are palette entries and the page's few CSS colours.
+    if !std::ptr::eq(pen.0, color) {
         ctx.set_fill_style_str(color);
         pen.0 = color;
     }

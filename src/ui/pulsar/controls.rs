@@ -84,6 +84,26 @@ fn use_alive(members: &Rc<Vec<(String, bool)>>) -> Rc<Vec<String>> {
     (*alive).clone()
 }
 
+/// Every live broker's (name, bundles owned, load %, bytes/s served), busiest
+/// first. Compared by pointer: the tab derives a new list only when the broker
+/// views change, and comparing 1,000 rows by value for each section that reads
+/// them cost more than the sections' render.
+#[derive(Clone, Default)]
+pub struct Loads(pub Rc<Vec<(String, usize, f64, f64)>>);
+
+impl PartialEq for Loads {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &o.0)
+    }
+}
+
+impl std::ops::Deref for Loads {
+    type Target = Vec<(String, usize, f64, f64)>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
 /// Controls properties.
 #[derive(Properties, Clone, PartialEq)]
 pub struct ControlsProps {
@@ -116,7 +136,7 @@ pub struct ControlsProps {
     pub fresh_seed: Callback<(), u64>,
     /// Every live broker's (name, bundles owned, load %, bytes/s served), busiest first.
     #[prop_or_default]
-    pub loads: Rc<Vec<(String, usize, f64, f64)>>,
+    pub loads: Loads,
     /// Open a lesson at its first step (the doc example's full setup).
     #[prop_or_default]
     pub on_lesson: Callback<&'static str>,
@@ -129,7 +149,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
     // get them (the others then skip the round). The doc example's line reads
     // them only when exactly three brokers are alive.
     let without_loads = ControlsProps {
-        loads: Rc::default(),
+        loads: Loads::default(),
         ..p.clone()
     };
     let three_alive = p.members.iter().filter(|(_, alive)| *alive).count() == 3;

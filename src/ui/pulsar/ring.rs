@@ -412,7 +412,7 @@ pub fn Legend(p: &LegendProps) -> Html {
 struct Run<'a> {
     lo: u64,
     hi: u64,
-    owner: Option<&'a str>,
+    owner: Option<&'a crate::engine::pulsar::ids::BrokerId>,
 }
 
 /// Each of the [`BINS`] bins takes the owner of the bundle at its middle;
@@ -428,7 +428,8 @@ fn owner_runs(bundles: &[crate::engine::pulsar::view::BundleView]) -> Vec<Run<'_
         let i = bundles
             .partition_point(|b| u64::from(b.range.upper) <= pos)
             .min(bundles.len() - 1);
-        let owner = bundles[i].owner.as_ref().map(|o| o.as_str());
+        // Broker ids compare by pointer first (a bundle's owner shares its broker's name).
+        let owner = bundles[i].owner.as_ref();
         match runs.last_mut() {
             Some(r) if r.owner == owner => r.hi = (k + 1) * step,
             _ => runs.push(Run {
@@ -514,10 +515,11 @@ fn draw(node: &NodeRef, width: Option<f64>, p: &RingProps) {
     // order the colours first appear: a few calls out of the wasm, not one per run.
     // Neighbouring runs of one colour (two owners sharing a palette colour)
     // are one segment.
+    // Colours are told apart by address: each is a palette entry or the hatch.
     let mut by_color: Vec<(&str, Vec<(u64, u64)>)> = Vec::new();
     for r in &runs {
-        let color = r.owner.map_or(hatch.as_str(), |o| p.colors.color(o));
-        match by_color.iter_mut().find(|(c, _)| *c == color) {
+        let color = r.owner.map_or(hatch.as_str(), |o| p.colors.color(o.as_str()));
+        match by_color.iter_mut().find(|(c, _)| std::ptr::eq(*c, color)) {
             Some((_, rs)) => match rs.last_mut() {
                 Some(last) if last.1 == r.lo => last.1 = r.hi,
                 _ => rs.push((r.lo, r.hi)),
@@ -536,7 +538,7 @@ fn draw(node: &NodeRef, width: Option<f64>, p: &RingProps) {
     if let Some(b) = hl("broker") {
         ctx.set_stroke_style_str(&lit);
         ctx.set_line_width(2.0);
-        for r in runs.iter().filter(|r| r.owner == Some(b)) {
+        for r in runs.iter().filter(|r| r.owner.is_some_and(|o| o.as_str() == b)) {
             donut(ctx, r.lo, r.hi);
             ctx.stroke();
         }

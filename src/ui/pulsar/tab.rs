@@ -213,10 +213,11 @@ fn bin_topics(t: &mut dyn Iterator<Item = (u32, f64)>) -> Vec<TickBin> {
 #[derive(Default)]
 struct Kept {
     model: crate::playground::ring_model::RingModel<TickBin>,
-    members: Option<Members>,
+    members: Option<(Members, Vec<crate::engine::pulsar::ids::BrokerId>)>,
 }
 
-/// The brokers' (name, alive) in name order and their colours.
+/// The brokers' (name, alive) in name order and their colours (kept with the
+/// brokers' ids, which compare by pointer first).
 type Members = (Rc<Vec<(String, bool)>>, Colors);
 
 impl Views {
@@ -258,23 +259,25 @@ impl Views {
         crate::ui::browser::timing("pulsar-views-ring", t0);
         let t0 = crate::ui::browser::now_ms();
         let brokers = kept.model.brokers(live, sim);
-        let (members, colors) = match kept.members.take() {
-            Some((m, c))
+        let ((members, colors), ids) = match kept.members.take() {
+            Some(((m, c), ids))
                 if m.len() == brokers.len()
+                    && ids.len() == brokers.len()
                     && m.iter()
+                        .zip(&ids)
                         .zip(brokers.iter())
-                        .all(|(m, b)| m.0 == *b.id.0 && m.1 == b.alive) =>
+                        .all(|((m, id), b)| *id == b.id && m.1 == b.alive) =>
             {
-                (m, c)
+                ((m, c), ids)
             }
             _ => {
                 let m: Rc<Vec<(String, bool)>> =
                     Rc::new(brokers.iter().map(|b| (b.id.0.to_string(), b.alive)).collect());
                 let c = Colors::new(m.iter().cloned());
-                (m, c)
+                ((m, c), brokers.iter().map(|b| b.id.clone()).collect())
             }
         };
-        kept.members = Some((members.clone(), colors.clone()));
+        kept.members = Some(((members.clone(), colors.clone()), ids));
         let topics = Rc::new(
             ring.bundles
                 .iter()
@@ -427,9 +430,12 @@ pub fn PulsarTab() -> Html {
     let on_lesson = use_callback(dispatch.clone(), |id: &'static str, d| {
         d.dispatch(Msg::Lesson(crate::ui::store::LessonMsg::Open(id.to_string(), 0)))
     });
+    // Derived again only when the broker views change (the model keeps their `Rc`
+    // while they are equal, so the pointer tells).
     let loads = {
-        let brokers = brokers.clone();
+        let brokers = crate::ui::components::canvas::Same(brokers.clone());
         use_memo(brokers, |b| {
+            let b = &b.0;
             let mut v: Vec<(String, usize, f64, f64)> = b
                 .iter()
                 .filter(|x| x.alive)
@@ -443,7 +449,7 @@ pub fn PulsarTab() -> Html {
             Rc::new(v)
         })
     };
-    let loads = (*loads).clone();
+    let loads = super::controls::Loads((*loads).clone());
     let on_propose = {
         let store = store.clone();
         let open = shown.is_some();
