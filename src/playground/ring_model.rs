@@ -370,10 +370,9 @@ fn walk<'a>(
             range: *hi,
         }
     });
+    // One range of the map (empty without bounds), read without an adapter over it.
     let mut states = bounds
-        .map(|b| sim.bundles().range(b))
-        .into_iter()
-        .flatten()
+        .map_or_else(Default::default, |b| sim.bundles().range(b))
         .peekable();
     let mut old = prev.iter().peekable();
     ranges.iter().map(move |range| {
