@@ -56,6 +56,10 @@ pub struct Session<S: Engine> {
     /// `(k, state after k log actions)`, k a multiple of SNAPSHOT_EVERY, ascending; k = 0 always
     /// present; at most [`MAX_SNAPSHOTS`].
     snapshots: Vec<(usize, S)>,
+    /// How many times the state was replaced by an earlier one (a seek back):
+    /// a view kept between renders knows from it that the state it read is not
+    /// the one the current state grew from.
+    rebuilds: u64,
 }
 
 impl<S: Engine> Session<S> {
@@ -95,6 +99,7 @@ impl<S: Engine> Session<S> {
             charted: Vec::new(),
             snapshots: vec![(0, state)],
             log,
+            rebuilds: 0,
         };
         let target = cursor.unwrap_or(s.log.actions.len());
         if target > s.log.actions.len() {
@@ -172,6 +177,10 @@ impl<S: Engine> Session<S> {
     /// The whole log (including any redo tail past the cursor).
     pub fn log(&self) -> &Log<S> {
         &self.log
+    }
+    /// How many times a seek back replaced the state by an earlier one.
+    pub fn rebuilds(&self) -> u64 {
+        self.rebuilds
     }
     /// How many log actions are applied.
     pub fn cursor(&self) -> usize {
@@ -257,6 +266,7 @@ impl<S: Engine> Session<S> {
                 .unwrap_or_else(|| self.snapshots[0].clone());
             self.state = snap;
             self.cursor = k;
+            self.rebuilds += 1;
         }
         self.advance_to(target)
     }

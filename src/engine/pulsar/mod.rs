@@ -28,6 +28,7 @@ pub mod assign;
 pub mod broker;
 mod bulk_lookup;
 pub mod bundle;
+pub mod bundle_map;
 pub mod config;
 mod error;
 mod event;

@@ -91,7 +91,7 @@ pub struct Sim {
     pub(super) namespaces: BTreeMap<String, Namespace>,
     /// Each namespace's name as its bundle ids share it.
     pub(super) ns_ids: BTreeMap<String, NamespaceName>,
-    pub(super) bundles: BTreeMap<BundleId, BundleState>,
+    pub(super) bundles: super::bundle_map::BundleMap,
     /// The bundles with topics but no owner (kept in step with `bundles`): what
     /// the assign phase looks up and the round metrics count.
     pub(super) unowned: BTreeSet<BundleId>,
@@ -269,6 +269,19 @@ impl Sim {
     /// Every live bundle and its state.
     pub fn bundles(&self) -> &BTreeMap<BundleId, BundleState> {
         &self.bundles
+    }
+
+    /// How many writes to bundle states were made so far (a mark for
+    /// [`Sim::bundles_written_since`]).
+    pub fn bundle_writes(&self) -> u64 {
+        self.bundles.writes()
+    }
+
+    /// The bundles whose state was written after the mark `writes` (ids may
+    /// repeat), or `None` when any bundle may have changed (see
+    /// [`super::bundle_map::BundleMap::written_since`]).
+    pub fn bundles_written_since(&self, writes: u64) -> Option<&[BundleId]> {
+        self.bundles.written_since(writes)
     }
 
     /// Brokers (alive and crashed).
@@ -981,7 +994,7 @@ impl Engine for Sim {
             rng: SimRng::new(seed),
             namespaces: BTreeMap::new(),
             ns_ids: BTreeMap::new(),
-            bundles: BTreeMap::new(),
+            bundles: Default::default(),
             unowned: BTreeSet::new(),
             brokers: BTreeMap::new(),
             leader: None,
