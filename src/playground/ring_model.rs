@@ -72,6 +72,19 @@ impl Sums {
         }
     }
 
+    /// Whether it holds the previous walk's whole list, not yet walked over.
+    fn reusable(&self, len: usize) -> bool {
+        self.at == 0 && self.list.len() == len
+    }
+
+    /// Bundle `i`'s inputs, out of order (over a reusable list).
+    fn set(&mut self, i: usize, x: (u32, Traffic)) {
+        if self.list[i] != x {
+            self.list[i] = x;
+            self.same = false;
+        }
+    }
+
     /// The next bundle's inputs.
     fn note(&mut self, x: (u32, Traffic)) {
         match self.list.get_mut(self.at) {
@@ -101,6 +114,20 @@ pub struct RingModel<B> {
     names: Option<Rc<Vec<String>>>,
     bins: Option<BinsAt<B>>,
     brokers: Option<Rc<Vec<BrokerView>>>,
+    /// The state `ring` was read from: the engine's note of bundle writes then
+    /// lists the bundles that may have changed since.
+    mark: Option<Mark>,
+    /// How many bundles the last ring read from the engine (`None`: all).
+    read: Option<usize>,
+}
+
+/// Which state a ring was read from: the session's rebuild count (a seek back
+/// starts another line of states), its cursor and the engine's bundle write count.
+#[derive(Clone, Copy, PartialEq)]
+struct Mark {
+    rebuilds: u64,
+    cursor: usize,
+    writes: u64,
 }
 
 impl<B> Default for RingModel<B> {
@@ -113,6 +140,8 @@ impl<B> Default for RingModel<B> {
             names: None,
             bins: None,
             brokers: None,
+            mark: None,
+            read: None,
         }
     }
 }
@@ -191,7 +220,57 @@ impl<B> RingModel<B> {
             self.bins.as_mut().map(|b| std::mem::take(&mut b.sums)),
             if bins.is_some() { ranges.len() } else { 0 },
         );
-        let ring = if same {
+        // The bundles written since the previous ring was read, when the engine's
+        // note reaches back to it (same line of states, no seek back since).
+        let mark = Mark {
+            rebuilds: session.rebuilds(),
+            cursor: session.cursor(),
+            writes: sim.bundle_writes(),
+        };
+        let written = self
+            .mark
+            .filter(|m| m.rebuilds == mark.rebuilds && m.cursor <= mark.cursor)
+            .and_then(|m| sim.bundles_written_since(m.writes))
+            .filter(|_| bins.is_none() || sums.reusable(ranges.len()));
+        let ring = if let (true, Some(written)) = (same, written) {
+            // Only the written bundles of this namespace are read (positions by
+            // range; the ranges are in ring order), then, as below, the changed
+            // ones and those where the spare differs are patched.
+            let name = NamespaceName::from(ns);
+            let state_at = |i: usize| {
+                sim.bundles()
+                    .get(&BundleId {
+                        namespace: name.clone(),
+                        range: ranges[i],
+                    })
+                    .unwrap_or(&default)
+            };
+            let mut at: Vec<usize> = written
+                .iter()
+                .filter(|id| id.namespace.as_str() == ns)
+                .filter_map(|id| ranges.binary_search(&id.range).ok())
+                .collect();
+            at.sort_unstable();
+            at.dedup();
+            self.read = Some(at.len());
+            let mut moved: Vec<usize> = Vec::new();
+            for &i in &at {
+                let st = state_at(i);
+                if changed(&prev_bundles[i], ranges[i], st) {
+                    moved.push(i);
+                }
+                if bins.is_some() {
+                    sums.set(i, (st.topics, st.traffic));
+                }
+            }
+            let mut at: Vec<usize> = moved.iter().chain(&self.spare_diff).copied().collect();
+            at.sort_unstable();
+            at.dedup();
+            let patch: Vec<(usize, &pulsar::BundleState)> =
+                at.into_iter().map(|i| (i, state_at(i))).collect();
+            self.patched(ns, prev.clone(), spare, prev_bundles, moved, &patch, ranges.len())
+        } else if same {
+            self.read = None;
             // One pass: which bundles changed since the previous ring, the
             // engine's state of those and of the bundles where the spare
             // differs from the previous ring (`spare_diff`, in ring order), and
@@ -212,39 +291,9 @@ impl<B> RingModel<B> {
                     sums.note((st.topics, st.traffic));
                 }
             }
-            if let Some(p) = prev.clone().filter(|_| moved.is_empty()) {
-                // Nothing changed: the same ring (the spare stays).
-                self.spare = spare;
-                p
-            } else {
-                // The ring before the previous one, held by nothing else: patched
-                // in place where it differs from the previous ring or the engine.
-                let patched = spare
-                    .filter(|s| s.bundles.len() == ranges.len())
-                    .and_then(|mut s| {
-                        let v = Rc::get_mut(&mut s)?;
-                        for &(i, st) in &patch {
-                            update(&mut v.bundles[i], st);
-                        }
-                        Some(s)
-                    });
-                // Otherwise a copy of the previous ring with the changed bundles
-                // updated (updating one that did not change leaves it as it is).
-                let ring = patched.unwrap_or_else(|| {
-                    let mut v = prev_bundles.to_vec();
-                    for &(i, st) in &patch {
-                        update(&mut v[i], st);
-                    }
-                    Rc::new(RingView {
-                        namespace: ns.to_string(),
-                        bundles: v,
-                    })
-                });
-                self.spare = prev.clone();
-                self.spare_diff = moved;
-                ring
-            }
+            self.patched(ns, prev.clone(), spare, prev_bundles, moved, &patch, ranges.len())
         } else {
+            self.read = None;
             // Other ranges (a split, another namespace): built again, each
             // bundle keeping its formatted name when its range is unchanged.
             let v: Vec<BundleView> = walk(sim, ns, ranges, prev_bundles, &default)
@@ -284,7 +333,55 @@ impl<B> RingModel<B> {
         };
         self.names = Some(names.clone());
         self.ring = Some(ring.clone());
+        self.mark = Some(mark);
         (ring, tick_bins, names)
+    }
+
+    /// The ring after the bundles at `moved` changed (`patch`: the engine's state
+    /// at those and at `spare_diff`, in ring order): the previous ring itself
+    /// when none did; else the spare patched in place when nothing else holds
+    /// it, or a patched copy of the previous ring. The previous ring becomes
+    /// the spare.
+    #[allow(clippy::too_many_arguments)]
+    fn patched(
+        &mut self,
+        ns: &str,
+        prev: Option<Rc<RingView>>,
+        spare: Option<Rc<RingView>>,
+        prev_bundles: &[BundleView],
+        moved: Vec<usize>,
+        patch: &[(usize, &pulsar::BundleState)],
+        len: usize,
+    ) -> Rc<RingView> {
+        if let Some(p) = prev.clone().filter(|_| moved.is_empty()) {
+            // Nothing changed: the same ring (the spare stays).
+            self.spare = spare;
+            return p;
+        }
+        // The ring before the previous one, held by nothing else: patched
+        // in place where it differs from the previous ring or the engine.
+        let patched = spare.filter(|s| s.bundles.len() == len).and_then(|mut s| {
+            let v = Rc::get_mut(&mut s)?;
+            for &(i, st) in patch {
+                update(&mut v.bundles[i], st);
+            }
+            Some(s)
+        });
+        // Otherwise a copy of the previous ring with the changed bundles
+        // updated (updating one that did not change leaves it as it is).
+        let ring = patched.unwrap_or_else(|| {
+            let mut v = prev_bundles.to_vec();
+            for &(i, st) in patch {
+                update(&mut v[i], st);
+            }
+            Rc::new(RingView {
+                namespace: ns.to_string(),
+                bundles: v,
+            })
+        });
+        self.spare = prev;
+        self.spare_diff = moved;
+        ring
     }
 
     fn bins(
@@ -325,6 +422,12 @@ impl<B> RingModel<B> {
             bins: bins.clone(),
         });
         bins
+    }
+
+    /// How many bundles the last ring read from the engine: `Some(n)` when the
+    /// engine's note of bundle writes named them, `None` when it walked them all.
+    pub fn last_read(&self) -> Option<usize> {
+        self.read
     }
 
     /// The broker views: the previous list when equal.
@@ -506,5 +609,63 @@ mod tests {
         // Another session of the same scenario: nothing carried over.
         let other = session();
         check(&mut m, &other);
+    }
+
+    /// Rounds read only the bundles the engine wrote, and whatever happens
+    /// between two renders (a seek back and a different action, undo and redo,
+    /// a refused action) still gives what a fresh build gives.
+    #[test]
+    fn rounds_read_only_the_written_bundles_and_seeks_back_walk_them_all() {
+        let live = session();
+        let mut m = RingModel::default();
+        let act = |a: Action| live.edit().act(&crate::engine::AnyAction::Pulsar(a));
+        check(&mut m, &live);
+        assert_eq!(m.last_read(), None, "the first ring walks every bundle");
+        let bundles = check(&mut m, &live).bundles.len();
+        let mut read = Vec::new();
+        for _ in 0..6 {
+            act(Action::Step).unwrap();
+            check(&mut m, &live);
+            read.push(m.last_read());
+        }
+        assert!(
+            read.iter().all(|r| r.is_some_and(|n| n < bundles)),
+            "{read:?} of {bundles}"
+        );
+        assert!(
+            read.iter().any(|r| r.is_some_and(|n| n > 0)),
+            "{read:?}: some round moved bundles"
+        );
+        // Back one action and a different one, with no render between.
+        live.edit().undo().unwrap();
+        act(Action::SetTopicTraffic {
+            topic: format!("{}/b1p0-3", crate::bench::PULSAR_NS),
+            traffic: Traffic {
+                msg_rate_in: 50_000.0,
+                ..Traffic::default()
+            },
+        })
+        .unwrap();
+        check(&mut m, &live);
+        assert_eq!(m.last_read(), None, "another line of states: walked");
+        // Undo twice and redo twice between two renders; then a round.
+        for _ in 0..2 {
+            live.edit().undo().unwrap();
+        }
+        for _ in 0..2 {
+            live.edit().redo().unwrap();
+        }
+        check(&mut m, &live);
+        act(Action::Step).unwrap();
+        check(&mut m, &live);
+        assert!(m.last_read().is_some());
+        // A refused action changes nothing.
+        assert!(act(Action::AssignBundle {
+            bundle: "no/such/0x0_0x1".into(),
+            broker: "nobody".into(),
+        })
+        .is_err());
+        check(&mut m, &live);
+        assert_eq!(m.last_read(), Some(0));
     }
 }
