@@ -6,8 +6,7 @@
 //!
 //! Every way of changing a bundle's state goes through this type (reads go
 //! through `Deref` to the map), so no write can be missed: a write through
-//! one id notes that id, a write that may touch many (a range, every bundle)
-//! notes "all".
+//! one id notes that id, a write through a range notes "all".
 
 use super::ids::BundleId;
 use super::BundleState;
@@ -122,18 +121,6 @@ impl BundleMap {
         self.note_all();
         self.map.range_mut(r)
     }
-
-    /// As `BTreeMap::values_mut` (notes all).
-    pub fn values_mut(&mut self) -> btree_map::ValuesMut<'_, BundleId, BundleState> {
-        self.note_all();
-        self.map.values_mut()
-    }
-
-    /// As `BTreeMap::iter_mut` (notes all).
-    pub fn iter_mut(&mut self) -> btree_map::IterMut<'_, BundleId, BundleState> {
-        self.note_all();
-        self.map.iter_mut()
-    }
 }
 
 impl<'a> IntoIterator for &'a BundleMap {
@@ -141,15 +128,6 @@ impl<'a> IntoIterator for &'a BundleMap {
     type IntoIter = btree_map::Iter<'a, BundleId, BundleState>;
     fn into_iter(self) -> Self::IntoIter {
         self.map.iter()
-    }
-}
-
-impl FromIterator<(BundleId, BundleState)> for BundleMap {
-    fn from_iter<I: IntoIterator<Item = (BundleId, BundleState)>>(it: I) -> Self {
-        BundleMap {
-            map: it.into_iter().collect(),
-            note: Written::default(),
-        }
     }
 }
 
@@ -202,7 +180,10 @@ mod tests {
             "the newer half is kept"
         );
         // The note is no part of the state.
-        let mut other: BundleMap = m.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let mut other = BundleMap::default();
+        for (k, v) in m.iter() {
+            other.insert(k.clone(), v.clone());
+        }
         assert_eq!(other, m);
         assert_eq!(format!("{other:?}"), format!("{:?}", *m));
         let _ = other.get_mut(&id(1));

@@ -161,3 +161,22 @@ impl<T> PartialEq for Same<T> {
         std::rc::Rc::ptr_eq(&self.0, &o.0)
     }
 }
+
+impl<T> Clone for Same<T> {
+    fn clone(&self) -> Self {
+        Same(self.0.clone())
+    }
+}
+
+impl<T: Default> Default for Same<T> {
+    fn default() -> Self {
+        Same(std::rc::Rc::default())
+    }
+}
+
+impl<T> std::ops::Deref for Same<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}

@@ -7,6 +7,7 @@ use crate::engine::pulsar::config::{LoadManager, Profile, SplitAlgorithm};
 use crate::engine::pulsar::{Action, Config};
 use crate::scenario::presets;
 use crate::sort::StableSort;
+use crate::ui::components::canvas::Same;
 use crate::ui::components::field_error::FieldError;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -84,26 +85,6 @@ fn use_alive(members: &Rc<Vec<(String, bool)>>) -> Rc<Vec<String>> {
     (*alive).clone()
 }
 
-/// Every live broker's (name, bundles owned, load %, bytes/s served), busiest
-/// first. Compared by pointer: the tab derives a new list only when the broker
-/// views change, and comparing 1,000 rows by value for each section that reads
-/// them cost more than the sections' render.
-#[derive(Clone, Default)]
-pub struct Loads(pub Rc<Vec<(String, usize, f64, f64)>>);
-
-impl PartialEq for Loads {
-    fn eq(&self, o: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &o.0)
-    }
-}
-
-impl std::ops::Deref for Loads {
-    type Target = Vec<(String, usize, f64, f64)>;
-    fn deref(&self) -> &Self::Target {
-        &self.0
-    }
-}
-
 /// Controls properties.
 #[derive(Properties, Clone, PartialEq)]
 pub struct ControlsProps {
@@ -134,9 +115,12 @@ pub struct ControlsProps {
     pub on_error: Callback<String>,
     /// A fresh random seed (from the browser).
     pub fresh_seed: Callback<(), u64>,
-    /// Every live broker's (name, bundles owned, load %, bytes/s served), busiest first.
+    /// Every live broker's (name, bundles owned, load %, bytes/s served), busiest
+    /// first. Compared by pointer: the tab derives a new list only when the broker
+    /// views change, and comparing 1,000 rows by value for each section that reads
+    /// them cost more than the sections' render.
     #[prop_or_default]
-    pub loads: Loads,
+    pub loads: Same<Vec<(String, usize, f64, f64)>>,
     /// Open a lesson at its first step (the doc example's full setup).
     #[prop_or_default]
     pub on_lesson: Callback<&'static str>,
@@ -149,7 +133,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
     // get them (the others then skip the round). The doc example's line reads
     // them only when exactly three brokers are alive.
     let without_loads = ControlsProps {
-        loads: Loads::default(),
+        loads: Same::default(),
         ..p.clone()
     };
     let three_alive = p.members.iter().filter(|(_, alive)| *alive).count() == 3;

@@ -262,7 +262,6 @@ impl Views {
         let ((members, colors), ids) = match kept.members.take() {
             Some(((m, c), ids))
                 if m.len() == brokers.len()
-                    && ids.len() == brokers.len()
                     && m.iter()
                         .zip(&ids)
                         .zip(brokers.iter())
@@ -449,7 +448,7 @@ pub fn PulsarTab() -> Html {
             Rc::new(v)
         })
     };
-    let loads = super::controls::Loads((*loads).clone());
+    let loads = crate::ui::components::canvas::Same((*loads).clone());
     let on_propose = {
         let store = store.clone();
         let open = shown.is_some();

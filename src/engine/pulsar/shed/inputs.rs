@@ -186,7 +186,7 @@ impl ShedInputs {
 
 /// A percentage with one decimal.
 pub(crate) fn pc(v: f64) -> String {
-    format!("{v:.1} %")
+    Shown::Percent(Some(v)).text()
 }
 
 /// A broker input from a fraction.
