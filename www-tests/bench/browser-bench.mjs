@@ -17,7 +17,7 @@ import { gzipSync } from 'node:zlib';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serveDist, launch, DIST } from '../harness.mjs';
-import { opened, measure } from './open.mjs';
+import { opened, measure, domChanges } from './open.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const topics = Number(process.argv[2] ?? 200000);
@@ -79,6 +79,11 @@ try {
     const m = await measure(page, null);
     idle.push(m.total); idleWork.push(m.script + m.frame);
   }
+  // What a round changes in the DOM (three more rounds, observed, not timed): the redraw's
+  // DOM work against the size of the page.
+  const changes = [];
+  for (let i = 0; i < 3; i++) changes.push(await domChanges(page));
+  const dom = changes.sort((a, b) => a.attributes + a.text + a.nodes - (b.attributes + b.text + b.nodes))[1];
   // The compare run (the whole log replayed under another shedder), chosen last so
   // the worker's core does not disturb the rounds: the time until the page answered
   // the choice (the frame after the painted one) and until the run's lines came.
@@ -117,6 +122,7 @@ try {
     ['    of which the Pulsar tab\'s views from the engine', fmt(median(views)), '', '', ''],
     ...Object.entries(parts).map(([k, v]) => [`      ${k.replace('pulsar-views-', '')}`, fmt(median(v)), '', '', '']),
     ['  the frame that draws it (style, layout, paint)', fmt(median(paint)), '', '', ''],
+    ['  DOM changes of a round (median of 3, not timed)', `${dom.attributes} attributes, ${dom.text} texts, ${dom.nodes} nodes of ${dom.elements} elements`, '', '', ''],
     ['  the same work with nothing pressed', fmt(median(idleWork)), '', '', ''],
     ['key press to the second frame, less the round', fmt(median(wait)), '', '', ''],
     ['  the same wait with nothing pressed', fmt(median(idle)), '', '', ''],

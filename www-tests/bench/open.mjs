@@ -93,3 +93,29 @@ export function measure(page, key = 'n') {
     return { total, script, frame: drawing };
   }, key);
 }
+
+/**
+ * Press `key` and count what the page changes in the DOM until the frame after the
+ * painted one (a MutationObserver over the whole body): attribute writes, text
+ * writes and nodes added or removed. Not timed: the observer itself costs time, so
+ * the timed rounds run without it.
+ */
+export function domChanges(page, key = 'n') {
+  return page.evaluate(async (key) => {
+    const counts = { attributes: 0, text: 0, nodes: 0 };
+    const count = (ms) => {
+      for (const m of ms) {
+        if (m.type === 'attributes') counts.attributes++;
+        else if (m.type === 'characterData') counts.text++;
+        else counts.nodes += m.addedNodes.length + m.removedNodes.length;
+      }
+    };
+    const observer = new MutationObserver(count);
+    observer.observe(document.body, { subtree: true, attributes: true, childList: true, characterData: true });
+    document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    count(observer.takeRecords());
+    observer.disconnect();
+    return { ...counts, elements: document.getElementsByTagName('*').length };
+  }, key);
+}
