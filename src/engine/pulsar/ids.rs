@@ -236,7 +236,7 @@ pub struct BundleId {
 /// Bytewise lexicographic order of two strings (the order of `str::cmp`), eight
 /// bytes at a time.
 #[inline]
-fn cmp_bytes(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
+pub(crate) fn cmp_bytes(a: &[u8], b: &[u8]) -> std::cmp::Ordering {
     let n = a.len().min(b.len());
     let (mut x, mut y) = (a[..n].chunks_exact(8), b[..n].chunks_exact(8));
     for (p, q) in (&mut x).zip(&mut y) {

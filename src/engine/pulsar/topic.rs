@@ -26,9 +26,48 @@ pub enum Domain {
 /// A fully qualified topic name. The text is shared: the topic map, the
 /// namespace's ring and the topic itself hold one copy of it, and a snapshot of
 /// the cluster copies none. Equality, order and hash are those of the text; it
-/// is written and read as a plain string.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+/// is written and read as a plain string. Two names compare by pointer first
+/// (a lookup with the shared copy ends there), then eight bytes at a time: the
+/// topic maps are searched with names that share a long `persistent://` prefix,
+/// which a byte-at-a-time comparison (wasm's `memcmp`) walks one byte per step.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TopicName(pub Arc<str>);
+
+impl PartialEq for TopicName {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+            || (self.0.len() == other.0.len()
+                && super::ids::cmp_bytes(self.0.as_bytes(), other.0.as_bytes()).is_eq())
+    }
+}
+
+impl Eq for TopicName {}
+
+/// The text's hash, as equality is the text's.
+impl std::hash::Hash for TopicName {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+
+impl Ord for TopicName {
+    #[inline]
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        if Arc::ptr_eq(&self.0, &other.0) {
+            std::cmp::Ordering::Equal
+        } else {
+            super::ids::cmp_bytes(self.0.as_bytes(), other.0.as_bytes())
+        }
+    }
+}
+
+impl PartialOrd for TopicName {
+    #[inline]
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
 
 /// Why a topic name was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -207,6 +246,42 @@ pub fn topic_hash(full_name: &str) -> u32 {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn topic_name_order_and_equality_are_the_texts() {
+        let names = [
+            "",
+            "a",
+            "persistent://public/default/t",
+            "persistent://public/default/t-0",
+            "persistent://public/default/t-00",
+            "persistent://public/default/t-1",
+            "persistent://public/default/t-10",
+            "persistent://public/default/u",
+            "non-persistent://public/default/t",
+            "persistent://public/défault/t",
+        ];
+        for a in names {
+            for b in names {
+                let (x, y) = (TopicName(a.into()), TopicName(b.into()));
+                assert_eq!(x.cmp(&y), a.cmp(b), "{a} vs {b}");
+                assert_eq!(x.partial_cmp(&y), Some(a.cmp(b)), "{a} vs {b}");
+                assert_eq!(x == y, a == b, "{a} vs {b}");
+            }
+        }
+        // One shared copy is equal to itself without reading the text.
+        let x = TopicName("persistent://public/default/t".into());
+        assert_eq!(x.cmp(&x.clone()), std::cmp::Ordering::Equal);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn topic_names_order_as_their_texts(a in "[a-c/:é-]{0,40}", b in "[a-c/:é-]{0,40}") {
+            let (x, y) = (TopicName(a.as_str().into()), TopicName(b.as_str().into()));
+            proptest::prop_assert_eq!(x.cmp(&y), a.cmp(&b));
+            proptest::prop_assert_eq!(x == y, a == b);
+        }
+    }
+
     use super::*;
 
     #[test]
