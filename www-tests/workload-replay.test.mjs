@@ -9,10 +9,11 @@ import { execFileSync } from 'node:child_process';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mkdir } from 'node:fs/promises';
-import { OUTPUT, openApp, suite } from './harness.mjs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { OUTPUT, openApp, screenshot, suite } from './harness.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const cli = (...args) => execFileSync('cargo', ['run', '-q', '--bin', 'lbscope', '--', ...args], { cwd: root, encoding: 'utf8' });
+const cli = (...args) => execFileSync('cargo', ['run', '-q', '--bin', 'lbscope', '--', ...args], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 28 });
 
 const env = suite();
 
@@ -110,5 +111,55 @@ test('the workloads panel lays out its patterns and traffic lines at 1280 and 39
   }
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.emulateMedia({ colorScheme: 'light' });
+  assert.deepEqual(errors, []);
+});
+
+// A long play keeps the page small: with 900 rounds in the log, each line of
+// the metrics chart is drawn from at most four points per two units of its
+// width (its first, lowest, highest and last), with one dot, at its last
+// point; its ends and its extremes are the native run's. The offered-traffic
+// curve of the workloads panel is the range of each of its 120 columns.
+test('after 900 rounds the chart draws each line from a bounded set of points with its extremes kept', async () => {
+  const LONG = 900;
+  const sc = JSON.parse(readFileSync(join(root, 'tests', 'scenarios', 'pulsar-workload-patterns.json'), 'utf8'));
+  sc.actions.push(...Array.from({ length: LONG }, () => ({ op: 'step' })));
+  await mkdir(OUTPUT, { recursive: true });
+  const file = join(OUTPUT, 'pulsar-workload-long.json');
+  writeFileSync(file, JSON.stringify(sc));
+  const { page, errors } = await openApp(env.context, cli('url', file, '--base', env.server.url).trim());
+  await page.waitForSelector('.chart .series[data-series="max load"] polyline', { state: 'attached' });
+  const chart = await page.evaluate(() => [...document.querySelectorAll('.chart .series')].map((g) => ({
+    name: g.dataset.series,
+    circles: g.querySelectorAll('circle').length,
+    points: g.querySelector('polyline').getAttribute('points').trim().split(/\s+/).map((p) => p.split(',').map(Number)),
+  })));
+  const native = JSON.parse(cli('run', file, '--format', 'json')).events
+    .filter((e) => e.event.kind === 'round_done').map((e) => e.event.metrics);
+  assert.ok(native.length >= LONG, String(native.length));
+  assert.ok(chart.length >= 6, JSON.stringify(chart.map((c) => c.name)));
+  for (const line of chart) {
+    assert.equal(line.circles, 1, line.name);
+    assert.ok(line.points.length > 2 && line.points.length <= 4 * 187, `${line.name}: ${line.points.length} points`);
+    // The line spans the plot: the first round at its left edge, the last at its right.
+    assert.equal(line.points[0][0], 38);
+    assert.equal(line.points.at(-1)[0], 412);
+    assert.ok(line.points.every((p, i) => i === 0 || p[0] >= line.points[i - 1][0]), line.name);
+  }
+  // The highest and lowest max load of the native run are where the line reaches
+  // (the percent axis tops at 1, 2 or 5 times a power of ten above the percent lines' peak).
+  const loads = native.map((m) => m.max_load);
+  const peakPct = Math.max(...native.flatMap((m) => [m.max_load, m.avg_load, m.min_load]));
+  const top = [1, 2, 5, 10].map((k) => k * 10 ** Math.floor(Math.log10(peakPct))).find((v) => v >= peakPct);
+  const y = (v) => 180 - 22 - Math.min(Math.max(v / top, 0), 1) * (180 - 10 - 22);
+  const ys = chart.find((c) => c.name === 'max load').points.map((p) => p[1]);
+  assert.ok(Math.abs(Math.min(...ys) - y(Math.max(...loads))) <= 0.051, `${Math.min(...ys)} vs ${y(Math.max(...loads))}`);
+  assert.ok(Math.abs(Math.max(...ys) - y(Math.min(...loads))) <= 0.051, `${Math.max(...ys)} vs ${y(Math.min(...loads))}`);
+  // The offered curve: 120 columns, labelled with its count of readings (a
+  // reshaping each round, and one when each of the three patterns was added).
+  const offered = page.locator('.workload-offered svg.workload-curve');
+  assert.match(await offered.getAttribute('aria-label'), new RegExp(`offered msg/s in, ${LONG + 6 + 3} readings`));
+  const mid = await offered.locator('polyline').getAttribute('points');
+  assert.equal(mid.trim().split(/\s+/).length, 120);
+  await screenshot(page, 'chart-after-900-rounds');
   assert.deepEqual(errors, []);
 });

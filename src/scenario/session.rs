@@ -202,11 +202,14 @@ impl<S: Engine> Session<S> {
     /// the cursor: what [`Engine::series`] needs, without walking every event.
     pub fn charted_events(&self) -> impl Iterator<Item = &S::Event> {
         let setup = self.charted_setup.iter().map(|&i| &self.setup_events[i as usize]);
-        let steps = self.steps[..self.cursor]
+        setup.chain(self.charted_steps())
+    }
+    /// The charted events of the applied log actions alone (no setup's), in order.
+    pub fn charted_steps(&self) -> impl Iterator<Item = &S::Event> {
+        self.steps[..self.cursor]
             .iter()
             .zip(&self.charted)
-            .flat_map(|(ev, at)| at.iter().map(move |&i| &ev[i as usize]));
-        setup.chain(steps)
+            .flat_map(|(ev, at)| at.iter().map(move |&i| &ev[i as usize]))
     }
     /// Whether there is something to undo / redo.
     pub fn can_undo(&self) -> bool {
@@ -372,6 +375,9 @@ mod tests {
                 let same = |s: &Session<E>| {
                     let all = E::series(&mut s.setup_events().iter().chain(s.steps().iter().flatten()));
                     assert_eq!(E::series(&mut s.charted_events()), all);
+                    let of_steps: Vec<&E::Event> =
+                        s.steps().iter().flatten().filter(|e| E::charted(e)).collect();
+                    assert_eq!(s.charted_steps().collect::<Vec<_>>(), of_steps);
                     all.iter().map(|l| l.points.len()).sum::<usize>()
                 };
                 let points = same(&s);

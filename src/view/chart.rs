@@ -7,6 +7,7 @@
 use super::svg::{esc, n, theme, Svg};
 use super::Caption;
 use crate::engine::{Series, System};
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// Line colours (Okabe–Ito, skipping yellow for contrast on white): the playground's.
@@ -33,6 +34,70 @@ pub fn nice_max(v: f64) -> f64 {
 /// The largest value of `s` (0 for none).
 pub fn peak(s: &Series) -> f64 {
     s.points.iter().map(|p| p.1).fold(0.0, f64::max)
+}
+
+/// The points of a line as `columns` pixel columns can show them: when there
+/// are more than four per column, each column keeps its first, lowest, highest
+/// and last point (in their order along x), so the drawn line has the same
+/// extremes and ends as the whole series. Fewer points are kept as they are.
+/// `points` are in x order (rounds).
+pub fn decimate(points: &[(f64, f64)], columns: usize) -> Cow<'_, [(f64, f64)]> {
+    let columns = columns.max(1);
+    if points.len() <= 4 * columns {
+        return Cow::Borrowed(points);
+    }
+    let (x_min, x_max) = (points[0].0, points[points.len() - 1].0);
+    let span = (x_max - x_min).max(f64::MIN_POSITIVE);
+    let column = |x: f64| (((x - x_min) / span * columns as f64) as usize).min(columns - 1);
+    let mut out = Vec::with_capacity(4 * columns);
+    let mut start = 0;
+    while start < points.len() {
+        let c = column(points[start].0);
+        let mut end = start + 1;
+        while end < points.len() && column(points[end].0) == c {
+            end += 1;
+        }
+        let run = &points[start..end];
+        let by_y = |a: &&(f64, f64), b: &&(f64, f64)| a.1.total_cmp(&b.1);
+        let lo = run
+            .iter()
+            .enumerate()
+            .min_by(|a, b| by_y(&a.1, &b.1))
+            .map_or(0, |m| m.0);
+        let hi = run
+            .iter()
+            .enumerate()
+            .max_by(|a, b| by_y(&a.1, &b.1))
+            .map_or(0, |m| m.0);
+        let mut keep = [0, lo.min(hi), lo.max(hi), run.len() - 1];
+        keep.sort_unstable();
+        let mut last = None;
+        for k in keep {
+            if last != Some(k) {
+                out.push(run[k]);
+                last = Some(k);
+            }
+        }
+        start = end;
+    }
+    Cow::Owned(out)
+}
+
+/// A history of values on at most `columns` columns: each column's lowest and
+/// highest value (the band a small curve draws), in order. Up to `columns`
+/// values, each is its own column (both bounds the value).
+pub fn spread(values: &[f64], columns: usize) -> (Vec<f64>, Vec<f64>) {
+    let columns = columns.max(1);
+    if values.len() <= columns {
+        return (values.to_vec(), values.to_vec());
+    }
+    let (mut lo, mut hi) = (Vec::with_capacity(columns), Vec::with_capacity(columns));
+    for c in 0..columns {
+        let part = &values[c * values.len() / columns..(c + 1) * values.len() / columns];
+        lo.push(part.iter().copied().fold(f64::INFINITY, f64::min));
+        hi.push(part.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+    }
+    (lo, hi)
 }
 
 /// How a value reads in the legend (`12.5 %`, `3 moves`).
@@ -152,8 +217,7 @@ pub fn chart(system: System, series: &[Series], mut caption: Caption) -> String 
             esc(&value(last, &s.unit))
         );
         if s.points.len() > 1 {
-            let pts: Vec<String> = s
-                .points
+            let pts: Vec<String> = decimate(&s.points, (x1 - x0) as usize)
                 .iter()
                 .map(|&(x, y)| format!("{},{}", n(sx(x)), n(sy(y, max))))
                 .collect();
@@ -239,5 +303,54 @@ mod tests {
         assert_eq!(nice_max(87.0), 100.0);
         assert_eq!(nice_max(101.0), 200.0);
         assert_eq!(nice_max(3.0), 5.0);
+    }
+
+    #[test]
+    fn a_long_history_spreads_over_its_columns() {
+        let v: Vec<f64> = (0..10).map(f64::from).collect();
+        assert_eq!(spread(&v, 10), (v.clone(), v.clone()));
+        assert_eq!(
+            spread(&v, 4),
+            (vec![0.0, 2.0, 5.0, 7.0], vec![1.0, 4.0, 6.0, 9.0])
+        );
+        let (lo, hi) = spread(&v, 3);
+        assert_eq!((lo, hi), (vec![0.0, 3.0, 6.0], vec![2.0, 5.0, 9.0]));
+    }
+
+    #[test]
+    fn a_short_line_is_drawn_whole() {
+        let pts: Vec<(f64, f64)> = (0..40).map(|i| (f64::from(i), f64::from(i % 7))).collect();
+        assert!(matches!(decimate(&pts, 10), Cow::Borrowed(p) if p == pts.as_slice()));
+    }
+
+    #[test]
+    fn a_long_line_keeps_each_columns_ends_and_extremes() {
+        // 1,000 rounds on 10 columns: 100 rounds per column, a spike in one.
+        let mut pts: Vec<(f64, f64)> = (0..1000).map(|i| (f64::from(i), f64::from(i % 10))).collect();
+        pts[555].1 = 99.0;
+        pts[556].1 = -3.0;
+        let d = decimate(&pts, 10);
+        assert!(d.len() <= 40, "{}", d.len());
+        assert_eq!(d.first(), pts.first());
+        assert_eq!(d.last(), pts.last());
+        assert!(
+            d.windows(2).all(|w| w[0].0 < w[1].0),
+            "in x order, no point twice"
+        );
+        assert!(d.contains(&(555.0, 99.0)) && d.contains(&(556.0, -3.0)));
+        // Every kept point is one of the series'.
+        assert!(d.iter().all(|p| pts.contains(p)));
+        // Each column's highest and lowest survive.
+        for c in 0..10 {
+            let col = &pts[c * 100..(c + 1) * 100];
+            let hi = col.iter().map(|p| p.1).fold(f64::MIN, f64::max);
+            let lo = col.iter().map(|p| p.1).fold(f64::MAX, f64::min);
+            let kept: Vec<f64> = d
+                .iter()
+                .filter(|p| (p.0 as usize) / 100 == c)
+                .map(|p| p.1)
+                .collect();
+            assert!(kept.contains(&hi) && kept.contains(&lo), "column {c}: {kept:?}");
+        }
     }
 }

@@ -5,7 +5,7 @@ use crate::engine::Series;
 use yew::prelude::*;
 
 // The palette and the axis scaling are the exported picture's, so both read alike.
-use crate::view::chart::{nice_max, peak, COLORS, DASHES};
+use crate::view::chart::{decimate, nice_max, peak, COLORS, DASHES};
 
 /// Chart properties.
 #[derive(Properties, PartialEq)]
@@ -32,6 +32,12 @@ const PAD_L: f64 = 38.0;
 const PAD_R: f64 = 8.0;
 const PAD_T: f64 = 10.0;
 const PAD_B: f64 = 22.0;
+/// Columns a line is decimated to ([`decimate`]): one per two units of the
+/// plot's width, the main lines' stroke width, finer than which nothing shows.
+const COLUMNS: usize = ((W - PAD_L - PAD_R) / 2.0) as usize;
+/// Up to this many points a line has a dot at each (as in the exported
+/// picture); a longer one has a dot at its last point only.
+const DOTS: usize = 60;
 
 /// The chart panel. Percent series share one axis; series in other units are
 /// scaled to their own maximum (stated in the legend). A series and its compare
@@ -75,8 +81,7 @@ pub fn MetricsChart(p: &ChartProps) -> Html {
     let draw = |i: usize, s: &Series, twin: bool| {
         let max = scale_of(&s.name, &s.unit);
         let color = COLORS[i % COLORS.len()];
-        let pts: String = s
-            .points
+        let pts: String = decimate(&s.points, COLUMNS)
             .iter()
             .map(|&(x, y)| format!("{:.1},{:.1} ", sx(x), sy(y, max)))
             .collect();
@@ -92,7 +97,12 @@ pub fn MetricsChart(p: &ChartProps) -> Html {
             last,
             s.unit
         );
-        let dots = s.points.iter().map(|&(x, y)| {
+        let dotted = if s.points.len() <= DOTS {
+            &s.points[..]
+        } else {
+            &s.points[s.points.len() - 1..]
+        };
+        let dots = dotted.iter().map(|&(x, y)| {
             html! { <circle cx={format!("{:.1}", sx(x))} cy={format!("{:.1}", sy(y, max))} r={if twin { "1.8" } else { "2.6" }} fill={color} /> }
         });
         html! {

@@ -269,11 +269,10 @@ fn target_fields(t: &Target) -> (&'static str, String) {
 }
 
 /// Offered msg/s in (the shaped topics, after the patterns) per round, from the
-/// events so far.
-fn offered(steps: &[Vec<pulsar::Event>]) -> Vec<f64> {
-    steps
-        .iter()
-        .flatten()
+/// charted events so far (a workload's events are charted: a few per round,
+/// where a round at 200,000 topics has thousands of events).
+fn offered<'a>(charted: impl Iterator<Item = &'a pulsar::Event>) -> Vec<f64> {
+    charted
         .filter_map(|e| match e {
             pulsar::Event::Workload(WorkloadEvent::Applied { msg_rate_in, .. }) => Some(*msg_rate_in),
             _ => None,
@@ -350,7 +349,7 @@ pub fn PulsarWorkloads() -> Html {
         .iter()
         .map(|e| (e.id, e.pattern.clone()))
         .collect();
-    let history = offered(session.steps());
+    let history = offered(session.charted_steps());
     let per_broker = traffic_lines(
         "broker",
         "msg/s in",
@@ -480,10 +479,15 @@ pub fn PulsarWorkloads() -> Html {
     });
     let history_curve = (history.len() >= 2).then(|| {
         let last = history.last().copied().unwrap_or(0.0);
+        // A long history is drawn as each pixel column's range (the curve is 120 wide).
+        let (lo, hi) = crate::view::chart::spread(&history, 120);
         curve(
-            &history,
-            &history,
-            format!("offered msg/s in over {} rounds, now {last:.0}", history.len()),
+            &lo,
+            &hi,
+            format!(
+                "offered msg/s in, {} readings (each round's, and each pattern change's), now {last:.0}",
+                history.len()
+            ),
         )
     });
     let needs_text = *target_kind != "all";
