@@ -1,5 +1,5 @@
 // The in-browser half of the benchmark (not a test: it prints figures).
-// Usage: node www-tests/bench/browser-bench.mjs [TOPICS] [ROUNDS]   (see `make bench`)
+// Usage: node www-tests/bench/browser-bench.mjs [TOPICS] [ROUNDS] [LONG]   (see `make bench`)
 //
 // 1. The native CLI writes the Pulsar benchmark cluster (1,000 brokers, 16,384
 //    bundles, TOPICS topics) as a scenario and times ROUNDS Steps on it natively.
@@ -9,10 +9,12 @@
 //    draws it (open.mjs's `measure`), and the time until the frame after the
 //    painted one (each also with nothing pressed).
 // 3. It chooses a compare run (computed in the engine worker for a heavy scenario).
-// 4. It prints both, their ratio, the redraw, opening, compare and first-render
+// 4. It opens the same cluster with LONG rounds in its log and measures the redraw
+//    of ten more rounds there (what a long play draws: a chart of LONG rounds).
+// 5. It prints both, their ratio, the redraw, opening, compare and first-render
 //    times and the gzipped wasm size, each beside its target.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, mkdirSync } from 'node:fs';
+import { readFileSync, readdirSync, mkdirSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +24,8 @@ import { opened, measure, domChanges } from './open.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const topics = Number(process.argv[2] ?? 200000);
 const rounds = Number(process.argv[3] ?? 20);
+// Rounds in the log of the long-play redraw's scenario.
+const long = Number(process.argv[4] ?? 600);
 const cli = join(root, 'target', 'release', 'lbscope');
 const out = join(root, 'www-tests', 'output');
 mkdirSync(out, { recursive: true });
@@ -100,6 +104,27 @@ try {
     const worker = performance.getEntriesByType('resource').some((e) => e.name.endsWith('/worker.js'));
     return { answered, lines, worker };
   });
+  await page.close();
+  // The redraw after a long play: the same cluster with LONG rounds in its log (opened
+  // from its link, which replays them), then ten more rounds pressed and measured as above.
+  console.error(`wasm: the redraw after ${long} rounds ...`);
+  const longFile = join(out, `bench-pulsar-${topics}-long.json`);
+  const longScenario = JSON.parse(readFileSync(file, 'utf8'));
+  longScenario.actions = [...(longScenario.actions ?? []), ...Array.from({ length: long }, () => ({ op: 'step' }))];
+  writeFileSync(longFile, JSON.stringify(longScenario));
+  const longPage = await context.newPage();
+  longPage.on('pageerror', (e) => errors.push(String(e)));
+  await longPage.goto(execFileSync(cli, ['url', longFile, '--base', server.url], { encoding: 'utf8' }).trim(), { timeout: 600000 });
+  await opened(longPage);
+  await longPage.waitForFunction((n) => Number(document.querySelector('.this-round')?.dataset.round) >= n, long, { timeout: 600000 });
+  const longWork = [];
+  for (let i = 0; i < 13; i++) {
+    const { script, frame } = await measure(longPage);
+    const eng = await longPage.evaluate(() => window.lbscopeRoundMs);
+    if (i >= 3) longWork.push(script - eng + frame);
+  }
+  const longElements = await longPage.evaluate(() => [document.querySelectorAll('*').length, document.querySelectorAll('.chart svg *').length]);
+  await longPage.close();
   const wasm = readdirSync(DIST).find((f) => f.endsWith('.wasm'));
   const raw = readFileSync(join(DIST, wasm));
   const gz = gzipSync(raw, { level: 9 }).length;
@@ -124,6 +149,8 @@ try {
     ['  the frame that draws it (style, layout, paint)', fmt(median(paint)), '', '', ''],
     ['  DOM changes of a round (median of 3, not timed)', `${dom.attributes} attributes, ${dom.text} texts, ${dom.nodes} nodes of ${dom.elements} elements`, '', '', ''],
     ['  the same work with nothing pressed', fmt(median(idleWork)), '', '', ''],
+    [`  after ${long} rounds in the log (10 more rounds)`, `${fmt(median(longWork))} (max ${fmt(Math.max(...longWork))})`, '', '<= 16 ms', verdict(median(longWork) <= 16)],
+    ['    its page\'s elements (of which the chart\'s)', `${longElements[0]} (${longElements[1]})`, '', '', ''],
     ['key press to the second frame, less the round', fmt(median(wait)), '', '', ''],
     ['  the same wait with nothing pressed', fmt(median(idle)), '', '', ''],
     ['opening the scenario (setup replay + first draw)', fmt(openMs), `setup ${fmt(native.setup_ms)}`, '<= 2000 ms', verdict(openMs <= 2000)],
