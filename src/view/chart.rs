@@ -58,24 +58,16 @@ pub fn decimate(points: &[(f64, f64)], columns: usize) -> Cow<'_, [(f64, f64)]> 
             end += 1;
         }
         let run = &points[start..end];
-        let by_y = |a: &&(f64, f64), b: &&(f64, f64)| a.1.total_cmp(&b.1);
-        let lo = run
-            .iter()
-            .enumerate()
-            .min_by(|a, b| by_y(&a.1, &b.1))
-            .map_or(0, |m| m.0);
-        let hi = run
-            .iter()
-            .enumerate()
-            .max_by(|a, b| by_y(&a.1, &b.1))
-            .map_or(0, |m| m.0);
-        let mut keep = [0, lo.min(hi), lo.max(hi), run.len() - 1];
+        let by_y = |a: &usize, b: &usize| run[*a].1.total_cmp(&run[*b].1);
+        let lo = (0..run.len()).min_by(by_y).unwrap_or(0);
+        let hi = (0..run.len()).max_by(by_y).unwrap_or(0);
+        let mut keep = [0, lo, hi, run.len() - 1];
         keep.sort_unstable();
-        let mut last = None;
+        let mut kept = None;
         for k in keep {
-            if last != Some(k) {
+            if kept != Some(k) {
                 out.push(run[k]);
-                last = Some(k);
+                kept = Some(k);
             }
         }
         start = end;
