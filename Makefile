@@ -11,7 +11,11 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/www-tests/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-WEBBUILD := target/webbuild/lbscope-webbuild
+# Where cargo puts what it builds: ./target, or wherever CARGO_TARGET_DIR (or a cargo config)
+# says. Asked of cargo once, when a recipe first needs it.
+TARGET_DIR = $(eval TARGET_DIR := $$(or $$(shell cargo metadata --format-version 1 --no-deps \
+  2>/dev/null | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p'),target))$(TARGET_DIR)
+WEBBUILD = $(TARGET_DIR)/webbuild/lbscope-webbuild
 WASM_BUILD := cargo build --target wasm32-unknown-unknown --bin lbscope-web --profile
 PORT ?= 8080
 # What `make serve` serves: the release code of `make test` (`wasm-release`, which of the
@@ -20,7 +24,7 @@ PORT ?= 8080
 SERVE ?= --profile wasm-release
 
 .PHONY: serve serve-trunk test tools tools-web tools-browser tools-trunk webbuild check native-test \
-  wasm-release www-test bench bench-speed profile fmt
+  wasm-release www-test bench bench-speed profile fmt target-dir
 
 ## serve: install what is missing, then build and serve the app on http://127.0.0.1:8080
 serve: tools-web
@@ -44,7 +48,7 @@ tools-browser:
 	  echo "installing Debian chromium"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq chromium chromium-driver >/dev/null; fi
 
-# Compile tools/webbuild while the command $(1) runs (its own build directory, target/webbuild,
+# Compile tools/webbuild while the command $(1) runs (its own build directory, webbuild/ in cargo's,
 # so the two cargo runs do not wait for each other), then wait for both (also when $(1) fails);
 # print how long each took.
 define with_webbuild
@@ -102,25 +106,26 @@ BENCH_TOPICS ?= 200000
 BENCH_TOP ?= 25
 bench: tools-web tools-browser
 	cargo build --release --bin lbscope
-	./target/release/lbscope bench
+	$(TARGET_DIR)/release/lbscope bench
 	$(MAKE) --no-print-directory wasm-release
 	$(WEBBUILD) size --top $(BENCH_TOP)
 	node www-tests/bench/browser-bench.mjs $(BENCH_TOPICS) 20
 
 ## bench-speed: the same in-browser run with the wasm at opt-level 3 (cargo profile wasm-speed,
-## wasm-opt -O3, in target/dist-speed): its size breakdown and round time against make bench's
-SPEED_DIST := target/dist-speed
+## wasm-opt -O3, in dist-speed/ of cargo's target directory): its size breakdown and round
+## time against make bench's
+SPEED_DIST = $(TARGET_DIR)/dist-speed
 bench-speed: tools-web tools-browser
 	cargo build --release --bin lbscope
 	@$(call with_webbuild,$(WASM_BUILD) wasm-speed)
 	$(WEBBUILD) dist --profile wasm-speed --wasm-opt 3 --out $(SPEED_DIST)
-	$(WEBBUILD) size target/webbuild/dist-speed-names.wasm --top 10
+	$(WEBBUILD) size $(TARGET_DIR)/webbuild/dist-speed-names.wasm --top 10
 	LBSCOPE_DIST=$(SPEED_DIST) node www-tests/bench/browser-bench.mjs $(BENCH_TOPICS) 20
 
 ## profile: where a browser round's time goes (Chromium CPU profile of the
 ## benchmark cluster; the wasm keeps its function names). PROFILE_TOPICS=20000 is quicker.
 PROFILE_TOPICS ?= 200000
-PROFILE_DIST := target/dist-profile
+PROFILE_DIST = $(TARGET_DIR)/dist-profile
 profile: tools-web tools-browser
 	cargo build --release --bin lbscope
 	@$(call with_webbuild,$(WASM_BUILD) wasm-profile)
@@ -129,3 +134,7 @@ profile: tools-web tools-browser
 
 fmt:
 	cargo fmt --all
+
+## target-dir: print where cargo puts what it builds (what every recipe here uses)
+target-dir:
+	@echo $(TARGET_DIR)

@@ -5,12 +5,29 @@ import { readFile, mkdtemp, mkdir } from 'node:fs/promises';
 import { extname, join, normalize, dirname } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { before, after } from 'node:test';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const DIST = process.env.LBSCOPE_DIST ?? join(here, '..', 'dist');
 export const OUTPUT = join(here, 'output');
+/** The project's root (where Cargo.toml is). */
+export const ROOT = join(here, '..');
+
+let targetDir;
+/**
+ * Where cargo puts what it builds: ./target, or wherever CARGO_TARGET_DIR (or a cargo
+ * config) says, as `cargo metadata` reports it.
+ */
+export function cargoTargetDir() {
+  targetDir ??= JSON.parse(execFileSync('cargo', ['metadata', '--format-version', '1', '--no-deps'],
+    { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 })).target_directory;
+  return targetDir;
+}
+
+/** The release CLI's path (`cargo build --release --bin lbscope` builds it). */
+export const releaseCli = () => join(cargoTargetDir(), 'release', 'lbscope');
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',

@@ -13,11 +13,11 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { suite, screenshot, OUTPUT } from './harness.mjs';
+import { suite, screenshot, OUTPUT, releaseCli } from './harness.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 // The release CLI when it is built (make bench builds it), else cargo's.
-const release = join(root, 'target', 'release', 'lbscope');
+const release = releaseCli();
 const cli = (...args) => existsSync(release)
   ? execFileSync(release, args, { encoding: 'utf8' })
   : execFileSync('cargo', ['run', '-q', '--bin', 'lbscope', '--', ...args], { cwd: root, encoding: 'utf8' });

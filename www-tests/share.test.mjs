@@ -7,13 +7,12 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { spawn } from 'node:child_process';
 import { readFile, writeFile, mkdir, access } from 'node:fs/promises';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { openApp, screenshot, suite, OUTPUT, DIST } from './harness.mjs';
+import { join } from 'node:path';
+import { openApp, screenshot, suite, OUTPUT, DIST, cargoTargetDir } from './harness.mjs';
 
 const env = suite();
 const WEBBUILD = process.env.LBSCOPE_WEBBUILD
-  ?? join(dirname(fileURLToPath(import.meta.url)), '..', 'target', 'webbuild', 'lbscope-webbuild');
+  ?? join(cargoTargetDir(), 'webbuild', 'lbscope-webbuild');
 
 /** `lbscope-webbuild serve` on a port the system picks; resolves to its URL. */
 async function projectServer() {

@@ -18,7 +18,7 @@ import { readFileSync, readdirSync, mkdirSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serveDist, launch, DIST } from '../harness.mjs';
+import { serveDist, launch, DIST, releaseCli } from '../harness.mjs';
 import { opened, measure, domChanges } from './open.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -26,7 +26,7 @@ const topics = Number(process.argv[2] ?? 200000);
 const rounds = Number(process.argv[3] ?? 20);
 // Rounds in the log of the long-play redraw's scenario.
 const long = Number(process.argv[4] ?? 600);
-const cli = join(root, 'target', 'release', 'lbscope');
+const cli = releaseCli();
 const out = join(root, 'www-tests', 'output');
 mkdirSync(out, { recursive: true });
 const file = join(out, `bench-pulsar-${topics}.json`);

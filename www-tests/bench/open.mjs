@@ -4,10 +4,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serveDist, launch } from '../harness.mjs';
+import { serveDist, launch, releaseCli } from '../harness.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const cli = join(root, 'target', 'release', 'lbscope');
+const cli = releaseCli();
 /** Where the scripts write what they record. */
 export const out = join(root, 'www-tests', 'output');
 

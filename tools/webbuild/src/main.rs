@@ -12,8 +12,8 @@
 //! glue (`--target web`, no TypeScript, as trunk does), runs `wasm-opt -O<level>` on a release
 //! build, copies the stylesheets, icon and boot module, writes `index.html` with subresource
 //! integrity, and only then replaces the output directory. Each step's time is printed.
-//! wasm-opt keeps the function names (`-g`) in a side copy, `target/webbuild/<out>-names.wasm`,
-//! and `dist/` gets the same module without its `name` section; `size` reads that copy and
+//! wasm-opt keeps the function names (`-g`) in a side copy, `webbuild/<out>-names.wasm` in cargo's
+//! target directory, and `dist/` gets the same module without its `name` section; `size` reads that copy and
 //! prints where the bytes go (see `size.rs`).
 
 mod page;
@@ -39,8 +39,8 @@ dist   build the web app into DIR (default dist/): cargo (wasm32), wasm-bindgen,
        --wasm-opt L  run wasm-opt -OL (0 1 2 3 4 s z) or not at all (off)
 serve  serve DIR (default dist/) on http://127.0.0.1:8080/ until stopped
 size   where the bytes of FILE go: per section, per crate and module, serde, the N (default 25)
-       largest functions (default FILE: target/webbuild/dist-names.wasm, which the last
-       `dist --release` wrote: its wasm with the function names kept)";
+       largest functions (default FILE: webbuild/dist-names.wasm in cargo's target directory,
+       which the last `dist --release` wrote: its wasm with the function names kept)";
 
 #[derive(Debug, Default, PartialEq)]
 struct DistOpts {
@@ -63,7 +63,11 @@ struct ServeOpts {
 enum Cmd {
     Dist(DistOpts),
     Serve(ServeOpts),
-    Size { file: PathBuf, top: usize },
+    /// `file` is `None` for the default: the names copy of the last `dist --release`.
+    Size {
+        file: Option<PathBuf>,
+        top: usize,
+    },
     Help,
 }
 
@@ -120,7 +124,7 @@ fn parse(args: &[String]) -> Result<Cmd> {
             Ok(Cmd::Serve(o))
         }
         Some("size") => {
-            let mut file = PathBuf::from("target/webbuild/dist-names.wasm");
+            let mut file = None;
             let mut top = 25;
             while let Some(a) = it.next() {
                 match a.as_str() {
@@ -128,7 +132,7 @@ fn parse(args: &[String]) -> Result<Cmd> {
                         let v = value(a, &mut it)?;
                         top = v.parse().map_err(|_| anyhow!("--top: `{v}` is not a count"))?;
                     }
-                    f if !f.starts_with('-') => file = f.into(),
+                    f if !f.starts_with('-') => file = Some(f.into()),
                     other => bail!("unknown option `{other}` for size\n\n{USAGE}"),
                 }
             }
@@ -147,12 +151,72 @@ fn main() {
         }
         Cmd::Dist(o) => dist(&o),
         Cmd::Serve(o) => serve::serve(&o.dir, o.addr, o.port, o.quiet),
-        Cmd::Size { file, top } => size::run(&file, top),
+        Cmd::Size { file, top } => match file {
+            Some(file) => size::run(&file, top),
+            None => size::run(
+                &cargo_target_dir(Path::new("."))?.join("webbuild/dist-names.wasm"),
+                top,
+            ),
+        },
     });
     if let Err(e) = result {
         eprintln!("lbscope-webbuild: error: {e:#}");
         std::process::exit(1);
     }
+}
+
+/// Where cargo puts what it builds for the workspace at `root`: `./target`, or wherever
+/// `CARGO_TARGET_DIR` or a cargo config says (as `cargo metadata` reports it).
+fn cargo_target_dir(root: &Path) -> Result<PathBuf> {
+    target_dir_from(metadata_command(root))
+}
+
+fn metadata_command(root: &Path) -> Command {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = Command::new(cargo);
+    cmd.current_dir(root)
+        .args(["metadata", "--format-version", "1", "--no-deps"])
+        .stderr(Stdio::inherit());
+    cmd
+}
+
+fn target_dir_from(mut metadata: Command) -> Result<PathBuf> {
+    let out = metadata
+        .output()
+        .with_context(|| format!("cannot run {}", metadata.get_program().to_string_lossy()))?;
+    if !out.status.success() {
+        bail!("cargo metadata failed ({})", out.status);
+    }
+    let meta: serde_json::Value =
+        serde_json::from_slice(&out.stdout).context("reading cargo metadata's output")?;
+    meta["target_directory"]
+        .as_str()
+        .map(PathBuf::from)
+        .ok_or_else(|| anyhow!("cargo metadata names no target_directory"))
+}
+
+/// Moves the directory `from` to `to` (which must not exist): a rename, or a copy and a
+/// removal when the two are on different file systems (cargo's target directory elsewhere).
+fn move_dir(from: &Path, to: &Path) -> Result<()> {
+    if std::fs::rename(from, to).is_ok() {
+        return Ok(());
+    }
+    copy_dir(from, to).with_context(|| format!("cannot copy {} to {}", from.display(), to.display()))?;
+    std::fs::remove_dir_all(from).with_context(|| format!("cannot remove {}", from.display()))
+}
+
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let dest = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &dest)?;
+        } else {
+            std::fs::copy(entry.path(), dest)?;
+        }
+    }
+    Ok(())
 }
 
 /// `sha384-<base64>`, the subresource integrity of `bytes`.
@@ -320,7 +384,7 @@ fn dist(o: &DistOpts) -> Result<()> {
     let wasm = cargo_build(&root, &app)?;
     step(&format!("cargo build --profile {} (wasm32)", app.profile), t);
 
-    // Stage next to cargo's own output (target/webbuild/<out>), replace `out` only at the end.
+    // Stage next to cargo's own output (webbuild/<out> in its target directory), replace `out` only at the end.
     let target_dir = wasm
         .ancestors()
         .nth(3)
@@ -411,8 +475,7 @@ fn dist(o: &DistOpts) -> Result<()> {
     if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)?;
     }
-    std::fs::rename(&stage, &out)
-        .with_context(|| format!("cannot move {} to {}", stage.display(), out.display()))?;
+    move_dir(&stage, &out)?;
     step("assets and index.html", t);
     eprintln!(
         "lbscope-webbuild: {} ready ({} profile, wasm {}) in {:.1} s",
@@ -460,10 +523,75 @@ mod tests {
         assert_eq!(
             parse(&args("size x.wasm --top 5")).unwrap(),
             Cmd::Size {
-                file: "x.wasm".into(),
+                file: Some("x.wasm".into()),
                 top: 5
             }
         );
+        assert_eq!(parse(&args("size")).unwrap(), Cmd::Size { file: None, top: 25 });
+    }
+
+    /// The workspace's root (this tool lives in tools/webbuild).
+    fn workspace() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("lbscope-webbuild-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn the_target_directory_follows_cargo_target_dir() {
+        let elsewhere = scratch("elsewhere");
+        let mut cmd = metadata_command(&workspace());
+        cmd.env("CARGO_TARGET_DIR", &elsewhere);
+        assert_eq!(target_dir_from(cmd).unwrap(), elsewhere);
+        let mut cmd = metadata_command(&workspace());
+        cmd.env_remove("CARGO_TARGET_DIR")
+            .env_remove("CARGO_BUILD_TARGET_DIR");
+        assert_eq!(
+            target_dir_from(cmd).unwrap(),
+            workspace().canonicalize().unwrap().join("target")
+        );
+    }
+
+    #[test]
+    fn the_makefile_asks_cargo_for_its_target_directory() {
+        if Command::new("make").arg("--version").output().is_err() {
+            return;
+        }
+        let elsewhere = scratch("make");
+        let out = Command::new("make")
+            .args(["-s", "target-dir"])
+            .current_dir(workspace())
+            .env("CARGO_TARGET_DIR", &elsewhere)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim(),
+            elsewhere.to_str().unwrap()
+        );
+    }
+
+    #[test]
+    fn a_staged_directory_moves_whole() {
+        let from = scratch("stage");
+        std::fs::create_dir_all(from.join("sub")).unwrap();
+        std::fs::write(from.join("a.txt"), "a").unwrap();
+        std::fs::write(from.join("sub/b.txt"), "b").unwrap();
+        // The copy that a move across file systems makes, then the move itself.
+        let copied = scratch("copied");
+        copy_dir(&from, &copied).unwrap();
+        let moved = scratch("moved");
+        move_dir(&from, &moved).unwrap();
+        for dir in [&copied, &moved] {
+            assert_eq!(std::fs::read_to_string(dir.join("a.txt")).unwrap(), "a");
+            assert_eq!(std::fs::read_to_string(dir.join("sub/b.txt")).unwrap(), "b");
+            std::fs::remove_dir_all(dir).unwrap();
+        }
+        assert!(!from.exists());
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! `lbscope-webbuild size [FILE] [--top N]`: where the bytes of a wasm file go.
 //!
 //! Reads the module's sections and its `name` section (function names, which `dist --release`
-//! keeps in a side copy of the optimised wasm, `target/webbuild/<out>-names.wasm`), then prints
-//! the bytes per section, per crate (function bodies grouped by the crate their name belongs
+//! keeps in a side copy of the optimised wasm, `webbuild/<out>-names.wasm` in cargo's target
+//! directory), then prints the bytes per section, per crate (function bodies grouped by the crate their name belongs
 //! to; the app's own code by module), the code that serde generated or instantiated, and the
 //! largest functions. Each group's "gz" is its bodies compressed alone (deflate level 9): a
 //! guide to what removing the group would save, not a share of the file's gzipped size.
