@@ -1,6 +1,6 @@
 //! Entry points shared by the cargo-fuzz targets (`fuzz/`) and the native
 //! regression test that replays every input they ever crashed on
-//! (`tests/fuzz_regressions.rs`). Each must return normally on any input.
+//! (`tests/it/fuzz_regressions.rs`). Each must return normally on any input.
 
 use crate::engine::{flink, kstreams, pulsar, Engine, System};
 use crate::scenario::{run, url, Scenario};

@@ -1,7 +1,7 @@
 //! Fidelity notes: every place where the documents and the real code disagree, and
 //! every place lbscope simplifies. Each note says what the doc says, what the code
 //! does and what lbscope does, and names the lesson that shows it (if any). The
-//! numbers here are checked against the engine in `tests/lessons.rs`.
+//! numbers here are checked against the engine in `tests/it/lessons.rs`.
 
 use crate::engine::System;
 use serde::Serialize;

@@ -1,7 +1,6 @@
 //! Automatic split: each threshold, the namespace maximum, modular vs extensible rules.
 #![allow(clippy::field_reassign_with_default)]
-#[path = "pulsar_util/mod.rs"]
-mod util;
+use crate::support::pulsar as util;
 
 use lbscope::engine::pulsar::config::{LoadManager, Profile, SplitAlgorithm};
 use lbscope::engine::pulsar::ownership::ServiceUnitState;

@@ -1,7 +1,6 @@
-//! Shared helpers are duplicated per test file; this file checks the helpers themselves.
+//! Checks the shared Pulsar helpers (`support::pulsar`) themselves.
 #![allow(clippy::field_reassign_with_default)]
-#[path = "pulsar_util/mod.rs"]
-mod util;
+use crate::support::pulsar as util;
 
 #[test]
 fn helpers_build_a_cluster() {

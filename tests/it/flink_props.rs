@@ -1,6 +1,6 @@
 //! Property tests of both phases (modest case counts to keep `cargo test` fast).
 
-mod support;
+use crate::support;
 
 use lbscope::engine::flink::job_graph::{DistributionPattern as P, EdgeSpec, JobSpec, VertexSpec};
 use lbscope::engine::flink::{Action, Config, JobStatus, LoadBalanceMode, Resources, SchedulerType, Sim};

@@ -2,7 +2,7 @@
 //! identical event logs, and a session moved anywhere by seek / undo / redo is in
 //! the same state as a fresh replay to that point (snapshots never drift).
 
-mod support;
+use crate::support;
 
 use lbscope::engine::{flink, kstreams, pulsar, Engine};
 use lbscope::scenario::session::Session;

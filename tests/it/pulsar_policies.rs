@@ -3,7 +3,7 @@
 //! report, through the engine's actions. Test names follow the upstream test
 //! they mirror; each says where its expected values come from.
 
-mod pulsar_util;
+use crate::support::pulsar as pulsar_util;
 
 use lbscope::engine::pulsar::config::{LoadManager, Profile, SheddingStrategy};
 use lbscope::engine::pulsar::isolation::{AutoFailoverPolicy, UnloadScope};

@@ -1,7 +1,6 @@
 //! The doc's worked split examples, run through the engine with pinned topics.
 #![allow(clippy::field_reassign_with_default)]
-#[path = "pulsar_util/mod.rs"]
-mod util;
+use crate::support::pulsar as util;
 
 use lbscope::engine::pulsar::config::{Profile, SplitAlgorithm};
 use lbscope::engine::pulsar::split::split_partitions;

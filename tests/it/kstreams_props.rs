@@ -1,6 +1,6 @@
 //! Property tests over random clusters and action sequences.
 
-mod support;
+use crate::support;
 
 use lbscope::engine::kstreams::{Action, AssignorKind, Config, RackStrategy, Sim, SubtopologySpec};
 use lbscope::engine::Engine;

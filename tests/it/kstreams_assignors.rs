@@ -3,8 +3,7 @@
 //! (snake case); the expected values are that method's assertions unless a
 //! comment says they were derived by reading the class.
 
-#[path = "support/assign.rs"]
-mod assign;
+use crate::support::assign;
 
 use assign::{client, configs, run, t, tasks, Which};
 use lbscope::engine::kstreams::Config;

@@ -2,10 +2,8 @@
 //! topic is lost by splits / unloads / crashes, and after an assign phase every
 //! bundle with topics has one live owner.
 #![allow(clippy::field_reassign_with_default)]
-#[path = "pulsar_util/mod.rs"]
-mod util;
 
-mod support;
+use crate::support;
 
 use lbscope::engine::pulsar::bundle::LAST_BOUNDARY;
 use lbscope::engine::pulsar::config::{LoadManager, Profile, SplitAlgorithm};

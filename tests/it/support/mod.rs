@@ -1,5 +1,8 @@
 //! Helpers shared by the integration tests.
 
+pub mod assign;
+pub mod pulsar;
+
 /// Sequences per property test: 48 in the default `cargo test`; the full run sets
 /// `PROPTEST_CASES=10000` (see the README's Reliability section).
 pub fn proptest_cases() -> u32 {

@@ -1,7 +1,6 @@
 //! Lookup / assignment, ownership states, broker crash / join, leader crash, reconnects.
 #![allow(clippy::field_reassign_with_default)]
-#[path = "pulsar_util/mod.rs"]
-mod util;
+use crate::support::pulsar as util;
 
 use lbscope::engine::pulsar::broker::DirectUsage;
 use lbscope::engine::pulsar::config::{LoadManager, Profile};

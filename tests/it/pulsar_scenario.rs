@@ -1,7 +1,6 @@
 //! Multi-round scenarios: growth, faults, determinism, proposals by cloning, scale smoke.
 #![allow(clippy::field_reassign_with_default)]
-#[path = "pulsar_util/mod.rs"]
-mod util;
+use crate::support::pulsar as util;
 
 use lbscope::engine::pulsar::config::{LoadManager, Profile};
 use lbscope::engine::pulsar::traffic::Traffic;
