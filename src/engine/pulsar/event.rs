@@ -556,8 +556,27 @@ impl Narrate for Event {
                 published,
                 skipped,
                 sampled,
+            } if published.is_empty() => (
+                format!(
+                    "no broker report published: {skipped} unchanged{}",
+                    if *sampled {
+                        "; leader sampled every bundle"
+                    } else {
+                        ""
+                    }
+                ),
+                false,
+            ),
+            Event::Reported {
+                published,
+                skipped,
+                sampled,
             } => crate::engine::list_narration(
-                &format!("{} broker report(s) published (", published.len()),
+                &format!(
+                    "{} broker report{} published (",
+                    published.len(),
+                    if published.len() == 1 { "" } else { "s" }
+                ),
                 published.iter().map(|(b, why, u)| format!("{b} {u:.1}%: {why}")),
                 "; ",
                 || {

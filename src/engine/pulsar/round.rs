@@ -53,7 +53,7 @@ pub struct RoundMetrics {
 impl Narrate for RoundMetrics {
     fn narrate(&self) -> String {
         format!(
-            "round {} (t = {} s): {} brokers, load max {:.1}% min {:.1}% avg {:.1}% std dev {:.2}; {} bundles moved, {} reconnects, {} splits, {} assignments, {} unowned",
+            "round {} (t = {} s): {} brokers, load max {:.1}% min {:.1}% avg {:.1}% std dev {:.2}; {} bundles moved, {} topics reconnected, {} splits, {} assignments, {} unowned",
             self.round,
             self.time_ms / 1000,
             self.brokers_alive,

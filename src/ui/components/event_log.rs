@@ -23,6 +23,8 @@ pub struct EventLogProps {
     /// Called with how many of the newest rows the log needs written: the rows
     /// it shows, or all it keeps while a filter reads them or the setup's are unfolded.
     pub on_want: Callback<usize>,
+    /// The units line under the log (the tab's own units).
+    pub units: AttrValue,
 }
 
 /// Rows drawn at first; "Show more" adds as many again (a big round logs
@@ -272,7 +274,7 @@ pub fn EventLog(p: &EventLogProps) -> Html {
             if log.hidden > 0 {
                 <p class="hint">{ format!("{} older events not shown (the CLI prints them all: lbscope run)", log.hidden) }</p>
             }
-            <p class="hint units">{"Rates in msg/s; sizes in MB/s, 1 MB = 1,048,576 bytes as Pulsar counts."}</p>
+            <p class="hint units">{ p.units.clone() }</p>
         </section>
     }
 }

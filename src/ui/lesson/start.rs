@@ -14,11 +14,17 @@ pub fn StartHere() -> Html {
     if *dismissed || store.lesson.is_some() || store.page != Page::Playground {
         return html! {};
     }
-    let Some(first) = lessons::all().first() else {
+    // The tab's own first lesson, numbered as in the course.
+    let Some((number, first)) = lessons::all()
+        .iter()
+        .enumerate()
+        .find(|(_, l)| l.system == store.tab)
+        .map(|(i, l)| (i + 1, l))
+    else {
         return html! {};
     };
     let total = lessons::all().len();
-    let of_tab = lessons::of_system(store.tab).next();
+    let round = store.tab.round_name();
     let close = {
         let dismissed = dismissed.clone();
         Callback::from(move |_: MouseEvent| {
@@ -47,14 +53,11 @@ pub fn StartHere() -> Html {
             <div class="start-text">
                 <h2 id="start-here-title">{"New here? Start with a lesson"}</h2>
                 <p>{ format!(
-                    "{total} short guided lessons walk through how Pulsar, Flink and Kafka Streams really balance load, one idea each, every number computed by the engine. Or press Step below and watch it happen."
+                    "{total} short guided lessons walk through how Pulsar, Flink and Kafka Streams really balance load, one idea each, every number computed by the engine. Or press {round} and watch it happen."
                 ) }</p>
             </div>
             <div class="start-actions">
-                <button class="primary" onclick={open(first.id)}>{ format!("Lesson 1: {}", first.title) }</button>
-                if let Some(l) = of_tab.filter(|l| l.id != first.id) {
-                    <button onclick={open(l.id)}>{ format!("First {} lesson", l.system.title()) }</button>
-                }
+                <button class="primary" data-lesson={first.id} onclick={open(first.id)}>{ format!("Lesson {number}: {}", first.title) }</button>
                 <button onclick={menu}>{ format!("All {total} lessons") }</button>
                 <button class="start-dismiss" onclick={close} title="Hide this card for good (this browser remembers)">{"No thanks"}</button>
             </div>

@@ -166,8 +166,9 @@ fn TryThis(p: &ControlsProps) -> Html {
         .collect();
     let line = match &busiest {
         Some((b, n, load, _)) if !idle.is_empty() && *n > 1 => format!(
-            "{b} carries {n} of {total} bundles at {load:.0} % load while {} own none. Press Step: {:?} decides each round, and the log says why.",
+            "{b} carries {n} of {total} bundles at {load:.0} % load while {} {} none. Press Step: {:?} decides each round, and the log says why.",
             idle.join(" and "),
+            if idle.len() == 1 { "owns" } else { "own" },
             p.config.load_balancer_load_shedding_strategy
         ),
         Some((b, n, load, _)) => format!(
