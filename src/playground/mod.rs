@@ -13,6 +13,7 @@
 pub mod compare;
 mod inspect;
 mod lesson_run;
+pub mod motion;
 mod opening;
 pub mod ring_model;
 mod store;

@@ -9,6 +9,7 @@ mod components;
 mod flink;
 mod kstreams;
 mod lesson;
+mod motion;
 mod pulsar;
 mod store;
 mod system;

@@ -29,6 +29,7 @@ mod kstreams_scale;
 mod kstreams_setup;
 mod kstreams_strict_actions;
 mod lessons;
+mod motion;
 mod narration;
 mod playground;
 mod pulsar_admin;

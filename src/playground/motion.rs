@@ -1,0 +1,270 @@
+//! What moves on the page after an action: read from the engine's events of that
+//! one action, so the picture goes from cause to effect (a bundle travels from
+//! its old owner to its new one, a split's boundary grows on the ring, slots land
+//! on TaskManagers in request order, tasks travel between instances).
+//!
+//! Motions name page elements by the `data-` marks the views already carry
+//! (`data-broker`, `data-bundle`, `data-boundary`, `data-slot`, `data-task`, …);
+//! the UI plays them with the Web Animations API and decides nothing.
+
+use crate::engine::flink::{self, Event as FlinkEvent};
+use crate::engine::kstreams::{self, Event as KsEvent, Reason, Role};
+use crate::engine::pulsar::{self, place::PlaceEvent, Event as PulsarEvent};
+use std::collections::BTreeMap;
+
+/// At most this many motions play after one action (a large round moves
+/// hundreds of bundles; the first ones tell the story, the rest land at once).
+pub const MAX_MOTIONS: usize = 24;
+
+/// A CSS selector for the element(s) a motion is about, built from one
+/// `data-` mark and its value (quotes and backslashes escaped).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Anchor(pub String);
+
+impl Anchor {
+    /// `[data-<mark>="<value>"]`.
+    pub fn mark(mark: &str, value: &str) -> Anchor {
+        Anchor(format!("[data-{mark}=\"{}\"]", escape(value)))
+    }
+
+    /// The same anchor narrowed to descendants matching `inner`.
+    fn within(self, inner: &Anchor) -> Anchor {
+        Anchor(format!("{} {}", self.0, inner.0))
+    }
+}
+
+fn escape(v: &str) -> String {
+    v.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// What a motion does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Motion {
+    /// Something travels from one element to another: a token labelled `label`
+    /// leaves `from` and lands on `to` (an unloaded bundle, a moved task).
+    Travel {
+        /// What travels (a bundle range, a task id).
+        label: String,
+        /// Where it was.
+        from: Anchor,
+        /// Where it is now.
+        to: Anchor,
+    },
+    /// Something new takes its place (a split's new boundary, a new topic, a slot
+    /// landing on a TaskManager, a task given to an instance).
+    Arrive {
+        /// The element(s).
+        at: Anchor,
+    },
+    /// Something changes in place (a broker publishes a report, a standby is
+    /// promoted to active, a warm-up caught up).
+    Pulse {
+        /// The element(s).
+        at: Anchor,
+    },
+}
+
+/// One motion and its beat: motions of one beat play together, beats one after
+/// another (a round's phases; Flink's slot requests in request order).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Beat {
+    /// 0-based.
+    pub beat: u32,
+    /// The motion.
+    pub motion: Motion,
+}
+
+fn cap(mut v: Vec<Beat>) -> Vec<Beat> {
+    v.truncate(MAX_MOTIONS);
+    v
+}
+
+/// Pulsar: reports pulse (beat 0), splits draw their new boundaries (beat 1),
+/// unloaded bundles travel from the old owner to the new one (beat 2), new
+/// topics appear at their hash (beat 0).
+pub fn pulsar(events: &[PulsarEvent]) -> Vec<Beat> {
+    let mut out = Vec::new();
+    // Unloaded bundle → its old owner, until a placement names the new one.
+    let mut unloaded: BTreeMap<String, (String, Option<String>)> = BTreeMap::new();
+    let mut arrived: Vec<(String, String)> = Vec::new();
+    for e in events {
+        match e {
+            PulsarEvent::Reported { published, .. } => {
+                for (b, _, _) in published {
+                    out.push(Beat {
+                        beat: 0,
+                        motion: Motion::Pulse {
+                            at: Anchor::mark("broker", b.as_str()),
+                        },
+                    });
+                }
+            }
+            PulsarEvent::TopicCreated { topic, .. } => out.push(Beat {
+                beat: 0,
+                motion: Motion::Arrive {
+                    at: Anchor::mark("topic", &topic.to_string()),
+                },
+            }),
+            PulsarEvent::BundleSplit { children, .. } => {
+                // Every child but the first starts at a new boundary.
+                for c in children.iter().skip(1) {
+                    out.push(Beat {
+                        beat: 1,
+                        motion: Motion::Arrive {
+                            at: Anchor::mark("boundary", &format!("0x{:08x}", c.lower)),
+                        },
+                    });
+                }
+            }
+            PulsarEvent::Unloaded { bundle, from, to, .. } => {
+                unloaded.insert(
+                    bundle.to_string(),
+                    (from.to_string(), to.as_ref().map(|t| t.to_string())),
+                );
+            }
+            PulsarEvent::Place(PlaceEvent::Chosen { bundle, broker, .. })
+            | PulsarEvent::BundleAssigned { bundle, broker } => {
+                arrived.push((bundle.to_string(), broker.to_string()));
+            }
+            _ => {}
+        }
+    }
+    let mut travelled = Vec::new();
+    for (bundle, to) in arrived {
+        if let Some((from, _)) = unloaded.get(&bundle) {
+            if *from != to {
+                travelled.push((bundle.clone(), from.clone(), to));
+            }
+            unloaded.remove(&bundle);
+        }
+    }
+    // Unloads with a planned destination and no placement event (TransferShedder).
+    for (bundle, (from, to)) in unloaded {
+        if let Some(to) = to.filter(|t| *t != from) {
+            travelled.push((bundle, from, to));
+        }
+    }
+    for (bundle, from, to) in travelled {
+        let range = bundle.rsplit('/').next().unwrap_or(&bundle).to_string();
+        out.push(Beat {
+            beat: 2,
+            motion: Motion::Travel {
+                label: range,
+                from: Anchor::mark("broker", &from),
+                to: Anchor::mark("broker", &to),
+            },
+        });
+        out.push(Beat {
+            beat: 2,
+            motion: Motion::Pulse {
+                at: Anchor(format!(".arc{}", Anchor::mark("bundle", &bundle).0)),
+            },
+        });
+    }
+    out.sort_by_key(|b| b.beat);
+    cap(out)
+}
+
+/// Flink: each matched slot request lands on its TaskManager, one beat per
+/// request in the order the slot pool matched them.
+pub fn flink(events: &[FlinkEvent]) -> Vec<Beat> {
+    let mut out = Vec::new();
+    let mut order = 0;
+    for e in events {
+        if let FlinkEvent::SlotRequestMatched { tm, slot, .. } = e {
+            out.push(Beat {
+                beat: order,
+                motion: Motion::Arrive {
+                    at: Anchor::mark("slot", &format!("{tm}/{slot}")),
+                },
+            });
+            order += 1;
+        }
+    }
+    cap(out)
+}
+
+/// Kafka Streams: an active task that changed owner travels from its previous
+/// instance (or the instance that just crashed under it) to its new one; a
+/// standby promoted in place pulses; other new replicas arrive; warm-ups that
+/// caught up pulse.
+pub fn kstreams(events: &[KsEvent]) -> Vec<Beat> {
+    let mut out = Vec::new();
+    // Actives whose owner crashed in this action: they leave the crashed instance.
+    let mut orphaned: BTreeMap<String, String> = BTreeMap::new();
+    for e in events {
+        match e {
+            KsEvent::InstanceCrashed {
+                instance,
+                active_lost,
+                ..
+            } => {
+                for t in active_lost {
+                    orphaned.insert(t.to_string(), instance.clone());
+                }
+            }
+            KsEvent::TaskAssigned {
+                task,
+                instance,
+                role,
+                reason,
+                previous,
+                ..
+            } => {
+                let chip = Anchor::mark("instance", instance).within(&Anchor(format!(
+                    "[data-task=\"{}\"][data-role=\"{}\"]",
+                    escape(&task.to_string()),
+                    role_mark(*role)
+                )));
+                let crashed = (*role == Role::Active)
+                    .then(|| orphaned.get(&task.to_string()))
+                    .flatten();
+                let previous = previous.as_ref().or(crashed);
+                let motion = match previous {
+                    _ if *reason == Reason::StandbyPromoted => Motion::Pulse { at: chip },
+                    Some(p) if p != instance => Motion::Travel {
+                        label: task.to_string(),
+                        from: Anchor::mark("instance", p),
+                        to: chip,
+                    },
+                    Some(_) => continue,
+                    None => Motion::Arrive { at: chip },
+                };
+                out.push(Beat { beat: 0, motion });
+            }
+            KsEvent::WarmupCaughtUp { task, instance, .. } => out.push(Beat {
+                beat: 0,
+                motion: Motion::Pulse {
+                    at: Anchor::mark("instance", instance).within(&Anchor::mark("task", &task.to_string())),
+                },
+            }),
+            _ => {}
+        }
+    }
+    // Travels first: they are the story of a rebalance.
+    out.sort_by_key(|b| !matches!(b.motion, Motion::Travel { .. }));
+    cap(out)
+}
+
+/// The `data-role` value the instance grid gives a replica.
+fn role_mark(r: Role) -> &'static str {
+    match r {
+        Role::Active => "active",
+        Role::Standby => "standby",
+        Role::WarmUp => "warm_up",
+    }
+}
+
+/// The motions of the last action of the session shown for `live`'s system.
+pub fn of_last_action(live: &super::Live) -> Vec<Beat> {
+    if let Some(s) = live.session::<pulsar::Sim>() {
+        return s.steps().last().map(|e| pulsar(e)).unwrap_or_default();
+    }
+    if let Some(s) = live.session::<flink::Sim>() {
+        return s.steps().last().map(|e| flink(e)).unwrap_or_default();
+    }
+    if let Some(s) = live.session::<kstreams::Sim>() {
+        return s.steps().last().map(|e| kstreams(e)).unwrap_or_default();
+    }
+    Vec::new()
+}

@@ -1,0 +1,248 @@
+//! Plays the motions of the last action ([`crate::playground::motion`]) with the
+//! Web Animations API: a token travels between two elements, new elements grow
+//! or drop into place, changed ones pulse. Animations never block input (they
+//! only move copies or transform in place), and with `prefers-reduced-motion:
+//! reduce` every one is instant (duration 0).
+//!
+//! Every animation is given an id starting with `lb-` so the page's tests can
+//! find them with `document.getAnimations()`; `<body data-motions>` counts the
+//! motions of the last action and `data-motion-ms` their longest duration.
+
+use crate::playground::motion::{Beat, Motion};
+use js_sys::{Array, Function, Object, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Element, HtmlElement};
+
+const TRAVEL_MS: f64 = 900.0;
+const ARRIVE_MS: f64 = 600.0;
+const PULSE_MS: f64 = 700.0;
+/// Time between beats (phases, or Flink's requests one by one).
+const BEAT_MS: f64 = 220.0;
+/// No motion starts later than this after the action.
+const MAX_DELAY_MS: f64 = 2_400.0;
+
+fn reduced_motion() -> bool {
+    let Some(w) = web_sys::window() else {
+        return true;
+    };
+    let Ok(f) = Reflect::get(&w, &"matchMedia".into()).and_then(|f| f.dyn_into::<Function>()) else {
+        return false;
+    };
+    f.call1(&w, &"(prefers-reduced-motion: reduce)".into())
+        .ok()
+        .and_then(|m| Reflect::get(&m, &"matches".into()).ok())
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false)
+}
+
+fn obj(pairs: &[(&str, JsValue)]) -> Object {
+    let o = Object::new();
+    for (k, v) in pairs {
+        let _ = Reflect::set(&o, &(*k).into(), v);
+    }
+    o
+}
+
+/// `el.animate(frames, {id, duration, delay, easing, fill})`.
+fn animate(el: &Element, id: &str, frames: &[Object], duration: f64, delay: f64) -> Option<JsValue> {
+    let f = Reflect::get(el, &"animate".into())
+        .ok()?
+        .dyn_into::<Function>()
+        .ok()?;
+    let list = Array::new();
+    for k in frames {
+        list.push(k);
+    }
+    let opts = obj(&[
+        ("id", id.into()),
+        ("duration", duration.into()),
+        ("delay", delay.into()),
+        ("easing", "cubic-bezier(.4,0,.2,1)".into()),
+        ("fill", "backwards".into()),
+    ]);
+    f.call2(el, &list, &opts).ok()
+}
+
+fn frame(pairs: &[(&str, &str)]) -> Object {
+    obj(&pairs
+        .iter()
+        .map(|(k, v)| (*k, JsValue::from_str(v)))
+        .collect::<Vec<_>>())
+}
+
+fn is_svg(el: &Element) -> bool {
+    el.namespace_uri().as_deref() == Some("http://www.w3.org/2000/svg")
+}
+
+/// The visible elements an anchor selects, inside the page's main area.
+fn select(selector: &str) -> Vec<Element> {
+    let doc = gloo::utils::document();
+    let scope = doc
+        .get_element_by_id("main")
+        .map(|m| m.query_selector_all(selector));
+    let Some(Ok(list)) = scope else {
+        return Vec::new();
+    };
+    (0..list.length())
+        .filter_map(|i| list.item(i).and_then(|n| n.dyn_into::<Element>().ok()))
+        .filter(|e| {
+            let r = e.get_bounding_client_rect();
+            r.width() > 0.0 && r.height() > 0.0
+        })
+        .collect()
+}
+
+/// The largest visible element an anchor selects (a broker's card rather than
+/// its legend swatch).
+fn largest(selector: &str) -> Option<Element> {
+    select(selector).into_iter().max_by(|a, b| {
+        let area = |e: &Element| {
+            let r = e.get_bounding_client_rect();
+            r.width() * r.height()
+        };
+        area(a).total_cmp(&area(b))
+    })
+}
+
+/// A token over the page: fixed, centred on `(x, y)`, removed when its
+/// animation ends.
+fn token(text: &str, class: &str, x: f64, y: f64) -> Option<HtmlElement> {
+    let doc = gloo::utils::document();
+    let el = doc.create_element("div").ok()?.dyn_into::<HtmlElement>().ok()?;
+    el.set_class_name(class);
+    el.set_text_content(Some(text));
+    el.set_attribute("aria-hidden", "true").ok()?;
+    let style = el.style();
+    style.set_property("left", &format!("{x:.1}px")).ok()?;
+    style.set_property("top", &format!("{y:.1}px")).ok()?;
+    doc.body()?.append_child(&el).ok()?;
+    Some(el)
+}
+
+fn remove_when_done(anim: Option<JsValue>, el: HtmlElement) {
+    let Some(anim) = anim else {
+        el.remove();
+        return;
+    };
+    let done = wasm_bindgen::closure::Closure::once_into_js(move || el.remove());
+    let _ = Reflect::set(&anim, &"onfinish".into(), &done);
+    let _ = Reflect::set(&anim, &"oncancel".into(), &done);
+}
+
+fn centre(el: &Element) -> (f64, f64) {
+    let r = el.get_bounding_client_rect();
+    (r.left() + r.width() / 2.0, r.top() + r.height() / 2.0)
+}
+
+fn travel(label: &str, from: &str, to: &str, delay: f64, speed: f64) -> u32 {
+    let (Some(a), Some(b)) = (largest(from), largest(to)) else {
+        return 0;
+    };
+    let ((x0, y0), (x1, y1)) = (centre(&a), centre(&b));
+    let mut n = 0;
+    if let Some(t) = token(label, "motion-token", x0, y0) {
+        let start = frame(&[
+            ("transform", "translate(-50%, -50%) scale(0.8)"),
+            ("opacity", "0.2"),
+        ]);
+        let lift = frame(&[
+            ("transform", "translate(-50%, -50%) scale(1.1)"),
+            ("opacity", "1"),
+            ("offset", "0.15"),
+        ]);
+        let end_t = format!(
+            "translate(calc(-50% + {:.1}px), calc(-50% + {:.1}px)) scale(1)",
+            x1 - x0,
+            y1 - y0
+        );
+        let end = frame(&[("transform", &end_t), ("opacity", "1")]);
+        let anim = animate(&t, "lb-travel", &[start, lift, end], TRAVEL_MS * speed, delay);
+        remove_when_done(anim, t);
+        n += 1;
+    }
+    // The arrival lands as the token reaches it.
+    n + pulse(&b, delay + TRAVEL_MS * speed * 0.85, speed)
+}
+
+fn pulse(el: &Element, delay: f64, speed: f64) -> u32 {
+    let frames = if is_svg(el) {
+        [
+            frame(&[("transform", "scale(1)")]),
+            frame(&[("transform", "scale(1.06)")]),
+            frame(&[("transform", "scale(1)")]),
+        ]
+    } else {
+        [
+            frame(&[("transform", "scale(1)"), ("boxShadow", "0 0 0 0 var(--accent)")]),
+            frame(&[
+                ("transform", "scale(1.03)"),
+                ("boxShadow", "0 0 0 4px var(--accent)"),
+            ]),
+            frame(&[("transform", "scale(1)"), ("boxShadow", "0 0 0 0 var(--accent)")]),
+        ]
+    };
+    u32::from(animate(el, "lb-pulse", &frames, PULSE_MS * speed, delay).is_some())
+}
+
+fn arrive(el: &Element, delay: f64, speed: f64) -> u32 {
+    let mut n = 0;
+    let frames = if is_svg(el) {
+        [
+            frame(&[("transform", "scale(0.3)"), ("opacity", "0")]),
+            frame(&[("transform", "scale(1)"), ("opacity", "1")]),
+        ]
+    } else {
+        [
+            frame(&[("transform", "translateY(-28px) scale(0.7)"), ("opacity", "0")]),
+            frame(&[("transform", "none"), ("opacity", "1")]),
+        ]
+    };
+    n += u32::from(animate(el, "lb-arrive", &frames, ARRIVE_MS * speed, delay).is_some());
+    // A new boundary says where it is, in hex.
+    if let Some(hex) = el.get_attribute("data-boundary") {
+        let (x, y) = centre(el);
+        if let Some(t) = token(&hex, "motion-label", x, y - 14.0) {
+            let frames = [
+                frame(&[
+                    ("opacity", "0"),
+                    ("transform", "translate(-50%, -50%) translateY(6px)"),
+                ]),
+                frame(&[
+                    ("opacity", "1"),
+                    ("transform", "translate(-50%, -50%)"),
+                    ("offset", "0.15"),
+                ]),
+                frame(&[
+                    ("opacity", "1"),
+                    ("transform", "translate(-50%, -50%)"),
+                    ("offset", "0.85"),
+                ]),
+                frame(&[("opacity", "0"), ("transform", "translate(-50%, -50%)")]),
+            ];
+            let anim = animate(&t, "lb-label", &frames, 2_400.0 * speed, delay);
+            remove_when_done(anim, t);
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Play the motions of one action. Returns how many animations started.
+pub fn play(beats: &[Beat]) -> u32 {
+    let speed = if reduced_motion() { 0.0 } else { 1.0 };
+    let mut started = 0;
+    for b in beats {
+        let delay = (f64::from(b.beat) * BEAT_MS).min(MAX_DELAY_MS) * speed;
+        started += match &b.motion {
+            Motion::Travel { label, from, to } => travel(label, &from.0, &to.0, delay, speed),
+            Motion::Arrive { at } => select(&at.0).iter().map(|e| arrive(e, delay, speed)).sum(),
+            Motion::Pulse { at } => select(&at.0).iter().map(|e| pulse(e, delay, speed)).sum(),
+        };
+    }
+    if let Some(body) = gloo::utils::document().body() {
+        let _ = body.set_attribute("data-motions", &started.to_string());
+        let longest = if speed == 0.0 { 0.0 } else { TRAVEL_MS.max(2_400.0) };
+        let _ = body.set_attribute("data-motion-ms", &format!("{longest}"));
+    }
+    started
+}

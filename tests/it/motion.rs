@@ -1,0 +1,214 @@
+//! What moves on the page after an action (`playground::motion`), checked
+//! against the engine's own events of that action: every travelling bundle was
+//! unloaded from where it starts and placed where it lands, every new boundary
+//! is a split child's lower bound, Flink's slots land in the order the slot pool
+//! matched them, and a Kafka Streams task travels from its previous owner.
+
+use lbscope::engine::{flink, kstreams, pulsar, System};
+use lbscope::playground::motion::{self, Anchor, Beat, Motion, MAX_MOTIONS};
+use lbscope::playground::{Msg, Store};
+
+fn run(mut s: Store, msgs: impl IntoIterator<Item = Msg>) -> Store {
+    for m in msgs {
+        s = s.reduce(m);
+    }
+    s
+}
+
+fn last_pulsar_events(s: &Store) -> Vec<pulsar::Event> {
+    let live = s.active();
+    let session = live.session::<pulsar::Sim>().expect("the Pulsar tab");
+    session.steps().last().cloned().unwrap_or_default()
+}
+
+#[test]
+fn an_unloaded_bundle_travels_from_its_old_owner_to_its_new_one() {
+    // The default Pulsar scenario: broker-1 owns every bundle; one Step sheds.
+    let s = run(Store::fresh(), [Msg::StepActive]);
+    let events = last_pulsar_events(&s);
+    let beats = motion::of_last_action(s.active());
+    let travels: Vec<_> = beats
+        .iter()
+        .filter_map(|b| match &b.motion {
+            Motion::Travel { label, from, to } => Some((b.beat, label, from, to)),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        !travels.is_empty(),
+        "one Step of the default scenario moves a bundle: {beats:?}"
+    );
+    for (beat, label, from, to) in travels {
+        // Shedding comes after the reports and the splits of the round.
+        assert_eq!(beat, 2);
+        let unloaded = events.iter().find_map(|e| match e {
+            pulsar::Event::Unloaded { bundle, from, to, .. }
+                if bundle.to_string().ends_with(label.as_str()) =>
+            {
+                Some((bundle.clone(), from.to_string(), to.clone()))
+            }
+            _ => None,
+        });
+        let (bundle, old, planned) = unloaded.expect("a travelling bundle was unloaded");
+        assert_eq!(*from, Anchor::mark("broker", &old));
+        let placed = events.iter().rev().find_map(|e| match e {
+            pulsar::Event::Place(pulsar::place::PlaceEvent::Chosen {
+                bundle: b, broker, ..
+            }) if *b == bundle => Some(broker.to_string()),
+            _ => None,
+        });
+        // A placement names the new owner; a shedder that plans the destination
+        // (AvgShedder, TransferShedder) names it in the unload itself.
+        let new = placed
+            .or(planned.map(|b| b.to_string()))
+            .expect("placed or planned");
+        assert_eq!(*to, Anchor::mark("broker", &new));
+        assert_ne!(from, to);
+    }
+}
+
+#[test]
+fn a_split_draws_each_new_boundary_at_the_childs_lower_bound() {
+    let split = pulsar::Action::SplitBundle {
+        namespace: "public/default".into(),
+        bundle: "LARGEST".into(),
+        algorithm: None,
+        boundaries: Vec::new(),
+        unload: false,
+    };
+    let s = run(Store::fresh(), [Msg::act(split)]);
+    let events = last_pulsar_events(&s);
+    let children = events
+        .iter()
+        .find_map(|e| match e {
+            pulsar::Event::BundleSplit { children, .. } => Some(children.clone()),
+            _ => None,
+        })
+        .expect("the split happened");
+    let boundaries: Vec<Anchor> = motion::of_last_action(s.active())
+        .into_iter()
+        .filter_map(|b| match b.motion {
+            Motion::Arrive { at } if at.0.starts_with("[data-boundary") => Some(at),
+            _ => None,
+        })
+        .collect();
+    let expected: Vec<Anchor> = children[1..]
+        .iter()
+        .map(|c| Anchor::mark("boundary", &format!("0x{:08x}", c.lower)))
+        .collect();
+    assert_eq!(boundaries, expected);
+}
+
+#[test]
+fn flink_slots_land_one_beat_each_in_the_order_they_were_matched() {
+    let s = run(
+        Store::fresh(),
+        [Msg::Tab(System::Flink), Msg::act(flink::Action::Schedule)],
+    );
+    let live = s.active();
+    let events = live
+        .session::<flink::Sim>()
+        .unwrap()
+        .steps()
+        .last()
+        .cloned()
+        .unwrap();
+    let matched: Vec<Anchor> = events
+        .iter()
+        .filter_map(|e| match e {
+            flink::Event::SlotRequestMatched { tm, slot, .. } => {
+                Some(Anchor::mark("slot", &format!("{tm}/{slot}")))
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(!matched.is_empty());
+    let beats = motion::of_last_action(live);
+    let expected: Vec<Beat> = matched
+        .into_iter()
+        .take(MAX_MOTIONS)
+        .enumerate()
+        .map(|(i, at)| Beat {
+            beat: i as u32,
+            motion: Motion::Arrive { at },
+        })
+        .collect();
+    assert_eq!(beats, expected);
+}
+
+#[test]
+fn a_kafka_streams_task_travels_from_its_previous_instance() {
+    let s = run(
+        Store::fresh(),
+        [
+            Msg::Tab(System::Kstreams),
+            Msg::act(kstreams::Action::Rebalance),
+            // A crash is noticed at once: the group rebalances in the same action.
+            Msg::act(kstreams::Action::CrashInstance { name: "app-1".into() }),
+        ],
+    );
+    let live = s.active();
+    let events = live
+        .session::<kstreams::Sim>()
+        .unwrap()
+        .steps()
+        .last()
+        .cloned()
+        .unwrap();
+    let moved: Vec<(String, String, String)> = events
+        .iter()
+        .filter_map(|e| match e {
+            kstreams::Event::TaskAssigned {
+                task,
+                instance,
+                role: kstreams::Role::Active,
+                previous: Some(p),
+                ..
+            } if p != instance => Some((task.to_string(), p.clone(), instance.clone())),
+            // An active whose owner crashed has no previous owner in the
+            // assignor's eyes; on the page it leaves the crashed instance.
+            kstreams::Event::TaskAssigned {
+                task,
+                instance,
+                role: kstreams::Role::Active,
+                previous: None,
+                reason,
+                ..
+            } if *reason != kstreams::Reason::StandbyPromoted => {
+                Some((task.to_string(), "app-1".to_string(), instance.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    let travels: Vec<(String, Anchor, Anchor)> = motion::of_last_action(live)
+        .into_iter()
+        .filter_map(|b| match b.motion {
+            Motion::Travel { label, from, to } => Some((label, from, to)),
+            _ => None,
+        })
+        .collect();
+    assert!(!moved.is_empty(), "the crashed instance's actives move");
+    assert_eq!(
+        travels.len(),
+        moved.len().min(MAX_MOTIONS),
+        "{travels:?} vs {moved:?}"
+    );
+    for ((task, prev, now), (label, from, to)) in moved.iter().zip(&travels) {
+        assert_eq!(label, task);
+        assert_eq!(*from, Anchor::mark("instance", prev));
+        assert!(to.0.starts_with(&Anchor::mark("instance", now).0), "{to:?}");
+        assert!(to
+            .0
+            .contains(&format!("[data-task=\"{task}\"][data-role=\"active\"]")));
+    }
+}
+
+#[test]
+fn a_seek_or_an_empty_log_moves_nothing() {
+    assert!(motion::of_last_action(Store::fresh().active()).is_empty());
+    // Anchors escape what would end the attribute value.
+    assert_eq!(
+        Anchor::mark("broker", "a\"b\\c").0,
+        "[data-broker=\"a\\\"b\\\\c\"]"
+    );
+}
