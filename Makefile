@@ -24,7 +24,7 @@ PORT ?= 8080
 SERVE ?= --profile wasm-release
 
 .PHONY: serve serve-trunk test tools tools-web tools-browser tools-trunk webbuild check native-test \
-  wasm-release www-test bench bench-speed profile fmt target-dir
+  wasm-release www-test bench bench-speed profile fmt target-dir docs-img
 
 ## serve: install what is missing, then build and serve the app on http://127.0.0.1:8080
 serve: tools-web
@@ -98,7 +98,7 @@ tools-trunk:
 	  echo "installing trunk $(TRUNK_VERSION) (about 10 minutes)"; \
 	  cargo install trunk --version "$(TRUNK_VERSION)" --locked; fi
 
-## bench: every figure of the README's performance section in one run: the native table, the
+## bench: every figure of docs/performance.md in one run: the native table, the
 ## release wasm build and where its bytes go (per section, crate, module, function), then the
 ## in-browser run beside the native figures of the same scenario
 ## (BENCH_TOPICS=20000 for a quicker browser run; BENCH_TOP=N largest functions listed)
@@ -134,6 +134,12 @@ profile: tools-web tools-browser
 
 fmt:
 	cargo fmt --all
+
+## docs-img: redraw the README's pictures with `lbscope render` (the playground's view code)
+docs-img:
+	mkdir -p docs/img
+	cargo run -q --bin lbscope -- render tests/scenarios/pulsar-workload-patterns.json --view ring -o docs/img/ring.svg
+	cargo run -q --bin lbscope -- render tests/scenarios/flink-figure-c-tasks.json --view slots -o docs/img/slots.svg
 
 ## target-dir: print where cargo puts what it builds (what every recipe here uses)
 target-dir:

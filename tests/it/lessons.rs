@@ -825,21 +825,3 @@ fn dump() {
         }
     }
 }
-
-/// The README's lesson counts are the course's.
-#[test]
-fn readme_counts_the_lessons_of_each_system() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let readme = readme.split_whitespace().collect::<Vec<_>>().join(" ");
-    let n = |s: System| lessons::of_system(s).count();
-    let want = format!(
-        "a guided course of {} lessons ({} Pulsar, {} Flink, {} Kafka Streams)",
-        lessons::all().len(),
-        n(System::Pulsar),
-        n(System::Flink),
-        n(System::Kstreams)
-    );
-    assert!(readme.contains(&want), "README should say: {want}");
-    let table = format!("the guided course: {} lessons", lessons::all().len());
-    assert!(readme.contains(&table), "README should say: {table}");
-}

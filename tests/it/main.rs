@@ -5,6 +5,7 @@
 mod support;
 
 mod cli;
+mod docs;
 mod engine_interface;
 mod flink_adaptive;
 mod flink_errors;

@@ -6,7 +6,7 @@
 //! state as it was.
 //!
 //! `LBSCOPE_PROPTEST_CASES` sets the sequences per configuration (4 by default;
-//! the README's Reliability section gives the full run's figures).
+//! docs/testing.md gives the full run's command, docs/perf-log/ its figures).
 
 use lbscope::engine::schema::{knob, Kind, Patch, Schema};
 use lbscope::engine::{flink, kstreams, pulsar, Engine, SimRng};

@@ -159,7 +159,7 @@ try {
     ['compare run chosen: the page answers it', fmt(compare.answered), '', '', compare.worker ? 'run in the engine worker' : 'run on the page'],
     ['  its lines drawn', fmt(compare.lines), '', '', ''],
     ['first render of the default page', fmt(firstRender), '', '<= 1000 ms', verdict(firstRender <= 1000)],
-    ['first `make serve` on a fresh machine', 'not timed here', '', '<= 5 min', 'see README, Quick start'],
+    ['first `make serve` on a fresh machine', 'not timed here', '', '<= 5 min', 'see docs/perf-log/'],
   ];
   console.log(`\nin-browser benchmark: 1,000 brokers, ${topics} topics, 16,384 bundles, ${rounds} rounds (headless Chromium; native = the release CLI, same scenario, same run)`);
   console.log(`${'figure'.padEnd(50)} ${'browser (wasm)'.padEnd(36)} ${'native'.padEnd(22)} ${'target'.padEnd(11)}`);

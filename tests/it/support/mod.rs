@@ -4,7 +4,7 @@ pub mod assign;
 pub mod pulsar;
 
 /// Sequences per property test: 48 in the default `cargo test`; the full run sets
-/// `PROPTEST_CASES=10000` (see the README's Reliability section).
+/// `PROPTEST_CASES=10000` (see docs/testing.md).
 pub fn proptest_cases() -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()

@@ -86,7 +86,12 @@ pub enum Shown {
     /// A percentage with one decimal (`None`: "not yet averaged").
     Percent(Option<f64>),
     /// A message rate and a throughput in MB/s.
-    Rates { msg: f64, mbs: f64 },
+    Rates {
+        /// Messages per second.
+        msg: f64,
+        /// Megabytes per second.
+        mbs: f64,
+    },
     /// AvgShedder's score.
     Score(f64),
     /// The text itself (as read back from JSON).
