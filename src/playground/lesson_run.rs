@@ -27,6 +27,8 @@ pub struct LessonRun {
     /// The learner plays freely from the lesson's state: the steps no longer
     /// guide (their own tab is still kept).
     pub free: bool,
+    /// The learner's prediction for this step's round (an option's id).
+    pub guess: Option<String>,
 }
 
 impl LessonRun {
@@ -83,6 +85,8 @@ pub enum LessonMsg {
     Free,
     /// Leave the lesson: the learner's own tab comes back.
     Leave,
+    /// Predict what the step's round will do (an option of [`Store::prediction`]).
+    Guess(String),
 }
 
 impl Store {
@@ -108,6 +112,7 @@ impl Store {
             session,
             shown: true,
             free: false,
+            guess: None,
         });
         self.page = Page::Playground;
         self.playing = false;
@@ -189,6 +194,12 @@ impl Store {
                 }
                 self.highlight = None;
             }
+            LessonMsg::Guess(g) => {
+                let valid = self.prediction().is_some_and(|p| p.options.contains(&g));
+                if let Some(r) = self.lesson.as_mut().filter(|_| valid) {
+                    r.guess = Some(g);
+                }
+            }
             LessonMsg::Resume => {
                 if let Some(r) = self.lesson.as_mut() {
                     r.shown = true;
@@ -239,6 +250,15 @@ impl Store {
         }
         self.follow_lesson();
         Ok(())
+    }
+
+    /// The question the step on screen asks before its round runs, answered by
+    /// applying the step's own action to a copy of the lesson's state (`None`
+    /// when the step asks for nothing or its action moves nothing to predict).
+    pub fn prediction(&self) -> Option<super::predict::Prediction> {
+        let r = self.lesson_on_screen().filter(|r| !r.off_track)?;
+        let ask = r.view.ask.as_ref()?;
+        super::predict::for_action(&r.session, &ask.action)
     }
 
     /// The lesson run on screen and guiding (its tab active, the playground shown).

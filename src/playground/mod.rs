@@ -15,6 +15,7 @@ mod inspect;
 mod lesson_run;
 pub mod motion;
 mod opening;
+pub mod predict;
 pub mod ring_model;
 mod store;
 mod tab;

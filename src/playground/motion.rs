@@ -79,14 +79,49 @@ fn cap(mut v: Vec<Beat>) -> Vec<Beat> {
     v
 }
 
+/// The bundles an action moved: `(bundle, old owner, new owner)`, from the
+/// unloads and the placements (or the destination a shedder planned).
+pub fn pulsar_moves(events: &[PulsarEvent]) -> Vec<(String, String, String)> {
+    // Unloaded bundle → its old owner, until a placement names the new one.
+    let mut unloaded: BTreeMap<String, (String, Option<String>)> = BTreeMap::new();
+    let mut arrived: Vec<(String, String)> = Vec::new();
+    for e in events {
+        match e {
+            PulsarEvent::Unloaded { bundle, from, to, .. } => {
+                unloaded.insert(
+                    bundle.to_string(),
+                    (from.to_string(), to.as_ref().map(|t| t.to_string())),
+                );
+            }
+            PulsarEvent::Place(PlaceEvent::Chosen { bundle, broker, .. })
+            | PulsarEvent::BundleAssigned { bundle, broker } => {
+                arrived.push((bundle.to_string(), broker.to_string()));
+            }
+            _ => {}
+        }
+    }
+    let mut travelled = Vec::new();
+    for (bundle, to) in arrived {
+        if let Some((from, _)) = unloaded.remove(&bundle) {
+            if from != to {
+                travelled.push((bundle, from, to));
+            }
+        }
+    }
+    // Unloads with a planned destination and no placement event (TransferShedder).
+    for (bundle, (from, to)) in unloaded {
+        if let Some(to) = to.filter(|t| *t != from) {
+            travelled.push((bundle, from, to));
+        }
+    }
+    travelled
+}
+
 /// Pulsar: reports pulse (beat 0), splits draw their new boundaries (beat 1),
 /// unloaded bundles travel from the old owner to the new one (beat 2), new
 /// topics appear at their hash (beat 0).
 pub fn pulsar(events: &[PulsarEvent]) -> Vec<Beat> {
     let mut out = Vec::new();
-    // Unloaded bundle → its old owner, until a placement names the new one.
-    let mut unloaded: BTreeMap<String, (String, Option<String>)> = BTreeMap::new();
-    let mut arrived: Vec<(String, String)> = Vec::new();
     for e in events {
         match e {
             PulsarEvent::Reported { published, .. } => {
@@ -116,34 +151,10 @@ pub fn pulsar(events: &[PulsarEvent]) -> Vec<Beat> {
                     });
                 }
             }
-            PulsarEvent::Unloaded { bundle, from, to, .. } => {
-                unloaded.insert(
-                    bundle.to_string(),
-                    (from.to_string(), to.as_ref().map(|t| t.to_string())),
-                );
-            }
-            PulsarEvent::Place(PlaceEvent::Chosen { bundle, broker, .. })
-            | PulsarEvent::BundleAssigned { bundle, broker } => {
-                arrived.push((bundle.to_string(), broker.to_string()));
-            }
             _ => {}
         }
     }
-    let mut travelled = Vec::new();
-    for (bundle, to) in arrived {
-        if let Some((from, _)) = unloaded.get(&bundle) {
-            if *from != to {
-                travelled.push((bundle.clone(), from.clone(), to));
-            }
-            unloaded.remove(&bundle);
-        }
-    }
-    // Unloads with a planned destination and no placement event (TransferShedder).
-    for (bundle, (from, to)) in unloaded {
-        if let Some(to) = to.filter(|t| *t != from) {
-            travelled.push((bundle, from, to));
-        }
-    }
+    let travelled = pulsar_moves(events);
     for (bundle, from, to) in travelled {
         let range = bundle.rsplit('/').next().unwrap_or(&bundle).to_string();
         out.push(Beat {

@@ -33,6 +33,7 @@ mod lessons;
 mod motion;
 mod narration;
 mod playground;
+mod predict;
 mod pulsar_admin;
 mod pulsar_assign_faults;
 mod pulsar_auto_split;
