@@ -117,7 +117,7 @@ pub fn notes() -> Vec<FidelityNote> {
             Some("pulsar-transfer-shedder")),
         note(P, "UniformLoadShedder and zero traffic",
             "Not mentioned.",
-            "UniformLoadShedder takes every bundle whose rate fits in what is still required, zero-traffic ones included, with no tolerance above it (an old \"+ 1000\" delta was removed; a change filtering zero-traffic bundles was proposed but is not in the code).",
+            "UniformLoadShedder takes every bundle whose rate fits in what is still required, zero-traffic ones included, in both the message-rate and the throughput branch, with no tolerance above it (an old \"+ 1000\" delta was removed, pinned by UniformLoadShedderTest.testSmallTrafficShedding). A change filtering zero-traffic bundles (with a test testFilterOutNonTrafficBundlesForUnloading) was proposed on a branch that still had the delta; it is not in the code on master.",
             "Follows the code.",
             Some("pulsar-uniform-load-shedder")),
         note(P, "Modular top-bundles report",
