@@ -39,7 +39,7 @@ pub(super) const KNOBS: &[Knob] = &[
         MANAGER,
         "Which load manager runs: modular (the leader decides, an unloaded bundle is placed at the next lookup) or extensible (decisions pre-assign the destination).",
     ),
-    Knob::new("loadBalancerEnabled", Kind::Bool, MANAGER, "Whether the load manager balances at all (reports, shedding and splits)."),
+    Knob::new("loadBalancerEnabled", Kind::Bool, MANAGER, "Whether the load manager balances: shedding, and under the extensible load manager automatic splits (the modular split check reads only loadBalancerAutoBundleSplitEnabled)."),
     Knob::new("defaultNumberOfNamespaceBundles", int(1, 65_536), MANAGER, "Bundles a new namespace is sharded into when none is given."),
     Knob::new("defaultNumberOfSystemNamespaceBundles", int(1, 65_536), MANAGER, "Bundles of the pulsar/system namespace when the broker creates it.")
         .aliases(&["systemNamespaceBundles"]),
