@@ -142,7 +142,7 @@ pub fn notes() -> Vec<FidelityNote> {
             Some("pulsar-threshold-shedder")),
         note(P, "Report threshold",
             "Not mentioned.",
-            "A broker publishes a new load report only when a signal changed by more than loadBalancerReportUpdateThresholdPercentage (10) or after loadBalancerReportUpdateMaxIntervalMinutes.",
+            "A broker publishes a new load report only when a signal changed by more than loadBalancerReportUpdateThresholdPercentage (10) or after loadBalancerReportUpdateMaxIntervalMinutes. The resource-usage signal is the weighted max usage under the modular load manager (PIP-358) and the unweighted one in the extensible reporter.",
             "Modelled; the shedding lessons give every broker some traffic so each publishes at the first round.",
             None),
         note(P, "Namespace isolation policies",
