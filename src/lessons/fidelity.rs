@@ -163,7 +163,7 @@ pub fn notes() -> Vec<FidelityNote> {
         note(P, "Broker without a load report",
             "Not mentioned.",
             "Modular: a broker whose first report has not reached the leader is left out by applyNamespacePolicies (its persistent-topics flag is in the report) unless an isolation policy names it; then the strategies and the preallocation read its missing data and the lookup fails (NullPointerException). Extensible: it is a candidate (BrokerMaxTopicCountFilter counts 0 topics, LeastResourceUsageWithWeight leaves it out of the average only), and TransferShedder skips a whole cycle while any available broker has no load data.",
-            "Placement as in Pulsar (add_unreported_broker; the failed lookup is retried at the next assign phase). TransferShedder does not skip its cycle for a broker without load data.",
+            "Placement as in Pulsar (add_unreported_broker; the failed lookup is retried at the next assign phase). Shedding counts the registered brokers before running the strategy, as doLoadShedding and the UnloadScheduler do: with two registered and none reported the strategy still runs and TransferShedder ends in NoBrokers. TransferShedder does not skip its cycle for a broker without load data.",
             None),
         note(P, "Broker topic-count filters",
             "Not mentioned.",

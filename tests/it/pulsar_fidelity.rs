@@ -66,3 +66,79 @@ fn modular_load_manager_impl_test_need_broker_data_update() {
         );
     }
 }
+
+fn unreported_cluster(c: Config, reported: &[&str], unreported: &[&str]) -> Sim {
+    let mut sim = cluster(c, reported, "t/n", 4);
+    for b in unreported {
+        sim.apply(&Action::AddUnreportedBroker {
+            broker: b.to_string(),
+            capacity: Default::default(),
+        })
+        .unwrap();
+    }
+    sim
+}
+
+/// `UnloadScheduler.execute` (expected values from reading the code): the
+/// preamble counts the registered brokers (`getAvailableBrokersAsync`), not
+/// those with load data, so with two registered brokers and none reported the
+/// strategy runs and TransferShedder ends in `Skip / NoBrokers`; with one of
+/// two reported it ranks that one alone. `ModularLoadManagerImpl.doLoadShedding`
+/// counts `getAvailableBrokers()` the same way, so the modular strategies run
+/// too (and find nothing to move). A single registered broker still stops
+/// before the strategy ("Only 1 broker available").
+#[test]
+fn unload_scheduler_test_registered_brokers_without_load_data() {
+    use lbscope::engine::pulsar::shed::{ShedEvent, SheddingStrategy, UnloadReason};
+    let transfer_reason = |ev: &[Event]| {
+        ev.iter().find_map(|e| match e {
+            Event::Shed(ShedEvent::TransferDecision { reason, .. }) => Some(*reason),
+            _ => None,
+        })
+    };
+    let skipped = |ev: &[Event]| ev.iter().any(|e| matches!(e, Event::SheddingSkipped { .. }));
+    let mut c = Config::profile(Profile::Pulsar5);
+    c.load_manager_class_name = LoadManager::Extensible;
+    c.load_balancer_load_shedding_strategy = SheddingStrategy::TransferShedder;
+    let mut sim = unreported_cluster(c.clone(), &[], &["b1", "b2"]);
+    let ev = sim.apply(&Action::Shed).unwrap();
+    assert!(!skipped(&ev), "{ev:?}");
+    assert_eq!(transfer_reason(&ev), Some(UnloadReason::NoBrokers), "{ev:?}");
+
+    let mut sim = unreported_cluster(c.clone(), &["b1"], &["b2"]);
+    let ev = sim.apply(&Action::Shed).unwrap();
+    assert!(!skipped(&ev), "{ev:?}");
+    assert!(transfer_reason(&ev).is_some(), "{ev:?}");
+
+    let mut sim = unreported_cluster(c, &[], &["b1"]);
+    let ev = sim.apply(&Action::Shed).unwrap();
+    assert!(skipped(&ev), "{ev:?}");
+    assert_eq!(transfer_reason(&ev), None);
+
+    for strategy in [
+        SheddingStrategy::OverloadShedder,
+        SheddingStrategy::ThresholdShedder,
+        SheddingStrategy::UniformLoadShedder,
+        SheddingStrategy::AvgShedder,
+    ] {
+        for reported in [&[][..], &["b1"][..]] {
+            let mut c = Config::profile(Profile::Pulsar5);
+            c.load_balancer_load_shedding_strategy = strategy;
+            let unreported: Vec<&str> = ["b1", "b2"]
+                .into_iter()
+                .filter(|b| !reported.contains(b))
+                .collect();
+            let mut sim = unreported_cluster(c, reported, &unreported);
+            let ev = sim.apply(&Action::Shed).unwrap();
+            assert!(!skipped(&ev), "{strategy:?}: {ev:?}");
+            assert!(
+                ev.iter().any(|e| matches!(e, Event::Shed(_))),
+                "{strategy:?} ran: {ev:?}"
+            );
+            assert!(
+                !ev.iter().any(|e| matches!(e, Event::Unloaded { .. })),
+                "{strategy:?}: {ev:?}"
+            );
+        }
+    }
+}
