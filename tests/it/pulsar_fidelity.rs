@@ -142,3 +142,37 @@ fn unload_scheduler_test_registered_brokers_without_load_data() {
         }
     }
 }
+
+/// `loadBalancerReportUpdateThresholdPercentage` is a plain `int` in
+/// `ServiceConfiguration`, compared with changes that are often above 100 %
+/// (`ModularLoadManagerImplTest.testNeedBrokerDataUpdate` notes that a drop to
+/// zero publishes "as long as the threshold is less than 100"). Expected values
+/// from reading `needBrokerDataUpdate`: at 150 a msg-rate change of 100 → 220
+/// (120 %) stays quiet; 600 against the last published 100 (500 %) publishes.
+/// Whole numbers only (an `int`); negatives stay refused, as for every
+/// numeric setting.
+#[test]
+fn modular_load_manager_impl_test_need_broker_data_update_threshold_above_100() {
+    use lbscope::scenario::{run, Scenario};
+    let text = r#"{"format": 2, "seed": 1, "system": "pulsar",
+        "config": {"profile": "pulsar-4.x", "loadBalancerReportUpdateThresholdPercentage": 150},
+        "setup": [{"op": "add_broker", "broker": "b1"}]}"#;
+    let sc = Scenario::from_json(text).expect("a threshold above 100 is accepted");
+    run::event_log(&sc).unwrap();
+    for bad in ["12.5", "-1"] {
+        let text = text.replace("150", bad);
+        assert!(Scenario::from_json(&text).is_err(), "{bad} is refused");
+    }
+
+    let mut c = Config::profile(Profile::Pulsar4);
+    c.load_balancer_report_update_threshold_percentage = 150.0;
+    let mut sim = cluster(c, &["b1"], "t/n", 1);
+    pinned(&mut sim, "t/n/a", 1);
+    set_traffic(&mut sim, "t/n/a", traffic(100.0, 0.0, 1, 0));
+    step(&mut sim);
+    step(&mut sim);
+    set_traffic(&mut sim, "t/n/a", traffic(220.0, 0.0, 1, 0));
+    assert!(!published(&step(&mut sim), "b1"));
+    set_traffic(&mut sim, "t/n/a", traffic(600.0, 0.0, 1, 0));
+    assert!(published(&step(&mut sim), "b1"));
+}

@@ -116,7 +116,7 @@ pub(super) const KNOBS: &[Knob] = &[
         "Where an automatic split cuts the bundle's hash range.",
     ),
     Knob::new("flowOrQpsDifferenceThresholdPercentage", PERCENT, SPLIT, "flow_or_qps_equally_divide: how unequal the halves may be.").unit("%"),
-    Knob::new("loadBalancerReportUpdateThresholdPercentage", PERCENT, REPORT, "A broker publishes a new load report when its usage changed this much.").unit("%"),
+    Knob::new("loadBalancerReportUpdateThresholdPercentage", COUNT, REPORT, "A broker publishes a new load report when a signal changed by more than this (usage in points, rates and bundle count in percent; a whole number, above 100 allowed as in Pulsar).").unit("%"),
     Knob::new("loadBalancerReportUpdateMaxIntervalMinutes", MINUTES, REPORT, "A broker publishes a load report at least this often.").unit("min"),
     Knob::new("loadBalancerResourceQuotaUpdateIntervalMinutes", MINUTES, REPORT, "How often the leader folds bundle samples into the averages.").unit("min"),
     Knob::new("roundSeconds", int(1, 86_400), SIM, "lbscope's own: simulated time of one round.").unit("s"),
