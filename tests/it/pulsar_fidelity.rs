@@ -176,3 +176,41 @@ fn modular_load_manager_impl_test_need_broker_data_update_threshold_above_100() 
     set_traffic(&mut sim, "t/n/a", traffic(600.0, 0.0, 1, 0));
     assert!(published(&step(&mut sim), "b1"));
 }
+
+/// `TopBundleLoadDataReporter.reportAsync` (expected values from reading the
+/// code): the top-bundles report is pushed whenever the broker's stats were
+/// refreshed, with no change threshold, while the broker report waits for
+/// `loadBalancerReportUpdateThresholdPercentage`. Two bundles at 100 and 90
+/// msg/s swap places (90 → 105, a 2.6 % change of the broker total): the broker
+/// report stays as it was, the top-bundles report follows at once.
+#[test]
+fn top_bundle_load_data_reporter_test_report_without_threshold() {
+    use lbscope::engine::pulsar::shed::transfer::top_bundles_of;
+    let mut c = Config::profile(Profile::Pulsar5);
+    c.load_manager_class_name = LoadManager::Extensible;
+    c.load_balancer_load_shedding_strategy = lbscope::engine::pulsar::shed::SheddingStrategy::TransferShedder;
+    c.default_number_of_namespace_bundles = 2;
+    c.load_balancer_distribute_bundles_evenly_enabled = false;
+    let mut sim = cluster(c, &["b1"], "t/n", 2);
+    pinned(&mut sim, "t/n/a", 0x1000_0000);
+    pinned(&mut sim, "t/n/b", 0x9000_0000);
+    set_traffic(&mut sim, "t/n/a", traffic(100.0, 1.0, 1, 0));
+    set_traffic(&mut sim, "t/n/b", traffic(90.0, 0.9, 1, 0));
+    step(&mut sim);
+    step(&mut sim);
+    let heaviest = |sim: &Sim, from_report: bool| {
+        let d = &sim.load_data().brokers.iter().next().unwrap().1;
+        let src = if from_report {
+            &d.local.bundles
+        } else {
+            d.top_bundles_source()
+        };
+        top_bundles_of(src, 10, |_| true).last().unwrap().0.to_string()
+    };
+    assert_eq!(heaviest(&sim, true), "t/n/0x00000000_0x80000000");
+    assert_eq!(heaviest(&sim, false), "t/n/0x00000000_0x80000000");
+    set_traffic(&mut sim, "t/n/b", traffic(105.0, 1.05, 1, 0));
+    assert!(!published(&step(&mut sim), "b1"));
+    assert_eq!(heaviest(&sim, true), "t/n/0x00000000_0x80000000");
+    assert_eq!(heaviest(&sim, false), "t/n/0x80000000_0xffffffff");
+}

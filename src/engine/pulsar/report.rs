@@ -434,6 +434,9 @@ impl Sim {
             d.local = local;
             d.reported_at_ms = now;
         }
+        if self.config.load_manager_class_name == LoadManager::Extensible {
+            self.refresh_top_bundles();
+        }
         let quota = u64::from(self.config.load_balancer_resource_quota_update_interval_minutes) * 60_000;
         let sampled =
             !published.is_empty() || force_sample || self.now_ms.saturating_sub(self.last_sample_ms) >= quota;
@@ -451,6 +454,28 @@ impl Sim {
             skipped,
             sampled: sampled && self.leader.is_some(),
         }]
+    }
+
+    /// Every alive broker with load data refreshes the stats its top-bundles
+    /// report is cut from: `TopBundleLoadDataReporter` pushes whenever the
+    /// broker's stats were updated (each sample), with no change threshold.
+    fn refresh_top_bundles(&mut self) {
+        let ids: Vec<(BrokerId, usize)> = self
+            .alive()
+            .filter(|b| self.load.brokers.contains_key(&b.id))
+            .map(|b| (b.id.clone(), b.bundles.len()))
+            .collect();
+        let refs: Vec<(&BrokerId, usize)> = ids.iter().map(|(b, n)| (b, *n)).collect();
+        let lists = if refs.len() * 8 > self.brokers.len() {
+            self.reported_bundles_of(&refs)
+        } else {
+            refs.iter().map(|b| self.reported_bundles(b.0)).collect()
+        };
+        for ((id, _), list) in ids.into_iter().zip(lists) {
+            if let Some(d) = self.load.brokers.get_mut(&id) {
+                d.top_bundles = Some(list.into_iter().collect());
+            }
+        }
     }
 
     /// The leader's `updateBundleData`.
