@@ -39,6 +39,7 @@ mod pulsar_assign_faults;
 mod pulsar_auto_split;
 mod pulsar_common;
 mod pulsar_doc_examples;
+mod pulsar_fidelity;
 mod pulsar_policies;
 mod pulsar_props;
 mod pulsar_scenario;

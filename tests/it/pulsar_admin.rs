@@ -281,3 +281,76 @@ fn profiles_set_the_doc_defaults() {
     bad.round_seconds = 0;
     refused(&mut sim, Action::whole_config(&bad));
 }
+
+/// `NamespaceBundlesTest.testSplitBundles` (expected values from the test and
+/// `NamespaceBundleFactory.splitBundles`): the full bundle split in 4 leaves 4
+/// bundles of `0xffffffff / 4 = 0x3fffffff` hashes (the last keeps the
+/// remainder); the first of them split in 4 again gives 7 in all, each child
+/// range following the last.
+#[test]
+fn namespace_bundles_test_split_bundles() {
+    let mut sim = cluster(Config::profile(Profile::Pulsar4), &["b1"], "t/n", 1);
+    let names = |sim: &lbscope::engine::pulsar::Sim| -> Vec<String> {
+        sim.bundles()
+            .keys()
+            .filter(|b| b.namespace.as_str() == "t/n")
+            .map(|b| b.range.name())
+            .collect()
+    };
+    let split = |sim: &mut lbscope::engine::pulsar::Sim, bundle: &str, parts: u32| {
+        sim.apply(&Action::SplitBundleInParts {
+            namespace: "t/n".into(),
+            bundle: bundle.into(),
+            parts,
+            unload: false,
+        })
+    };
+    split(&mut sim, "0x00000000_0xffffffff", 4).unwrap();
+    assert_eq!(
+        names(&sim),
+        [
+            "0x00000000_0x3fffffff",
+            "0x3fffffff_0x7ffffffe",
+            "0x7ffffffe_0xbffffffd",
+            "0xbffffffd_0xffffffff"
+        ]
+    );
+    split(&mut sim, "0x00000000_0x3fffffff", 4).unwrap();
+    assert_eq!(
+        names(&sim),
+        [
+            "0x00000000_0x0fffffff",
+            "0x0fffffff_0x1ffffffe",
+            "0x1ffffffe_0x2ffffffd",
+            "0x2ffffffd_0x3fffffff",
+            "0x3fffffff_0x7ffffffe",
+            "0x7ffffffe_0xbffffffd",
+            "0xbffffffd_0xffffffff"
+        ]
+    );
+    // Fewer than 2 parts, or more parts than hashes, are refused with nothing changed.
+    let e = refused(
+        &mut sim,
+        Action::SplitBundleInParts {
+            namespace: "t/n".into(),
+            bundle: "0x00000000_0x0fffffff".into(),
+            parts: 1,
+            unload: false,
+        },
+    );
+    assert!(e.to_string().contains("at least 2 parts"), "{e}");
+    split(&mut sim, "0x00000000_0x0fffffff", 0x0fff_ffff).unwrap_err();
+    // The scenario form.
+    let a: Action = serde_json::from_str(
+        r#"{"op": "split_bundle_in_parts", "namespace": "t/n", "bundle": "LARGEST", "parts": 3, "unload": true}"#,
+    )
+    .unwrap();
+    assert!(matches!(
+        a,
+        Action::SplitBundleInParts {
+            parts: 3,
+            unload: true,
+            ..
+        }
+    ));
+}

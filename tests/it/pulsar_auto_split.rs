@@ -225,3 +225,33 @@ fn extensible_refuses_multi_boundary_algorithms() {
         |e| matches!(e, Event::SplitSkipped { reason, .. } if reason.text().contains("exactly 1 boundary"))
     ));
 }
+
+/// `SplitSchedulerTest.testDisableLoadBalancer` (expected values from the
+/// test: the split strategy is not consulted with `loadBalancerEnabled=false`,
+/// nor with `loadBalancerAutoBundleSplitEnabled=false`). The modular side, from
+/// reading `ModularLoadManagerImpl.updateAll` / `checkNamespaceBundleSplit`:
+/// its check reads only `loadBalancerAutoBundleSplitEnabled`, so it still splits.
+#[test]
+fn split_scheduler_test_disable_load_balancer() {
+    let hot = |manager: LoadManager, enabled: bool, split: bool| {
+        let mut c = Config::profile(Profile::Pulsar4);
+        c.load_manager_class_name = manager;
+        c.load_balancer_namespace_bundle_max_msg_rate = 100.0;
+        c.load_balancer_namespace_bundle_split_condition_hit_count_threshold = 0;
+        c.load_balancer_enabled = enabled;
+        c.load_balancer_auto_bundle_split_enabled = split;
+        let mut sim = two_topics(c, traffic(60.0, 0.0, 0, 0));
+        let ev = step(&mut sim);
+        let candidates = ev
+            .iter()
+            .filter(|e| matches!(e, Event::SplitCandidate { .. }))
+            .count();
+        (candidates, splits(&ev).len())
+    };
+    assert_eq!(hot(LoadManager::Extensible, true, true), (1, 1));
+    // The strategy is not run: no candidate, no hit counted, no split.
+    assert_eq!(hot(LoadManager::Extensible, false, true), (0, 0));
+    assert_eq!(hot(LoadManager::Extensible, true, false), (0, 0));
+    assert_eq!(hot(LoadManager::Modular, false, true), (1, 1));
+    assert_eq!(hot(LoadManager::Modular, true, false), (0, 0));
+}

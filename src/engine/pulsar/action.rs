@@ -167,6 +167,23 @@ pub enum Action {
         #[serde(default)]
         unload: bool,
     },
+    /// Split a bundle into `parts` equal hash ranges, as
+    /// `NamespaceBundleFactory.splitBundles(bundle, parts, null)` does (each
+    /// part `(upper − lower) / parts` wide, the last one taking the remainder).
+    /// Pulsar's admin API has no part count: there this is
+    /// `split-bundle -san specified_positions_divide --split-boundaries` with
+    /// those positions (which also needs two topics in the bundle).
+    SplitBundleInParts {
+        /// `tenant/namespace`.
+        namespace: String,
+        /// `0xLLLLLLLL_0xUUUUUUUU`, `LARGEST` or `HOT`.
+        bundle: String,
+        /// How many children (at least 2).
+        parts: u32,
+        /// Unload the children.
+        #[serde(default)]
+        unload: bool,
+    },
     /// `pulsar-admin ns-isolation-policy set CLUSTER POLICY --namespaces R,..
     /// --primary R,.. [--secondary R,..] --auto-failover-policy-type min_available
     /// --auto-failover-policy-params min_limit=N,usage_threshold=P [--unload-scope S]`

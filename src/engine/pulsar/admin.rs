@@ -136,6 +136,40 @@ impl Sim {
     }
 }
 
+impl Sim {
+    /// [`super::Action::SplitBundleInParts`].
+    pub(crate) fn admin_split_in_parts(
+        &mut self,
+        ns: &str,
+        sel: &str,
+        parts: u32,
+        unload: bool,
+    ) -> Result<Vec<Event>, Error> {
+        let bid = self.select_bundle(ns, sel)?;
+        if parts < 2 {
+            return Err(Error::Invalid(format!(
+                "a bundle splits into at least 2 parts, not {parts}"
+            )));
+        }
+        let have = self.namespaces.get(ns).map_or(0, |n| n.bundles.len());
+        let room = (MAX_BUNDLES as usize).saturating_sub(have);
+        if parts as usize - 1 > room {
+            return Err(too_many(ns, have, parts as usize - 1));
+        }
+        self.check_bundle_room(parts as usize - 1)?;
+        let plan = split::range_divide_in_parts(bid.range, parts);
+        if plan.boundaries.is_empty() {
+            return Err(Error::SplitRefused(format!(
+                "{bid} cannot be split into {parts} parts: {}",
+                plan.remark.unwrap_or_default()
+            )));
+        }
+        let mut ev = Vec::new();
+        self.do_split(&bid, plan, "admin", unload, &mut ev);
+        Ok(ev)
+    }
+}
+
 /// A split adding `adding` bundles to the `have` of `ns` would pass [`MAX_BUNDLES`].
 fn too_many(ns: &str, have: usize, adding: usize) -> Error {
     Error::SplitRefused(format!(

@@ -39,7 +39,7 @@ pub(super) const KNOBS: &[Knob] = &[
         MANAGER,
         "Which load manager runs: modular (the leader decides, an unloaded bundle is placed at the next lookup) or extensible (decisions pre-assign the destination).",
     ),
-    Knob::new("loadBalancerEnabled", Kind::Bool, MANAGER, "Whether the load manager balances at all (reports, shedding and splits)."),
+    Knob::new("loadBalancerEnabled", Kind::Bool, MANAGER, "Whether the load manager balances: shedding, and under the extensible load manager automatic splits (the modular split check reads only loadBalancerAutoBundleSplitEnabled)."),
     Knob::new("defaultNumberOfNamespaceBundles", int(1, 65_536), MANAGER, "Bundles a new namespace is sharded into when none is given."),
     Knob::new("defaultNumberOfSystemNamespaceBundles", int(1, 65_536), MANAGER, "Bundles of the pulsar/system namespace when the broker creates it.")
         .aliases(&["systemNamespaceBundles"]),
@@ -116,7 +116,7 @@ pub(super) const KNOBS: &[Knob] = &[
         "Where an automatic split cuts the bundle's hash range.",
     ),
     Knob::new("flowOrQpsDifferenceThresholdPercentage", PERCENT, SPLIT, "flow_or_qps_equally_divide: how unequal the halves may be.").unit("%"),
-    Knob::new("loadBalancerReportUpdateThresholdPercentage", PERCENT, REPORT, "A broker publishes a new load report when its usage changed this much.").unit("%"),
+    Knob::new("loadBalancerReportUpdateThresholdPercentage", COUNT, REPORT, "A broker publishes a new load report when a signal changed by more than this (usage in points, rates and bundle count in percent; a whole number, above 100 allowed as in Pulsar).").unit("%"),
     Knob::new("loadBalancerReportUpdateMaxIntervalMinutes", MINUTES, REPORT, "A broker publishes a load report at least this often.").unit("min"),
     Knob::new("loadBalancerResourceQuotaUpdateIntervalMinutes", MINUTES, REPORT, "How often the leader folds bundle samples into the averages.").unit("min"),
     Knob::new("roundSeconds", int(1, 86_400), SIM, "lbscope's own: simulated time of one round.").unit("s"),

@@ -262,6 +262,21 @@ pub struct BrokerData {
     /// and cool-down read.
     #[serde(default)]
     pub reported_at_ms: u64,
+    /// The extensible load manager's top-bundles report source: every bundle's
+    /// stats as of the broker's last stats sample. `TopBundleLoadDataReporter`
+    /// publishes whenever the broker's stats were refreshed, with no change
+    /// threshold, so it is fresher than the broker report (`local`), which
+    /// waits for `loadBalancerReportUpdateThresholdPercentage`. `None` (the
+    /// modular load manager) reads `local`'s bundles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top_bundles: Option<BTreeMap<BundleId, BundleStats>>,
+}
+
+impl BrokerData {
+    /// The bundle stats its top-bundles report is cut from.
+    pub fn top_bundles_source(&self) -> &BTreeMap<BundleId, BundleStats> {
+        self.top_bundles.as_ref().unwrap_or(&self.local.bundles)
+    }
 }
 
 /// The bundles preallocated to one broker (`BrokerData.preallocatedBundleData`),

@@ -5,8 +5,10 @@
 //! when Pulsar's `needBrokerDataUpdate` says so: its first report, more than
 //! `loadBalancerReportUpdateMaxIntervalMinutes` since the last one, or a change
 //! above `loadBalancerReportUpdateThresholdPercentage` in max resource usage
-//! (percentage points), total msg rate, total throughput or bundle count
-//! (percent change; from 0 to non-zero counts as infinite).
+//! (percentage points; weighted by the `loadBalancer*ResourceWeight`s under the
+//! modular load manager since PIP-358, unweighted in the extensible reporter),
+//! total msg rate, total throughput or bundle count (percent change; from 0 to
+//! non-zero counts as infinite).
 //!
 //! The leader's `updateAll` then folds every published bundle stat into that
 //! bundle's short-term (10) and long-term (1000) averages (`BundleData.update`;
@@ -17,7 +19,7 @@
 //! `loadBalancerResourceQuotaUpdateIntervalMinutes` (Pulsar's periodic bundle-data write).
 
 use super::broker::{Broker, SystemResourceUsage};
-use super::config::Config;
+use super::config::{Config, LoadManager};
 use super::index::BundleIndex;
 use super::load::{
     BrokerId, BundleData, BundleId, BundleStats, LocalBrokerData, MessageStats, TimeAverageBrokerData,
@@ -338,6 +340,10 @@ impl Sim {
         let max_interval = u64::from(self.config.load_balancer_report_update_max_interval_minutes) * 60_000;
         let threshold = self.config.load_balancer_report_update_threshold_percentage;
         let w = weights(&self.config);
+        // ModularLoadManagerImpl.needBrokerDataUpdate compares the weighted max
+        // usage (PIP-358, in every 4.x and 5.0 release); the extensible
+        // BrokerLoadDataReporter still compares the unweighted one.
+        let weighted_usage = self.config.load_manager_class_name == LoadManager::Modular;
         let mut published = Vec::new();
         let mut skipped = 0;
         self.refresh_served();
@@ -356,7 +362,14 @@ impl Sim {
                     (None, _) | (_, None) => Some("first report".to_string()),
                     (Some(t), Some(p)) => {
                         let now = LocalBrokerData::of_usage(&snap.usage);
-                        let usage = 100.0 * (p.max_resource_usage() - now.max_resource_usage()).abs();
+                        let usage = if weighted_usage {
+                            100.0
+                                * (p.max_resource_usage_with_weight(&w)
+                                    - now.max_resource_usage_with_weight(&w))
+                                .abs()
+                        } else {
+                            100.0 * (p.max_resource_usage() - now.max_resource_usage()).abs()
+                        };
                         let rate = percent_change(p.msg.total_rate(), snap.served.msg_rate());
                         let tput = percent_change(p.msg.total_throughput(), snap.served.throughput());
                         let nb = percent_change(p.bundles.len() as f64, snap.bundles as f64);
@@ -421,6 +434,9 @@ impl Sim {
             d.local = local;
             d.reported_at_ms = now;
         }
+        if self.config.load_manager_class_name == LoadManager::Extensible {
+            self.refresh_top_bundles();
+        }
         let quota = u64::from(self.config.load_balancer_resource_quota_update_interval_minutes) * 60_000;
         let sampled =
             !published.is_empty() || force_sample || self.now_ms.saturating_sub(self.last_sample_ms) >= quota;
@@ -438,6 +454,28 @@ impl Sim {
             skipped,
             sampled: sampled && self.leader.is_some(),
         }]
+    }
+
+    /// Every alive broker with load data refreshes the stats its top-bundles
+    /// report is cut from: `TopBundleLoadDataReporter` pushes whenever the
+    /// broker's stats were updated (each sample), with no change threshold.
+    fn refresh_top_bundles(&mut self) {
+        let ids: Vec<(BrokerId, usize)> = self
+            .alive()
+            .filter(|b| self.load.brokers.contains_key(&b.id))
+            .map(|b| (b.id.clone(), b.bundles.len()))
+            .collect();
+        let refs: Vec<(&BrokerId, usize)> = ids.iter().map(|(b, n)| (b, *n)).collect();
+        let lists = if refs.len() * 8 > self.brokers.len() {
+            self.reported_bundles_of(&refs)
+        } else {
+            refs.iter().map(|b| self.reported_bundles(b.0)).collect()
+        };
+        for ((id, _), list) in ids.into_iter().zip(lists) {
+            if let Some(d) = self.load.brokers.get_mut(&id) {
+                d.top_bundles = Some(list.into_iter().collect());
+            }
+        }
     }
 
     /// The leader's `updateBundleData`.

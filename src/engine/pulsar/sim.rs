@@ -1075,6 +1075,12 @@ impl Engine for Sim {
                 boundaries,
                 unload,
             } => self.admin_split(namespace, bundle, *algorithm, boundaries, *unload),
+            Action::SplitBundleInParts {
+                namespace,
+                bundle,
+                parts,
+                unload,
+            } => self.admin_split_in_parts(namespace, bundle, *parts, *unload),
             Action::Unload {
                 namespace,
                 bundle,

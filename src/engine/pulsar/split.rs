@@ -81,6 +81,43 @@ pub fn range_equally_divide(range: BundleRange) -> SplitPlan {
     }
 }
 
+/// `parts` equal ranges (`NamespaceBundleFactory.splitBundles` with a part
+/// count and no boundaries): `seg = (upper − lower) / parts` (integer
+/// division), boundaries at `lower + k × seg` for `k` in `1..parts`; the last
+/// child keeps the remainder. With 2 parts it is [`range_equally_divide`].
+/// No boundary when `parts < 2` or the range is narrower than `parts`.
+pub fn range_divide_in_parts(range: BundleRange, parts: u32) -> SplitPlan {
+    let alg = SplitAlgorithm::RangeEquallyDivide;
+    let (lo, up) = (u64::from(range.lower), u64::from(range.upper));
+    if parts < 2 {
+        return SplitPlan::none(alg, format!("{parts} part(s): at least 2 are needed"));
+    }
+    let seg = (up - lo) / u64::from(parts);
+    if seg == 0 {
+        return SplitPlan::none(
+            alg,
+            format!("0x{lo:08x}_0x{up:08x} is narrower than {parts} hashes"),
+        );
+    }
+    let boundaries: Vec<u32> = (1..u64::from(parts)).map(|k| (lo + k * seg) as u32).collect();
+    SplitPlan {
+        algorithm: alg,
+        notes: boundaries
+            .iter()
+            .enumerate()
+            .map(|(i, b)| BoundaryNote {
+                position: *b,
+                why: format!(
+                    "0x{lo:08x} + {} × (0x{up:08x} - 0x{lo:08x}) / {parts} = 0x{b:08x}",
+                    i + 1
+                ),
+            })
+            .collect(),
+        boundaries,
+        remark: None,
+    }
+}
+
 /// `topic_count_equally_divide`: halfway between the two middle topic hashes
 /// (`sorted[n/2 - 1]` and `sorted[n/2]`); no split with fewer than 2 topics.
 /// `topics` must be sorted by hash.

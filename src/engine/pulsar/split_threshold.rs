@@ -334,12 +334,18 @@ impl Sim {
     }
 
     /// [`Sim::split_phase`], appending its events to `ev`.
+    ///
+    /// The modular leader checks for splits after every load-data refresh
+    /// (`ModularLoadManagerImpl.updateAll` → `checkNamespaceBundleSplit`), which
+    /// reads `loadBalancerAutoBundleSplitEnabled` only; the extensible
+    /// `SplitScheduler` runs only when `loadBalancerEnabled` is on as well.
     pub(crate) fn split_into(&mut self, ev: &mut Vec<Event>) {
         if !self.config.load_balancer_auto_bundle_split_enabled {
             return;
         }
         match self.config.load_manager_class_name {
             LoadManager::Modular => self.split_modular(ev),
+            LoadManager::Extensible if !self.config.load_balancer_enabled => {}
             LoadManager::Extensible => self.split_extensible(ev),
         }
     }

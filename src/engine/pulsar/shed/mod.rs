@@ -786,9 +786,13 @@ impl Shedder {
 
     /// One shedding pass at simulated time `now_ms` with the configured strategy.
     ///
-    /// Applies the load manager's preamble first: shedding must be enabled
-    /// (`loadBalancerEnabled` and `loadBalancerSheddingEnabled`) and more than one
-    /// broker must be available. Bundles unloaded within
+    /// Applies the strategy-side preamble first: shedding must be enabled
+    /// (`loadBalancerEnabled` and `loadBalancerSheddingEnabled`). Whether more
+    /// than one broker is available is the caller's check, as in Pulsar, where
+    /// `ModularLoadManagerImpl.doLoadShedding` and the extensible
+    /// `UnloadScheduler` count the registered brokers, not those with load data:
+    /// the strategy runs even when fewer than two have reported (TransferShedder
+    /// then ends in `NoBrokers`). Bundles unloaded within
     /// `loadBalancerSheddingGracePeriodMinutes` of `now_ms` (per
     /// `load.recently_unloaded`) and system-namespace bundles are never chosen.
     pub fn find_bundles_for_unloading(
@@ -817,9 +821,6 @@ impl Shedder {
                 strategy,
                 "shedding disabled (loadBalancerEnabled / loadBalancerSheddingEnabled)",
             );
-        }
-        if load.brokers.len() <= 1 {
-            return ShedOutcome::idle(strategy, format!("only {} broker available", load.brokers.len()));
         }
         let recent = shared::recently_unloaded(load, conf, now_ms);
         let grace = shared::grace_period_ms(conf);

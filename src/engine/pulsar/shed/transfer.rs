@@ -23,7 +23,9 @@
 //! ranking, up to `loadBalancerMaxNumberOfBrokerSheddingPerCycle`, while the
 //! condition still holds: the max broker offloads `(max − min) / 2` of its load,
 //! i.e. `throughput × offload / max` bytes/s, taken from its top-bundles report
-//! ([`top_bundles`]) **in the report's order, lightest of the top `k` first**
+//! ([`top_bundles`]; refreshed at every stats sample with no change threshold,
+//! unlike the broker report: `BrokerData::top_bundles_source`)
+//! **in the report's order, lightest of the top `k` first**
 //! (`TopKBundles` stores the k heaviest ascending). A bundle recently unloaded or
 //! without throughput is passed over; the last remaining report entry is never
 //! taken; a bundle that would overshoot the target ends the pair unless bundles
@@ -112,8 +114,16 @@ pub fn top_bundles_where(
     k: i32,
     keep: impl Fn(&BundleId) -> bool,
 ) -> Vec<(BundleId, BundleStats)> {
-    let mut v: Vec<(BundleId, BundleStats)> = local
-        .bundles
+    top_bundles_of(&local.bundles, k, keep)
+}
+
+/// [`top_bundles_where`] over a map of bundle stats.
+pub fn top_bundles_of(
+    bundles: &std::collections::BTreeMap<BundleId, BundleStats>,
+    k: i32,
+    keep: impl Fn(&BundleId) -> bool,
+) -> Vec<(BundleId, BundleStats)> {
+    let mut v: Vec<(BundleId, BundleStats)> = bundles
         .iter()
         .filter(|(b, s)| {
             s.msg.total_throughput() != 0.0 && !is_system_service_namespace(&b.namespace) && keep(b)
@@ -381,7 +391,7 @@ impl TransferShedder {
                 max_throughput: max_tp,
                 offload_throughput: offload_tp,
             });
-            let max_top = top_bundles_where(&load.brokers[max_b].local, k, |b| policies.in_top_bundles(b));
+            let max_top = top_bundles_of(load.brokers[max_b].top_bundles_source(), k, |b| policies.in_top_bundles(b));
             if max_top.is_empty() {
                 no_data += 1;
                 out.events.push(ShedEvent::BrokerSkipped {
@@ -400,7 +410,7 @@ impl TransferShedder {
                 });
                 continue;
             }
-            let min_top = top_bundles_where(&load.brokers[min_b].local, k, |b| policies.in_top_bundles(b));
+            let min_top = top_bundles_of(load.brokers[min_b].top_bundles_source(), k, |b| policies.in_top_bundles(b));
             let mut min_iter = min_top.iter();
             let mut marked = 0.0;
             let mut gain = 0.0;

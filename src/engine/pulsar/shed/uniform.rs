@@ -586,14 +586,69 @@ mod uniform_load_shedder_test {
         assert_eq!(from(&both), vec![BrokerId("broker2".into())]);
     }
 
+    /// `UniformLoadShedderTest.testSmallTrafficShedding` (expected values from
+    /// the test's assertions): with minUnloadMessage and
+    /// minUnloadMessageThroughput at 0, five bundles of 100 msg/s (then of
+    /// 2 KiB/s) against an idle broker unload two. Required
+    /// (500 − 1) × 0.5 = 249 msg/s: 100 and 100 fit (49 left), the third does
+    /// not; by throughput (10 240 − 1) × 0.5 = 5 119 B/s: 2 048 twice (1 023
+    /// left). With a "+ 1000" tolerance all five would fit: the test pins its
+    /// absence.
+    #[test]
+    fn test_small_traffic_shedding() {
+        let c = Config {
+            min_unload_message: 0.0,
+            min_unload_message_throughput: 0.0,
+            max_unload_percentage: 0.5,
+            max_unload_bundle_num_per_shedding: -1,
+            ..conf()
+        };
+        let mut load = LoadData::default();
+        for i in 1..=5 {
+            let mut d = data(50.0, 0.0, 0.0);
+            d.short_term.msg.msg_rate_out = 50.0;
+            load.bundles.insert(bid(i), d);
+        }
+        broker(&mut load, "broker-1", 250.0, 0.0, 0.0, &[1, 2, 3, 4, 5]);
+        load.brokers
+            .get_mut(&BrokerId("broker-1".into()))
+            .unwrap()
+            .local
+            .msg
+            .msg_rate_out = 250.0;
+        broker(&mut load, "broker-2", 0.0, 0.0, 0.0, &[]);
+        let out = run(&load, &c);
+        assert_eq!(out.unloads.len(), 2);
+        assert!(out.events.iter().any(|e| matches!(
+            e,
+            ShedEvent::UniformImbalance { metric: Metric::MsgRate, required, .. } if *required == 249.0
+        )));
+
+        let mut load = LoadData::default();
+        for i in 1..=5 {
+            load.bundles.insert(bid(i), data(0.0, 1024.0, 1024.0));
+        }
+        broker(&mut load, "broker-1", 0.0, 5120.0, 5120.0, &[1, 2, 3, 4, 5]);
+        broker(&mut load, "broker-2", 0.0, 0.0, 0.0, &[]);
+        let out = run(&load, &c);
+        assert_eq!(out.unloads.len(), 2);
+        assert!(out.events.iter().any(|e| matches!(
+            e,
+            ShedEvent::UniformImbalance { metric: Metric::Throughput, required, .. } if *required == 5119.0
+        )));
+    }
+
     #[test]
     fn zero_traffic_bundles_are_not_filtered_in_the_current_code() {
         // The case of testFilterOutNonTrafficBundlesForUnloading (broker1's
         // bundles 60 000, 20 000, 20 000, 0, 0 msg/s against broker0's 10 000):
-        // that test belongs to an unmerged change; current
-        // UniformLoadShedder.findBundlesForUnloading keeps zero-traffic bundles
-        // and has no tolerance above what is required (an old "+ 1000" delta was
-        // removed). Required (100 000 − 10 000) × 0.5 = 45 000: 60 000 does not
+        // that test belongs to a proposed change whose branch still had the
+        // "+ 1000" tolerance; the UniformLoadShedderTest on master has no such
+        // test (it ends with testSmallTrafficShedding, which came with the
+        // removal of the tolerance), and UniformLoadShedder.findBundlesForUnloading
+        // on master filters only recently unloaded bundles, in both the
+        // message-rate and the throughput branch. Expected values from reading
+        // that code: required (100 000 − 10 000) × 0.5 = 45 000: 60 000 does not
         // fit, 20 000 and 20 000 do (5 000 left), and both zero bundles fit.
         let mut load = LoadData::default();
         load.bundles.insert(bid(0), data(10_000.0, 10.0 * MB, 0.0));
