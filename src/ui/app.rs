@@ -156,6 +156,25 @@ pub fn App() -> Html {
     // benchmark reads it; window.lbscope may be published later).
     use_effect_with(store.last_round_ms, |ms| browser::expose_round_ms(*ms));
 
+    // The last action moves on the page, from cause to effect: played after the
+    // render that shows its result, only when the shown session went one action
+    // forward (not on a seek, an undo or a newly opened scenario).
+    {
+        let seen = use_mut_ref(|| None::<(crate::playground::Live, usize)>);
+        let live = store.active().clone();
+        use_effect_with(store.data_revision, move |_| {
+            let cursor = live.get().history().cursor;
+            let forward = seen
+                .borrow()
+                .as_ref()
+                .is_some_and(|(l, c)| l.same(&live) && cursor == c + 1);
+            if forward {
+                super::motion::play(&crate::playground::motion::of_last_action(&live));
+            }
+            *seen.borrow_mut() = Some((live, cursor));
+        });
+    }
+
     // Lesson progress follows the store into localStorage.
     use_effect_with(store.progress.clone(), browser::save_progress);
 
@@ -199,6 +218,31 @@ pub fn App() -> Html {
         use_effect_with(key, |key| {
             if let Some((_, _, Some(words))) = key {
                 browser::open_groups(words);
+            }
+        });
+    }
+
+    // The control the step asks for, when it asks for one (after the groups it
+    // needs were unfolded above).
+    {
+        let store = store.clone();
+        use_effect_with(store.revision, move |_| {
+            let asked = store
+                .lesson_on_screen()
+                .filter(|r| r.view.ask.is_some() && !r.off_track)
+                .map(|r| control_words(r.lesson.system, &r.view.controls).unwrap_or_else(|| "step".into()));
+            browser::mark_ask(asked.as_deref());
+        });
+    }
+    // A new step shows its subjects and its control without the learner scrolling.
+    {
+        let key = store
+            .lesson_on_screen()
+            .filter(|r| !r.off_track)
+            .map(|r| (r.lesson.id, r.step));
+        use_effect_with(key, |key| {
+            if key.is_some() {
+                super::motion::reveal_marks();
             }
         });
     }
@@ -310,7 +354,9 @@ pub fn App() -> Html {
         let started = store.lesson.as_ref().filter(|r| r.shown).map(|r| r.lesson.id);
         use_effect_with(started, |id| {
             if id.is_some() {
-                browser::focus_id("lesson-step-title");
+                // The lesson's words sit beside (or under) the picture: the page
+                // opens at its top, with the step title focused in place.
+                browser::focus_in_place("lesson-step-title");
             }
         });
     }
@@ -358,7 +404,15 @@ pub fn App() -> Html {
     };
     let log = super::components::canvas::Same(log.clone());
     let on_want = use_callback(log_wanted.clone(), |w: usize, wanted| wanted.set(w));
-    let on_pick = use_callback(store.dispatcher(), |s, d| d.dispatch(Msg::Highlight(s)));
+    // A picked event highlights its subject and brings it into view (after the
+    // render that marks it).
+    let on_pick = use_callback(store.dispatcher(), |s: Option<crate::engine::Subject>, d| {
+        if let Some(s) = &s {
+            let (kind, id) = (s.kind, s.id.clone());
+            gloo::timers::callback::Timeout::new(0, move || super::motion::reveal(kind, &id)).forget();
+        }
+        d.dispatch(Msg::Highlight(s))
+    });
     // The settings and the compare options are built from the config alone: a
     // round that leaves the config as it was keeps them (building the rows reads
     // every knob's default in every profile).
@@ -451,12 +505,13 @@ pub fn App() -> Html {
                   data-lesson-controls={lesson_controls} data-lesson-aside={no_aside}>
                 <StartHere />
                 <LessonPanel />
-                <super::components::import::ImportPanel />
                 {
                     super::tabs::tab(store.tab)
                 }
+                // Importing a real cluster is for later: below the picture.
+                <super::components::import::ImportPanel />
                 <section class="deck">
-                    <EventLog {log} highlight={store.highlight.clone()} {on_pick} {on_want} />
+                    <EventLog {log} highlight={store.highlight.clone()} {on_pick} {on_want} units={log_units(store.tab)} />
                     <MetricsChart series={(*series).clone()} compare={compare.series.clone()} compare_label={compare.label.clone()} empty={empty}>
                         <label class="compare">
                             {"Compare with "}
@@ -514,6 +569,16 @@ fn OpeningNotice(p: &OpeningProps) -> Html {
             <button class="open-cancel" onclick={cancel}>{"Cancel"}</button>
         </div>
     }
+}
+
+/// The units the tab's event log speaks in.
+fn log_units(tab: crate::engine::System) -> AttrValue {
+    use crate::engine::System;
+    AttrValue::from(match tab {
+        System::Pulsar => "Rates in msg/s; sizes in MB/s, 1 MB = 1,048,576 bytes as Pulsar counts.",
+        System::Flink => "Times in ms of the scheduler's clock; slots and tasks counted per TaskManager.",
+        System::Kstreams => "Rates in records/s; lags and restores in records, times in ms.",
+    })
 }
 
 /// `1234567` as `1,234,567`.

@@ -85,6 +85,16 @@ pub fn save_progress(p: &crate::playground::Progress) {
 /// subjects. Elements inside a marked element of the same subject are left alone.
 pub fn mark_focus(subjects: &[(&str, &str)]) {
     let doc = gloo::utils::document();
+    if let Ok(old) = doc.query_selector_all("[data-focus]") {
+        for i in 0..old.length() {
+            if let Some(el) = old
+                .item(i)
+                .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+            {
+                let _ = el.remove_attribute("data-focus");
+            }
+        }
+    }
     if let Ok(old) = doc.query_selector_all("[data-lesson-focus]") {
         for i in 0..old.length() {
             if let Some(el) = old
@@ -106,6 +116,15 @@ pub fn mark_focus(subjects: &[(&str, &str)]) {
                 .item(i)
                 .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
             {
+                // Only the picture: not the tab's controls, the log, or the lesson's words.
+                let outside = el
+                    .closest(".tab-body > aside, .deck, .lesson-panel, .round-proposal")
+                    .ok()
+                    .flatten()
+                    .is_some();
+                if outside {
+                    continue;
+                }
                 // Only the outermost: an instance's task chips also carry `data-instance`.
                 let inner = el
                     .parent_element()
@@ -115,6 +134,7 @@ pub fn mark_focus(subjects: &[(&str, &str)]) {
                     continue;
                 }
                 let _ = el.set_attribute("data-lesson-focus", "");
+                let _ = el.set_attribute("data-focus", "");
             }
         }
     }
@@ -358,6 +378,21 @@ pub fn save_log_oldest_first(oldest: bool) {
     let _ = gloo::storage::LocalStorage::set(LOG_ORDER_KEY, oldest);
 }
 
+/// Focus the element `id` without scrolling to it, and show the page from its
+/// top (a lesson's layout keeps its words and its picture there together).
+pub fn focus_in_place(id: &str) {
+    use wasm_bindgen::JsCast;
+    let Some(el) = gloo::utils::document().get_element_by_id(id) else {
+        return;
+    };
+    let opts = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&opts, &"preventScroll".into(), &true.into());
+    if let Ok(f) = js_sys::Reflect::get(&el, &"focus".into()).and_then(|f| f.dyn_into::<js_sys::Function>()) {
+        let _ = f.call1(&el, &opts);
+    }
+    gloo::utils::window().scroll_to_with_x_and_y(0.0, 0.0);
+}
+
 /// Move the keyboard focus to the element with this id (skip links, a page
 /// that opens); the element needs a `tabindex` unless it is focusable anyway.
 pub fn focus_id(id: &str) {
@@ -368,5 +403,62 @@ pub fn focus_id(id: &str) {
     {
         let _ = el.focus();
         el.scroll_into_view_with_bool(true);
+    }
+}
+
+/// Mark the control a lesson step asks for with `data-ask` (none when `words`
+/// is `None`): the first visible control of the step's most specific control
+/// group (a form's submit button before its other fields), the round button
+/// last.
+pub fn mark_ask(words: Option<&str>) {
+    use wasm_bindgen::JsCast;
+    let doc = gloo::utils::document();
+    if let Ok(old) = doc.query_selector_all("[data-ask]") {
+        for i in 0..old.length() {
+            if let Some(el) = old.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
+                let _ = el.remove_attribute("data-ask");
+            }
+        }
+    }
+    let Some(words) = words else {
+        return;
+    };
+    let mut order: Vec<&str> = words
+        .split(' ')
+        .filter(|w| !w.is_empty() && *w != "admin" && *w != "step")
+        .collect();
+    order.push("step");
+    let visible = |e: &web_sys::Element| {
+        let r = e.get_bounding_client_rect();
+        r.width() > 0.0 && r.height() > 0.0
+    };
+    for w in order {
+        let Ok(groups) = doc.query_selector_all(&format!("[data-controls~=\"{w}\"]")) else {
+            continue;
+        };
+        for i in 0..groups.length() {
+            let Some(g) = groups.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else {
+                continue;
+            };
+            let found = if g.matches("button, select, input").unwrap_or(false) {
+                Some(g.clone())
+            } else {
+                [
+                    "button[type=submit]:not([disabled])",
+                    "button:not([disabled]), select, input",
+                ]
+                .iter()
+                .find_map(|sel| {
+                    let list = g.query_selector_all(sel).ok()?;
+                    (0..list.length())
+                        .filter_map(|k| list.item(k).and_then(|n| n.dyn_into::<web_sys::Element>().ok()))
+                        .find(|e| visible(e))
+                })
+            };
+            if let Some(el) = found.filter(|e| visible(e)) {
+                let _ = el.set_attribute("data-ask", "");
+                return;
+            }
+        }
     }
 }

@@ -246,3 +246,108 @@ pub fn play(beats: &[Beat]) -> u32 {
     }
     started
 }
+
+/// Bring the picture's element for `kind`/`id` (`data-<kind>="<id>"`) into view
+/// when it is off screen: an event clicked in the log shows what it is about.
+/// Smooth, unless reduced motion is asked for.
+pub fn reveal(kind: &str, id: &str) {
+    let anchor = crate::playground::motion::Anchor::mark(kind, id);
+    let Some(el) = select(&anchor.0)
+        .into_iter()
+        .filter(|e| e.closest(".deck").ok().flatten().is_none())
+        .max_by(|a, b| {
+            let area = |e: &Element| {
+                let r = e.get_bounding_client_rect();
+                r.width() * r.height()
+            };
+            area(a).total_cmp(&area(b))
+        })
+    else {
+        return;
+    };
+    let r = el.get_bounding_client_rect();
+    let h = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|v| v.as_f64())
+        .unwrap_or(800.0);
+    if r.top() >= 0.0 && r.bottom() <= h {
+        return;
+    }
+    let behavior = if reduced_motion() { "auto" } else { "smooth" };
+    let opts = obj(&[("block", "center".into()), ("behavior", behavior.into())]);
+    if let Ok(f) = Reflect::get(&el, &"scrollIntoView".into()).and_then(|f| f.dyn_into::<Function>()) {
+        let _ = f.call1(&el, &opts);
+    }
+}
+
+/// After a lesson step marked its subjects (`data-focus`) and the control it
+/// asks for (`data-ask`): scroll the page, at once, so that all of them are in
+/// the part of the screen not covered by the sticky header or the lesson's
+/// sheet (on a phone). When they cannot all fit, the first subject is shown.
+pub fn reveal_marks() {
+    let doc = gloo::utils::document();
+    let Some(w) = web_sys::window() else {
+        return;
+    };
+    let h = w.inner_height().ok().and_then(|v| v.as_f64()).unwrap_or(800.0);
+    // What stays put while the page scrolls: the header, the lesson's sheet.
+    let pinned = |e: &Element| e.closest("header.top, .lesson-panel").ok().flatten().is_some();
+    let band_top = doc
+        .query_selector("header.top")
+        .ok()
+        .flatten()
+        .filter(|e| {
+            w.get_computed_style(e)
+                .ok()
+                .flatten()
+                .and_then(|s| s.get_property_value("position").ok())
+                .is_some_and(|p| p == "sticky" || p == "fixed")
+        })
+        .map_or(0.0, |e| e.get_bounding_client_rect().bottom());
+    let band_bottom = doc
+        .query_selector(".lesson-panel")
+        .ok()
+        .flatten()
+        .filter(|e| {
+            w.get_computed_style(e)
+                .ok()
+                .flatten()
+                .and_then(|s| s.get_property_value("position").ok())
+                .is_some_and(|p| p == "fixed")
+        })
+        .map_or(h, |e| e.get_bounding_client_rect().top());
+    let marks: Vec<Element> = select("[data-focus], [data-ask]")
+        .into_iter()
+        .filter(|e| !pinned(e))
+        .collect();
+    let Some(first) = marks.first() else {
+        return;
+    };
+    // A subject inside a scrolled pane (the phone's picture) first scrolls
+    // into that pane's view; the page is adjusted below.
+    if let Ok(f) = Reflect::get(first, &"scrollIntoView".into()).and_then(|f| f.dyn_into::<Function>()) {
+        let opts = obj(&[("block", "nearest".into()), ("inline", "nearest".into())]);
+        let _ = f.call1(first, &opts);
+    }
+    let (mut top, mut bottom) = (f64::INFINITY, f64::NEG_INFINITY);
+    for e in &marks {
+        let r = e.get_bounding_client_rect();
+        top = top.min(r.top());
+        bottom = bottom.max(r.bottom());
+    }
+    let room = band_bottom - band_top;
+    if top >= band_top && bottom <= band_bottom {
+        return;
+    }
+    let dy = if bottom - top <= room {
+        // All fit: the least scroll that brings the group inside the band.
+        if top < band_top {
+            top - band_top - 8.0
+        } else {
+            bottom - band_bottom + 8.0
+        }
+    } else {
+        first.get_bounding_client_rect().top() - band_top - 8.0
+    };
+    w.scroll_by_with_x_and_y(0.0, dy);
+}

@@ -105,14 +105,20 @@ pub fn Toolbar() -> Html {
             </label>
             <button onclick={send(|| Msg::Undo)} disabled={!can_undo} title="Undo (u)">{"Undo"}</button>
             <button onclick={send(|| Msg::Redo)} disabled={!can_redo} title="Redo (r)">{"Redo"}</button>
-            <button onclick={on_copy} title="Copy a link to this scenario">{"Copy link"}</button>
-            <button onclick={on_export} title="Download the scenario as JSON">{"Export"}</button>
-            <label class="button" title="Open a scenario JSON file">
-                {"Import"}
-                <input type="file" accept=".json,application/json" class="visually-hidden" onchange={on_import} />
-            </label>
-            <button onclick={send(|| Msg::Reset)} title="Start this tab over from its default scenario">{"Reset"}</button>
-            <button onclick={send(|| Msg::Help(true))} title="Keyboard shortcuts (?)" aria-label="Help (?)">{"?"}</button>
+            // Less used: one click away, so the header stays one row wide.
+            <details class="more-menu">
+                <summary title="Copy a link, export, import, reset, keyboard shortcuts">{"More"}</summary>
+                <div class="more-body" role="group" aria-label="More">
+                    <button onclick={on_copy} title="Copy a link to this scenario">{"Copy link"}</button>
+                    <button onclick={on_export} title="Download the scenario as JSON">{"Export"}</button>
+                    <label class="button" title="Open a scenario JSON file">
+                        {"Import"}
+                        <input type="file" accept=".json,application/json" class="visually-hidden" onchange={on_import} />
+                    </label>
+                    <button onclick={send(|| Msg::Reset)} title="Start this tab over from its default scenario">{"Reset"}</button>
+                    <button onclick={send(|| Msg::Help(true))} title="Keyboard shortcuts (?)" aria-label="Help (?)">{"?"}</button>
+                </div>
+            </details>
         </div>
     }
 }

@@ -523,9 +523,13 @@ pub fn PulsarWorkloads() -> Html {
                 <input id="workload-target-text" ref={text_ref.clone()} type="text" placeholder={placeholder} aria-label="Target name" />
             </div>
             <div class="row">
+                // Each number with its name beside it (a placeholder vanishes once typed over).
                 { for spec.2.iter().zip(refs.iter()).enumerate().map(|(i, ((label, d), r))| html! {
-                    <input id={format!("workload-p{i}")} ref={r.clone()} type="number" step="any" value={d.to_string()}
-                           hidden={label.is_empty()} aria-label={label.to_string()} title={label.to_string()} placeholder={label.to_string()} />
+                    <label class="workload-param" hidden={label.is_empty()}>
+                        <span class="workload-param-name">{ label.to_string() }</span>
+                        <input id={format!("workload-p{i}")} ref={r.clone()} type="number" step="any" value={d.to_string()}
+                               aria-label={label.to_string()} title={label.to_string()} placeholder={label.to_string()} />
+                    </label>
                 }) }
             </div>
             <div class="row">

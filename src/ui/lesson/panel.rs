@@ -84,7 +84,10 @@ pub fn LessonPanel() -> Html {
                     <span class="lesson-count">{ format!("Step {} of {}", v.index + 1, v.of) }</span>
                 </div>
                 <ol class="lesson-dots" aria-label="Steps">{ for dots }</ol>
-                <p class="narration" aria-live="polite">{ v.narration.clone() }</p>
+                <p class="narration" aria-live="polite" data-lesson-narration="">{ v.narration.clone() }</p>
+                if v.ask.is_some() && !run.off_track {
+                    <PredictBox />
+                }
                 if let Some(ask) = v.ask.as_ref() {
                     <div class="ask" role="note">
                         <p><strong>{"Your turn: "}</strong><span class="ask-prompt">{ ask.prompt.clone() }</span>
@@ -116,6 +119,57 @@ pub fn LessonPanel() -> Html {
             </div>
             { real_box(&l.real) }
         </section>
+    }
+}
+
+/// "Before you press": the step's question about its own round, its options
+/// as buttons, then, once one is picked, whether it was right and the rule
+/// that decided with the engine's numbers.
+#[component]
+fn PredictBox() -> Html {
+    let store = use_context::<StoreCtx>().expect("store context");
+    let key = store
+        .lesson_on_screen()
+        .map(|r| (r.lesson.id, r.step, r.off_track, store.history().cursor));
+    let prediction = {
+        let store = store.clone();
+        use_memo(key, move |_| store.prediction())
+    };
+    let Some(p) = (*prediction).clone() else {
+        return html! {};
+    };
+    let guess = store.lesson.as_ref().and_then(|r| r.guess.clone());
+    let label = |id: &str| match p.mark {
+        // A bundle's range is what the ring shows.
+        "bundle" => id.rsplit('/').next().unwrap_or(id).to_string(),
+        _ => id.to_string(),
+    };
+    let options = p.options.iter().map(|o| {
+        let pick = {
+            let (store, o) = (store.clone(), o.clone());
+            Callback::from(move |_: MouseEvent| store.dispatch(Msg::Lesson(LessonMsg::Guess(o.clone()))))
+        };
+        let picked = guess.as_deref() == Some(o.as_str());
+        let class = classes!(
+            "predict-option",
+            picked.then_some("picked"),
+            (guess.is_some() && p.answer.contains(o)).then_some("answer")
+        );
+        html! {
+            <button {class} data-predict-option={o.clone()} data-predict-mark={p.mark}
+                    aria-pressed={picked.to_string()} onclick={pick}>{ label(o) }</button>
+        }
+    });
+    let feedback = guess.as_deref().map(|g| p.feedback(g));
+    html! {
+        <div class="predict" role="group" aria-labelledby="predict-question">
+            <p id="predict-question" class="predict-question">{ p.question.clone() }</p>
+            <div class="predict-options">{ for options }</div>
+            if let Some((right, text)) = feedback {
+                <p class={classes!("predict-feedback", if right { "right" } else { "wrong" })}
+                   data-predict-feedback={if right { "right" } else { "wrong" }} role="status">{ text }</p>
+            }
+        </div>
     }
 }
 

@@ -296,6 +296,8 @@ pub fn Ring(p: &RingProps) -> Html {
             let hi = u64::from(b.range.upper) + u64::from(b.range.is_closed());
             [(u64::from(b.range.lower), b.range.lower), (hi, b.range.upper)]
                 .into_iter()
+                // The ring's start is labelled once, at the top, always.
+                .filter(|(pos, _)| pos % FULL_SPACE != 0)
                 .map(|(pos, v)| {
                     let (x, y) = point(R_OUT + 14.0, angle(pos));
                     let anchor = if x < C - 4.0 {
