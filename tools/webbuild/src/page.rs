@@ -8,7 +8,9 @@
 //! - `rel="copy-file" href="x.js"`: copied to `dist/x.js`, the marker is removed;
 //! - `rel="rust" data-bin="…" data-wasm-opt="…" data-cargo-profile-release="…"`: names the binary to
 //!   build, the wasm-opt level and the cargo profile of a release build; the marker becomes a
-//!   `<link rel="modulepreload" href="/<bin>.js" integrity="…"/>` of the generated JS glue.
+//!   `<link rel="modulepreload" href="/<bin>.js" integrity="…"/>` of the generated JS glue and a
+//!   `<link rel="preload" href="/<bin>_bg.wasm" as="fetch" type="application/wasm" crossorigin/>`
+//!   of the wasm.
 //!
 //! A plain `<script src="/x.js">` whose file is in `dist/` gets an `integrity` attribute too.
 //! Any other `data-trunk` marker is an error, so nothing is silently left out of the page.
@@ -195,6 +197,24 @@ pub fn rewrite(
     Ok(out)
 }
 
+/// The empty element of the loading frame that `dist` fills with the engine's size.
+pub const ENGINE_SIZE: &str = r#"<span id="boot-size"></span>"#;
+
+/// The template's loading line, told the wasm's size: [`ENGINE_SIZE`] becomes
+/// `<span id="boot-size" data-bytes="RAW"> (1.3 MB)</span>`, the download's size (`gz`, what a
+/// host that serves the `.gz` copies sends) and the decoded size the boot module counts its
+/// progress against. A template without it is left as it is.
+pub fn fill_engine_size(html: &str, raw: u64, gz: u64) -> String {
+    html.replacen(
+        ENGINE_SIZE,
+        &format!(
+            r#"<span id="boot-size" data-bytes="{raw}"> ({})</span>"#,
+            crate::compress::human(gz)
+        ),
+        1,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,6 +266,16 @@ mod tests {
             true,
         );
         assert_eq!(s, r#"<link rel="icon" href="/a&quot;b&amp;c.svg" crossorigin/>"#);
+    }
+
+    #[test]
+    fn the_loading_line_gets_the_engine_size() {
+        let html = r#"<p>Loading the engine<span id="boot-size"></span>…</p>"#;
+        assert_eq!(
+            fill_engine_size(html, 3_373_974, 1_286_851),
+            r#"<p>Loading the engine<span id="boot-size" data-bytes="3373974"> (1.3 MB)</span>…</p>"#
+        );
+        assert_eq!(fill_engine_size("<p>x</p>", 1, 1), "<p>x</p>");
     }
 
     #[test]
