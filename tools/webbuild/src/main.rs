@@ -461,6 +461,10 @@ fn dist(o: &DistOpts) -> Result<()> {
     );
 
     let t = Instant::now();
+    // A stylesheet in <body> blocks the parser where it stands, so the browser would fetch them
+    // one after another: each gets a preload in <head>, and they all download at once.
+    let body_start = html.find("<body").unwrap_or(html.len());
+    let mut preloads = Vec::new();
     let page = page::rewrite(&html, &tags, |tag| {
         if tag.has("data-trunk") {
             let rel = tag.require("rel")?;
@@ -469,6 +473,18 @@ fn dist(o: &DistOpts) -> Result<()> {
                 "css" | "icon" => {
                     let (name, sri) = copy_asset(&root, tag.require("href")?, &stage)?;
                     let href = format!("/{name}");
+                    if rel == "css" && tag.span.start > body_start {
+                        preloads.push(page::write_tag(
+                            "link",
+                            &[
+                                ("rel", "preload"),
+                                ("href", &href),
+                                ("as", "style"),
+                                ("integrity", &sri),
+                            ],
+                            true,
+                        ));
+                    }
                     let rel = if rel == "css" { "stylesheet" } else { "icon" };
                     let mut attrs = vec![("rel", rel), ("href", href.as_str())];
                     attrs.extend(extra);
@@ -521,6 +537,7 @@ fn dist(o: &DistOpts) -> Result<()> {
         Ok(None)
     })?;
     let page = page::fill_engine_size(&page, wasm_gz.raw, wasm_gz.gz);
+    let page = page::insert_in_head(&page, &preloads)?;
     std::fs::write(stage.join("index.html"), page).context("cannot write index.html")?;
     let gz = compress::precompress(&stage, std::slice::from_ref(&bg))?;
     let build = budget::Build {

@@ -3,7 +3,8 @@
 //!
 //! Markers understood, with what each becomes in `dist/index.html`:
 //! - `rel="css" href="styles/x.css"`: the file is copied to `dist/x.css` and the marker becomes
-//!   `<link rel="stylesheet" href="/x.css" integrity="sha384-…"/>`;
+//!   `<link rel="stylesheet" href="/x.css" integrity="sha384-…"/>`; a marker in `<body>` also
+//!   gets `<link rel="preload" href="/x.css" as="style" integrity="…"/>` at the end of `<head>`;
 //! - `rel="icon" href="styles/x.svg"`: copied to `dist/x.svg`, `<link rel="icon" href="/x.svg" integrity="…"/>`;
 //! - `rel="copy-file" href="x.js"`: copied to `dist/x.js`, the marker is removed;
 //! - `rel="rust" data-bin="…" data-wasm-opt="…" data-cargo-profile-release="…"`: names the binary to
@@ -215,6 +216,25 @@ pub fn fill_engine_size(html: &str, raw: u64, gz: u64) -> String {
     )
 }
 
+/// `tags`, one a line, inserted just before `</head>`.
+pub fn insert_in_head(html: &str, tags: &[String]) -> Result<String> {
+    if tags.is_empty() {
+        return Ok(html.to_string());
+    }
+    let at = html
+        .find("</head>")
+        .ok_or_else(|| anyhow!("index.html has no </head> to put the stylesheets' preloads in"))?;
+    let mut out = String::with_capacity(html.len() + 200 * tags.len());
+    out.push_str(&html[..at]);
+    for t in tags {
+        out.push_str("  ");
+        out.push_str(t);
+        out.push('\n');
+    }
+    out.push_str(&html[at..]);
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,6 +296,22 @@ mod tests {
             r#"<p>Loading the engine<span id="boot-size" data-bytes="3373974"> (1.3 MB)</span>…</p>"#
         );
         assert_eq!(fill_engine_size("<p>x</p>", 1, 1), "<p>x</p>");
+    }
+
+    #[test]
+    fn preloads_go_at_the_end_of_head() {
+        let html = "<head>\n  <title>x</title>\n</head>\n<body></body>";
+        let out = insert_in_head(
+            html,
+            &[r#"<link rel="preload" href="/a.css" as="style"/>"#.into()],
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            "<head>\n  <title>x</title>\n  <link rel=\"preload\" href=\"/a.css\" as=\"style\"/>\n</head>\n<body></body>"
+        );
+        assert_eq!(insert_in_head("<p>", &[]).unwrap(), "<p>");
+        assert!(insert_in_head("<p>", &["<link>".into()]).is_err());
     }
 
     #[test]
