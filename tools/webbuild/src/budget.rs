@@ -32,6 +32,8 @@ pub struct Build {
     pub wasm_bytes: u64,
     /// The size of its `.gz` copy.
     pub wasm_gz_bytes: u64,
+    /// The size of its `.br` copy, if it has one.
+    pub wasm_br_bytes: Option<u64>,
 }
 
 impl Build {
@@ -43,6 +45,7 @@ impl Build {
             "wasm": self.wasm,
             "wasm_bytes": self.wasm_bytes,
             "wasm_gz_bytes": self.wasm_gz_bytes,
+            "wasm_br_bytes": self.wasm_br_bytes,
         });
         serde_json::to_string_pretty(&v).expect("a JSON value") + "\n"
     }
@@ -65,6 +68,7 @@ impl Build {
             wasm: s("wasm")?,
             wasm_bytes: n("wasm_bytes")?,
             wasm_gz_bytes: n("wasm_gz_bytes")?,
+            wasm_br_bytes: v["wasm_br_bytes"].as_u64(),
         })
     }
 }
@@ -100,8 +104,11 @@ pub fn release_build(dir: &Path) -> Result<Option<Build>> {
 /// One line on the build against the budget and the target; `Err` when over the budget.
 pub fn check(build: &Build, budget: u64, target: u64) -> Result<String> {
     let gz = build.wasm_gz_bytes;
+    let br = build
+        .wasm_br_bytes
+        .map_or(String::new(), |b| format!(", {b} with Brotli"));
     let line = format!(
-        "release wasm: {} bytes gzipped ({} bytes raw); budget {budget} bytes ({:+} bytes, {:.1} %); target {target} bytes ({:+} bytes to go)",
+        "release wasm: {} bytes gzipped ({} bytes raw{br}); budget {budget} bytes ({:+} bytes, {:.1} %); target {target} bytes ({:+} bytes to go)",
         gz,
         build.wasm_bytes,
         gz as i64 - budget as i64,
@@ -144,6 +151,7 @@ mod tests {
             wasm: "app_bg.wasm".into(),
             wasm_bytes: gz * 3,
             wasm_gz_bytes: gz,
+            wasm_br_bytes: Some(gz * 3 / 4),
         }
     }
 
@@ -165,12 +173,13 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         assert_eq!(release_build(&dir).unwrap(), None, "no build.json: no build");
         std::fs::write(dir.join("app_bg.wasm"), [7u8; 3000]).unwrap();
-        let w = crate::compress::precompress_file(&dir.join("app_bg.wasm"))
+        let w = crate::compress::precompress_file(&dir.join("app_bg.wasm"), crate::compress::BROTLI_QUALITY)
             .unwrap()
             .unwrap();
         let mut b = Build {
             wasm_bytes: w.raw,
             wasm_gz_bytes: w.gz,
+            wasm_br_bytes: w.br,
             ..build(0)
         };
         assert_eq!(Build::from_json(&b.to_json()).unwrap(), b);

@@ -12,8 +12,8 @@
 //! `cargo build --target wasm32-unknown-unknown --bin <data-bin> --profile <P>`, generates the JS
 //! glue (`--target web`, no TypeScript, as trunk does), runs `wasm-opt -O<level>` on a release
 //! build, copies the stylesheets, icon and boot module, writes `index.html` with subresource
-//! integrity (and the wasm's size in its loading line), a gzip copy of each text file and of
-//! the wasm (`compress.rs`) and `build.json` (what was built, for `budget`), and only then
+//! integrity (and the wasm's size in its loading line), gzip and Brotli copies of each text
+//! file and of the wasm (`compress.rs`) and `build.json` (what was built, for `budget`), and only then
 //! replaces the output directory. Each step's time is printed.
 //! wasm-opt keeps the function names (`-g`) in a side copy, `webbuild/<out>-names.wasm` in cargo's
 //! target directory, and `dist/` gets the same module without its `name` section; `size` reads that copy and
@@ -39,13 +39,13 @@ usage: lbscope-webbuild dist [--release] [--profile P] [--wasm-opt LEVEL|off] [-
        lbscope-webbuild budget [--dir DIR]
 
 dist   build the web app into DIR (default dist/): cargo (wasm32), wasm-bindgen, wasm-opt
-       (release only), the page's assets, index.html with subresource integrity, a .gz
-       copy of each text file and of the wasm, build.json.
+       (release only), the page's assets, index.html with subresource integrity, .gz and
+       .br copies of each text file and of the wasm, build.json.
        --release     use index.html's data-cargo-profile-release and data-wasm-opt
        --profile P   build with cargo profile P instead (default: dev, or the release one)
        --wasm-opt L  run wasm-opt -OL (0 1 2 3 4 s z) or not at all (off)
-serve  serve DIR (default dist/) on http://127.0.0.1:8080/ until stopped (the .gz copies
-       to a browser that accepts gzip)
+serve  serve DIR (default dist/) on http://127.0.0.1:8080/ until stopped (the .br or .gz
+       copies to a browser that accepts them)
 size   where the bytes of FILE go: per section, per crate and module, serde, the N (default 25)
        largest functions (default FILE: webbuild/dist-names.wasm in cargo's target directory,
        which the last `dist --release` wrote: its wasm with the function names kept)
@@ -446,16 +446,23 @@ fn dist(o: &DistOpts) -> Result<()> {
         step(&format!("wasm-opt -O{level} ({before} -> {})", size(&bg)), t);
     }
 
-    // The wasm's gzip copy first: the page's loading line states its size.
+    // The wasm's compressed copies first: the page's loading line states their size.
     let t = Instant::now();
-    let wasm_gz =
-        compress::precompress_file(&bg)?.ok_or_else(|| anyhow!("{} does not compress", bg.display()))?;
+    let quality = if app.wasm_opt.is_some() {
+        compress::BROTLI_QUALITY_WASM
+    } else {
+        compress::BROTLI_QUALITY_QUICK
+    };
+    let wasm_gz = compress::precompress_file(&bg, quality)?
+        .ok_or_else(|| anyhow!("{} does not compress", bg.display()))?;
     step(
         &format!(
-            "gzip -{} of the wasm ({} -> {} bytes)",
+            "gzip -{} and brotli -q {} of the wasm ({} -> {} and {} bytes)",
             compress::LEVEL,
+            quality,
             wasm_gz.raw,
-            wasm_gz.gz
+            wasm_gz.gz,
+            wasm_gz.br.map_or("no smaller".to_string(), |b| b.to_string())
         ),
         t,
     );
@@ -536,7 +543,8 @@ fn dist(o: &DistOpts) -> Result<()> {
         }
         Ok(None)
     })?;
-    let page = page::fill_engine_size(&page, wasm_gz.raw, wasm_gz.gz);
+    // The download as `serve` (and a host that serves the Brotli copies) sends it.
+    let page = page::fill_engine_size(&page, wasm_gz.raw, wasm_gz.br.unwrap_or(wasm_gz.gz));
     let page = page::insert_in_head(&page, &preloads)?;
     std::fs::write(stage.join("index.html"), page).context("cannot write index.html")?;
     let gz = compress::precompress(&stage, std::slice::from_ref(&bg))?;
@@ -547,6 +555,7 @@ fn dist(o: &DistOpts) -> Result<()> {
         wasm: format!("{}_bg.wasm", app.bin),
         wasm_bytes: wasm_gz.raw,
         wasm_gz_bytes: wasm_gz.gz,
+        wasm_br_bytes: wasm_gz.br,
     };
     std::fs::write(stage.join("build.json"), build.to_json()).context("cannot write build.json")?;
 
@@ -557,13 +566,20 @@ fn dist(o: &DistOpts) -> Result<()> {
         std::fs::create_dir_all(parent)?;
     }
     move_dir(&stage, &out)?;
-    step(&format!("assets, index.html and {} gzip copies", gz.len()), t);
+    step(
+        &format!(
+            "assets, index.html and the compressed copies of {} files",
+            gz.len()
+        ),
+        t,
+    );
     eprintln!(
-        "lbscope-webbuild: {} ready ({} profile, wasm {}, {} gzipped) in {:.1} s",
+        "lbscope-webbuild: {} ready ({} profile, wasm {}, {} gzipped, {} with Brotli) in {:.1} s",
         out.display(),
         app.profile,
         size(&out.join(format!("{}_bg.wasm", app.bin))),
         compress::human(wasm_gz.gz),
+        wasm_gz.br.map_or("no smaller".to_string(), compress::human),
         total.elapsed().as_secs_f64()
     );
     Ok(())

@@ -2,11 +2,11 @@
 //! per connection, `Connection: close`, the MIME types the page needs (`application/wasm` for
 //! streaming compilation).
 //!
-//! Compression: `dist` leaves `<file>.gz` next to each text file and the wasm
-//! (`compress.rs`); a request whose `Accept-Encoding` takes gzip gets those bytes with
-//! `Content-Encoding: gzip`, and every file that has such a copy is sent with
-//! `Vary: Accept-Encoding` (a cache keeps the two apart). A copy older than its file (a file
-//! edited in `dist/` by hand) is not used.
+//! Compression: `dist` leaves `<file>.br` and `<file>.gz` next to each text file and the wasm
+//! (`compress.rs`); a request whose `Accept-Encoding` takes Brotli gets the `.br` bytes with
+//! `Content-Encoding: br`, else one that takes gzip the `.gz` bytes with `Content-Encoding:
+//! gzip`, and every file that has a copy is sent with `Vary: Accept-Encoding` (a cache keeps the
+//! versions apart). A copy older than its file (a file edited in `dist/` by hand) is not used.
 //!
 //! Caching: the files keep their names from build to build (`index.js` names the wasm), so
 //! none may be cached without asking: `Cache-Control: no-cache` and an `ETag` (size and time
@@ -159,26 +159,34 @@ fn none_match(if_none_match: &str, tag: &str) -> bool {
 /// The reply for `file` (resolved from `target`), given the request's `Accept-Encoding` and
 /// `If-None-Match` headers.
 pub fn reply(file: &Path, target: &str, accept_encoding: &str, if_none_match: &str) -> Reply {
-    let gz = crate::compress::gz_path(file);
-    let fresh_gz = match (std::fs::metadata(file), std::fs::metadata(&gz)) {
-        (Ok(f), Ok(g)) => match (f.modified(), g.modified()) {
-            (Ok(f), Ok(g)) => g >= f,
+    // A copy counts only if it is at least as new as its file.
+    let fresh = |copy: &Path| match (std::fs::metadata(file), std::fs::metadata(copy)) {
+        (Ok(f), Ok(c)) => match (f.modified(), c.modified()) {
+            (Ok(f), Ok(c)) => c >= f,
             _ => true,
         },
         _ => false,
     };
-    let gzipped = fresh_gz && accepts(accept_encoding, "gzip");
-    let body = if gzipped { gz } else { file.to_path_buf() };
+    let copies: Vec<(&'static str, PathBuf)> = [
+        ("br", crate::compress::br_path(file)),
+        ("gzip", crate::compress::gz_path(file)),
+    ]
+    .into_iter()
+    .filter(|(_, p)| fresh(p))
+    .collect();
+    // The smallest copy the client takes: Brotli, then gzip.
+    let chosen = copies.iter().find(|(coding, _)| accepts(accept_encoding, coding));
+    let body = chosen.map_or_else(|| file.to_path_buf(), |(_, p)| p.clone());
     let mime = mime(file);
     let mut headers = vec![
         ("Content-Type", mime.to_string()),
         ("Cache-Control", "no-cache".to_string()),
         ("X-Content-Type-Options", "nosniff".to_string()),
     ];
-    if gzipped {
-        headers.push(("Content-Encoding", "gzip".to_string()));
+    if let Some((coding, _)) = chosen {
+        headers.push(("Content-Encoding", coding.to_string()));
     }
-    if fresh_gz {
+    if !copies.is_empty() {
         headers.push(("Vary", "Accept-Encoding".to_string()));
     }
     let tag = etag(&body);
@@ -471,15 +479,34 @@ mod tests {
         std::fs::write(root.join("m.wasm"), [0u8, 97, 115, 109].repeat(1000)).unwrap();
         std::fs::write(root.join("plain.txt"), "no copy").unwrap();
         for f in ["index.html", "app.js", "m.wasm"] {
-            crate::compress::precompress_file(&root.join(f)).unwrap().unwrap();
+            crate::compress::precompress_file(&root.join(f), crate::compress::BROTLI_QUALITY)
+                .unwrap()
+                .unwrap();
         }
         let gz = std::fs::read(root.join("app.js.gz")).unwrap();
-        let port = server(&root, 10);
+        let br = std::fs::read(root.join("app.js.br")).unwrap();
+        let port = server(&root, 12);
+
+        // Brotli first when it is taken (Chromium sends "gzip, deflate, br, zstd").
+        let (head, body) = request(
+            port,
+            "GET /app.js HTTP/1.1\r\nAccept-Encoding: gzip, deflate, br, zstd\r\n\r\n",
+        );
+        assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
+        assert_eq!(header(&head, "Content-Encoding"), Some("br"));
+        assert_eq!(header(&head, "Vary"), Some("Accept-Encoding"));
+        assert_eq!(body, br);
+        let br_tag = header(&head, "ETag").unwrap().to_string();
+        let (head, _) = request(
+            port,
+            "GET /app.js HTTP/1.1\r\nAccept-Encoding: br;q=0, gzip\r\n\r\n",
+        );
+        assert_eq!(header(&head, "Content-Encoding"), Some("gzip"));
 
         // Taken: the .gz bytes, labelled, with the original's type.
         let (head, body) = request(
             port,
-            "GET /app.js HTTP/1.1\r\nAccept-Encoding: gzip, deflate, br\r\n\r\n",
+            "GET /app.js HTTP/1.1\r\nAccept-Encoding: gzip, deflate\r\n\r\n",
         );
         assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
         assert_eq!(header(&head, "Content-Encoding"), Some("gzip"));
@@ -495,9 +522,14 @@ mod tests {
         );
         assert_eq!(body, gz);
         let gz_tag = header(&head, "ETag").unwrap().to_string();
+        assert_ne!(gz_tag, br_tag, "each encoding has its own tag");
 
         // Not taken (or refused with q=0): the original bytes, still with Vary.
-        for accept in ["", "Accept-Encoding: br\r\n", "Accept-Encoding: gzip;q=0, *\r\n"] {
+        for accept in [
+            "",
+            "Accept-Encoding: zstd\r\n",
+            "Accept-Encoding: gzip;q=0, br;q=0, *\r\n",
+        ] {
             let (head, body) = request(port, &format!("GET /app.js HTTP/1.1\r\n{accept}\r\n"));
             assert_eq!(header(&head, "Content-Encoding"), None, "{accept}");
             assert_eq!(header(&head, "Vary"), Some("Accept-Encoding"));
