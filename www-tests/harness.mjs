@@ -114,3 +114,30 @@ export async function unfold(page, selector) {
   const details = page.locator(selector).first();
   if (!(await details.evaluate((d) => d.open))) await details.locator(':scope > summary').click();
 }
+
+/** The project's build tool (`make webbuild`, or any `make serve` / `make wasm-release`). */
+export const WEBBUILD = process.env.LBSCOPE_WEBBUILD
+  ?? join(cargoTargetDir(), 'webbuild', 'lbscope-webbuild');
+
+/**
+ * `lbscope-webbuild serve` of DIST on a port the system picks: the server `make serve` runs,
+ * with its precompressed files, `Content-Encoding` and cache headers. Returns { url, close }.
+ */
+export async function projectServer() {
+  const { access } = await import('node:fs/promises');
+  const { spawn } = await import('node:child_process');
+  await access(WEBBUILD).catch(() => {
+    throw new Error(`${WEBBUILD} is missing: build it with \`make webbuild\``);
+  });
+  const child = spawn(WEBBUILD, ['serve', '--dir', DIST, '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((ok, fail) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+      if (m) ok(m[1]);
+    });
+    child.on('exit', (code) => fail(new Error(`lbscope-webbuild serve exited (${code}): ${out}`)));
+  });
+  return { url, close: () => child.kill() };
+}

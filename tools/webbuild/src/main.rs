@@ -5,17 +5,22 @@
 //! lbscope-webbuild dist [--release] [--profile P] [--wasm-opt LEVEL|off] [--out DIR] [--html FILE]
 //! lbscope-webbuild serve [--dir DIR] [--port N] [--addr IP] [--quiet]
 //! lbscope-webbuild size [FILE] [--top N]
+//! lbscope-webbuild budget [--dir DIR]
 //! ```
 //!
 //! `dist` reads the page template's markers (see `page.rs`), runs
 //! `cargo build --target wasm32-unknown-unknown --bin <data-bin> --profile <P>`, generates the JS
 //! glue (`--target web`, no TypeScript, as trunk does), runs `wasm-opt -O<level>` on a release
 //! build, copies the stylesheets, icon and boot module, writes `index.html` with subresource
-//! integrity, and only then replaces the output directory. Each step's time is printed.
+//! integrity (and the wasm's size in its loading line), gzip and Brotli copies of each text
+//! file and of the wasm (`compress.rs`) and `build.json` (what was built, for `budget`), and only then
+//! replaces the output directory. Each step's time is printed.
 //! wasm-opt keeps the function names (`-g`) in a side copy, `webbuild/<out>-names.wasm` in cargo's
 //! target directory, and `dist/` gets the same module without its `name` section; `size` reads that copy and
 //! prints where the bytes go (see `size.rs`).
 
+mod budget;
+mod compress;
 mod page;
 mod serve;
 mod size;
@@ -31,16 +36,21 @@ const USAGE: &str = "\
 usage: lbscope-webbuild dist [--release] [--profile P] [--wasm-opt LEVEL|off] [--out DIR] [--html FILE]
        lbscope-webbuild serve [--dir DIR] [--port N] [--addr IP] [--quiet]
        lbscope-webbuild size [FILE] [--top N]
+       lbscope-webbuild budget [--dir DIR]
 
 dist   build the web app into DIR (default dist/): cargo (wasm32), wasm-bindgen, wasm-opt
-       (release only), the page's assets, index.html with subresource integrity.
+       (release only), the page's assets, index.html with subresource integrity, .gz and
+       .br copies of each text file and of the wasm, build.json.
        --release     use index.html's data-cargo-profile-release and data-wasm-opt
        --profile P   build with cargo profile P instead (default: dev, or the release one)
        --wasm-opt L  run wasm-opt -OL (0 1 2 3 4 s z) or not at all (off)
-serve  serve DIR (default dist/) on http://127.0.0.1:8080/ until stopped
+serve  serve DIR (default dist/) on http://127.0.0.1:8080/ until stopped (the .br or .gz
+       copies to a browser that accepts them)
 size   where the bytes of FILE go: per section, per crate and module, serde, the N (default 25)
        largest functions (default FILE: webbuild/dist-names.wasm in cargo's target directory,
-       which the last `dist --release` wrote: its wasm with the function names kept)";
+       which the last `dist --release` wrote: its wasm with the function names kept)
+budget fail unless DIR (default dist/) holds a release build whose gzipped wasm is within
+       its budget (tools/webbuild/src/budget.rs)";
 
 #[derive(Debug, Default, PartialEq)]
 struct DistOpts {
@@ -67,6 +77,9 @@ enum Cmd {
     Size {
         file: Option<PathBuf>,
         top: usize,
+    },
+    Budget {
+        dir: PathBuf,
     },
     Help,
 }
@@ -138,6 +151,16 @@ fn parse(args: &[String]) -> Result<Cmd> {
             }
             Ok(Cmd::Size { file, top })
         }
+        Some("budget") => {
+            let mut dir = PathBuf::from("dist");
+            while let Some(a) = it.next() {
+                match a.as_str() {
+                    "--dir" => dir = value(a, &mut it)?.into(),
+                    other => bail!("unknown option `{other}` for budget\n\n{USAGE}"),
+                }
+            }
+            Ok(Cmd::Budget { dir })
+        }
         Some(other) => bail!("unknown command `{other}`\n\n{USAGE}"),
     }
 }
@@ -151,6 +174,7 @@ fn main() {
         }
         Cmd::Dist(o) => dist(&o),
         Cmd::Serve(o) => serve::serve(&o.dir, o.addr, o.port, o.quiet),
+        Cmd::Budget { dir } => budget::run(&dir),
         Cmd::Size { file, top } => match file {
             Some(file) => size::run(&file, top),
             None => size::run(
@@ -422,7 +446,32 @@ fn dist(o: &DistOpts) -> Result<()> {
         step(&format!("wasm-opt -O{level} ({before} -> {})", size(&bg)), t);
     }
 
+    // The wasm's compressed copies first: the page's loading line states their size.
     let t = Instant::now();
+    let quality = if app.wasm_opt.is_some() {
+        compress::BROTLI_QUALITY_WASM
+    } else {
+        compress::BROTLI_QUALITY_QUICK
+    };
+    let wasm_gz = compress::precompress_file(&bg, quality)?
+        .ok_or_else(|| anyhow!("{} does not compress", bg.display()))?;
+    step(
+        &format!(
+            "gzip -{} and brotli -q {} of the wasm ({} -> {} and {} bytes)",
+            compress::LEVEL,
+            quality,
+            wasm_gz.raw,
+            wasm_gz.gz,
+            wasm_gz.br.map_or("no smaller".to_string(), |b| b.to_string())
+        ),
+        t,
+    );
+
+    let t = Instant::now();
+    // A stylesheet in <body> blocks the parser where it stands, so the browser would fetch them
+    // one after another: each gets a preload in <head>, and they all download at once.
+    let body_start = html.find("<body").unwrap_or(html.len());
+    let mut preloads = Vec::new();
     let page = page::rewrite(&html, &tags, |tag| {
         if tag.has("data-trunk") {
             let rel = tag.require("rel")?;
@@ -431,6 +480,18 @@ fn dist(o: &DistOpts) -> Result<()> {
                 "css" | "icon" => {
                     let (name, sri) = copy_asset(&root, tag.require("href")?, &stage)?;
                     let href = format!("/{name}");
+                    if rel == "css" && tag.span.start > body_start {
+                        preloads.push(page::write_tag(
+                            "link",
+                            &[
+                                ("rel", "preload"),
+                                ("href", &href),
+                                ("as", "style"),
+                                ("integrity", &sri),
+                            ],
+                            true,
+                        ));
+                    }
                     let rel = if rel == "css" { "stylesheet" } else { "icon" };
                     let mut attrs = vec![("rel", rel), ("href", href.as_str())];
                     attrs.extend(extra);
@@ -444,11 +505,26 @@ fn dist(o: &DistOpts) -> Result<()> {
                 "rust" => {
                     let sri = integrity(&std::fs::read(stage.join(&glue))?);
                     let href = format!("/{glue}");
-                    page::write_tag(
+                    let glue = page::write_tag(
                         "link",
                         &[("rel", "modulepreload"), ("href", &href), ("integrity", &sri)],
                         true,
-                    )
+                    );
+                    // The wasm starts downloading with the page, not once the boot module
+                    // runs (after the stylesheets); its `fetch` in index.js takes this response.
+                    let wasm = format!("/{}_bg.wasm", app.bin);
+                    let preload = page::write_tag(
+                        "link",
+                        &[
+                            ("rel", "preload"),
+                            ("href", &wasm),
+                            ("as", "fetch"),
+                            ("type", "application/wasm"),
+                            ("crossorigin", ""),
+                        ],
+                        true,
+                    );
+                    format!("{glue}\n  {preload}")
                 }
                 other => bail!("unknown marker rel=\"{other}\" (known: css, icon, copy-file, rust)"),
             }));
@@ -467,7 +543,21 @@ fn dist(o: &DistOpts) -> Result<()> {
         }
         Ok(None)
     })?;
+    // The download as `serve` (and a host that serves the Brotli copies) sends it.
+    let page = page::fill_engine_size(&page, wasm_gz.raw, wasm_gz.br.unwrap_or(wasm_gz.gz));
+    let page = page::insert_in_head(&page, &preloads)?;
     std::fs::write(stage.join("index.html"), page).context("cannot write index.html")?;
+    let gz = compress::precompress(&stage, std::slice::from_ref(&bg))?;
+    let build = budget::Build {
+        release: o.release && o.profile.is_none() && o.wasm_opt.is_none(),
+        profile: app.profile.clone(),
+        wasm_opt: app.wasm_opt.clone().unwrap_or_else(|| "off".into()),
+        wasm: format!("{}_bg.wasm", app.bin),
+        wasm_bytes: wasm_gz.raw,
+        wasm_gz_bytes: wasm_gz.gz,
+        wasm_br_bytes: wasm_gz.br,
+    };
+    std::fs::write(stage.join("build.json"), build.to_json()).context("cannot write build.json")?;
 
     if out.exists() {
         std::fs::remove_dir_all(&out).with_context(|| format!("cannot replace {}", out.display()))?;
@@ -476,12 +566,20 @@ fn dist(o: &DistOpts) -> Result<()> {
         std::fs::create_dir_all(parent)?;
     }
     move_dir(&stage, &out)?;
-    step("assets and index.html", t);
+    step(
+        &format!(
+            "assets, index.html and the compressed copies of {} files",
+            gz.len()
+        ),
+        t,
+    );
     eprintln!(
-        "lbscope-webbuild: {} ready ({} profile, wasm {}) in {:.1} s",
+        "lbscope-webbuild: {} ready ({} profile, wasm {}, {} gzipped, {} with Brotli) in {:.1} s",
         out.display(),
         app.profile,
         size(&out.join(format!("{}_bg.wasm", app.bin))),
+        compress::human(wasm_gz.gz),
+        wasm_gz.br.map_or("no smaller".to_string(), compress::human),
         total.elapsed().as_secs_f64()
     );
     Ok(())
@@ -528,6 +626,15 @@ mod tests {
             }
         );
         assert_eq!(parse(&args("size")).unwrap(), Cmd::Size { file: None, top: 25 });
+        assert_eq!(
+            parse(&args("budget")).unwrap(),
+            Cmd::Budget { dir: "dist".into() }
+        );
+        assert_eq!(
+            parse(&args("budget --dir d")).unwrap(),
+            Cmd::Budget { dir: "d".into() }
+        );
+        assert!(parse(&args("budget --max 3")).is_err());
     }
 
     /// The workspace's root (this tool lives in tools/webbuild).

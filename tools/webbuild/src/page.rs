@@ -3,12 +3,15 @@
 //!
 //! Markers understood, with what each becomes in `dist/index.html`:
 //! - `rel="css" href="styles/x.css"`: the file is copied to `dist/x.css` and the marker becomes
-//!   `<link rel="stylesheet" href="/x.css" integrity="sha384-…"/>`;
+//!   `<link rel="stylesheet" href="/x.css" integrity="sha384-…"/>`; a marker in `<body>` also
+//!   gets `<link rel="preload" href="/x.css" as="style" integrity="…"/>` at the end of `<head>`;
 //! - `rel="icon" href="styles/x.svg"`: copied to `dist/x.svg`, `<link rel="icon" href="/x.svg" integrity="…"/>`;
 //! - `rel="copy-file" href="x.js"`: copied to `dist/x.js`, the marker is removed;
 //! - `rel="rust" data-bin="…" data-wasm-opt="…" data-cargo-profile-release="…"`: names the binary to
 //!   build, the wasm-opt level and the cargo profile of a release build; the marker becomes a
-//!   `<link rel="modulepreload" href="/<bin>.js" integrity="…"/>` of the generated JS glue.
+//!   `<link rel="modulepreload" href="/<bin>.js" integrity="…"/>` of the generated JS glue and a
+//!   `<link rel="preload" href="/<bin>_bg.wasm" as="fetch" type="application/wasm" crossorigin/>`
+//!   of the wasm.
 //!
 //! A plain `<script src="/x.js">` whose file is in `dist/` gets an `integrity` attribute too.
 //! Any other `data-trunk` marker is an error, so nothing is silently left out of the page.
@@ -195,6 +198,43 @@ pub fn rewrite(
     Ok(out)
 }
 
+/// The empty element of the loading frame that `dist` fills with the engine's size.
+pub const ENGINE_SIZE: &str = r#"<span id="boot-size"></span>"#;
+
+/// The template's loading line, told the wasm's size: [`ENGINE_SIZE`] becomes
+/// `<span id="boot-size" data-bytes="RAW"> (1.3 MB)</span>`, the download's size (`gz`, what a
+/// host that serves the `.gz` copies sends) and the decoded size the boot module counts its
+/// progress against. A template without it is left as it is.
+pub fn fill_engine_size(html: &str, raw: u64, gz: u64) -> String {
+    html.replacen(
+        ENGINE_SIZE,
+        &format!(
+            r#"<span id="boot-size" data-bytes="{raw}"> ({})</span>"#,
+            crate::compress::human(gz)
+        ),
+        1,
+    )
+}
+
+/// `tags`, one a line, inserted just before `</head>`.
+pub fn insert_in_head(html: &str, tags: &[String]) -> Result<String> {
+    if tags.is_empty() {
+        return Ok(html.to_string());
+    }
+    let at = html
+        .find("</head>")
+        .ok_or_else(|| anyhow!("index.html has no </head> to put the stylesheets' preloads in"))?;
+    let mut out = String::with_capacity(html.len() + 200 * tags.len());
+    out.push_str(&html[..at]);
+    for t in tags {
+        out.push_str("  ");
+        out.push_str(t);
+        out.push('\n');
+    }
+    out.push_str(&html[at..]);
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,6 +286,32 @@ mod tests {
             true,
         );
         assert_eq!(s, r#"<link rel="icon" href="/a&quot;b&amp;c.svg" crossorigin/>"#);
+    }
+
+    #[test]
+    fn the_loading_line_gets_the_engine_size() {
+        let html = r#"<p>Loading the engine<span id="boot-size"></span>…</p>"#;
+        assert_eq!(
+            fill_engine_size(html, 3_373_974, 1_286_851),
+            r#"<p>Loading the engine<span id="boot-size" data-bytes="3373974"> (1.3 MB)</span>…</p>"#
+        );
+        assert_eq!(fill_engine_size("<p>x</p>", 1, 1), "<p>x</p>");
+    }
+
+    #[test]
+    fn preloads_go_at_the_end_of_head() {
+        let html = "<head>\n  <title>x</title>\n</head>\n<body></body>";
+        let out = insert_in_head(
+            html,
+            &[r#"<link rel="preload" href="/a.css" as="style"/>"#.into()],
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            "<head>\n  <title>x</title>\n  <link rel=\"preload\" href=\"/a.css\" as=\"style\"/>\n</head>\n<body></body>"
+        );
+        assert_eq!(insert_in_head("<p>", &[]).unwrap(), "<p>");
+        assert!(insert_in_head("<p>", &["<link>".into()]).is_err());
     }
 
     #[test]

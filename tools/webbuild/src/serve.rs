@@ -1,6 +1,17 @@
 //! A minimal static file server for `dist/` on 127.0.0.1 (std only): GET and HEAD, one thread
 //! per connection, `Connection: close`, the MIME types the page needs (`application/wasm` for
-//! streaming compilation), `Cache-Control: no-cache` so a rebuilt `dist/` is picked up on reload.
+//! streaming compilation).
+//!
+//! Compression: `dist` leaves `<file>.br` and `<file>.gz` next to each text file and the wasm
+//! (`compress.rs`); a request whose `Accept-Encoding` takes Brotli gets the `.br` bytes with
+//! `Content-Encoding: br`, else one that takes gzip the `.gz` bytes with `Content-Encoding:
+//! gzip`, and every file that has a copy is sent with `Vary: Accept-Encoding` (a cache keeps the
+//! versions apart). A copy older than its file (a file edited in `dist/` by hand) is not used.
+//!
+//! Caching: the files keep their names from build to build (`index.js` names the wasm), so
+//! none may be cached without asking: `Cache-Control: no-cache` and an `ETag` (size and time
+//! of the bytes sent), so that a reload of an unchanged build costs a `304 Not Modified` per
+//! file instead of the download.
 //!
 //! Framing: the page's CSP is a `<meta>` element, which cannot carry `frame-ancestors`, so the
 //! server says who may frame a page ([`frame_headers`]): nobody for the playground, any origin
@@ -93,11 +104,119 @@ pub fn resolve(root: &Path, target: &str) -> Option<PathBuf> {
     out.is_file().then_some(out)
 }
 
+/// Whether an `Accept-Encoding` value takes `coding` (RFC 9110 §12.5.3): named, or through
+/// `*`, with a q-value above zero.
+pub fn accepts(accept_encoding: &str, coding: &str) -> bool {
+    let mut named = None;
+    let mut star = None;
+    for item in accept_encoding.split(',') {
+        let mut parts = item.split(';');
+        let name = parts.next().unwrap_or("").trim();
+        let q = parts
+            .filter_map(|p| {
+                p.trim()
+                    .strip_prefix("q=")
+                    .or_else(|| p.trim().strip_prefix("Q="))
+            })
+            .filter_map(|v| v.trim().parse::<f32>().ok())
+            .next_back()
+            .unwrap_or(1.0);
+        if name.eq_ignore_ascii_case(coding) {
+            named = Some(q > 0.0);
+        } else if name == "*" {
+            star = Some(q > 0.0);
+        }
+    }
+    named.or(star).unwrap_or(false)
+}
+
+/// What answers a request for an existing file: the bytes to send and their headers.
+#[derive(Debug, PartialEq)]
+pub struct Reply {
+    /// The file whose bytes are sent: `file`, or its `.gz` copy.
+    pub body: PathBuf,
+    /// `304 Not Modified` (the client's `If-None-Match` names this version) or `200 OK`.
+    pub not_modified: bool,
+    /// Response headers, in order.
+    pub headers: Vec<(&'static str, String)>,
+}
+
+/// An entity tag of the bytes at `path`: their length and modification time, quoted.
+fn etag(path: &Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    let mtime = meta.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
+    Some(format!("\"{:x}-{:x}\"", meta.len(), mtime.as_nanos()))
+}
+
+/// Whether an `If-None-Match` value names `tag` (or is `*`).
+fn none_match(if_none_match: &str, tag: &str) -> bool {
+    if_none_match.trim() == "*"
+        || if_none_match
+            .split(',')
+            .any(|t| t.trim().trim_start_matches("W/") == tag)
+}
+
+/// The reply for `file` (resolved from `target`), given the request's `Accept-Encoding` and
+/// `If-None-Match` headers.
+pub fn reply(file: &Path, target: &str, accept_encoding: &str, if_none_match: &str) -> Reply {
+    // A copy counts only if it is at least as new as its file.
+    let fresh = |copy: &Path| match (std::fs::metadata(file), std::fs::metadata(copy)) {
+        (Ok(f), Ok(c)) => match (f.modified(), c.modified()) {
+            (Ok(f), Ok(c)) => c >= f,
+            _ => true,
+        },
+        _ => false,
+    };
+    let copies: Vec<(&'static str, PathBuf)> = [
+        ("br", crate::compress::br_path(file)),
+        ("gzip", crate::compress::gz_path(file)),
+    ]
+    .into_iter()
+    .filter(|(_, p)| fresh(p))
+    .collect();
+    // The smallest copy the client takes: Brotli, then gzip.
+    let chosen = copies.iter().find(|(coding, _)| accepts(accept_encoding, coding));
+    let body = chosen.map_or_else(|| file.to_path_buf(), |(_, p)| p.clone());
+    let mime = mime(file);
+    let mut headers = vec![
+        ("Content-Type", mime.to_string()),
+        ("Cache-Control", "no-cache".to_string()),
+        ("X-Content-Type-Options", "nosniff".to_string()),
+    ];
+    if let Some((coding, _)) = chosen {
+        headers.push(("Content-Encoding", coding.to_string()));
+    }
+    if !copies.is_empty() {
+        headers.push(("Vary", "Accept-Encoding".to_string()));
+    }
+    let tag = etag(&body);
+    let not_modified = tag
+        .as_deref()
+        .is_some_and(|t| !if_none_match.is_empty() && none_match(if_none_match, t));
+    if let Some(t) = tag {
+        headers.push(("ETag", t));
+    }
+    // Framing concerns documents only (scripts, styles and the wasm are not framed).
+    if mime.starts_with("text/html") {
+        headers.extend(frame_headers(target).iter().map(|&(k, v)| (k, v.to_string())));
+    }
+    Reply {
+        body,
+        not_modified,
+        headers,
+    }
+}
+
 fn respond(stream: &mut TcpStream, status: &str, headers: &[(&str, &str)], body: &[u8], head_only: bool) {
-    let mut msg = format!(
-        "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n",
-        body.len()
-    );
+    // A 304 has no body, and the length it would state is the full one's: none is sent.
+    let mut msg = if status.starts_with("304") {
+        format!("HTTP/1.1 {status}\r\nConnection: close\r\n")
+    } else {
+        format!(
+            "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n",
+            body.len()
+        )
+    };
     for (k, v) in headers {
         msg.push_str(&format!("{k}: {v}\r\n"));
     }
@@ -121,8 +240,9 @@ fn handle(root: &Path, mut stream: TcpStream, quiet: bool) {
     if reader.read_line(&mut request_line).is_err() {
         return;
     }
-    // Read (and ignore) the headers, up to a bound.
+    // Read the headers, up to a bound; keep the two this server answers.
     let mut header_bytes = 0usize;
+    let (mut accept_encoding, mut if_none_match) = (String::new(), String::new());
     loop {
         let mut line = String::new();
         match reader.read_line(&mut line) {
@@ -131,6 +251,14 @@ fn handle(root: &Path, mut stream: TcpStream, quiet: bool) {
                 header_bytes += n;
                 if line == "\r\n" || line == "\n" || header_bytes > 64 * 1024 {
                     break;
+                }
+                if let Some((name, value)) = line.split_once(':') {
+                    let value = value.trim();
+                    if name.eq_ignore_ascii_case("accept-encoding") {
+                        accept_encoding = value.to_string();
+                    } else if name.eq_ignore_ascii_case("if-none-match") {
+                        if_none_match = value.to_string();
+                    }
                 }
             }
             Err(_) => return,
@@ -150,19 +278,17 @@ fn handle(root: &Path, mut stream: TcpStream, quiet: bool) {
         );
         return;
     }
-    let status = match resolve(root, target).map(|p| (std::fs::read(&p), p)) {
-        Some((Ok(body), path)) => {
-            let mut headers = vec![
-                ("Content-Type", mime(&path)),
-                ("Cache-Control", "no-cache"),
-                ("X-Content-Type-Options", "nosniff"),
-            ];
-            // Framing concerns documents only (scripts, styles and the wasm are not framed).
-            if mime(&path).starts_with("text/html") {
-                headers.extend_from_slice(frame_headers(target));
+    let found = resolve(root, target).map(|p| reply(&p, target, &accept_encoding, &if_none_match));
+    let status = match found.map(|r| (std::fs::read(&r.body), r)) {
+        Some((Ok(body), r)) => {
+            let headers: Vec<(&str, &str)> = r.headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            if r.not_modified {
+                respond(&mut stream, "304 Not Modified", &headers, b"", true);
+                304
+            } else {
+                respond(&mut stream, "200 OK", &headers, &body, head_only);
+                200
             }
-            respond(&mut stream, "200 OK", &headers, &body, head_only);
-            200
         }
         _ => {
             respond(&mut stream, "404 Not Found", &text, b"not found\n", head_only);
@@ -288,6 +414,183 @@ mod tests {
             "{embed}"
         );
         assert!(!embed.contains("X-Frame-Options"));
+    }
+
+    #[test]
+    fn accept_encoding_is_read_with_its_q_values() {
+        for (header, gzip) in [
+            ("gzip, deflate, br, zstd", true),
+            ("GZIP", true),
+            ("deflate, gzip;q=0.5", true),
+            ("gzip ; q=1.0", true),
+            ("*", true),
+            ("br, *;q=0.1", true),
+            ("gzip;q=0", false),
+            ("gzip;q=0.000, *", false),
+            ("*;q=0", false),
+            ("br, deflate", false),
+            ("identity", false),
+            ("", false),
+            ("x-gzip", false),
+        ] {
+            assert_eq!(accepts(header, "gzip"), gzip, "{header:?}");
+        }
+    }
+
+    /// Serves `root` for the next `n` connections; returns the port.
+    fn server(root: &Path, n: usize) -> u16 {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let r = root.to_path_buf();
+        std::thread::spawn(move || {
+            for s in listener.incoming().take(n) {
+                handle(&r, s.unwrap(), true);
+            }
+        });
+        port
+    }
+
+    /// A raw request; returns the head (status line and headers) and the body.
+    fn request(port: u16, req: &str) -> (String, Vec<u8>) {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        s.write_all(req.as_bytes()).unwrap();
+        let mut out = Vec::new();
+        s.read_to_end(&mut out).unwrap();
+        let split = out.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+        let head = String::from_utf8(out[..split + 2].to_vec()).unwrap();
+        (head, out[split + 4..].to_vec())
+    }
+
+    fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
+        head.lines().find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.eq_ignore_ascii_case(name).then(|| v.trim())
+        })
+    }
+
+    #[test]
+    fn precompressed_copies_answer_accept_encoding() {
+        let root = std::env::temp_dir().join(format!("lbscope-webbuild-gzserve-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).unwrap();
+        let js = "console.log('the engine');\n".repeat(300);
+        std::fs::write(root.join("index.html"), "<!doctype html><p>frame</p>".repeat(50)).unwrap();
+        std::fs::write(root.join("app.js"), &js).unwrap();
+        std::fs::write(root.join("m.wasm"), [0u8, 97, 115, 109].repeat(1000)).unwrap();
+        std::fs::write(root.join("plain.txt"), "no copy").unwrap();
+        for f in ["index.html", "app.js", "m.wasm"] {
+            crate::compress::precompress_file(&root.join(f), crate::compress::BROTLI_QUALITY)
+                .unwrap()
+                .unwrap();
+        }
+        let gz = std::fs::read(root.join("app.js.gz")).unwrap();
+        let br = std::fs::read(root.join("app.js.br")).unwrap();
+        let port = server(&root, 12);
+
+        // Brotli first when it is taken (Chromium sends "gzip, deflate, br, zstd").
+        let (head, body) = request(
+            port,
+            "GET /app.js HTTP/1.1\r\nAccept-Encoding: gzip, deflate, br, zstd\r\n\r\n",
+        );
+        assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
+        assert_eq!(header(&head, "Content-Encoding"), Some("br"));
+        assert_eq!(header(&head, "Vary"), Some("Accept-Encoding"));
+        assert_eq!(body, br);
+        let br_tag = header(&head, "ETag").unwrap().to_string();
+        let (head, _) = request(
+            port,
+            "GET /app.js HTTP/1.1\r\nAccept-Encoding: br;q=0, gzip\r\n\r\n",
+        );
+        assert_eq!(header(&head, "Content-Encoding"), Some("gzip"));
+
+        // Taken: the .gz bytes, labelled, with the original's type.
+        let (head, body) = request(
+            port,
+            "GET /app.js HTTP/1.1\r\nAccept-Encoding: gzip, deflate\r\n\r\n",
+        );
+        assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
+        assert_eq!(header(&head, "Content-Encoding"), Some("gzip"));
+        assert_eq!(
+            header(&head, "Content-Type"),
+            Some("text/javascript; charset=utf-8")
+        );
+        assert_eq!(header(&head, "Vary"), Some("Accept-Encoding"));
+        assert_eq!(header(&head, "Cache-Control"), Some("no-cache"));
+        assert_eq!(
+            header(&head, "Content-Length"),
+            Some(gz.len().to_string().as_str())
+        );
+        assert_eq!(body, gz);
+        let gz_tag = header(&head, "ETag").unwrap().to_string();
+        assert_ne!(gz_tag, br_tag, "each encoding has its own tag");
+
+        // Not taken (or refused with q=0): the original bytes, still with Vary.
+        for accept in [
+            "",
+            "Accept-Encoding: zstd\r\n",
+            "Accept-Encoding: gzip;q=0, br;q=0, *\r\n",
+        ] {
+            let (head, body) = request(port, &format!("GET /app.js HTTP/1.1\r\n{accept}\r\n"));
+            assert_eq!(header(&head, "Content-Encoding"), None, "{accept}");
+            assert_eq!(header(&head, "Vary"), Some("Accept-Encoding"));
+            assert_eq!(body, js.as_bytes());
+            assert_ne!(
+                header(&head, "ETag").unwrap(),
+                gz_tag,
+                "each encoding has its own tag"
+            );
+        }
+
+        // The wasm keeps application/wasm (streaming compilation), compressed.
+        let (head, body) = request(port, "GET /m.wasm HTTP/1.1\r\nAccept-Encoding: gzip\r\n\r\n");
+        assert_eq!(header(&head, "Content-Type"), Some("application/wasm"));
+        assert_eq!(header(&head, "Content-Encoding"), Some("gzip"));
+        assert!(body.len() < 4000);
+
+        // The page itself: compressed, never cached without asking, framing headers kept.
+        let (head, _) = request(port, "GET / HTTP/1.1\r\nAccept-Encoding: gzip\r\n\r\n");
+        assert_eq!(header(&head, "Content-Encoding"), Some("gzip"));
+        assert_eq!(header(&head, "Cache-Control"), Some("no-cache"));
+        assert_eq!(header(&head, "X-Frame-Options"), Some("DENY"));
+
+        // A file without a copy: no Vary, no encoding.
+        let (head, body) = request(port, "GET /plain.txt HTTP/1.1\r\nAccept-Encoding: gzip\r\n\r\n");
+        assert_eq!(
+            (header(&head, "Vary"), header(&head, "Content-Encoding")),
+            (None, None)
+        );
+        assert_eq!(body, b"no copy");
+
+        // Revalidation: the tag sent back gets a 304 without a body; another tag the bytes.
+        let (head, body) = request(
+            port,
+            &format!("GET /app.js HTTP/1.1\r\nAccept-Encoding: gzip\r\nIf-None-Match: {gz_tag}\r\n\r\n"),
+        );
+        assert!(head.starts_with("HTTP/1.1 304 Not Modified\r\n"), "{head}");
+        assert_eq!(header(&head, "Content-Length"), None);
+        assert_eq!(header(&head, "ETag"), Some(gz_tag.as_str()));
+        assert!(body.is_empty());
+        let (head, _) = request(
+            port,
+            "GET /app.js HTTP/1.1\r\nAccept-Encoding: gzip\r\nIf-None-Match: \"other\"\r\n\r\n",
+        );
+        assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
+
+        // A copy older than its file (the file edited by hand) is not used.
+        let file = std::fs::File::options()
+            .write(true)
+            .open(root.join("app.js"))
+            .unwrap();
+        let later = std::fs::metadata(root.join("app.js.gz"))
+            .unwrap()
+            .modified()
+            .unwrap()
+            + Duration::from_secs(5);
+        file.set_modified(later).unwrap();
+        let (head, body) = request(port, "GET /app.js HTTP/1.1\r\nAccept-Encoding: gzip\r\n\r\n");
+        assert_eq!(header(&head, "Content-Encoding"), None, "{head}");
+        assert_eq!(body, js.as_bytes());
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]
