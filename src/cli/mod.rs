@@ -235,7 +235,9 @@ pub fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("lbscope: {e}");
+            // A name in the message may come from a shared link: nothing in
+            // it reaches the terminal as a control sequence.
+            eprintln!("lbscope: {}", crate::safe_text::message(&e));
             ExitCode::FAILURE
         }
     }
@@ -328,14 +330,14 @@ fn run(cmd: Command) -> Result<String, String> {
             let inputs: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
             let imported = crate::import::import(sys_of(system), &inputs, &o).map_err(|e| e.to_string())?;
             for n in &imported.notices {
-                eprintln!("lbscope: notice: {n}");
+                eprintln!("lbscope: notice: {}", crate::safe_text::message(&n.to_string()));
             }
-            Ok(imported.scenario.to_json() + "\n")
+            Ok(crate::safe_text::json(&imported.scenario.to_json()).into_owned() + "\n")
         }
         Command::Decode { link } => {
             let link = read_link(&link)?;
             let sc = url::decode(&link).map_err(|e| e.to_string())?;
-            Ok(sc.to_json() + "\n")
+            Ok(crate::safe_text::json(&sc.to_json()).into_owned() + "\n")
         }
         Command::Bench {
             browser_scenario: Some(path),
@@ -443,7 +445,8 @@ fn ring(n: u32, topics: &[String]) -> Result<String, String> {
         let name = TopicName::parse(t).map_err(|e| e.to_string())?;
         let h = name.hash();
         let i = bundle::find(&ranges, h).ok_or("hash outside the ring")?;
-        out.push_str(&format!("{name}\t0x{h:08x}\t{}\n", ranges[i]));
+        let shown = crate::safe_text::line(name.as_str());
+        out.push_str(&format!("{shown}\t0x{h:08x}\t{}\n", ranges[i]));
     }
     Ok(out)
 }

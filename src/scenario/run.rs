@@ -170,44 +170,63 @@ pub fn for_each_event(
     sc.body.visit(Each(sc, each))
 }
 
-/// One text line of the log ([`to_text`]).
+/// One text line of the log ([`to_text`]): the narration with every control
+/// character, bidirectional override and noncharacter a name may carry shown
+/// as U+FFFD ([`crate::safe_text::line`]), so a scenario cannot drive a terminal.
 fn text_line(e: &LoggedEvent) -> String {
+    let text = crate::safe_text::line(&e.text);
     match (e.step, e.round) {
-        (None, _) => format!("[setup] {}\n", e.text),
-        (Some(_), Some(n)) => format!("[round {n}] {}\n", e.text),
-        (Some(i), None) => format!("[action {}] {}\n", i + 1, e.text),
+        (None, _) => format!("[setup] {text}\n"),
+        (Some(_), Some(n)) => format!("[round {n}] {text}\n"),
+        (Some(i), None) => format!("[action {}] {text}\n", i + 1),
     }
 }
 
 /// Write the log as text while replaying, then `final state:` and the state
-/// as pretty JSON: the same bytes as [`to_text`] of [`event_log`] followed by
-/// the [`final_state`], from one replay that keeps no log.
+/// as pretty JSON: the same lines as [`to_text`] of [`event_log`] followed by
+/// the [`final_state`], from one replay that keeps no log. The JSON is written
+/// as it is serialized (no whole-document copy), with the characters a
+/// terminal would act on escaped ([`crate::safe_text::json`]).
 pub fn write_text<W: Write>(sc: &Scenario, out: &mut W) -> Result<(), StreamError> {
     let state = for_each_event(sc, &mut |e| Ok(out.write_all(text_line(&e).as_bytes())?))?;
-    let pretty = serde_json::to_string_pretty(&state).unwrap_or_default();
-    writeln!(out, "\nfinal state:\n{pretty}")?;
+    out.write_all(b"\nfinal state:\n")?;
+    crate::safe_text::write_pretty(&mut *out, &state, 0).map_err(std::io::Error::from)?;
+    out.write_all(b"\n")?;
     Ok(out.flush()?)
 }
 
-/// Write `{"events": [...], "state": ...}` as pretty JSON while replaying:
-/// the same bytes as pretty-printing the [`event_log`] and [`final_state`]
-/// together, from one replay that keeps no log.
+/// Write `{"events": [...], "state": ...}` as pretty JSON while replaying,
+/// from one replay that keeps no log: the same value as the [`event_log`] and
+/// [`final_state`] together. When an action is refused, the document still
+/// closes: `{"events": [...the events before it...], "error": "..."}` (and the
+/// error comes back too), so the output is always one valid JSON value.
 pub fn write_json<W: Write>(sc: &Scenario, out: &mut W) -> Result<(), StreamError> {
     // Each event is printed as the pretty printer prints an element at depth 2.
     let mut first = true;
     out.write_all(b"{\n  \"events\": [")?;
     let state = for_each_event(sc, &mut |e| {
-        let v = serde_json::to_value(&e).unwrap_or(serde_json::Value::Null);
-        let body = serde_json::to_string_pretty(&v).unwrap_or_default();
         out.write_all(if first { b"\n    " } else { b",\n    " })?;
-        out.write_all(body.replace('\n', "\n    ").as_bytes())?;
+        crate::safe_text::write_pretty(&mut *out, &e, 2).map_err(std::io::Error::from)?;
         first = false;
         Ok(())
-    })?;
+    });
     out.write_all(if first { b"]" } else { b"\n  ]" })?;
-    let state = serde_json::to_string_pretty(&state).unwrap_or_default();
-    writeln!(out, ",\n  \"state\": {}\n}}", state.replace('\n', "\n  "))?;
-    Ok(out.flush()?)
+    match state {
+        Ok(state) => {
+            out.write_all(b",\n  \"state\": ")?;
+            crate::safe_text::write_pretty(&mut *out, &state, 1).map_err(std::io::Error::from)?;
+            out.write_all(b"\n}\n")?;
+            Ok(out.flush()?)
+        }
+        Err(StreamError::Scenario(e)) => {
+            out.write_all(b",\n  \"error\": ")?;
+            crate::safe_text::write_pretty(&mut *out, &e.to_string(), 1).map_err(std::io::Error::from)?;
+            out.write_all(b"\n}\n")?;
+            out.flush()?;
+            Err(StreamError::Scenario(e))
+        }
+        Err(e) => Err(e),
+    }
 }
 
 #[cfg(test)]
@@ -238,12 +257,12 @@ mod tests {
             );
             let mut json = Vec::new();
             write_json(&sc, &mut json).unwrap();
-            assert_eq!(
-                String::from_utf8(json).unwrap(),
-                pretty(&serde_json::json!({ "events": log, "state": state })) + "\n",
-                "{}",
-                p.display()
-            );
+            // The same value (an event's keys in its own order), read by the same parser.
+            let json = String::from_utf8(json).unwrap();
+            let read = |t: &str| serde_json::from_str::<serde_json::Value>(t).unwrap();
+            let want = pretty(&serde_json::json!({ "events": log, "state": state }));
+            assert!(read(&json) == read(&want), "{}", p.display());
+            assert!(json.ends_with("\n}\n"), "{}", p.display());
             n += 1;
         }
         assert!(n > 5);
@@ -251,11 +270,10 @@ mod tests {
         let empty = Scenario::of::<crate::engine::flink::Sim>(1, crate::scenario::Log::default());
         let mut json = Vec::new();
         write_json(&empty, &mut json).unwrap();
-        let want = serde_json::to_string_pretty(&serde_json::json!({
+        let want = serde_json::json!({
             "events": event_log(&empty).unwrap(),
             "state": final_state(&empty).unwrap(),
-        }))
-        .unwrap();
-        assert_eq!(String::from_utf8(json).unwrap(), want + "\n");
+        });
+        assert!(serde_json::from_slice::<serde_json::Value>(&json).unwrap() == want);
     }
 }

@@ -979,3 +979,192 @@ fn flink_apply_cost_at_scale() {
         eprintln!("flink at scale: {what}: {now:.3} ms in place, {before:.3} ms copying the state first");
     }
 }
+
+// ---------------------------------------------------------------------------
+// Hostile names, refused actions and what reaches a terminal or a document.
+
+/// ESC / OSC / CSI sequences (window title, clear screen, an OSC 8 link, an
+/// OSC 52 clipboard write), a C1 CSI, a bidirectional override, DEL and the
+/// noncharacters XML forbids.
+const HOSTILE: &str = "x\u{1b}]0;owned\u{7}\u{1b}[2J\u{1b}]8;;https\u{2215}e.invalid\u{1b}\\\u{1b}]52;c;cHduZWQ=\u{7}\u{9b}31m\u{202e}\u{7f}\u{FFFE}\u{FFFF}\r\ny";
+
+/// Whether `s` holds anything a terminal acts on or XML forbids (newlines and
+/// tabs of the layout aside).
+fn has_raw_unsafe(s: &str) -> bool {
+    s.chars()
+        .any(|c| c != '\n' && c != '\t' && lbscope::safe_text::is_unsafe(c))
+}
+
+/// Every string inside `v`.
+fn strings(v: &serde_json::Value) -> Vec<String> {
+    match v {
+        serde_json::Value::String(s) => vec![s.clone()],
+        serde_json::Value::Array(a) => a.iter().flat_map(strings).collect(),
+        serde_json::Value::Object(m) => m.values().flat_map(strings).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The system's preset with every occurrence of the quoted names replaced by
+/// `HOSTILE` (plus a suffix, so they stay distinct).
+fn hostile_preset(system: &str, names: &[&str]) -> String {
+    let (code, mut json, err) = lbscope(&["preset", system]);
+    assert_eq!(code, 0, "{err}");
+    for (i, n) in names.iter().enumerate() {
+        let h = serde_json::to_string(&format!("{HOSTILE}{i}")).unwrap();
+        json = json.replace(&format!("\"{n}\""), &h);
+    }
+    json
+}
+
+fn hostile_presets() -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "pulsar",
+            hostile_preset("pulsar", &["broker-1", "broker-2", "topic"]),
+        ),
+        ("flink", hostile_preset("flink", &["JV-A", "JV-B"])),
+        ("kstreams", hostile_preset("kstreams", &["app-1", "app-2"])),
+    ]
+}
+
+#[test]
+fn hostile_names_never_reach_a_terminal_raw() {
+    for (system, json) in hostile_presets() {
+        let sc = Scenario::from_json(&json).unwrap_or_else(|e| panic!("{system}: {e}"));
+        let f = temp(&format!("hostile-{system}.json"), json.as_bytes());
+        let f = f.to_str().unwrap();
+        let (code, out, err) = lbscope(&["run", f, "--rounds", "2"]);
+        assert_eq!(code, 0, "{system}: {err}");
+        assert!(
+            out.contains('\u{FFFD}'),
+            "{system}: the names are shown, replaced: {out}"
+        );
+        assert!(!has_raw_unsafe(&out), "{system}: {out:?}");
+        // JSON escapes them: the names read back exactly.
+        let (code, out, err) = lbscope(&["run", f, "--format", "json"]);
+        assert_eq!(code, 0, "{system}: {err}");
+        assert!(!has_raw_unsafe(&out), "{system}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert!(strings(&v).iter().any(|s| s.contains(HOSTILE)), "{system}");
+        // A link of it: decode prints escaped JSON that reads back as the scenario.
+        let link = format!("http://x/{}", url::to_fragment(&sc));
+        let (code, out, err) = lbscope(&["decode", &link]);
+        assert_eq!(code, 0, "{system}: {err}");
+        assert!(!has_raw_unsafe(&out), "{system}");
+        assert_eq!(Scenario::from_json(&out).unwrap(), sc, "{system}");
+        // A refusal naming a hostile name reaches stderr replaced.
+        let bad = match system {
+            "pulsar" => format!(
+                r#"{{"op":"crash_broker","broker":{}}}"#,
+                serde_json::to_string(HOSTILE).unwrap()
+            ),
+            "flink" => format!(
+                r#"{{"op":"remove_task_manager","tm":{}}}"#,
+                serde_json::to_string(HOSTILE).unwrap()
+            ),
+            _ => format!(
+                r#"{{"op":"remove_instance","name":{}}}"#,
+                serde_json::to_string(HOSTILE).unwrap()
+            ),
+        };
+        let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        v["actions"] = serde_json::json!([serde_json::from_str::<serde_json::Value>(&bad).unwrap()]);
+        let f = temp(&format!("hostile-bad-{system}.json"), v.to_string().as_bytes());
+        let (code, _, err) = lbscope(&["run", f.to_str().unwrap()]);
+        assert_ne!(code, 0, "{system}");
+        assert!(
+            err.contains("refused") && err.contains("]0;owned"),
+            "{system}: {err}"
+        );
+        assert!(!has_raw_unsafe(&err), "{system}: {err:?}");
+    }
+    // `ring` prints the topic names it is given.
+    let topic = format!("persistent://public/default/{HOSTILE}");
+    let (code, out, _) = lbscope(&["ring", &topic]);
+    assert_eq!(code, 0);
+    assert!(!has_raw_unsafe(&out), "{out:?}");
+}
+
+#[test]
+fn run_json_is_one_valid_document_when_an_action_is_refused() {
+    let (_, json, _) = lbscope(&["preset", "pulsar"]);
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["actions"] = serde_json::json!([
+        {"op": "step"},
+        {"op": "crash_broker", "broker": "no-such-broker"},
+        {"op": "step"}
+    ]);
+    let f = temp("refused.json", v.to_string().as_bytes());
+    let (code, out, err) = lbscope(&["run", f.to_str().unwrap(), "--format", "json"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("log action 2 was refused"), "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let msg = doc["error"].as_str().unwrap();
+    assert!(
+        msg.contains("log action 2 was refused") && msg.contains("no-such-broker"),
+        "{msg}"
+    );
+    // The events up to the refusal are there; no state is claimed.
+    assert!(!doc["events"].as_array().unwrap().is_empty());
+    assert!(doc.get("state").is_none());
+    // Refused before any event (a cursor past the log): still a document.
+    v["cursor"] = serde_json::json!(9);
+    let f = temp("refused-cursor.json", v.to_string().as_bytes());
+    let sc = lbscope::scenario::read::typed(v.clone());
+    assert!(sc.is_ok());
+    let mut out = Vec::new();
+    let e = lbscope::scenario::run::write_json(&sc.unwrap(), &mut out).unwrap_err();
+    let doc: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(doc["events"], serde_json::json!([]));
+    assert_eq!(doc["error"], e.to_string());
+    drop(f);
+}
+
+#[test]
+fn every_svg_is_well_formed_whatever_the_names() {
+    for (system, json) in hostile_presets() {
+        let f = temp(&format!("svg-{system}.json"), json.as_bytes());
+        let views: &[&str] = match system {
+            "pulsar" => &["ring", "brokers", "chart"],
+            "flink" => &["slots", "chart"],
+            _ => &["instances", "chart"],
+        };
+        for view in views {
+            let (code, svg, err) = lbscope(&["render", f.to_str().unwrap(), "--view", view, "--rounds", "2"]);
+            assert_eq!(code, 0, "{system} {view}: {err}");
+            assert!(!has_raw_unsafe(&svg), "{system} {view}");
+            roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{system} {view}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn namespace_names_follow_pulsars_naming_rules() {
+    let mut s = sim();
+    for bad in [
+        "public/def\u{FFFE}ault",
+        "pub\u{1b}lic/default",
+        "public/dé",
+        "public/a b",
+    ] {
+        let e = s
+            .apply(&Action::CreateNamespace {
+                namespace: bad.into(),
+                bundles: Some(4),
+            })
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("NamedEntity.checkName") && e.contains("is not allowed"),
+            "{e}"
+        );
+    }
+    for good in ["public/default", "my-tenant/ns_1.a=b", "t/cluster-1/ns"] {
+        s.apply(&Action::CreateNamespace {
+            namespace: good.into(),
+            bundles: Some(4),
+        })
+        .unwrap_or_else(|e| panic!("{good}: {e}"));
+    }
+}

@@ -183,6 +183,13 @@ pub(crate) fn is_namespace_name(name: &str) -> bool {
     (2..=3).contains(&parts.len()) && parts.iter().all(|p| !p.is_empty() && !p.contains(':'))
 }
 
+/// A character Pulsar's `NamedEntity.checkName` allows in a tenant, cluster
+/// or namespace name (`^[-=:.\w]*$`, `\w` being ASCII letters, digits and `_`):
+/// no control character, no U+FFFE, nothing outside ASCII.
+pub(crate) fn is_named_entity_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '=' | ':' | '.')
+}
+
 fn validate_config(c: &Config) -> Result<(), Error> {
     schema::check_unmodelled(c)?;
     let bad = |s: &str| Err(Error::Invalid(s.to_string()));
@@ -521,6 +528,12 @@ impl Sim {
     fn check_new_namespace(&self, name: &str) -> Result<(), Error> {
         if !is_namespace_name(name) {
             return Err(Error::BadNamespace(name.to_string()));
+        }
+        if let Some(c) = name.chars().find(|&c| !is_named_entity_char(c) && c != '/') {
+            return Err(Error::Invalid(format!(
+                "namespace {name:?}: {c:?} is not allowed; Pulsar names take only letters a-z A-Z, digits, \
+                 '_', '-', '=', ':' and '.' (NamedEntity.checkName)"
+            )));
         }
         if self.namespaces.contains_key(name) {
             return Err(Error::NamespaceExists(name.to_string()));
