@@ -254,8 +254,8 @@ fn run(cmd: Command) -> Result<String, String> {
                     crate::scenario::MAX_ACTIONS
                 ));
             }
-            sc.push_rounds(rounds);
             sc.validate().map_err(|e| e.to_string())?;
+            rounds_note(&mut sc, rounds);
             // One replay, each event written as it is made: the log is never kept.
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
@@ -376,6 +376,23 @@ fn run(cmd: Command) -> Result<String, String> {
                 Format::Json => crate::bench::to_json(&report),
             })
         }
+    }
+}
+
+/// Append `--rounds` at the scenario's cursor (as the page's Step does) and
+/// say on stderr what is replayed when that is not the whole log.
+fn rounds_note(sc: &mut Scenario, rounds: usize) {
+    if let Some(note) = sc.cursor_note() {
+        if rounds == 0 {
+            eprintln!("lbscope: notice: {note}");
+        }
+    }
+    let dropped = sc.push_rounds(rounds);
+    if dropped > 0 {
+        eprintln!(
+            "lbscope: notice: --rounds {rounds} is appended at the scenario's cursor, as the page's Step does: \
+             the {dropped} log actions after it (its redo tail) are not replayed"
+        );
     }
 }
 
