@@ -285,6 +285,11 @@ fn run(cmd: Command) -> Result<String, String> {
         }),
         Command::Url { file, base } => {
             let sc = read_scenario(&file)?;
+            if base.contains('#') {
+                return Err(format!(
+                    "--base {base:?} holds a '#': the scenario is the link's fragment (#s=...), so the page address must have none"
+                ));
+            }
             let link = format!("{}{}", base, url::to_fragment(&sc));
             // A link that no reader would open is refused rather than printed.
             url::check_openable(&sc, &link).map_err(|e| format!("{}: {e}", file.display()))?;

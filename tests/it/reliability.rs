@@ -1283,3 +1283,68 @@ fn render_round_past_the_end_is_answered_in_one_pass() {
     assert_eq!(sc.body.after_round(50_000), Some(50_000));
     assert_eq!(sc.body.after_round(50_001), None);
 }
+
+#[test]
+fn a_link_with_bytes_after_its_data_or_a_wrong_version_is_refused() {
+    use base64::Engine as _;
+    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let sc = big_scenario(3);
+    let json = serde_json::to_vec(&sc).unwrap();
+    let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    // The link lbscope writes opens.
+    assert_eq!(url::decode(&format!("#s=2.{}", b64.encode(&packed))).unwrap(), sc);
+    // Bytes after the end of the deflate stream.
+    for tail in [&b"x"[..], b"\0\0\0\0", &packed[..]] {
+        let mut more = packed.clone();
+        more.extend_from_slice(tail);
+        let e = url::decode(&format!("#s=2.{}", b64.encode(&more))).unwrap_err();
+        assert_eq!(e, url::LinkError::TrailingData(tail.len()));
+        assert!(
+            e.to_string().contains("after the end of its compressed scenario"),
+            "{e}"
+        );
+    }
+    // A version 1 link around format 2 JSON: version 1 links never held it.
+    let e = url::decode(&format!("#s=1.{}", b64.encode(&packed))).unwrap_err();
+    assert_eq!(e, url::LinkError::VersionMismatch { link: 1, format: 2 });
+    assert!(
+        e.to_string()
+            .contains("says version 1, but the scenario inside is format 2"),
+        "{e}"
+    );
+    // Format 1 JSON in a version 1 or 2 link keeps opening (old links).
+    let mut old: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    old["format"] = 1.into();
+    let old = miniz_oxide::deflate::compress_to_vec(old.to_string().as_bytes(), 9);
+    for v in [1, 2] {
+        let sc1 = url::decode(&format!("#s={v}.{}", b64.encode(&old))).unwrap();
+        assert_eq!(sc1.format, 1);
+    }
+    // The CLI says the same.
+    let (code, _, err) = lbscope(&["decode", &format!("#s=1.{}", b64.encode(&packed))]);
+    assert_ne!(code, 0);
+    assert!(err.contains("says version 1"), "{err}");
+}
+
+#[test]
+fn url_refuses_a_base_that_holds_a_fragment() {
+    let f = temp("url-base.json", big_scenario(2).to_json().as_bytes());
+    let f = f.to_str().unwrap();
+    for base in ["http://x/?embed=ring#", "http://x/#a", "#"] {
+        let (code, out, err) = lbscope(&["url", f, "--base", base]);
+        assert_ne!(code, 0, "{base}: {out}");
+        assert!(out.is_empty());
+        assert!(err.contains("holds a '#'"), "{err}");
+    }
+    let (code, out, err) = lbscope(&["url", f, "--base", "http://x/?embed=ring"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("http://x/?embed=ring#s=2."), "{out}");
+    assert_eq!(url::decode(out.trim()).unwrap(), big_scenario(2));
+    // The library check names it too.
+    let sc = big_scenario(2);
+    let link = format!("http://x/#{}", url::to_fragment(&sc));
+    assert!(matches!(
+        url::check_openable(&sc, &link),
+        Err(url::LinkError::BaseHasFragment(_))
+    ));
+}
