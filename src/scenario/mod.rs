@@ -453,7 +453,9 @@ impl Scenario {
             }
         }
         let raw = upgrade(raw);
+        let extra = read::action_keys(&raw);
         let s: Scenario = read::typed(raw)?;
+        read::check_fieldless(&s, &extra)?;
         s.validate()?;
         Ok(s)
     }

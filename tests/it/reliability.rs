@@ -1348,3 +1348,41 @@ fn url_refuses_a_base_that_holds_a_fragment() {
         Err(url::LinkError::BaseHasFragment(_))
     ));
 }
+
+#[test]
+fn fields_on_a_field_less_action_are_refused() {
+    for (system, op) in [
+        ("pulsar", "step"),
+        ("pulsar", "shed"),
+        ("flink", "schedule"),
+        ("kstreams", "rebalance"),
+    ] {
+        let (_, json, _) = lbscope(&["preset", system]);
+        let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        v["actions"] = serde_json::json!([{"op": op}, {"op": op, "rounds": 1000}]);
+        let e = Scenario::from_json(&v.to_string()).unwrap_err().to_string();
+        assert!(
+            e.contains(&format!(
+                "actions[1]: `{op}` takes no fields, so `rounds` would be ignored"
+            )),
+            "{e}"
+        );
+        if op != "shed" {
+            assert!(e.contains("--rounds"), "{e}");
+        }
+        // The same action without fields, and links lbscope writes, still open.
+        v["actions"] = serde_json::json!([{"op": op}]);
+        let sc = Scenario::from_json(&v.to_string()).unwrap();
+        assert_eq!(url::decode(&url::to_fragment(&sc)).unwrap(), sc);
+        // A link is read by the same code.
+        v["actions"] = serde_json::json!([{"op": op, "n": 2}]);
+        use base64::Engine as _;
+        let packed = miniz_oxide::deflate::compress_to_vec(v.to_string().as_bytes(), 9);
+        let link = format!(
+            "#s=2.{}",
+            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(packed)
+        );
+        let e = url::decode(&link).unwrap_err().to_string();
+        assert!(e.contains("takes no fields, so `n` would be ignored"), "{e}");
+    }
+}
