@@ -1386,3 +1386,81 @@ fn fields_on_a_field_less_action_are_refused() {
         assert!(e.contains("takes no fields, so `n` would be ignored"), "{e}");
     }
 }
+
+#[test]
+fn workload_shapes_stay_within_the_traffic_cap() {
+    use lbscope::engine::pulsar::traffic::{Traffic, MAX_RATE};
+    use lbscope::engine::pulsar::workload::{Pattern, Shape, Target, MAX_FACTOR};
+    let burst = |m: f64| Shape::Burst {
+        start_round: 0,
+        rounds: 1000,
+        multiplier: m,
+    };
+    let add = |s: &mut pulsar::Sim, shape: Shape| {
+        s.apply(&Action::AddWorkload {
+            pattern: Pattern {
+                target: Target::All,
+                shape,
+            },
+        })
+    };
+    let mut s = sim();
+    s.apply(&Action::AddBroker {
+        broker: "b-1".into(),
+        capacity: Default::default(),
+    })
+    .unwrap();
+    namespace(&mut s, 4);
+    s.apply(&Action::CreateTopic { topic: "hot".into() }).unwrap();
+    s.apply(&Action::SetTopicTraffic {
+        topic: "hot".into(),
+        traffic: Traffic {
+            msg_rate_in: MAX_RATE,
+            msg_rate_out: MAX_RATE,
+            throughput_in: MAX_RATE,
+            throughput_out: MAX_RATE,
+            producers: 1,
+            consumers: 1,
+        },
+    })
+    .unwrap();
+    // One burst or ramp past the cap: refused, naming it.
+    for shape in [
+        burst(1e308),
+        burst(MAX_FACTOR * 2.0),
+        Shape::Ramp {
+            from: 1.0,
+            to: 1e308,
+            start_round: 0,
+            rounds: 10,
+        },
+    ] {
+        let e = add(&mut s, shape).unwrap_err().to_string();
+        assert!(e.contains("the traffic cap"), "{e}");
+    }
+    // Stacked: each within the cap, together past it.
+    add(&mut s, burst(1e8)).unwrap();
+    let e = add(&mut s, burst(1e8)).unwrap_err().to_string();
+    assert!(e.contains("could multiply a topic's rates by up to 1e16"), "{e}");
+    add(&mut s, burst(1e6)).unwrap();
+    // A topic at the cap under a ×1e14 burst stays at the cap: finite loads,
+    // no NaN or infinity in the state or its JSON.
+    for _ in 0..3 {
+        for e in s.apply(&Action::Step).unwrap() {
+            // serde_json would write a non-finite number as null: look at the numbers themselves.
+            let d = format!("{e:?}");
+            assert!(!d.contains("inf") && !d.contains("NaN"), "{d}");
+        }
+    }
+    let state = s.view_json().to_string();
+    assert!(!state.contains("inf") && !state.contains("NaN"), "{state}");
+    let ns = &s.namespaces()["public/default"];
+    for t in ns.topics.values() {
+        let tr = ns.traffic(t);
+        assert!(
+            tr.msg_rate_in <= MAX_RATE && tr.throughput_out <= MAX_RATE,
+            "{tr:?}"
+        );
+    }
+    s.invariants().unwrap();
+}
