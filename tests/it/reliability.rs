@@ -1464,3 +1464,20 @@ fn workload_shapes_stay_within_the_traffic_cap() {
     }
     s.invariants().unwrap();
 }
+
+#[test]
+fn the_format_doc_says_what_the_build_does() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scenario.md")).unwrap();
+    let v = lbscope::scenario::FORMAT_VERSION;
+    assert!(doc.contains(&format!("this build writes {v} and reads 1 and {v}")));
+    assert!(doc.contains("the `pulsar-4.x` profile"));
+    assert!(!doc.contains("replaces the whole config"));
+    assert_eq!(doc.matches("`set_config` patches the config").count(), 2);
+    // The example at the top is a scenario of the version written.
+    let example = doc.split("```json").nth(1).unwrap().split("```").next().unwrap();
+    let sc = Scenario::from_json(example).unwrap_or_else(|e| panic!("{e}: {example}"));
+    assert_eq!(sc.format, v);
+    assert_eq!(big_scenario(0).format, v);
+    // That set_config patches is checked for every engine by
+    // engine_interface::set_config_patches_keep_the_other_keys.
+}
