@@ -732,6 +732,15 @@ impl Engine for Sim {
         serde_json::json!({ "slot_grid": self.slot_grid(), "metrics": self.metrics() })
     }
 
+    /// The same keys, each TaskManager's row of the slot grid built as it is written.
+    fn serialize_view<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("metrics", &self.metrics())?;
+        m.serialize_entry("slot_grid", &view::LazyGrid(self))?;
+        m.end()
+    }
+
     fn invariants(&self) -> Result<(), String> {
         invariants::check(self)
     }

@@ -1013,6 +1013,10 @@ impl Engine for Sim {
         serde_json::to_value(self.view()).unwrap_or_default()
     }
 
+    fn serialize_view<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serde::Serialize::serialize(&self.view(), s)
+    }
+
     fn invariants(&self) -> Result<(), String> {
         invariants::check(self)
     }

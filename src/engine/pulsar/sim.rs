@@ -1263,6 +1263,21 @@ impl Engine for Sim {
         serde_json::json!({ "namespaces": rings, "brokers": self.broker_views(), "rounds": self.metrics() })
     }
 
+    /// The same keys, each namespace's ring built as it is written.
+    fn serialize_view<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let rings = crate::engine::LazySeq(|| {
+            self.namespaces()
+                .keys()
+                .filter_map(|ns| self.ring_view(ns, false))
+        });
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("brokers", &self.broker_views())?;
+        m.serialize_entry("namespaces", &rings)?;
+        m.serialize_entry("rounds", self.metrics())?;
+        m.end()
+    }
+
     fn invariants(&self) -> Result<(), String> {
         invariants::check(self)
     }
