@@ -1481,3 +1481,135 @@ fn the_format_doc_says_what_the_build_does() {
     // That set_config patches is checked for every engine by
     // engine_interface::set_config_patches_keep_the_other_keys.
 }
+
+/// Run lbscope under `/usr/bin/time -f %M`, stdout counted and dropped:
+/// (exit code, stdout bytes, stdout's first 64 KiB, peak resident KB, wall time).
+fn lbscope_measured(args: &[&str]) -> (i32, usize, Vec<u8>, Option<u64>, Duration) {
+    use std::io::Read;
+    let t = Instant::now();
+    let time = std::path::Path::new("/usr/bin/time").exists();
+    let mut cmd = if time {
+        let mut c = Command::new("/usr/bin/time");
+        c.args(["-f", "%M", env!("CARGO_BIN_EXE_lbscope")]);
+        c
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_lbscope"))
+    };
+    let mut child = cmd
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let (mut n, mut head, mut buf) = (0usize, Vec::new(), vec![0u8; 1 << 16]);
+    loop {
+        let k = out.read(&mut buf).unwrap();
+        if k == 0 {
+            break;
+        }
+        head.extend_from_slice(&buf[..k]);
+        if head.len() > 1 << 19 {
+            head.drain(..head.len() - (1 << 18));
+        }
+        n += k;
+    }
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    let peak = time
+        .then(|| err.lines().last().and_then(|l| l.trim().parse().ok()))
+        .flatten();
+    (o.status.code().unwrap_or(-1), n, head, peak, t.elapsed())
+}
+
+#[test]
+fn run_streams_the_final_state_of_a_large_cluster() {
+    // 512 TaskManagers × 1,024 slots (an eighth of the cap; the cap itself is
+    // measured with a release build: docs/limits.md).
+    let sc = r#"{"format":2,"seed":1,"system":"flink","setup":[{"op":"add_task_managers","count":512,"slots":1024}]}"#;
+    let f = temp("flink-big.json", sc.as_bytes());
+    let (code, bytes, head, peak, took) = lbscope_measured(&["run", f.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 0);
+    // The end of the document: the last TaskManager's row, closed.
+    let tail = String::from_utf8_lossy(&head);
+    assert!(
+        tail.contains("\"tm\": \"tm-511\"") && tail.ends_with("}\n}\n"),
+        "{}",
+        &tail[tail.len().saturating_sub(400)..]
+    );
+    println!(
+        "run --format json, 512 × 1,024 slots: {bytes} bytes of JSON, peak {} KB, {took:?}",
+        peak.map_or("?".into(), |p| p.to_string())
+    );
+    // Flat over --rounds: the same cluster, more rounds, about the same peak.
+    let small = big_scenario(2);
+    let f = temp("rounds.json", small.to_json().as_bytes());
+    for rounds in ["1000", "10000"] {
+        let (code, bytes, _, peak, took) =
+            lbscope_measured(&["run", f.to_str().unwrap(), "--rounds", rounds]);
+        assert_eq!(code, 0);
+        println!(
+            "run --rounds {rounds}: {bytes} bytes, peak {} KB, {took:?}",
+            peak.map_or("?".into(), |p| p.to_string())
+        );
+    }
+}
+
+/// A Kafka Streams scenario: one source of `partitions` partitions (a stateful
+/// sub-topology), `instances` × `threads`, `assignor` (a class name), then a rebalance.
+fn kstreams_scale(assignor: &str, partitions: u32, instances: u32, threads: u32, standbys: u32) -> Scenario {
+    let key = if assignor.contains("Legacy") {
+        "internal.task.assignor.class"
+    } else {
+        "task.assignor.class"
+    };
+    let mut setup = vec![
+        serde_json::json!({"op": "define_topic", "topic": "in", "partitions": partitions}),
+        serde_json::json!({"op": "define_topology", "subtopologies": [{"sources": ["in"], "stores": ["s"], "changelog": true}], "copartition_groups": []}),
+    ];
+    for i in 0..instances {
+        setup.push(serde_json::json!({"op": "add_instance", "name": format!("app-{i}"), "threads": threads}));
+    }
+    let v = serde_json::json!({
+        "format": 2, "seed": 1, "system": "kstreams",
+        "config": {key: assignor, "num.standby.replicas": standbys},
+        "setup": setup, "actions": [{"op": "rebalance"}],
+    });
+    Scenario::from_json(&v.to_string()).unwrap()
+}
+
+const LEGACY_STICKY: &str =
+    "org.apache.kafka.streams.processor.internals.assignment.LegacyStickyTaskAssignor";
+const KIP924_STICKY: &str = "org.apache.kafka.streams.processor.assignment.assignors.StickyTaskAssignor";
+
+#[test]
+fn sticky_assignors_keep_no_pair_set() {
+    // Small assignments: debug builds check every `hasNewPair` answer and the
+    // pair count against Kafka's own pair set (sticky.rs), with standbys,
+    // several instances and a second rebalance that has previous owners.
+    for assignor in [LEGACY_STICKY, KIP924_STICKY] {
+        for (parts, inst, threads, sb) in [(7, 3, 1, 1), (40, 5, 2, 2), (150, 7, 3, 1), (12, 12, 1, 3)] {
+            let mut sc = kstreams_scale(assignor, parts, inst, threads, sb);
+            sc.push_rounds(2);
+            let log = lbscope::scenario::run::event_log(&sc).unwrap();
+            assert!(log.iter().any(|e| e.text.contains("rebalance")), "{assignor}");
+        }
+    }
+    // At scale: printed, not asserted (a debug build; docs/limits.md has the release figures).
+    for (assignor, parts, inst, threads, sb) in [
+        (LEGACY_STICKY, 3000, 1, 1, 0),
+        (LEGACY_STICKY, 1500, 20, 1, 1),
+        (KIP924_STICKY, 3000, 10, 10, 0),
+    ] {
+        let sc = kstreams_scale(assignor, parts, inst, threads, sb);
+        let t = Instant::now();
+        let state = lbscope::scenario::run::final_state(&sc).unwrap();
+        assert!(state.to_string().contains("app-0"));
+        println!(
+            "{} {parts} tasks on {inst} × {threads}, {sb} standby: {:?}",
+            assignor.rsplit('.').next().unwrap(),
+            t.elapsed()
+        );
+    }
+}
