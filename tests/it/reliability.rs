@@ -1613,3 +1613,20 @@ fn sticky_assignors_keep_no_pair_set() {
         );
     }
 }
+
+#[test]
+fn one_action_creates_at_most_a_million_topics() {
+    let mut s = sim();
+    namespace(&mut s, 4);
+    let e = s
+        .apply(&Action::CreateTopics {
+            namespace: "public/default".into(),
+            prefix: "t".into(),
+            count: pulsar::MAX_BULK_TOPICS + 1,
+            traffic: Default::default(),
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("at most 1048576 topics per action"), "{e}");
+    assert!(s.namespaces()["public/default"].topics.is_empty());
+}
