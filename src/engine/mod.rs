@@ -365,6 +365,17 @@ pub trait Engine: Clone + Debug + Sized + 'static {
     /// What the weight beyond one per action counts ("topics").
     const WEIGHT_UNIT: &'static str = "items";
 
+    /// The work `action` makes when a scenario is opened, for the page's
+    /// announcement of a heavy one: its weight, plus what it builds that costs
+    /// memory and time later (slots, subtasks, partitions, threads, bundles).
+    fn open_cost(config: &Self::Config, action: &Self::Action) -> u64 {
+        let _ = config;
+        Self::weight(action)
+    }
+
+    /// What [`Engine::open_cost`] beyond one per action counts.
+    const OPEN_UNIT: &'static str = Self::WEIGHT_UNIT;
+
     /// What is left of a heavy action applied in parts (see
     /// [`Engine::apply_part`]); an uninhabited type for a system whose actions
     /// are all applied whole.

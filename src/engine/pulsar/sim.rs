@@ -1254,6 +1254,19 @@ impl Engine for Sim {
         }
     }
 
+    fn open_cost(config: &Config, a: &Action) -> u64 {
+        Self::weight(a)
+            + match a {
+                Action::CreateNamespace { bundles, .. } => {
+                    u64::from(bundles.unwrap_or(config.default_number_of_namespace_bundles))
+                }
+                Action::CreateNamespaceWithBoundaries { boundaries, .. } => boundaries.len() as u64,
+                _ => 0,
+            }
+    }
+
+    const OPEN_UNIT: &'static str = "topics and bundles";
+
     fn view_json(&self) -> serde_json::Value {
         let rings: Vec<_> = self
             .namespaces()
