@@ -16,6 +16,7 @@ pub mod engine;
 pub mod import;
 pub mod lessons;
 pub mod playground;
+pub mod safe_text;
 pub mod scenario;
 pub mod sort;
 pub mod view;

@@ -235,7 +235,9 @@ pub fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("lbscope: {e}");
+            // A name in the message may come from a shared link: nothing in
+            // it reaches the terminal as a control sequence.
+            eprintln!("lbscope: {}", crate::safe_text::message(&e));
             ExitCode::FAILURE
         }
     }
@@ -252,8 +254,8 @@ fn run(cmd: Command) -> Result<String, String> {
                     crate::scenario::MAX_ACTIONS
                 ));
             }
-            sc.push_rounds(rounds);
             sc.validate().map_err(|e| e.to_string())?;
+            rounds_note(&mut sc, rounds);
             // One replay, each event written as it is made: the log is never kept.
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
@@ -283,6 +285,11 @@ fn run(cmd: Command) -> Result<String, String> {
         }),
         Command::Url { file, base } => {
             let sc = read_scenario(&file)?;
+            if base.contains('#') {
+                return Err(format!(
+                    "--base {base:?} holds a '#': the scenario is the link's fragment (#s=...), so the page address must have none"
+                ));
+            }
             let link = format!("{}{}", base, url::to_fragment(&sc));
             // A link that no reader would open is refused rather than printed.
             url::check_openable(&sc, &link).map_err(|e| format!("{}: {e}", file.display()))?;
@@ -328,14 +335,14 @@ fn run(cmd: Command) -> Result<String, String> {
             let inputs: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
             let imported = crate::import::import(sys_of(system), &inputs, &o).map_err(|e| e.to_string())?;
             for n in &imported.notices {
-                eprintln!("lbscope: notice: {n}");
+                eprintln!("lbscope: notice: {}", crate::safe_text::message(&n.to_string()));
             }
-            Ok(imported.scenario.to_json() + "\n")
+            Ok(crate::safe_text::json(&imported.scenario.to_json()).into_owned() + "\n")
         }
         Command::Decode { link } => {
             let link = read_link(&link)?;
             let sc = url::decode(&link).map_err(|e| e.to_string())?;
-            Ok(sc.to_json() + "\n")
+            Ok(crate::safe_text::json(&sc.to_json()).into_owned() + "\n")
         }
         Command::Bench {
             browser_scenario: Some(path),
@@ -374,6 +381,23 @@ fn run(cmd: Command) -> Result<String, String> {
                 Format::Json => crate::bench::to_json(&report),
             })
         }
+    }
+}
+
+/// Append `--rounds` at the scenario's cursor (as the page's Step does) and
+/// say on stderr what is replayed when that is not the whole log.
+fn rounds_note(sc: &mut Scenario, rounds: usize) {
+    if let Some(note) = sc.cursor_note() {
+        if rounds == 0 {
+            eprintln!("lbscope: notice: {note}");
+        }
+    }
+    let dropped = sc.push_rounds(rounds);
+    if dropped > 0 {
+        eprintln!(
+            "lbscope: notice: --rounds {rounds} is appended at the scenario's cursor, as the page's Step does: \
+             the {dropped} log actions after it (its redo tail) are not replayed"
+        );
     }
 }
 
@@ -443,7 +467,8 @@ fn ring(n: u32, topics: &[String]) -> Result<String, String> {
         let name = TopicName::parse(t).map_err(|e| e.to_string())?;
         let h = name.hash();
         let i = bundle::find(&ranges, h).ok_or("hash outside the ring")?;
-        out.push_str(&format!("{name}\t0x{h:08x}\t{}\n", ranges[i]));
+        let shown = crate::safe_text::line(name.as_str());
+        out.push_str(&format!("{shown}\t0x{h:08x}\t{}\n", ranges[i]));
     }
     Ok(out)
 }

@@ -11,7 +11,7 @@ pub struct Render {
     pub view: Option<String>,
     /// Pulsar: the namespace of the ring.
     pub namespace: Option<String>,
-    /// Draw the state after this many log actions (all when `None`).
+    /// Draw the state after this many log actions (the scenario's cursor when `None`).
     pub cursor: Option<usize>,
     /// Draw the state after the log's N-th round (0: before the first).
     pub round: Option<usize>,
@@ -31,7 +31,14 @@ pub fn render(r: Render) -> Result<String, String> {
             crate::scenario::MAX_ACTIONS
         ));
     }
-    sc.push_rounds(r.rounds);
+    sc.validate().map_err(|e| e.to_string())?;
+    if r.cursor.is_none() && r.round.is_none() {
+        super::rounds_note(&mut sc, r.rounds);
+    } else {
+        // --cursor / --round pick a place in the whole log, the rounds appended to its end.
+        sc.cursor = None;
+        sc.push_rounds(r.rounds);
+    }
     if let Some(c) = r.cursor {
         let len = sc.body.log_len();
         if c > len {
@@ -43,7 +50,7 @@ pub fn render(r: Render) -> Result<String, String> {
         let at = sc.body.after_round(n).ok_or_else(|| {
             format!(
                 "--round {n}: the scenario's log has only {} rounds",
-                (1..).take_while(|&k| sc.body.after_round(k).is_some()).count()
+                sc.body.round_count()
             )
         })?;
         sc.cursor = Some(at);

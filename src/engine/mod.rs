@@ -19,6 +19,21 @@ use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::fmt::Debug;
 
 pub use rng::SimRng;
+
+/// A sequence serialized from an iterator made when it is written (so the
+/// items are built one at a time, never all held).
+pub struct LazySeq<F>(pub F);
+
+impl<F, I> Serialize for LazySeq<F>
+where
+    F: Fn() -> I,
+    I: IntoIterator,
+    I::Item: Serialize,
+{
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq((self.0)())
+    }
+}
 pub use schema::Schema;
 
 /// The three balancing systems lbscope models.
@@ -350,6 +365,17 @@ pub trait Engine: Clone + Debug + Sized + 'static {
     /// What the weight beyond one per action counts ("topics").
     const WEIGHT_UNIT: &'static str = "items";
 
+    /// The work `action` makes when a scenario is opened, for the page's
+    /// announcement of a heavy one: its weight, plus what it builds that costs
+    /// memory and time later (slots, subtasks, partitions, threads, bundles).
+    fn open_cost(config: &Self::Config, action: &Self::Action) -> u64 {
+        let _ = config;
+        Self::weight(action)
+    }
+
+    /// What [`Engine::open_cost`] beyond one per action counts.
+    const OPEN_UNIT: &'static str = Self::WEIGHT_UNIT;
+
     /// What is left of a heavy action applied in parts (see
     /// [`Engine::apply_part`]); an uninhabited type for a system whose actions
     /// are all applied whole.
@@ -377,6 +403,14 @@ pub trait Engine: Clone + Debug + Sized + 'static {
 
     /// The state as stable JSON: what `lbscope run` prints as the final state.
     fn view_json(&self) -> serde_json::Value;
+
+    /// Serialize the value of [`Engine::view_json`] (keys in the views' own
+    /// order) straight to `s`, without building a `serde_json::Value` tree:
+    /// what `lbscope run` writes, so a state of millions of slots or bundles
+    /// costs the output's bytes, not a copy of the state per format.
+    fn serialize_view<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.view_json().serialize(s)
+    }
 
     /// Check the state's invariants (the property tests call it after every
     /// action): `Err` names the first one broken.

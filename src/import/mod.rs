@@ -503,11 +503,11 @@ pub(crate) fn shorten(s: &str, max: usize) -> String {
     out
 }
 
-/// A name safe to show in event logs and terminals: control characters and
-/// bidirectional overrides become U+FFFD, and it is cut to [`MAX_NAME_CHARS`].
+/// A name safe to show in event logs and terminals: control characters,
+/// bidirectional overrides and the other [`crate::safe_text::is_unsafe`]
+/// characters become U+FFFD, and it is cut to [`MAX_NAME_CHARS`].
 /// Returns whether anything was changed.
 pub(crate) fn clean_name(s: &str) -> (String, bool) {
-    let bidi = |c: char| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
     let mut changed = false;
     let mut out = String::with_capacity(s.len().min(MAX_NAME_CHARS * 4));
     for (i, c) in s.chars().enumerate() {
@@ -516,7 +516,7 @@ pub(crate) fn clean_name(s: &str) -> (String, bool) {
             changed = true;
             break;
         }
-        if c.is_control() || bidi(c) {
+        if crate::safe_text::is_unsafe(c) {
             out.push('\u{FFFD}');
             changed = true;
         } else {

@@ -26,8 +26,10 @@ pub struct EventLogRows {
     pub hidden: usize,
 }
 
-/// Replay work (actions, plus topics created in bulk) above which opening a
-/// scenario is announced first: replaying it takes about a second or more.
+/// Replay work (actions, plus what they build: topics and bundles, slots and
+/// subtasks, partitions and threads; [`crate::engine::Engine::open_cost`])
+/// above which opening a scenario is announced first: replaying it takes
+/// about a second or more.
 pub const HEAVY_REPLAY: u64 = 20_000;
 
 /// What the browser hands the store when the page opens.
@@ -373,7 +375,7 @@ impl Store {
     /// [`HEAVY_REPLAY`]): the page then computes its compare run in the engine
     /// worker instead of on the page.
     pub fn heavy_to_replay(&self) -> bool {
-        work(&self.scenario()).0 > HEAVY_REPLAY
+        open_work(&self.scenario()).0 > HEAVY_REPLAY
     }
 
     /// Every config key of the active tab.
@@ -668,9 +670,29 @@ fn work(sc: &Scenario) -> (u64, &'static str) {
     sc.body.visit(W)
 }
 
+/// The work opening `sc` makes ([`crate::engine::Engine::open_cost`]: its
+/// weight plus what the actions build), and what it counts.
+fn open_work(sc: &Scenario) -> (u64, &'static str) {
+    struct W;
+    impl crate::scenario::VisitLog for W {
+        type Out = (u64, &'static str);
+        fn visit<E: crate::scenario::InBody>(self, log: &crate::scenario::Log<E>) -> Self::Out {
+            (
+                log.setup
+                    .iter()
+                    .chain(&log.actions)
+                    .map(|a| E::open_cost(&log.config, a))
+                    .fold(0u64, u64::saturating_add),
+                E::OPEN_UNIT,
+            )
+        }
+    }
+    sc.body.visit(W)
+}
+
 /// Why `sc` is heavy to open (what the busy notice says), if it is.
 fn heavy(sc: &Scenario) -> Option<String> {
-    let (work, unit) = work(sc);
+    let (work, unit) = open_work(sc);
     (work > HEAVY_REPLAY).then(|| {
         let actions = sc.action_count() as u64;
         let mut what = format!("{actions} actions");

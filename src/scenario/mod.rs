@@ -149,6 +149,15 @@ impl Body {
         each_log!(self, l => l.actions.len())
     }
 
+    /// How many rounds ([`Engine::round_action`]) the log holds (one pass).
+    pub fn round_count(&self) -> usize {
+        fn count<E: Engine>(l: &Log<E>) -> usize {
+            let round = E::round_action();
+            l.actions.iter().filter(|a| **a == round).count()
+        }
+        each_log!(self, l => count(l))
+    }
+
     /// The cursor just after the log's `n`-th round ([`Engine::round_action`]:
     /// Step, Schedule, Rebalance), counting from 1; 0 is before the first one.
     /// `None` when the log has fewer rounds.
@@ -359,14 +368,37 @@ impl Scenario {
         self.body.log_len()
     }
 
-    /// Append `n` rounds to the log (one round is [`Engine::round_action`]) and move the
-    /// cursor to the end.
-    pub fn push_rounds(&mut self, n: usize) {
-        fn push<E: Engine>(l: &mut Log<E>, n: usize) {
+    /// Append `n` rounds (one round is [`Engine::round_action`]) at the cursor,
+    /// as the page's Step does: the log actions after the cursor (a redo tail)
+    /// are dropped, the rounds appended, and the cursor moved to the end.
+    /// `n == 0` changes nothing (the cursor stays where the scenario put it).
+    /// Returns how many log actions were dropped.
+    pub fn push_rounds(&mut self, n: usize) -> usize {
+        fn push<E: Engine>(l: &mut Log<E>, cut: Option<usize>, n: usize) -> usize {
+            let before = l.actions.len();
+            l.actions.truncate(cut.unwrap_or(before));
+            let dropped = before - l.actions.len();
             l.actions.extend(std::iter::repeat_n(E::round_action(), n));
+            dropped
         }
-        each_log!(&mut self.body, l => push(l, n));
-        self.cursor = None;
+        if n == 0 {
+            return 0;
+        }
+        let cut = self.cursor.take();
+        each_log!(&mut self.body, l => push(l, cut, n))
+    }
+
+    /// A note for a scenario whose cursor stops before the end of its log:
+    /// what is replayed (`None` when the whole log is).
+    pub fn cursor_note(&self) -> Option<String> {
+        let len = self.log_len();
+        self.cursor.filter(|&c| c < len).map(|c| {
+            format!(
+                "the scenario's cursor is at {c} of its {len} log actions: the state after action {c} is shown, \
+                 as the page opens it (the {} after it are its redo tail)",
+                len - c
+            )
+        })
     }
 
     /// Check the version, size and cursor.
@@ -421,7 +453,9 @@ impl Scenario {
             }
         }
         let raw = upgrade(raw);
+        let extra = read::action_keys(&raw);
         let s: Scenario = read::typed(raw)?;
+        read::check_fieldless(&s, &extra)?;
         s.validate()?;
         Ok(s)
     }

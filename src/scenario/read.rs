@@ -170,6 +170,73 @@ impl<'de> Visitor<'de> for Walk<'_> {
     }
 }
 
+/// The actions of a raw scenario that carry keys besides `op`: the list
+/// (`setup` or `actions`), the index and those keys.
+pub fn action_keys(raw: &serde_json::Value) -> Vec<(&'static str, usize, Vec<String>)> {
+    let mut out = Vec::new();
+    for list in ["setup", "actions"] {
+        let Some(items) = raw.get(list).and_then(|v| v.as_array()) else {
+            continue;
+        };
+        for (i, a) in items.iter().enumerate() {
+            if let Some(m) = a.as_object() {
+                let keys: Vec<String> = m.keys().filter(|k| *k != "op").cloned().collect();
+                if !keys.is_empty() {
+                    out.push((list, i, keys));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Refuse a field-less action (`step`, `schedule`, `rebalance`, ...) that was
+/// written with fields: serde reads such an action by its `op` alone, so
+/// `{"op": "step", "rounds": 1000}` would silently be one round.
+pub fn check_fieldless(
+    sc: &super::Scenario,
+    extra: &[(&'static str, usize, Vec<String>)],
+) -> Result<(), ScenarioError> {
+    if extra.is_empty() {
+        return Ok(());
+    }
+    struct Check<'a>(&'a [(&'static str, usize, Vec<String>)]);
+    impl super::VisitLog for Check<'_> {
+        type Out = Result<(), ScenarioError>;
+        fn visit<E: super::InBody>(self, log: &super::Log<E>) -> Self::Out {
+            for (list, i, keys) in self.0 {
+                let a = if *list == "setup" {
+                    log.setup.get(*i)
+                } else {
+                    log.actions.get(*i)
+                };
+                let Some(v) = a.and_then(|a| serde_json::to_value(a).ok()) else {
+                    continue;
+                };
+                let Some(m) = v.as_object().filter(|m| m.len() == 1) else {
+                    continue;
+                };
+                let op = m.get("op").and_then(|o| o.as_str()).unwrap_or("?");
+                let fields = keys
+                    .iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let hint = if *a.expect("read above") == E::round_action() {
+                    " (one round per action: repeat it, or give `run --rounds N`)"
+                } else {
+                    ""
+                };
+                return Err(ScenarioError::Json(format!(
+                    "{list}[{i}]: `{op}` takes no fields, so {fields} would be ignored{hint}"
+                )));
+            }
+            Ok(())
+        }
+    }
+    sc.body.visit(Check(extra))
+}
+
 /// Parse `value` as `T`, naming the path of what is refused.
 pub fn typed<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, ScenarioError> {
     serde_path_to_error::deserialize(value).map_err(|e| {

@@ -128,23 +128,39 @@ pub enum StreamError {
     Io(#[from] std::io::Error),
 }
 
+/// Writes a state's view JSON ([`Engine::serialize_view`]) as pretty JSON at
+/// an indent depth, escaped for terminals.
+pub type WriteState<'a> = &'a dyn Fn(&mut dyn Write, usize) -> std::io::Result<()>;
+
+/// The state's view, serialized by [`Engine::serialize_view`].
+struct ViewOf<'a, E>(&'a E);
+
+impl<E: Engine> Serialize for ViewOf<'_, E> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize_view(s)
+    }
+}
+
 /// Replay `sc` once, up to its cursor, handing every event to `each` as the
-/// engine makes it: nothing of the log is kept, so memory stays that of the
-/// engine however many rounds are replayed. Returns the final state
-/// ([`Engine::view_json`]).
+/// engine makes it, then the final state to `end` (as a writer of its JSON):
+/// nothing of the log is kept and the state is never copied into a JSON tree
+/// or string, so memory stays that of the engine however many rounds are
+/// replayed and however large the cluster.
 pub fn for_each_event(
     sc: &Scenario,
     each: &mut dyn FnMut(LoggedEvent) -> Result<(), StreamError>,
-) -> Result<serde_json::Value, StreamError> {
+    end: &mut dyn FnMut(WriteState<'_>) -> Result<(), StreamError>,
+) -> Result<(), StreamError> {
     sc.validate()?;
-    struct Each<'a, 'b>(
+    struct Each<'a, 'b, 'c>(
         &'a Scenario,
         &'b mut dyn FnMut(LoggedEvent) -> Result<(), StreamError>,
+        &'c mut dyn FnMut(WriteState<'_>) -> Result<(), StreamError>,
     );
-    impl VisitLog for Each<'_, '_> {
-        type Out = Result<serde_json::Value, StreamError>;
+    impl VisitLog for Each<'_, '_, '_> {
+        type Out = Result<(), StreamError>;
         fn visit<E: InBody>(self, log: &Log<E>) -> Self::Out {
-            let Each(sc, each) = self;
+            let Each(sc, each, end) = self;
             let refused = |which, index, e: &dyn std::fmt::Display| ScenarioError::Refused {
                 which,
                 index,
@@ -164,57 +180,114 @@ pub fn for_each_event(
                     each(logged_at::<E>(i, round, &e))?;
                 }
             }
-            Ok(state.view_json())
+            let write = |w: &mut dyn Write, depth: usize| {
+                crate::safe_text::write_pretty(w, &ViewOf(&state), depth).map_err(std::io::Error::from)
+            };
+            end(&write)
         }
     }
-    sc.body.visit(Each(sc, each))
+    sc.body.visit(Each(sc, each, end))
 }
 
-/// One text line of the log ([`to_text`]).
+/// One text line of the log ([`to_text`]): the narration with every control
+/// character, bidirectional override and noncharacter a name may carry shown
+/// as U+FFFD ([`crate::safe_text::line`]), so a scenario cannot drive a terminal.
 fn text_line(e: &LoggedEvent) -> String {
+    let text = crate::safe_text::line(&e.text);
     match (e.step, e.round) {
-        (None, _) => format!("[setup] {}\n", e.text),
-        (Some(_), Some(n)) => format!("[round {n}] {}\n", e.text),
-        (Some(i), None) => format!("[action {}] {}\n", i + 1, e.text),
+        (None, _) => format!("[setup] {text}\n"),
+        (Some(_), Some(n)) => format!("[round {n}] {text}\n"),
+        (Some(i), None) => format!("[action {}] {text}\n", i + 1),
     }
 }
 
 /// Write the log as text while replaying, then `final state:` and the state
-/// as pretty JSON: the same bytes as [`to_text`] of [`event_log`] followed by
-/// the [`final_state`], from one replay that keeps no log.
+/// as pretty JSON: the same lines as [`to_text`] of [`event_log`] followed by
+/// the [`final_state`], from one replay that keeps no log. The JSON is written
+/// as it is serialized (no whole-document copy), with the characters a
+/// terminal would act on escaped ([`crate::safe_text::json`]).
 pub fn write_text<W: Write>(sc: &Scenario, out: &mut W) -> Result<(), StreamError> {
-    let state = for_each_event(sc, &mut |e| Ok(out.write_all(text_line(&e).as_bytes())?))?;
-    let pretty = serde_json::to_string_pretty(&state).unwrap_or_default();
-    writeln!(out, "\nfinal state:\n{pretty}")?;
-    Ok(out.flush()?)
+    let out = std::cell::RefCell::new(out);
+    for_each_event(
+        sc,
+        &mut |e| Ok(out.borrow_mut().write_all(text_line(&e).as_bytes())?),
+        &mut |state| {
+            let mut o = out.borrow_mut();
+            o.write_all(b"\nfinal state:\n")?;
+            state(&mut *o, 0)?;
+            o.write_all(b"\n")?;
+            Ok(())
+        },
+    )?;
+    let flushed = out.borrow_mut().flush();
+    Ok(flushed?)
 }
 
-/// Write `{"events": [...], "state": ...}` as pretty JSON while replaying:
-/// the same bytes as pretty-printing the [`event_log`] and [`final_state`]
-/// together, from one replay that keeps no log.
+/// Write `{"events": [...], "state": ...}` as pretty JSON while replaying,
+/// from one replay that keeps no log: the same value as the [`event_log`] and
+/// [`final_state`] together. When an action is refused, the document still
+/// closes: `{"events": [...the events before it...], "error": "..."}` (and the
+/// error comes back too), so the output is always one valid JSON value.
 pub fn write_json<W: Write>(sc: &Scenario, out: &mut W) -> Result<(), StreamError> {
     // Each event is printed as the pretty printer prints an element at depth 2.
-    let mut first = true;
-    out.write_all(b"{\n  \"events\": [")?;
-    let state = for_each_event(sc, &mut |e| {
-        let v = serde_json::to_value(&e).unwrap_or(serde_json::Value::Null);
-        let body = serde_json::to_string_pretty(&v).unwrap_or_default();
-        out.write_all(if first { b"\n    " } else { b",\n    " })?;
-        out.write_all(body.replace('\n', "\n    ").as_bytes())?;
-        first = false;
-        Ok(())
-    })?;
-    out.write_all(if first { b"]" } else { b"\n  ]" })?;
-    let state = serde_json::to_string_pretty(&state).unwrap_or_default();
-    writeln!(out, ",\n  \"state\": {}\n}}", state.replace('\n', "\n  "))?;
-    Ok(out.flush()?)
+    let first = std::cell::Cell::new(true);
+    let out = std::cell::RefCell::new(out);
+    out.borrow_mut().write_all(b"{\n  \"events\": [")?;
+    let close = |o: &mut W| o.write_all(if first.get() { b"]" } else { b"\n  ]" });
+    let r = for_each_event(
+        sc,
+        &mut |e| {
+            let mut o = out.borrow_mut();
+            o.write_all(if first.get() { b"\n    " } else { b",\n    " })?;
+            crate::safe_text::write_pretty(&mut **o, &e, 2).map_err(std::io::Error::from)?;
+            first.set(false);
+            Ok(())
+        },
+        &mut |state| {
+            let mut o = out.borrow_mut();
+            close(&mut o)?;
+            o.write_all(b",\n  \"state\": ")?;
+            state(&mut **o, 1)?;
+            o.write_all(b"\n}\n")?;
+            Ok(())
+        },
+    );
+    let mut o = out.borrow_mut();
+    match r {
+        Ok(()) => Ok(o.flush()?),
+        Err(StreamError::Scenario(e)) => {
+            close(&mut o)?;
+            o.write_all(b",\n  \"error\": ")?;
+            crate::safe_text::write_pretty(&mut **o, &e.to_string(), 1).map_err(std::io::Error::from)?;
+            o.write_all(b"\n}\n")?;
+            o.flush()?;
+            Err(StreamError::Scenario(e))
+        }
+        Err(e) => Err(e),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The streamed output is byte for byte what the whole-log functions print.
+    /// Equal values, numbers to f32 precision.
+    fn same(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+        use serde_json::Value::*;
+        match (a, b) {
+            (Number(x), Number(y)) => {
+                let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
+                x == y || (x as f32) == (y as f32)
+            }
+            (Array(x), Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(u, v)| same(u, v)),
+            (Object(x), Object(y)) => {
+                x.len() == y.len() && x.iter().all(|(k, u)| y.get(k).is_some_and(|v| same(u, v)))
+            }
+            _ => a == b,
+        }
+    }
+
+    /// The streamed output is what the whole-log functions give.
     #[test]
     fn streaming_writes_what_the_whole_log_gives() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scenarios");
@@ -228,22 +301,23 @@ mod tests {
             let log = event_log(&sc).unwrap();
             let state = final_state(&sc).unwrap();
             let pretty = |v: &serde_json::Value| serde_json::to_string_pretty(v).unwrap();
+            let read = |t: &str| serde_json::from_str::<serde_json::Value>(t).unwrap();
             let mut text = Vec::new();
             write_text(&sc, &mut text).unwrap();
-            assert_eq!(
-                String::from_utf8(text).unwrap(),
-                format!("{}\nfinal state:\n{}\n", to_text(&log), pretty(&state)),
-                "{}",
-                p.display()
-            );
+            let text = String::from_utf8(text).unwrap();
+            let (events, written) = text.split_once("\nfinal state:\n").unwrap();
+            assert_eq!(events, to_text(&log), "{}", p.display());
+            // The state streamed: the value of the state's JSON tree (the views' own key
+            // order; an f32 written as its own shortest text, not widened to f64 first).
+            assert!(same(&read(written), &read(&pretty(&state))), "{}", p.display());
+            assert!(written.ends_with("}\n"), "{}", p.display());
             let mut json = Vec::new();
             write_json(&sc, &mut json).unwrap();
-            assert_eq!(
-                String::from_utf8(json).unwrap(),
-                pretty(&serde_json::json!({ "events": log, "state": state })) + "\n",
-                "{}",
-                p.display()
-            );
+            // The same value (an event's keys in its own order), read by the same parser.
+            let json = String::from_utf8(json).unwrap();
+            let want = pretty(&serde_json::json!({ "events": log, "state": state }));
+            assert!(same(&read(&json), &read(&want)), "{}", p.display());
+            assert!(json.ends_with("\n}\n"), "{}", p.display());
             n += 1;
         }
         assert!(n > 5);
@@ -251,11 +325,13 @@ mod tests {
         let empty = Scenario::of::<crate::engine::flink::Sim>(1, crate::scenario::Log::default());
         let mut json = Vec::new();
         write_json(&empty, &mut json).unwrap();
-        let want = serde_json::to_string_pretty(&serde_json::json!({
+        let want = serde_json::json!({
             "events": event_log(&empty).unwrap(),
             "state": final_state(&empty).unwrap(),
-        }))
-        .unwrap();
-        assert_eq!(String::from_utf8(json).unwrap(), want + "\n");
+        });
+        assert!(same(
+            &serde_json::from_slice::<serde_json::Value>(&json).unwrap(),
+            &want
+        ));
     }
 }

@@ -60,6 +60,21 @@ pub enum LinkError {
         /// The limit that was passed.
         limit: usize,
     },
+    /// Bytes follow the end of the compressed data.
+    #[error("the link's data has {0} byte(s) after the end of its compressed scenario (was it edited, or two links joined?)")]
+    TrailingData(usize),
+    /// The version in front says less than the scenario inside: version 1
+    /// links were written before format 2 existed.
+    #[error("the link says version {link}, but the scenario inside is format {format}, which version {link} links never held (was it edited?)")]
+    VersionMismatch {
+        /// The link's version.
+        link: u64,
+        /// The scenario's `format`.
+        format: u32,
+    },
+    /// The page address in front of the fragment holds a `#` already.
+    #[error("the page address {0:?} holds a '#': the scenario must be the link's only fragment (#s=...)")]
+    BaseHasFragment(String),
     /// Decompresses to more than [`MAX_INFLATED`].
     #[error("the link's data decompresses to more than {limit} bytes, the most a scenario link may hold; it was stopped there", limit = MAX_INFLATED)]
     InflatesTooLarge,
@@ -80,6 +95,13 @@ pub fn encode(s: &Scenario) -> String {
 /// [`MAX_INFLATED`] bytes. A scenario too large for a link is shared as its
 /// JSON file instead.
 pub fn check_openable(sc: &Scenario, link: &str) -> Result<(), LinkError> {
+    // The fragment must be the scenario's: a page address with a `#` of its
+    // own would make `##s=` (or `#embed#s=`), which no reader opens.
+    if let Some((base, _)) = link.split_once("#s=") {
+        if base.contains('#') {
+            return Err(LinkError::BaseHasFragment(base.to_string()));
+        }
+    }
     if link.len() > MAX_LINK {
         return Err(LinkError::TooLarge { limit: MAX_LINK });
     }
@@ -102,7 +124,16 @@ pub fn decode(link: &str) -> Result<Scenario, LinkError> {
     let value = extract(link).ok_or(LinkError::NoScenario)?;
     let (ver, data) = value.split_once('.').ok_or(LinkError::NoScenario)?;
     match version(ver)? {
-        1 | 2 => decode_packed(data),
+        v @ (1 | 2) => {
+            let sc = decode_packed(data)?;
+            if u64::from(sc.format) > v {
+                return Err(LinkError::VersionMismatch {
+                    link: v,
+                    format: sc.format,
+                });
+            }
+            Ok(sc)
+        }
         found => Err(LinkError::FutureVersion {
             found,
             max: FORMAT_VERSION,
@@ -162,22 +193,47 @@ fn decode_packed(data: &str) -> Result<Scenario, LinkError> {
         }
         DecodeError::InvalidPadding => LinkError::Base64Length("bad padding".into()),
     })?;
-    use miniz_oxide::inflate::TINFLStatus;
-    let json =
-        miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_INFLATED).map_err(|e| {
-            match e.status {
-                TINFLStatus::HasMoreOutput => LinkError::InflatesTooLarge,
-                TINFLStatus::FailedCannotMakeProgress | TINFLStatus::NeedsMoreInput => {
-                    LinkError::Inflate("the compressed data ends early")
-                }
-                TINFLStatus::Adler32Mismatch => LinkError::Inflate("its checksum does not match"),
-                _ => LinkError::Inflate("the compressed data is corrupt"),
-            }
-        })?;
+    let json = inflate_exact(&packed)?;
     let text = String::from_utf8(json).map_err(|e| LinkError::NotText {
         at: e.utf8_error().valid_up_to(),
     })?;
     Ok(Scenario::from_json(&text)?)
+}
+
+/// Inflate the raw deflate stream `packed` into at most [`MAX_INFLATED`]
+/// bytes (the output grows by doubling from twice the input), refusing bytes
+/// after the end of the stream.
+fn inflate_exact(mut packed: &[u8]) -> Result<Vec<u8>, LinkError> {
+    use miniz_oxide::inflate::core::{decompress, inflate_flags, DecompressorOxide};
+    use miniz_oxide::inflate::TINFLStatus;
+    let flags = inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF;
+    let mut out = vec![0u8; packed.len().saturating_mul(2).clamp(64, MAX_INFLATED)];
+    let mut state = Box::<DecompressorOxide>::default();
+    let mut at = 0;
+    loop {
+        let (status, used, written) = decompress(&mut state, packed, &mut out, at, flags);
+        at += written;
+        packed = packed.get(used..).unwrap_or_default();
+        match status {
+            TINFLStatus::Done if packed.is_empty() => {
+                out.truncate(at);
+                return Ok(out);
+            }
+            TINFLStatus::Done => return Err(LinkError::TrailingData(packed.len())),
+            TINFLStatus::HasMoreOutput if out.len() >= MAX_INFLATED => {
+                return Err(LinkError::InflatesTooLarge)
+            }
+            TINFLStatus::HasMoreOutput => {
+                let grown = out.len().saturating_mul(2).min(MAX_INFLATED);
+                out.resize(grown, 0);
+            }
+            TINFLStatus::FailedCannotMakeProgress | TINFLStatus::NeedsMoreInput => {
+                return Err(LinkError::Inflate("the compressed data ends early"))
+            }
+            TINFLStatus::Adler32Mismatch => return Err(LinkError::Inflate("its checksum does not match")),
+            _ => return Err(LinkError::Inflate("the compressed data is corrupt")),
+        }
+    }
 }
 
 /// Whether the character at byte `at` of `data` is in the base64url alphabet.

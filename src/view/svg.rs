@@ -49,8 +49,14 @@ pub fn esc(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            // Characters XML 1.0 does not allow (control characters) become a space.
-            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => out.push(' '),
+            // Characters XML 1.0 does not allow (C0 control characters) become a
+            // space, and so does a carriage return (XML reads it as a space anyway;
+            // a terminal the picture is printed to would go back to the line's start).
+            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n') => out.push(' '),
+            // U+FFFE / U+FFFF (not XML characters either), DEL and the C1
+            // controls (XML allows them, terminals act on them), bidirectional
+            // overrides: U+FFFD, so every picture is well-formed and inert.
+            c if crate::safe_text::is_unsafe(c) && !matches!(c, '\t' | '\n' | '\r') => out.push('\u{FFFD}'),
             c => out.push(c),
         }
     }
@@ -244,5 +250,9 @@ mod tests {
         assert_eq!(n(-0.001), "0");
         assert_eq!(n(f64::NAN), "0");
         assert_eq!(esc("a<b>&\"'\u{1}"), "a&lt;b&gt;&amp;&quot;&#39; ");
+        assert_eq!(
+            esc("x\u{FFFE}\u{FFFF}\u{9b}\u{7f}\u{202e}y"),
+            "x\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}y"
+        );
     }
 }

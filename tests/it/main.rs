@@ -19,6 +19,7 @@ mod flink_scale;
 mod flink_strict_actions;
 mod fuzz_regressions;
 mod golden;
+mod hostile_props;
 mod imports;
 mod kstreams_assignors;
 mod kstreams_doc;

@@ -302,7 +302,7 @@ fn a_heavy_scenario_is_announced_before_it_opens() {
     }
     let s = run(boot(None, None), [Msg::Open(Box::new(sc.clone()))]);
     let (_, what) = s.pending.clone().unwrap();
-    assert!(what.contains("creating 30000 topics"), "{what}");
+    assert!(what.contains("creating 30004 topics and bundles"), "{what}");
     assert_eq!(
         s.own(System::Pulsar).get().scenario(),
         presets::default_scenario(System::Pulsar)
@@ -591,4 +591,43 @@ fn the_kept_compare_run_grows_as_a_fresh_one_would() {
             check(&s, false, &mut cache);
         }
     }
+}
+
+/// A short link can build a large cluster: the announcement counts what the
+/// actions build (slots and subtasks, partitions and threads, bundles), not
+/// only how many actions there are.
+#[test]
+fn a_scenario_heavy_in_work_not_actions_is_announced() {
+    let cases = [
+        (
+            r#"{"format":2,"seed":1,"system":"flink","setup":[{"op":"add_task_managers","count":256,"slots":1024}]}"#,
+            "creating 262144 slots and subtasks",
+        ),
+        (
+            r#"{"format":2,"seed":1,"system":"kstreams","setup":[{"op":"define_topic","topic":"t","partitions":50000}]}"#,
+            "creating 50000 partitions and threads",
+        ),
+        (
+            r#"{"format":2,"seed":1,"system":"pulsar","setup":[{"op":"create_namespace","namespace":"a/b","bundles":65536}]}"#,
+            "creating 65536 topics and bundles",
+        ),
+    ];
+    for (json, want) in cases {
+        let sc = Scenario::from_json(json).unwrap();
+        // The link is short: 2 actions at most.
+        assert!(lbscope::scenario::url::to_fragment(&sc).len() < 200);
+        let s = run(boot(None, None), [Msg::Open(Box::new(sc))]);
+        let (_, what) = s
+            .pending
+            .clone()
+            .unwrap_or_else(|| panic!("{json}: not announced"));
+        assert!(what.contains(want), "{what}");
+    }
+    // A small one opens at once.
+    let sc = Scenario::from_json(
+        r#"{"format":2,"seed":1,"system":"flink","setup":[{"op":"add_task_managers","count":4,"slots":4}]}"#,
+    )
+    .unwrap();
+    let s = run(boot(None, None), [Msg::Open(Box::new(sc))]);
+    assert!(s.pending.is_none());
 }

@@ -979,3 +979,674 @@ fn flink_apply_cost_at_scale() {
         eprintln!("flink at scale: {what}: {now:.3} ms in place, {before:.3} ms copying the state first");
     }
 }
+
+// ---------------------------------------------------------------------------
+// Hostile names, refused actions and what reaches a terminal or a document.
+
+/// ESC / OSC / CSI sequences (window title, clear screen, an OSC 8 link, an
+/// OSC 52 clipboard write), a C1 CSI, a bidirectional override, DEL and the
+/// noncharacters XML forbids.
+const HOSTILE: &str = "x\u{1b}]0;owned\u{7}\u{1b}[2J\u{1b}]8;;https\u{2215}e.invalid\u{1b}\\\u{1b}]52;c;cHduZWQ=\u{7}\u{9b}31m\u{202e}\u{7f}\u{FFFE}\u{FFFF}\r\ny";
+
+/// Whether `s` holds anything a terminal acts on or XML forbids (newlines and
+/// tabs of the layout aside).
+fn has_raw_unsafe(s: &str) -> bool {
+    s.chars()
+        .any(|c| c != '\n' && c != '\t' && lbscope::safe_text::is_unsafe(c))
+}
+
+/// Every string inside `v`.
+fn strings(v: &serde_json::Value) -> Vec<String> {
+    match v {
+        serde_json::Value::String(s) => vec![s.clone()],
+        serde_json::Value::Array(a) => a.iter().flat_map(strings).collect(),
+        serde_json::Value::Object(m) => m.values().flat_map(strings).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The system's preset with every occurrence of the quoted names replaced by
+/// `HOSTILE` (plus a suffix, so they stay distinct).
+fn hostile_preset(system: &str, names: &[&str]) -> String {
+    let (code, mut json, err) = lbscope(&["preset", system]);
+    assert_eq!(code, 0, "{err}");
+    for (i, n) in names.iter().enumerate() {
+        let h = serde_json::to_string(&format!("{HOSTILE}{i}")).unwrap();
+        json = json.replace(&format!("\"{n}\""), &h);
+    }
+    json
+}
+
+fn hostile_presets() -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "pulsar",
+            hostile_preset("pulsar", &["broker-1", "broker-2", "topic"]),
+        ),
+        ("flink", hostile_preset("flink", &["JV-A", "JV-B"])),
+        ("kstreams", hostile_preset("kstreams", &["app-1", "app-2"])),
+    ]
+}
+
+#[test]
+fn hostile_names_never_reach_a_terminal_raw() {
+    for (system, json) in hostile_presets() {
+        let sc = Scenario::from_json(&json).unwrap_or_else(|e| panic!("{system}: {e}"));
+        let f = temp(&format!("hostile-{system}.json"), json.as_bytes());
+        let f = f.to_str().unwrap();
+        let (code, out, err) = lbscope(&["run", f, "--rounds", "2"]);
+        assert_eq!(code, 0, "{system}: {err}");
+        assert!(
+            out.contains('\u{FFFD}'),
+            "{system}: the names are shown, replaced: {out}"
+        );
+        assert!(!has_raw_unsafe(&out), "{system}: {out:?}");
+        // JSON escapes them: the names read back exactly.
+        let (code, out, err) = lbscope(&["run", f, "--format", "json"]);
+        assert_eq!(code, 0, "{system}: {err}");
+        assert!(!has_raw_unsafe(&out), "{system}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert!(strings(&v).iter().any(|s| s.contains(HOSTILE)), "{system}");
+        // A link of it: decode prints escaped JSON that reads back as the scenario.
+        let link = format!("http://x/{}", url::to_fragment(&sc));
+        let (code, out, err) = lbscope(&["decode", &link]);
+        assert_eq!(code, 0, "{system}: {err}");
+        assert!(!has_raw_unsafe(&out), "{system}");
+        assert_eq!(Scenario::from_json(&out).unwrap(), sc, "{system}");
+        // A refusal naming a hostile name reaches stderr replaced.
+        let bad = match system {
+            "pulsar" => format!(
+                r#"{{"op":"crash_broker","broker":{}}}"#,
+                serde_json::to_string(HOSTILE).unwrap()
+            ),
+            "flink" => format!(
+                r#"{{"op":"remove_task_manager","tm":{}}}"#,
+                serde_json::to_string(HOSTILE).unwrap()
+            ),
+            _ => format!(
+                r#"{{"op":"remove_instance","name":{}}}"#,
+                serde_json::to_string(HOSTILE).unwrap()
+            ),
+        };
+        let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        v["actions"] = serde_json::json!([serde_json::from_str::<serde_json::Value>(&bad).unwrap()]);
+        let f = temp(&format!("hostile-bad-{system}.json"), v.to_string().as_bytes());
+        let (code, _, err) = lbscope(&["run", f.to_str().unwrap()]);
+        assert_ne!(code, 0, "{system}");
+        assert!(
+            err.contains("refused") && err.contains("]0;owned"),
+            "{system}: {err}"
+        );
+        assert!(!has_raw_unsafe(&err), "{system}: {err:?}");
+    }
+    // `ring` prints the topic names it is given.
+    let topic = format!("persistent://public/default/{HOSTILE}");
+    let (code, out, _) = lbscope(&["ring", &topic]);
+    assert_eq!(code, 0);
+    assert!(!has_raw_unsafe(&out), "{out:?}");
+}
+
+#[test]
+fn run_json_is_one_valid_document_when_an_action_is_refused() {
+    let (_, json, _) = lbscope(&["preset", "pulsar"]);
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["actions"] = serde_json::json!([
+        {"op": "step"},
+        {"op": "crash_broker", "broker": "no-such-broker"},
+        {"op": "step"}
+    ]);
+    let f = temp("refused.json", v.to_string().as_bytes());
+    let (code, out, err) = lbscope(&["run", f.to_str().unwrap(), "--format", "json"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("log action 2 was refused"), "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let msg = doc["error"].as_str().unwrap();
+    assert!(
+        msg.contains("log action 2 was refused") && msg.contains("no-such-broker"),
+        "{msg}"
+    );
+    // The events up to the refusal are there; no state is claimed.
+    assert!(!doc["events"].as_array().unwrap().is_empty());
+    assert!(doc.get("state").is_none());
+    // Refused before any event (a cursor past the log): still a document.
+    v["cursor"] = serde_json::json!(9);
+    let f = temp("refused-cursor.json", v.to_string().as_bytes());
+    let sc = lbscope::scenario::read::typed(v.clone());
+    assert!(sc.is_ok());
+    let mut out = Vec::new();
+    let e = lbscope::scenario::run::write_json(&sc.unwrap(), &mut out).unwrap_err();
+    let doc: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(doc["events"], serde_json::json!([]));
+    assert_eq!(doc["error"], e.to_string());
+    drop(f);
+}
+
+#[test]
+fn every_svg_is_well_formed_whatever_the_names() {
+    for (system, json) in hostile_presets() {
+        let f = temp(&format!("svg-{system}.json"), json.as_bytes());
+        let views: &[&str] = match system {
+            "pulsar" => &["ring", "brokers", "chart"],
+            "flink" => &["slots", "chart"],
+            _ => &["instances", "chart"],
+        };
+        for view in views {
+            let (code, svg, err) = lbscope(&["render", f.to_str().unwrap(), "--view", view, "--rounds", "2"]);
+            assert_eq!(code, 0, "{system} {view}: {err}");
+            assert!(!has_raw_unsafe(&svg), "{system} {view}");
+            roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{system} {view}: {e}"));
+        }
+    }
+}
+
+#[test]
+fn namespace_names_follow_pulsars_naming_rules() {
+    let mut s = sim();
+    for bad in [
+        "public/def\u{FFFE}ault",
+        "pub\u{1b}lic/default",
+        "public/dé",
+        "public/a b",
+    ] {
+        let e = s
+            .apply(&Action::CreateNamespace {
+                namespace: bad.into(),
+                bundles: Some(4),
+            })
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("NamedEntity.checkName") && e.contains("is not allowed"),
+            "{e}"
+        );
+    }
+    for good in ["public/default", "my-tenant/ns_1.a=b", "t/cluster-1/ns"] {
+        s.apply(&Action::CreateNamespace {
+            namespace: good.into(),
+            bundles: Some(4),
+        })
+        .unwrap_or_else(|e| panic!("{good}: {e}"));
+    }
+}
+
+/// Equal JSON values, numbers to f32 precision (the streamed state writes an
+/// `f32` as itself; the JSON tree widened it to `f64` first).
+fn same(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value::*;
+    match (a, b) {
+        (Number(x), Number(y)) => {
+            let (x, y) = (x.as_f64().unwrap(), y.as_f64().unwrap());
+            x == y || (x as f32) == (y as f32)
+        }
+        (Array(x), Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(u, v)| same(u, v)),
+        (Object(x), Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, u)| y.get(k).is_some_and(|v| same(u, v)))
+        }
+        _ => a == b,
+    }
+}
+
+/// The Pulsar preset with `actions` as its log and `cursor`.
+fn preset_with(actions: serde_json::Value, cursor: Option<usize>) -> (Scenario, std::path::PathBuf) {
+    let (_, json, _) = lbscope(&["preset", "pulsar"]);
+    let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    v["actions"] = actions;
+    if let Some(c) = cursor {
+        v["cursor"] = c.into();
+    }
+    let text = v.to_string();
+    let name = format!(
+        "cursor-{}-{cursor:?}.json",
+        v["actions"].as_array().unwrap().len()
+    );
+    (Scenario::from_json(&text).unwrap(), temp(&name, text.as_bytes()))
+}
+
+#[test]
+fn the_cli_honours_the_scenarios_cursor_as_the_page_does() {
+    let steps = serde_json::json!([{"op": "step"}, {"op": "step"}, {"op": "step"}]);
+    let (sc, f) = preset_with(steps, Some(1));
+    let f = f.to_str().unwrap();
+    // The page opens the link at its cursor: one round applied.
+    let page = lbscope::playground::Opening::start(&sc).unwrap();
+    let live = loop {
+        if let Some(l) = page.work(u64::MAX).unwrap() {
+            break l;
+        }
+    };
+    let want = live.session::<pulsar::Sim>().unwrap().state().view_json();
+    assert!(want == lbscope::scenario::run::final_state(&sc).unwrap());
+    for rounds in ["0", "-"] {
+        let args: Vec<&str> = if rounds == "-" {
+            vec!["run", f, "--format", "json"]
+        } else {
+            vec!["run", f, "--format", "json", "--rounds", rounds]
+        };
+        let (code, out, err) = lbscope(&args);
+        assert_eq!(code, 0, "{err}");
+        let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert!(
+            same(&doc["state"], &want),
+            "--rounds {rounds}: the state at the cursor"
+        );
+        let rounds_run = doc["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e.get("round").is_some())
+            .count();
+        assert!(rounds_run > 0);
+        assert!(err.contains("cursor is at 1 of its 3 log actions"), "{err}");
+    }
+    // The round numbers count the setup's rounds too: which ones ran.
+    let rounds_in = |out: &str| {
+        let mut r: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.strip_prefix("[round ")?.split(']').next())
+            .collect();
+        r.dedup();
+        r.len()
+    };
+    let (code, out, _) = lbscope(&["run", f]);
+    assert_eq!(code, 0);
+    assert_eq!(rounds_in(&out), 1, "{out}");
+    // --rounds appends at the cursor, as Step on the page forks the redo tail.
+    let (code, out, err) = lbscope(&["run", f, "--rounds", "1"]);
+    assert_eq!(code, 0);
+    assert_eq!(rounds_in(&out), 2, "{out}");
+    assert!(err.contains("the 2 log actions after it"), "{err}");
+    // render draws the cursor's state too.
+    let (code, svg, _) = lbscope(&["render", f, "--view", "brokers"]);
+    assert_eq!(code, 0);
+    assert!(
+        svg.contains("after 1 of 3 actions"),
+        "{}",
+        &svg[..400.min(svg.len())]
+    );
+    let (code, svg, _) = lbscope(&["render", f, "--view", "brokers", "--rounds", "0"]);
+    assert_eq!(code, 0);
+    assert!(svg.contains("after 1 of 3 actions"));
+    let (code, svg, _) = lbscope(&["render", f, "--view", "brokers", "--rounds", "2"]);
+    assert_eq!(code, 0);
+    assert!(svg.contains("after all 3 actions"));
+    // The library call the CLI makes.
+    let mut s = sc.clone();
+    assert_eq!(s.push_rounds(0), 0);
+    assert_eq!(s, sc);
+    assert_eq!(s.push_rounds(2), 2);
+    assert_eq!((s.cursor, s.body.log_len()), (None, 3));
+}
+
+#[test]
+fn render_round_past_the_end_is_answered_in_one_pass() {
+    let (_, f) = preset_with(serde_json::json!([]), None);
+    let t = Instant::now();
+    let (code, _, err) = lbscope(&[
+        "render",
+        f.to_str().unwrap(),
+        "--rounds",
+        "99993",
+        "--round",
+        "99998",
+    ]);
+    let took = t.elapsed();
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("--round 99998: the scenario's log has only 99993 rounds"),
+        "{err}"
+    );
+    // Printed, not asserted: it was 16.5 s when the rounds were counted once per round.
+    println!("render --rounds 99993 --round 99998: {took:?}");
+    let mut sc = big_scenario(0);
+    sc.push_rounds(50_000);
+    assert_eq!(sc.body.round_count(), 50_000);
+    assert_eq!(sc.body.after_round(50_000), Some(50_000));
+    assert_eq!(sc.body.after_round(50_001), None);
+}
+
+#[test]
+fn a_link_with_bytes_after_its_data_or_a_wrong_version_is_refused() {
+    use base64::Engine as _;
+    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let sc = big_scenario(3);
+    let json = serde_json::to_vec(&sc).unwrap();
+    let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    // The link lbscope writes opens.
+    assert_eq!(url::decode(&format!("#s=2.{}", b64.encode(&packed))).unwrap(), sc);
+    // Bytes after the end of the deflate stream.
+    for tail in [&b"x"[..], b"\0\0\0\0", &packed[..]] {
+        let mut more = packed.clone();
+        more.extend_from_slice(tail);
+        let e = url::decode(&format!("#s=2.{}", b64.encode(&more))).unwrap_err();
+        assert_eq!(e, url::LinkError::TrailingData(tail.len()));
+        assert!(
+            e.to_string().contains("after the end of its compressed scenario"),
+            "{e}"
+        );
+    }
+    // A version 1 link around format 2 JSON: version 1 links never held it.
+    let e = url::decode(&format!("#s=1.{}", b64.encode(&packed))).unwrap_err();
+    assert_eq!(e, url::LinkError::VersionMismatch { link: 1, format: 2 });
+    assert!(
+        e.to_string()
+            .contains("says version 1, but the scenario inside is format 2"),
+        "{e}"
+    );
+    // Format 1 JSON in a version 1 or 2 link keeps opening (old links).
+    let mut old: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    old["format"] = 1.into();
+    let old = miniz_oxide::deflate::compress_to_vec(old.to_string().as_bytes(), 9);
+    for v in [1, 2] {
+        let sc1 = url::decode(&format!("#s={v}.{}", b64.encode(&old))).unwrap();
+        assert_eq!(sc1.format, 1);
+    }
+    // The CLI says the same.
+    let (code, _, err) = lbscope(&["decode", &format!("#s=1.{}", b64.encode(&packed))]);
+    assert_ne!(code, 0);
+    assert!(err.contains("says version 1"), "{err}");
+}
+
+#[test]
+fn url_refuses_a_base_that_holds_a_fragment() {
+    let f = temp("url-base.json", big_scenario(2).to_json().as_bytes());
+    let f = f.to_str().unwrap();
+    for base in ["http://x/?embed=ring#", "http://x/#a", "#"] {
+        let (code, out, err) = lbscope(&["url", f, "--base", base]);
+        assert_ne!(code, 0, "{base}: {out}");
+        assert!(out.is_empty());
+        assert!(err.contains("holds a '#'"), "{err}");
+    }
+    let (code, out, err) = lbscope(&["url", f, "--base", "http://x/?embed=ring"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("http://x/?embed=ring#s=2."), "{out}");
+    assert_eq!(url::decode(out.trim()).unwrap(), big_scenario(2));
+    // The library check names it too.
+    let sc = big_scenario(2);
+    let link = format!("http://x/#{}", url::to_fragment(&sc));
+    assert!(matches!(
+        url::check_openable(&sc, &link),
+        Err(url::LinkError::BaseHasFragment(_))
+    ));
+}
+
+#[test]
+fn fields_on_a_field_less_action_are_refused() {
+    for (system, op) in [
+        ("pulsar", "step"),
+        ("pulsar", "shed"),
+        ("flink", "schedule"),
+        ("kstreams", "rebalance"),
+    ] {
+        let (_, json, _) = lbscope(&["preset", system]);
+        let mut v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        v["actions"] = serde_json::json!([{"op": op}, {"op": op, "rounds": 1000}]);
+        let e = Scenario::from_json(&v.to_string()).unwrap_err().to_string();
+        assert!(
+            e.contains(&format!(
+                "actions[1]: `{op}` takes no fields, so `rounds` would be ignored"
+            )),
+            "{e}"
+        );
+        if op != "shed" {
+            assert!(e.contains("--rounds"), "{e}");
+        }
+        // The same action without fields, and links lbscope writes, still open.
+        v["actions"] = serde_json::json!([{"op": op}]);
+        let sc = Scenario::from_json(&v.to_string()).unwrap();
+        assert_eq!(url::decode(&url::to_fragment(&sc)).unwrap(), sc);
+        // A link is read by the same code.
+        v["actions"] = serde_json::json!([{"op": op, "n": 2}]);
+        use base64::Engine as _;
+        let packed = miniz_oxide::deflate::compress_to_vec(v.to_string().as_bytes(), 9);
+        let link = format!(
+            "#s=2.{}",
+            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(packed)
+        );
+        let e = url::decode(&link).unwrap_err().to_string();
+        assert!(e.contains("takes no fields, so `n` would be ignored"), "{e}");
+    }
+}
+
+#[test]
+fn workload_shapes_stay_within_the_traffic_cap() {
+    use lbscope::engine::pulsar::traffic::{Traffic, MAX_RATE};
+    use lbscope::engine::pulsar::workload::{Pattern, Shape, Target, MAX_FACTOR};
+    let burst = |m: f64| Shape::Burst {
+        start_round: 0,
+        rounds: 1000,
+        multiplier: m,
+    };
+    let add = |s: &mut pulsar::Sim, shape: Shape| {
+        s.apply(&Action::AddWorkload {
+            pattern: Pattern {
+                target: Target::All,
+                shape,
+            },
+        })
+    };
+    let mut s = sim();
+    s.apply(&Action::AddBroker {
+        broker: "b-1".into(),
+        capacity: Default::default(),
+    })
+    .unwrap();
+    namespace(&mut s, 4);
+    s.apply(&Action::CreateTopic { topic: "hot".into() }).unwrap();
+    s.apply(&Action::SetTopicTraffic {
+        topic: "hot".into(),
+        traffic: Traffic {
+            msg_rate_in: MAX_RATE,
+            msg_rate_out: MAX_RATE,
+            throughput_in: MAX_RATE,
+            throughput_out: MAX_RATE,
+            producers: 1,
+            consumers: 1,
+        },
+    })
+    .unwrap();
+    // One burst or ramp past the cap: refused, naming it.
+    for shape in [
+        burst(1e308),
+        burst(MAX_FACTOR * 2.0),
+        Shape::Ramp {
+            from: 1.0,
+            to: 1e308,
+            start_round: 0,
+            rounds: 10,
+        },
+    ] {
+        let e = add(&mut s, shape).unwrap_err().to_string();
+        assert!(e.contains("the traffic cap"), "{e}");
+    }
+    // Stacked: each within the cap, together past it.
+    add(&mut s, burst(1e8)).unwrap();
+    let e = add(&mut s, burst(1e8)).unwrap_err().to_string();
+    assert!(e.contains("could multiply a topic's rates by up to 1e16"), "{e}");
+    add(&mut s, burst(1e6)).unwrap();
+    // A topic at the cap under a ×1e14 burst stays at the cap: finite loads,
+    // no NaN or infinity in the state or its JSON.
+    for _ in 0..3 {
+        for e in s.apply(&Action::Step).unwrap() {
+            // serde_json would write a non-finite number as null: look at the numbers themselves.
+            let d = format!("{e:?}");
+            assert!(!d.contains("inf") && !d.contains("NaN"), "{d}");
+        }
+    }
+    let state = s.view_json().to_string();
+    assert!(!state.contains("inf") && !state.contains("NaN"), "{state}");
+    let ns = &s.namespaces()["public/default"];
+    for t in ns.topics.values() {
+        let tr = ns.traffic(t);
+        assert!(
+            tr.msg_rate_in <= MAX_RATE && tr.throughput_out <= MAX_RATE,
+            "{tr:?}"
+        );
+    }
+    s.invariants().unwrap();
+}
+
+#[test]
+fn the_format_doc_says_what_the_build_does() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scenario.md")).unwrap();
+    let v = lbscope::scenario::FORMAT_VERSION;
+    assert!(doc.contains(&format!("this build writes {v} and reads 1 and {v}")));
+    assert!(doc.contains("the `pulsar-4.x` profile"));
+    assert!(!doc.contains("replaces the whole config"));
+    assert_eq!(doc.matches("`set_config` patches the config").count(), 2);
+    // The example at the top is a scenario of the version written.
+    let example = doc.split("```json").nth(1).unwrap().split("```").next().unwrap();
+    let sc = Scenario::from_json(example).unwrap_or_else(|e| panic!("{e}: {example}"));
+    assert_eq!(sc.format, v);
+    assert_eq!(big_scenario(0).format, v);
+    // That set_config patches is checked for every engine by
+    // engine_interface::set_config_patches_keep_the_other_keys.
+}
+
+/// Run lbscope under `/usr/bin/time -f %M`, stdout counted and dropped:
+/// (exit code, stdout bytes, stdout's first 64 KiB, peak resident KB, wall time).
+fn lbscope_measured(args: &[&str]) -> (i32, usize, Vec<u8>, Option<u64>, Duration) {
+    use std::io::Read;
+    let t = Instant::now();
+    let time = std::path::Path::new("/usr/bin/time").exists();
+    let mut cmd = if time {
+        let mut c = Command::new("/usr/bin/time");
+        c.args(["-f", "%M", env!("CARGO_BIN_EXE_lbscope")]);
+        c
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_lbscope"))
+    };
+    let mut child = cmd
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let (mut n, mut head, mut buf) = (0usize, Vec::new(), vec![0u8; 1 << 16]);
+    loop {
+        let k = out.read(&mut buf).unwrap();
+        if k == 0 {
+            break;
+        }
+        head.extend_from_slice(&buf[..k]);
+        if head.len() > 1 << 19 {
+            head.drain(..head.len() - (1 << 18));
+        }
+        n += k;
+    }
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    let peak = time
+        .then(|| err.lines().last().and_then(|l| l.trim().parse().ok()))
+        .flatten();
+    (o.status.code().unwrap_or(-1), n, head, peak, t.elapsed())
+}
+
+#[test]
+fn run_streams_the_final_state_of_a_large_cluster() {
+    // 512 TaskManagers × 1,024 slots (an eighth of the cap; the cap itself is
+    // measured with a release build: docs/limits.md).
+    let sc = r#"{"format":2,"seed":1,"system":"flink","setup":[{"op":"add_task_managers","count":512,"slots":1024}]}"#;
+    let f = temp("flink-big.json", sc.as_bytes());
+    let (code, bytes, head, peak, took) = lbscope_measured(&["run", f.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 0);
+    // The end of the document: the last TaskManager's row, closed.
+    let tail = String::from_utf8_lossy(&head);
+    assert!(
+        tail.contains("\"tm\": \"tm-511\"") && tail.ends_with("}\n}\n"),
+        "{}",
+        &tail[tail.len().saturating_sub(400)..]
+    );
+    println!(
+        "run --format json, 512 × 1,024 slots: {bytes} bytes of JSON, peak {} KB, {took:?}",
+        peak.map_or("?".into(), |p| p.to_string())
+    );
+    // Flat over --rounds: the same cluster, more rounds, about the same peak.
+    let small = big_scenario(2);
+    let f = temp("rounds.json", small.to_json().as_bytes());
+    for rounds in ["1000", "10000"] {
+        let (code, bytes, _, peak, took) =
+            lbscope_measured(&["run", f.to_str().unwrap(), "--rounds", rounds]);
+        assert_eq!(code, 0);
+        println!(
+            "run --rounds {rounds}: {bytes} bytes, peak {} KB, {took:?}",
+            peak.map_or("?".into(), |p| p.to_string())
+        );
+    }
+}
+
+/// A Kafka Streams scenario: one source of `partitions` partitions (a stateful
+/// sub-topology), `instances` × `threads`, `assignor` (a class name), then a rebalance.
+fn kstreams_scale(assignor: &str, partitions: u32, instances: u32, threads: u32, standbys: u32) -> Scenario {
+    let key = if assignor.contains("Legacy") {
+        "internal.task.assignor.class"
+    } else {
+        "task.assignor.class"
+    };
+    let mut setup = vec![
+        serde_json::json!({"op": "define_topic", "topic": "in", "partitions": partitions}),
+        serde_json::json!({"op": "define_topology", "subtopologies": [{"sources": ["in"], "stores": ["s"], "changelog": true}], "copartition_groups": []}),
+    ];
+    for i in 0..instances {
+        setup.push(serde_json::json!({"op": "add_instance", "name": format!("app-{i}"), "threads": threads}));
+    }
+    let v = serde_json::json!({
+        "format": 2, "seed": 1, "system": "kstreams",
+        "config": {key: assignor, "num.standby.replicas": standbys},
+        "setup": setup, "actions": [{"op": "rebalance"}],
+    });
+    Scenario::from_json(&v.to_string()).unwrap()
+}
+
+const LEGACY_STICKY: &str =
+    "org.apache.kafka.streams.processor.internals.assignment.LegacyStickyTaskAssignor";
+const KIP924_STICKY: &str = "org.apache.kafka.streams.processor.assignment.assignors.StickyTaskAssignor";
+
+#[test]
+fn sticky_assignors_keep_no_pair_set() {
+    // Small assignments: debug builds check every `hasNewPair` answer and the
+    // pair count against Kafka's own pair set (sticky.rs), with standbys,
+    // several instances and a second rebalance that has previous owners.
+    for assignor in [LEGACY_STICKY, KIP924_STICKY] {
+        for (parts, inst, threads, sb) in [(7, 3, 1, 1), (40, 5, 2, 2), (150, 7, 3, 1), (12, 12, 1, 3)] {
+            let mut sc = kstreams_scale(assignor, parts, inst, threads, sb);
+            sc.push_rounds(2);
+            let log = lbscope::scenario::run::event_log(&sc).unwrap();
+            assert!(log.iter().any(|e| e.text.contains("rebalance")), "{assignor}");
+        }
+    }
+    // At scale: printed, not asserted (a debug build; docs/limits.md has the release figures).
+    for (assignor, parts, inst, threads, sb) in [
+        (LEGACY_STICKY, 3000, 1, 1, 0),
+        (LEGACY_STICKY, 1500, 20, 1, 1),
+        (KIP924_STICKY, 3000, 10, 10, 0),
+    ] {
+        let sc = kstreams_scale(assignor, parts, inst, threads, sb);
+        let t = Instant::now();
+        let state = lbscope::scenario::run::final_state(&sc).unwrap();
+        assert!(state.to_string().contains("app-0"));
+        println!(
+            "{} {parts} tasks on {inst} × {threads}, {sb} standby: {:?}",
+            assignor.rsplit('.').next().unwrap(),
+            t.elapsed()
+        );
+    }
+}
+
+#[test]
+fn one_action_creates_at_most_a_million_topics() {
+    let mut s = sim();
+    namespace(&mut s, 4);
+    let e = s
+        .apply(&Action::CreateTopics {
+            namespace: "public/default".into(),
+            prefix: "t".into(),
+            count: pulsar::MAX_BULK_TOPICS + 1,
+            traffic: Default::default(),
+        })
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("at most 1048576 topics per action"), "{e}");
+    assert!(s.namespaces()["public/default"].topics.is_empty());
+}

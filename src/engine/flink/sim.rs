@@ -728,8 +728,30 @@ impl Engine for Sim {
         ]
     }
 
+    fn open_cost(config: &Config, a: &Action) -> u64 {
+        1 + match a {
+            Action::AddTaskManagers { count, slots } => {
+                u64::from(*count) * u64::from(slots.unwrap_or(config.number_of_task_slots))
+            }
+            Action::AddTaskManager { slots, .. } => u64::from(slots.unwrap_or(config.number_of_task_slots)),
+            Action::DefineJob { job } => job.vertices.iter().map(|v| u64::from(v.parallelism)).sum(),
+            _ => 0,
+        }
+    }
+
+    const OPEN_UNIT: &'static str = "slots and subtasks";
+
     fn view_json(&self) -> serde_json::Value {
         serde_json::json!({ "slot_grid": self.slot_grid(), "metrics": self.metrics() })
+    }
+
+    /// The same keys, each TaskManager's row of the slot grid built as it is written.
+    fn serialize_view<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("metrics", &self.metrics())?;
+        m.serialize_entry("slot_grid", &view::LazyGrid(self))?;
+        m.end()
     }
 
     fn invariants(&self) -> Result<(), String> {

@@ -72,59 +72,81 @@ pub struct SlotGrid {
 impl SlotGrid {
     /// Build the grid of a simulation.
     pub fn build(sim: &Sim) -> SlotGrid {
-        let names: Vec<&str> = sim
-            .job()
-            .map(|j| j.vertices.iter().map(|v| v.name.as_str()).collect())
-            .unwrap_or_default();
-        let rows = sim
-            .task_managers()
-            .iter()
-            .map(|t| {
-                let slots: Vec<SlotCell> = t
-                    .slots
-                    .iter()
-                    .enumerate()
-                    .map(|(i, occ)| {
-                        let subtasks = occ
-                            .and_then(|r| sim.plan().and_then(|p| p.requests.get(r as usize)))
-                            .map(|req| {
-                                req.subtasks
-                                    .iter()
-                                    .map(|s| SubtaskLabel {
-                                        vertex: names.get(s.vertex as usize).unwrap_or(&"?").to_string(),
-                                        subtask: s.subtask,
-                                    })
-                                    .collect()
-                            })
-                            .unwrap_or_default();
-                        SlotCell {
-                            slot: i as u32,
-                            request: *occ,
-                            subtasks,
-                            profile: if t.resources.is_some() {
-                                t.slot_profiles.get(i).copied().flatten()
-                            } else {
-                                None
-                            },
-                            other_job: t.is_other_job_slot(i),
-                        }
-                    })
-                    .collect();
-                TmRow {
-                    tm: t.name.clone(),
-                    state: t.state,
-                    tasks: slots.iter().map(|c| c.subtasks.len() as u32).sum(),
-                    slots,
-                    resources: t.resources,
-                    other_job_tasks: t.other_job_tasks(),
-                }
-            })
-            .collect();
+        let names = vertex_names(sim);
+        let rows = sim.task_managers().iter().map(|t| row(sim, &names, t)).collect();
         SlotGrid {
             now_ms: sim.now_ms(),
             mode: sim.config.effective_mode(),
             status: sim.status(),
             rows,
         }
+    }
+}
+
+/// The job's vertex names, in definition order.
+fn vertex_names(sim: &Sim) -> Vec<&str> {
+    sim.job()
+        .map(|j| j.vertices.iter().map(|v| v.name.as_str()).collect())
+        .unwrap_or_default()
+}
+
+/// The grid row of TaskManager `t`.
+fn row(sim: &Sim, names: &[&str], t: &super::task_manager::TaskManager) -> TmRow {
+    let slots: Vec<SlotCell> = t
+        .slots
+        .iter()
+        .enumerate()
+        .map(|(i, occ)| {
+            let subtasks = occ
+                .and_then(|r| sim.plan().and_then(|p| p.requests.get(r as usize)))
+                .map(|req| {
+                    req.subtasks
+                        .iter()
+                        .map(|s| SubtaskLabel {
+                            vertex: names.get(s.vertex as usize).unwrap_or(&"?").to_string(),
+                            subtask: s.subtask,
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            SlotCell {
+                slot: i as u32,
+                request: *occ,
+                subtasks,
+                profile: if t.resources.is_some() {
+                    t.slot_profiles.get(i).copied().flatten()
+                } else {
+                    None
+                },
+                other_job: t.is_other_job_slot(i),
+            }
+        })
+        .collect();
+    TmRow {
+        tm: t.name.clone(),
+        state: t.state,
+        tasks: slots.iter().map(|c| c.subtasks.len() as u32).sum(),
+        slots,
+        resources: t.resources,
+        other_job_tasks: t.other_job_tasks(),
+    }
+}
+
+/// The [`SlotGrid`] of a simulation, serialized as it is written: the same
+/// fields, each row built when it is reached.
+pub(super) struct LazyGrid<'a>(pub(super) &'a Sim);
+
+impl Serialize for LazyGrid<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let sim = self.0;
+        let names = vertex_names(sim);
+        let rows = crate::engine::LazySeq(|| sim.task_managers().iter().map(|t| row(sim, &names, t)));
+        let mut g = s.serialize_struct("SlotGrid", 4)?;
+        g.serialize_field("now_ms", &sim.now_ms())?;
+        g.serialize_field("mode", &sim.config.effective_mode())?;
+        g.serialize_field("status", &sim.status())?;
+        g.serialize_field("rows", &rows)?;
+        g.end()
     }
 }

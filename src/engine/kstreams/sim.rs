@@ -1009,8 +1009,22 @@ impl Engine for Sim {
         ]
     }
 
+    fn open_cost(config: &Config, a: &Action) -> u64 {
+        1 + match a {
+            Action::DefineTopic { partitions, .. } => u64::from(*partitions),
+            Action::AddInstance { threads, .. } => u64::from(threads.unwrap_or(config.num_stream_threads)),
+            _ => 0,
+        }
+    }
+
+    const OPEN_UNIT: &'static str = "partitions and threads";
+
     fn view_json(&self) -> serde_json::Value {
         serde_json::to_value(self.view()).unwrap_or_default()
+    }
+
+    fn serialize_view<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serde::Serialize::serialize(&self.view(), s)
     }
 
     fn invariants(&self) -> Result<(), String> {

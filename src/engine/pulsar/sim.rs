@@ -183,6 +183,13 @@ pub(crate) fn is_namespace_name(name: &str) -> bool {
     (2..=3).contains(&parts.len()) && parts.iter().all(|p| !p.is_empty() && !p.contains(':'))
 }
 
+/// A character Pulsar's `NamedEntity.checkName` allows in a tenant, cluster
+/// or namespace name (`^[-=:.\w]*$`, `\w` being ASCII letters, digits and `_`):
+/// no control character, no U+FFFE, nothing outside ASCII.
+pub(crate) fn is_named_entity_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '=' | ':' | '.')
+}
+
 fn validate_config(c: &Config) -> Result<(), Error> {
     schema::check_unmodelled(c)?;
     let bad = |s: &str| Err(Error::Invalid(s.to_string()));
@@ -521,6 +528,12 @@ impl Sim {
     fn check_new_namespace(&self, name: &str) -> Result<(), Error> {
         if !is_namespace_name(name) {
             return Err(Error::BadNamespace(name.to_string()));
+        }
+        if let Some(c) = name.chars().find(|&c| !is_named_entity_char(c) && c != '/') {
+            return Err(Error::Invalid(format!(
+                "namespace {name:?}: {c:?} is not allowed; Pulsar names take only letters a-z A-Z, digits, \
+                 '_', '-', '=', ':' and '.' (NamedEntity.checkName)"
+            )));
         }
         if self.namespaces.contains_key(name) {
             return Err(Error::NamespaceExists(name.to_string()));
@@ -1247,6 +1260,19 @@ impl Engine for Sim {
         }
     }
 
+    fn open_cost(config: &Config, a: &Action) -> u64 {
+        Self::weight(a)
+            + match a {
+                Action::CreateNamespace { bundles, .. } => {
+                    u64::from(bundles.unwrap_or(config.default_number_of_namespace_bundles))
+                }
+                Action::CreateNamespaceWithBoundaries { boundaries, .. } => boundaries.len() as u64,
+                _ => 0,
+            }
+    }
+
+    const OPEN_UNIT: &'static str = "topics and bundles";
+
     fn view_json(&self) -> serde_json::Value {
         let rings: Vec<_> = self
             .namespaces()
@@ -1254,6 +1280,21 @@ impl Engine for Sim {
             .filter_map(|ns| self.ring_view(ns, false))
             .collect();
         serde_json::json!({ "namespaces": rings, "brokers": self.broker_views(), "rounds": self.metrics() })
+    }
+
+    /// The same keys, each namespace's ring built as it is written.
+    fn serialize_view<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let rings = crate::engine::LazySeq(|| {
+            self.namespaces()
+                .keys()
+                .filter_map(|ns| self.ring_view(ns, false))
+        });
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("brokers", &self.broker_views())?;
+        m.serialize_entry("namespaces", &rings)?;
+        m.serialize_entry("rounds", self.metrics())?;
+        m.end()
     }
 
     fn invariants(&self) -> Result<(), String> {

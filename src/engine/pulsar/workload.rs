@@ -44,7 +44,7 @@ use super::bundle::{self, BundleRange};
 use super::load::{BrokerId, BundleId};
 use super::namespace::{Namespace, UNRANKED};
 use super::topic::TopicName;
-use super::traffic::Traffic;
+use super::traffic::{Traffic, MAX_RATE};
 use super::{Error, Event, Sim};
 use crate::engine::{Narrate, SimRng};
 use serde::{Deserialize, Serialize};
@@ -53,6 +53,12 @@ use std::sync::Arc;
 
 /// Most patterns a simulation holds at once.
 pub const MAX_PATTERNS: usize = 64;
+
+/// Largest factor a burst or ramp may multiply a topic's rates by, and the
+/// largest the multiplying patterns may reach stacked together: the traffic
+/// cap ([`MAX_RATE`]), past which even 1 msg/s would leave it. Shaped rates
+/// are themselves capped at [`MAX_RATE`].
+pub const MAX_FACTOR: f64 = MAX_RATE;
 
 /// Bytes per message a Zipf skew assumes for a topic that had no traffic.
 pub const ZIPF_MSG_BYTES: f64 = 1024.0;
@@ -686,9 +692,18 @@ impl Shape {
             Shape::Burst { multiplier, .. } if !fin(*multiplier) || *multiplier < 0.0 => Err(format!(
                 "a burst's multiplier must be finite and not negative (got {multiplier})"
             )),
+            Shape::Burst { multiplier, .. } if *multiplier > MAX_FACTOR => Err(format!(
+                "a burst's multiplier of {multiplier:e} is more than {MAX_FACTOR:e}, the traffic cap \
+                 (no rate may pass {MAX_FACTOR:e} per second)"
+            )),
             Shape::Ramp { from, to, .. } if !fin(*from) || !fin(*to) || *from < 0.0 || *to < 0.0 => Err(
                 format!("a ramp's factors must be finite and not negative (got {from} → {to})"),
             ),
+            Shape::Ramp { from, to, .. } if from.max(*to) > MAX_FACTOR => Err(format!(
+                "a ramp to ×{:e} is more than {MAX_FACTOR:e}, the traffic cap (no rate may pass \
+                 {MAX_FACTOR:e} per second)",
+                from.max(*to)
+            )),
             Shape::Zipf {
                 total_msg_rate_in,
                 exponent,
@@ -698,6 +713,10 @@ impl Shape {
                     Err(format!(
                         "a Zipf total must be finite and not negative (got {total_msg_rate_in})"
                     ))
+                } else if *total_msg_rate_in > MAX_RATE {
+                    Err(format!(
+                        "a Zipf total of {total_msg_rate_in:e} msg/s is more than {MAX_RATE:e}, the traffic cap"
+                    ))
                 } else if !fin(*exponent) || !(0.0..=10.0).contains(exponent) {
                     Err(format!("a Zipf exponent must be in 0..=10 (got {exponent})"))
                 } else {
@@ -705,6 +724,20 @@ impl Shape {
                 }
             }
             _ => Ok(()),
+        }
+    }
+
+    /// The largest factor a multiplying shape can give a topic (1 for the
+    /// shapes that set values).
+    fn max_factor(&self) -> f64 {
+        match self {
+            Shape::Jitter { percent } => 1.0 + percent / 100.0,
+            Shape::Wave {
+                amplitude_percent, ..
+            } => 1.0 + amplitude_percent / 100.0,
+            Shape::Burst { multiplier, .. } => multiplier.max(1.0),
+            Shape::Ramp { from, to, .. } => from.max(*to).max(1.0),
+            Shape::Constant { .. } | Shape::Zipf { .. } | Shape::Churn { .. } => 1.0,
         }
     }
 
@@ -1038,13 +1071,17 @@ fn prefetch_sum(sums: &[Traffic], of: &[u32], rank: usize) {
     let _ = (sums, of, rank);
 }
 
-/// Scale the four rates by `f`.
+/// Scale the four rates by `f`, each capped at [`MAX_RATE`] (the cap a
+/// topic's traffic is set under): a rate within the cap times a factor within
+/// [`MAX_FACTOR`] is finite, so patterns applied one after the other stay
+/// finite and within the cap however they stack.
+#[inline(always)]
 fn scale(t: &Traffic, f: f64) -> Traffic {
     Traffic {
-        msg_rate_in: t.msg_rate_in * f,
-        msg_rate_out: t.msg_rate_out * f,
-        throughput_in: t.throughput_in * f,
-        throughput_out: t.throughput_out * f,
+        msg_rate_in: (t.msg_rate_in * f).min(MAX_RATE),
+        msg_rate_out: (t.msg_rate_out * f).min(MAX_RATE),
+        throughput_in: (t.throughput_in * f).min(MAX_RATE),
+        throughput_out: (t.throughput_out * f).min(MAX_RATE),
         ..*t
     }
 }
@@ -1210,6 +1247,26 @@ impl Sim {
         &self.workload
     }
 
+    /// Refuse `p` (replacing pattern `replacing`) when the multiplying
+    /// patterns together could multiply a topic's rates by more than
+    /// [`MAX_FACTOR`] (bursts stacked on bursts), naming the product.
+    fn check_stack(&self, p: &Pattern, replacing: Option<u32>) -> Result<(), Error> {
+        let others = self
+            .workload
+            .patterns
+            .iter()
+            .filter(|e| Some(e.id) != replacing)
+            .map(|e| e.pattern.shape.max_factor());
+        let product = others.fold(p.shape.max_factor(), |a, f| a * f);
+        if product > MAX_FACTOR {
+            return Err(Error::Invalid(format!(
+                "with this pattern the workload could multiply a topic's rates by up to {product:e}, \
+                 more than {MAX_FACTOR:e}, the traffic cap (no rate may pass {MAX_FACTOR:e} per second)"
+            )));
+        }
+        Ok(())
+    }
+
     fn check_pattern(&self, p: &Pattern) -> Result<Option<String>, Error> {
         p.shape.check().map_err(Error::Invalid)?;
         let ns_exists = |ns: &str| {
@@ -1259,6 +1316,7 @@ impl Sim {
     /// [`super::Action::AddWorkload`].
     pub(super) fn add_workload(&mut self, pattern: &Pattern) -> Result<Vec<Event>, Error> {
         self.check_pattern(pattern)?;
+        self.check_stack(pattern, None)?;
         if self.workload.patterns.len() >= MAX_PATTERNS {
             return Err(Error::Invalid(format!(
                 "at most {MAX_PATTERNS} workload patterns at once"
@@ -1308,6 +1366,7 @@ impl Sim {
     pub(super) fn change_workload(&mut self, id: u32, pattern: &Pattern) -> Result<Vec<Event>, Error> {
         let at = self.entry_index(id)?;
         self.check_pattern(pattern)?;
+        self.check_stack(pattern, Some(id))?;
         let e = &mut self.workload.patterns[at];
         let previous = std::mem::replace(&mut e.pattern, pattern.clone());
         e.zipf = None;

@@ -26,29 +26,138 @@ struct Sticky {
     kip924: bool,
     prev_active: BTreeMap<usize, usize>,
     prev_standby: BTreeMap<usize, BTreeSet<usize>>,
-    pairs: BTreeSet<(usize, usize)>,
-    max_pairs: usize,
+    pairs: Pairs,
 }
 
-impl Sticky {
-    fn has_new_pair(&self, t: usize, assigned: &BTreeSet<usize>) -> bool {
-        if self.pairs.len() >= self.max_pairs {
+/// Kafka's `TaskPairs`: the set of task pairs that have shared a client
+/// (a task placed on a client pairs with every task the client holds then),
+/// read by `hasNewPair` and capped at `maxPairs`.
+///
+/// Kafka keeps the pairs themselves: n²/2 of them once one client holds n
+/// tasks. The set is never needed, only whether a pair is in it, and it has a
+/// shape that answers that from a few numbers per task:
+///
+/// * while actives are placed (clients start empty and only grow), the pairs
+///   are the pairs of tasks placed on the same client, so `{x, y}` is a pair
+///   when `group[x] == group[y]`, and a task not yet placed is in no pair;
+/// * the rack optimiser may then move actives (the pairs stay as they were);
+/// * while standbys are placed, a standby of `t` placed on client `j` pairs
+///   `t` with everything `j` holds, and everything placed on `j` later pairs
+///   with it: `{x, y}` is also a pair when both are on one client now and one
+///   of them is a standby there.
+///
+/// The count of pairs grows by the number of new pairs at each placement.
+/// The same answers as the set (checked against it in debug builds on small
+/// assignments), in O(n) memory.
+struct Pairs {
+    /// Standbys are being placed.
+    standbys: bool,
+    /// The client each task was placed on as an active (`usize::MAX`: not yet).
+    group: Vec<usize>,
+    /// The client each task is active on after the actives' optimisation.
+    active_on: Vec<usize>,
+    /// The clients each task has a standby on.
+    standby_on: Vec<Vec<usize>>,
+    /// Pairs so far.
+    count: usize,
+    /// `maxPairs`: n (n - 1) / 2.
+    max: usize,
+    /// Kafka's set itself, on small assignments of debug builds.
+    #[cfg(debug_assertions)]
+    reference: Option<BTreeSet<(usize, usize)>>,
+}
+
+impl Pairs {
+    fn new(n: usize) -> Pairs {
+        Pairs {
+            standbys: false,
+            group: vec![usize::MAX; n],
+            active_on: Vec::new(),
+            standby_on: vec![Vec::new(); n],
+            count: 0,
+            max: n * n.saturating_sub(1) / 2,
+            #[cfg(debug_assertions)]
+            reference: (n <= 200).then(BTreeSet::new),
+        }
+    }
+
+    /// Actives are placed: note where each is now (after the optimiser).
+    fn start_standbys(&mut self, clients: &[ClientState]) {
+        self.standbys = true;
+        self.active_on = vec![usize::MAX; self.group.len()];
+        for (k, c) in clients.iter().enumerate() {
+            for &t in &c.active {
+                if let Some(a) = self.active_on.get_mut(t) {
+                    *a = k;
+                }
+            }
+        }
+    }
+
+    /// Whether `{t, o}` is a pair (`t` and `o` distinct, `o` placed).
+    fn paired(&self, t: usize, o: usize) -> bool {
+        if self.group[t] != usize::MAX && self.group[t] == self.group[o] {
+            return true;
+        }
+        if !self.standbys {
             return false;
         }
-        assigned
-            .iter()
-            .any(|&o| !self.pairs.contains(&(t.min(o), t.max(o))))
+        let (st, so) = (&self.standby_on[t], &self.standby_on[o]);
+        so.contains(&self.active_on[t])
+            || st.contains(&self.active_on[o])
+            || st.iter().any(|j| so.contains(j))
     }
 
-    fn add_pairs(&mut self, t: usize, c: &ClientState) {
-        for &o in c.active.iter().chain(c.standby.iter()) {
-            self.pairs.insert((t.min(o), t.max(o)));
+    /// `hasNewPair(t, tasks of c)`: `c` holds no task paired with `t` yet, or
+    /// one at least (`t` is not on `c`).
+    fn has_new_pair(&self, t: usize, c: &ClientState) -> bool {
+        let any_new = self.count < self.max && c.active.iter().chain(&c.standby).any(|&o| !self.paired(t, o));
+        #[cfg(debug_assertions)]
+        if let Some(r) = &self.reference {
+            let kafka = r.len() < self.max
+                && c.active
+                    .iter()
+                    .chain(&c.standby)
+                    .any(|&o| !r.contains(&(t.min(o), t.max(o))));
+            assert_eq!(any_new, kafka, "hasNewPair({t}) differs from Kafka's pair set");
+            assert_eq!(self.count, r.len());
+        }
+        any_new
+    }
+
+    /// `addPairs(t, tasks of c)`, just before `t` is placed on client `k` (`c`).
+    fn add(&mut self, t: usize, k: usize, c: &ClientState) {
+        #[cfg(debug_assertions)]
+        if let Some(r) = &mut self.reference {
+            for &o in c.active.iter().chain(c.standby.iter()) {
+                r.insert((t.min(o), t.max(o)));
+            }
+        }
+        let new = if self.standbys {
+            c.active
+                .iter()
+                .chain(&c.standby)
+                .filter(|&&o| o != t && !self.paired(t, o))
+                .count()
+        } else {
+            // An active not yet placed is in no pair: one new pair per task on `c`.
+            c.assigned()
+        };
+        self.count += new;
+        if self.standbys {
+            self.standby_on[t].push(k);
+        } else {
+            self.group[t] = k;
+        }
+        #[cfg(debug_assertions)]
+        if let Some(r) = &self.reference {
+            assert_eq!(
+                self.count,
+                r.len(),
+                "the pair count differs from Kafka's pair set"
+            );
         }
     }
-}
-
-fn assigned_set(c: &ClientState) -> BTreeSet<usize> {
-    c.active.union(&c.standby).copied().collect()
 }
 
 fn find_least_loaded(ctx: &Ctx, st: &Sticky, t: usize, within: &[usize], check_pairs: bool) -> Option<usize> {
@@ -65,7 +174,7 @@ fn find_least_loaded(ctx: &Ctx, st: &Sticky, t: usize, within: &[usize], check_p
             }
             Some(b) => has_more_available_capacity(c, &ctx.clients[b]),
         };
-        if better && (!check_pairs || st.has_new_pair(t, &assigned_set(c))) {
+        if better && (!check_pairs || st.pairs.has_new_pair(t, c)) {
             best = Some(k);
         }
     }
@@ -176,8 +285,7 @@ pub fn assign_with(ctx: &mut Ctx, variant: Variant) -> bool {
         kip924: variant == Variant::Kip924,
         prev_active: BTreeMap::new(),
         prev_standby: BTreeMap::new(),
-        pairs: BTreeSet::new(),
-        max_pairs: n_tasks * (n_tasks - 1) / 2,
+        pairs: Pairs::new(n_tasks),
     };
     for (k, c) in ctx.clients.iter().enumerate() {
         for &t in &c.prev_active {
@@ -205,7 +313,7 @@ pub fn assign_with(ctx: &mut Ctx, variant: Variant) -> bool {
     let mut assigned = BTreeSet::new();
     for (&t, &k) in &st.prev_active.clone() {
         if t < n_tasks && quota_ok(&ctx.clients[k]) {
-            st.add_pairs(t, &ctx.clients[k]);
+            st.pairs.add(t, k, &ctx.clients[k]);
             ctx.clients[k].active.insert(t);
             ctx.active_reason[t] = Reason::Sticky;
             assigned.insert(t);
@@ -219,7 +327,7 @@ pub fn assign_with(ctx: &mut Ctx, variant: Variant) -> bool {
         if let Some(ids) = st.prev_standby.get(&t).cloned() {
             for k in ids {
                 if quota_ok(&ctx.clients[k]) {
-                    st.add_pairs(t, &ctx.clients[k]);
+                    st.pairs.add(t, k, &ctx.clients[k]);
                     ctx.clients[k].active.insert(t);
                     ctx.active_reason[t] = Reason::PreviousStandby;
                     assigned.insert(t);
@@ -234,7 +342,7 @@ pub fn assign_with(ctx: &mut Ctx, variant: Variant) -> bool {
             continue;
         }
         if let Some((k, why)) = find_client(ctx, &st, t, &all) {
-            st.add_pairs(t, &ctx.clients[k]);
+            st.pairs.add(t, k, &ctx.clients[k]);
             ctx.clients[k].active.insert(t);
             ctx.active_reason[t] = why;
         }
@@ -256,6 +364,7 @@ pub fn assign_with(ctx: &mut Ctx, variant: Variant) -> bool {
         rack_aware::optimize_active(ctx, &stateless, 1, 0, "stateless actives");
     }
     // Standbys.
+    st.pairs.start_standbys(&ctx.clients);
     let want = ctx.standby_replicas;
     if want > 0 {
         let who = if st.kip924 {
@@ -291,7 +400,7 @@ pub fn assign_with(ctx: &mut Ctx, variant: Variant) -> bool {
                 break;
             }
             if let Some((k, why)) = find_client(ctx, &st, t, &without) {
-                st.add_pairs(t, &ctx.clients[k]);
+                st.pairs.add(t, k, &ctx.clients[k]);
                 let why = if why == Reason::Balance {
                     Reason::LeastLoaded
                 } else {
