@@ -106,3 +106,37 @@ async function boot() {
 }
 
 boot();
+
+// A trap inside the engine (memory exhausted, an abort after a panic) surfaces
+// here as a WebAssembly.RuntimeError, not through the panic hook: it gets the
+// same crash panel (the autosave keeps the last scenario that displayed).
+function crashPanel(error) {
+  if (document.getElementById('crash')) return;
+  console.error('lbscope: the engine stopped:', error);
+  const panel = document.createElement('div');
+  panel.id = 'crash';
+  panel.setAttribute('role', 'alert');
+  const h = document.createElement('h2');
+  h.textContent = 'lbscope hit a bug';
+  const p = document.createElement('p');
+  p.textContent = 'The engine stopped (' + (error?.message ?? String(error)) + '). Your work is safe: '
+    + 'the last scenario that displayed correctly is saved in this browser.';
+  const pre = document.createElement('pre');
+  pre.textContent = String(error?.stack ?? error);
+  const restore = document.createElement('a');
+  restore.href = './';
+  restore.className = 'button primary';
+  restore.textContent = 'Restore last good state';
+  const fresh = document.createElement('a');
+  fresh.href = './?fresh';
+  fresh.className = 'button';
+  fresh.textContent = 'Start fresh';
+  panel.append(h, p, pre, restore, fresh);
+  document.body.append(panel);
+}
+addEventListener('error', (e) => {
+  if (e.error instanceof WebAssembly.RuntimeError) crashPanel(e.error);
+});
+addEventListener('unhandledrejection', (e) => {
+  if (e.reason instanceof WebAssembly.RuntimeError) crashPanel(e.reason);
+});

@@ -15,6 +15,8 @@ const env = suite();
 async function withWork() {
   const { page, errors } = await openApp(env.context, env.server.url);
   await page.click('button[role="tab"]:has-text("Pulsar")');
+  // Reset is one of the toolbar's "More" commands.
+  await page.click('.more-menu > summary');
   await page.click('button[title="Start this tab over from its default scenario"]');
   await page.keyboard.press('n');
   await page.waitForFunction(() => document.querySelector('.scrubber .cursor').textContent === '1/1');

@@ -98,6 +98,20 @@ test('a Pulsar split grows its new boundary on the ring and names it in hex', as
   assert.deepEqual(errors, []);
 });
 
+test('a new Pulsar topic appears at its hash with its name', async (t) => {
+  const { page, errors } = await open(t);
+  await page.click('details.topics > summary');
+  await page.fill('#topic-name', 'persistent://public/default/my-topic');
+  const anims = await motions(page, () => page.click('form.add-topic button'));
+  const tick = anims.filter((a) => a.id === 'lb-arrive' && a.tag === 'line' && a.data.topic);
+  assert.deepEqual(tick.map((a) => a.data.topic), ['persistent://public/default/my-topic']);
+  assert.ok(tick.every(moves));
+  const label = anims.filter((a) => a.id === 'lb-label').map((a) => a.text);
+  assert.equal(label.length, 1);
+  assert.match(label[0], /^my-topic · 0x[0-9a-f]{8}$/);
+  assert.deepEqual(errors, []);
+});
+
 test('Flink slots land on their TaskManagers in request order', async (t) => {
   const { page, errors } = await open(t, 'Flink');
   const anims = await motions(page, () => page.click('#step'));

@@ -39,3 +39,21 @@ test('a bad link names its problem and keeps the saved work', async () => {
   await screenshot(page, 'reliability-bad-link');
   assert.deepEqual(errors, []);
 });
+
+test('a trap in the engine shows the crash panel, and the saved work stays', async () => {
+  const { page } = await openApp(env.context, env.server.url + '?fresh');
+  await page.evaluate(() => localStorage.clear());
+  await page.goto(env.server.url + '?fresh#');
+  await page.waitForSelector('svg.ring');
+  await page.click('#step');
+  await page.waitForFunction(() => document.querySelector('.scrubber .cursor').textContent === '1/1');
+  const saved = await page.evaluate(() => JSON.stringify(localStorage));
+  // A trap reaches the page as an uncaught WebAssembly.RuntimeError (no panic
+  // hook runs): raised here as the browser would report it.
+  await page.evaluate(() => setTimeout(() => { throw new WebAssembly.RuntimeError('unreachable'); }));
+  await page.waitForSelector('#crash[role="alert"]');
+  assert.match(await page.textContent('#crash'), /The engine stopped \(unreachable\)/);
+  assert.equal(await page.locator('#crash a', { hasText: 'Restore last good state' }).count(), 1);
+  assert.equal(await page.evaluate(() => JSON.stringify(localStorage)), saved, 'the autosave is untouched');
+  await screenshot(page, 'reliability-trap-panel');
+});

@@ -198,8 +198,16 @@ fn arrive(el: &Element, delay: f64, speed: f64) -> u32 {
         ]
     };
     n += u32::from(animate(el, "lb-arrive", &frames, ARRIVE_MS * speed, delay).is_some());
-    // A new boundary says where it is, in hex.
-    if let Some(hex) = el.get_attribute("data-boundary") {
+    // A new boundary says where it is, in hex; a new topic its name and hash.
+    let label = el.get_attribute("data-boundary").or_else(|| {
+        let topic = el.get_attribute("data-topic")?;
+        let name = topic.rsplit('/').next().unwrap_or(&topic).to_string();
+        Some(match el.get_attribute("data-hash") {
+            Some(h) => format!("{name} · {h}"),
+            None => name,
+        })
+    });
+    if let Some(hex) = label.filter(|_| is_svg(el)) {
         let (x, y) = centre(el);
         if let Some(t) = token(&hex, "motion-label", x, y - 14.0) {
             let frames = [
