@@ -14,6 +14,7 @@ mod flink_fine_grained;
 mod flink_limits;
 mod flink_load_balance_mode;
 mod flink_props;
+mod flink_request_order;
 mod flink_scale;
 mod flink_strict_actions;
 mod fuzz_regressions;
