@@ -7,6 +7,7 @@ mod support;
 mod cli;
 mod engine_interface;
 mod flink_adaptive;
+mod flink_diff;
 mod flink_errors;
 mod flink_failover;
 mod flink_figures;
