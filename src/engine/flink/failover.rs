@@ -3,7 +3,8 @@
 //!
 //! lbscope restarts the whole job (Flink's behaviour when the job is one pipelined
 //! region, as with any hash edge). The phase-1 slot requests are kept (Flink never
-//! changes existing execution slot sharing groups). The slots the job held on the
+//! changes existing execution slot sharing groups) and issued again with fresh request
+//! ids, so in a newly drawn hash order ([`super::pipelined_region`]). The slots the job held on the
 //! surviving TaskManagers are released into its slot pool as free slots; a
 //! TaskManager that restarts re-registers `restart_after_ms` later.
 //!
