@@ -1,6 +1,6 @@
 # lbscope: the two commands of the README are `make serve` and `make test`.
 # Both install whatever is missing first (idempotent; quick when all is there).
-# Nothing is downloaded from GitHub or a CDN: only crates.io, npm and Debian.
+# Nothing is downloaded from GitHub or a CDN: only crates.io, npm, Debian and (for flink-diff) PyPI.
 #
 # The web build is the project's own tools/webbuild (`lbscope-webbuild`): cargo builds the wasm,
 # the wasm-bindgen library (the version in Cargo.lock) writes the JS glue, wasm-opt comes from the
@@ -25,7 +25,7 @@ FAST ?=
 SERVE ?= $(if $(FAST),--profile wasm-release,--release)
 
 .PHONY: serve serve-trunk test tools tools-web tools-browser tools-trunk webbuild check native-test \
-  wasm-release size-budget www-test bench bench-speed profile fmt target-dir docs-img
+  wasm-release size-budget www-test bench bench-speed profile fmt target-dir docs-img flink-diff
 
 ## serve: install what is missing, then build and serve the app on http://127.0.0.1:8080
 ## (FAST=1: without the wasm-opt pass, a minute quicker, a larger download)
@@ -34,8 +34,9 @@ serve: tools-web
 	$(WEBBUILD) dist $(SERVE)
 	$(WEBBUILD) serve --port $(PORT)
 
-## test: install what is missing, then fmt, clippy, native tests, release wasm build, browser tests
-test: tools-web tools-browser check native-test wasm-release size-budget www-test
+## test: install what is missing, then fmt, clippy, native tests, release wasm build (and its
+## size budget), browser tests, and the differential test against Flink's own runtime (flink-diff)
+test: tools-web tools-browser check native-test wasm-release size-budget www-test flink-diff
 
 tools: tools-web tools-browser
 
@@ -149,6 +150,12 @@ docs-img:
 	mkdir -p docs/img
 	cargo run -q --bin lbscope -- render tests/scenarios/pulsar-workload-patterns.json --view ring -o docs/img/ring.svg
 	cargo run -q --bin lbscope -- render tests/scenarios/flink-figure-c-tasks.json --view slots -o docs/img/slots.svg
+
+## flink-diff: the differential test against Flink's own runtime: the document's figures and
+## seeded random jobs on a Flink 2.3.0 MiniCluster and through lbscope (installs a JDK from
+## Debian and Flink's jar from the PyPI wheel apache-flink-libraries into a cache when missing)
+flink-diff:
+	tools/flink-diff/run.sh $(TARGET_DIR)/flink-diff
 
 ## target-dir: print where cargo puts what it builds (what every recipe here uses)
 target-dir:

@@ -31,6 +31,10 @@ async function rowTasks(page, mode) {
   return page.locator(`${grid(mode)} .tm-row`).evaluateAll((rows) => rows.map((r) => Number(r.dataset.tasks)));
 }
 
+/** Largest first: the default mode's placement depends on the hash order Flink sends
+ * the slot requests in, which the engine draws from the seed. */
+const desc = (xs) => [...xs].sort((a, b) => b - a);
+
 async function attr(page, sel, name) {
   return page.locator(sel).getAttribute(name);
 }
@@ -55,13 +59,22 @@ test('figure (a): default [4,3,2] range 2 beside tasks [3,3,3] range 0', async (
   // Cells list their subtasks with vertex labels (not only colours).
   const cell = page.locator(`${grid('none')} [data-slot="tm-0/0"]`);
   assert.equal(await cell.getAttribute('data-tasks'), '2');
-  assert.deepEqual(await cell.locator('.subtask').allTextContents(), ['A0', 'B0']);
+  // One JV-A subtask and the JV-B subtask of the same index (the slot of request i).
+  const [a, b] = await cell.locator('.subtask').allTextContents();
+  assert.match(`${a} ${b}`, /^A(\d) B\1$/);
+  // Under the headline: this run's seed and the spread over ten seeds, from the engine.
+  const spread = await page.textContent('.headline .spread[data-mode=none]');
+  assert.match(spread, /this run is seed 20; over seeds 0–9: .*\[4, 3, 2\] in \d+/);
+  assert.match(spread, /\[3, 3, 3\] in \d+/);
+  assert.match(await page.textContent('.headline .spread[data-mode=tasks]'), /\[3, 3, 3\] in all 10 seeds/);
   assert.equal(await page.locator(`${grid('tasks')} .subtask[data-vertex="JV-B"]`).count(), 3);
   // Hovering a slot highlights it (in both grids: same slot id).
   await cell.hover();
   await page.waitForSelector(`${grid('none')} [data-slot="tm-0/0"].highlight`);
   assert.equal(await page.locator(`${grid('tasks')} [data-slot="tm-0/0"].highlight`).count(), 1);
   // Keyboard: focusing a slot highlights it too; so does a legend entry for its vertex.
+  // (The pointer leaves the grids first, so no hover competes with the focus.)
+  await page.mouse.move(0, 0);
   await page.locator(`${grid('none')} [data-slot="tm-2/1"]`).focus();
   await page.waitForSelector(`${grid('tasks')} [data-slot="tm-2/1"].highlight`);
   await page.locator('.legend-item[data-vertex="JV-B"]').focus();
@@ -77,7 +90,9 @@ test('figure (c) preset: tasks per slot range 3 (default) vs 1 (tasks)', async (
   await page.click('button.preset[data-preset=c]');
   await page.waitForFunction(() => document.querySelector('.slot-grid[data-mode=none]')?.dataset.slotRange === '3');
   // The doc's cluster for figure (c): 2 TaskManagers x 2 slots.
-  assert.deepEqual(await rowTasks(page, 'none'), [9, 5]);
+  // The default's result follows the drawn request order: [9, 5], [8, 6] or [7, 7].
+  const none = desc(await rowTasks(page, 'none'));
+  assert.ok([[9, 5], [8, 6], [7, 7]].some((o) => o.join() === none.join()), `${none}`);
   assert.deepEqual(await rowTasks(page, 'tasks'), [7, 7]);
   assert.equal(await attr(page, grid('tasks'), 'data-slot-range'), '1');
   const perSlot = (mode) =>
@@ -87,9 +102,11 @@ test('figure (c) preset: tasks per slot range 3 (default) vs 1 (tasks)', async (
   assert.equal(await page.locator('.job-editor tbody tr[data-vertex]').count(), 5);
   assert.equal(await page.locator('.flink-tab .legend .legend-item').count(), 5);
   await screenshot(page, 'flink-figure-c-1280');
-  // Back to figure (a): a third TaskManager joins, the doc's numbers again.
+  // Back to figure (a): a third TaskManager joins; one of figure (a)'s two outcomes.
   await page.click('button.preset[data-preset=a]');
-  await page.waitForFunction(() => document.querySelector('.slot-grid[data-mode=none]')?.dataset.tmCounts === '4,3,2');
+  await page.waitForFunction(() => document.querySelector('.slot-grid[data-mode=none]')?.dataset.slotRange === '1'
+    && document.querySelectorAll('.slot-grid[data-mode=none] .tm-row').length === 3);
+  assert.ok(['4,3,2', '3,3,3'].includes(desc(await rowTasks(page, 'none')).join()));
   assert.deepEqual(await rowTasks(page, 'tasks'), [3, 3, 3]);
   // Undo walks back through the preset's actions.
   await page.click('button:has-text("Undo")');
@@ -147,7 +164,8 @@ test('failover: a stale view unbalances tasks mode; a longer max-interval cures 
   await page.waitForSelector('.failover[data-stale=true]');
   assert.equal(await attr(page, '.failover', 'data-range-before'), '0');
   assert.equal(await attr(page, '.failover', 'data-range-after'), '2');
-  assert.deepEqual(await rowTasks(page, 'tasks'), [4, 3, 2]);
+  // Which requests wait for tm-2 follows the drawn order; this seed's leaves [4, 3, 2].
+  assert.deepEqual(desc(await rowTasks(page, 'tasks')), [4, 3, 2]);
   assert.match(await page.textContent('.failover'), /only 4 free slots for 6 pending requests/);
   await screenshot(page, 'flink-failover-stale-1280');
   // The cure: max-interval 20 -> 70 ms, and the same loss again.

@@ -6,11 +6,62 @@ use super::{
     Said, Step,
 };
 use crate::engine::flink::job_graph::{DistributionPattern as P, EdgeSpec, JobSpec, VertexSpec};
+use crate::engine::flink::seed_spread::{describe, outcomes_over_seeds};
 use crate::engine::flink::{Action as A, Config, DurationMs, Event as E, LoadBalanceMode as M, Sim};
 use crate::engine::Engine;
 use crate::scenario::Log;
 
 type FCtx = Ctx<Sim>;
+
+/// The seed the Flink lessons replay from. Flink leaves the order of a pipelined
+/// region's slot requests to hash order, which lbscope draws from the seed; this seed
+/// draws the document's figures (figure (h): tm-0 4, tm-1 3, tm-2 2), and each lesson
+/// quotes the spread over [`SPREAD_SEEDS`] seeds next to it.
+const SEED: u64 = 20;
+/// How many seeds a lesson's spread is counted over.
+const SPREAD_SEEDS: u64 = 10;
+
+/// "[4, 3, 2] in 6 of 10 seeds, [3, 3, 3] in 4": `config`, then `setup` and the first
+/// `cursor` of `actions`, replayed under seeds 0..[`SPREAD_SEEDS`].
+fn spread(config: &Config, setup: &[A], actions: &[A], cursor: usize) -> String {
+    let acts = setup.iter().chain(actions.iter().take(cursor));
+    outcomes_over_seeds(config, acts, 0..SPREAD_SEEDS)
+        .map(|o| describe(&o))
+        .unwrap_or_default()
+}
+
+/// "tm-0 took requests 1 and 4 (4 tasks), …" from the last round's matches.
+fn who_took_what(c: &FCtx) -> String {
+    let mut per: Vec<(String, Vec<String>, u32)> = Vec::new();
+    for e in c.last() {
+        if let E::SlotRequestMatched {
+            request, tasks, tm, ..
+        } = e
+        {
+            match per.iter_mut().find(|(t, _, _)| t == tm) {
+                Some((_, rs, n)) => {
+                    rs.push(request.to_string());
+                    *n += tasks;
+                }
+                None => per.push((tm.clone(), vec![request.to_string()], *tasks)),
+            }
+        }
+    }
+    let parts: Vec<String> = per
+        .iter()
+        .map(|(tm, rs, n)| format!("{tm} took requests {} ({n} tasks)", and_list(rs)))
+        .collect();
+    parts.join(", ")
+}
+
+/// The order this run's requests reached the slot pool in: "[3, 0, 5, 1, 2, 4]".
+fn drawn_order(c: &FCtx) -> String {
+    c.pick(|e| match e {
+        E::SlotRequestsIssued { order, .. } if !order.is_empty() => Some(bracket(order)),
+        _ => None,
+    })
+    .unwrap_or_default()
+}
 const FREE: &[C] = &[C::All];
 
 fn n(f: fn(&FCtx) -> Said) -> Narrator<Sim> {
@@ -90,7 +141,7 @@ fn lesson(
             idea,
             real,
         },
-        2,
+        SEED,
         b,
         steps,
     )
@@ -186,19 +237,23 @@ fn unequal_parallelism() -> Lesson {
             .ask("Schedule the job"),
             step("Figure (b)", 1, &[C::Schedule], n(|c| {
                 Said::new(format!(
-                    "The default placement gives {}: the busiest TaskManager runs {} tasks and the idlest {}, a range of {}. {} is likely to become the job's bottleneck.",
+                    "The default placement gives {}: the busiest TaskManager runs {} tasks and the idlest {}, a range of {}. {} is likely to become the job's bottleneck. That is this run; over {SPREAD_SEEDS} seeds the same job gives {}.",
                     per_tm(c),
                     c.state.metrics().map_or(0, |m| m.tm.max),
                     c.state.metrics().map_or(0, |m| m.tm.min),
                     tm_range(c),
-                    busiest(c)
+                    busiest(c),
+                    spread(&Config::default(), &[figure_a(), tms(3, 2)], &[A::Schedule], 1)
                 ))
                 .focus(F::Tm, busiest(c))
             })),
             step("Where the skew comes from", 1, &[C::Schedule], n(|c| {
                 Said::new(format!(
-                    "Tasks per slot are {}: the two-task slots come first. The default phase 2 offers slots TaskManager by TaskManager to the oldest request, so the first TaskManager takes two of the heavy slots.",
-                    bracket(&c.state.tasks_per_slot())
+                    "Tasks per slot are {}. The requests of one pipelined region reach Flink's slot pool in hash order (they are keyed by random request ids), and the default phase 2 offers slots TaskManager by TaskManager to the oldest request. This run drew the order {}, so {}. Over {SPREAD_SEEDS} seeds: {}; the result is [3, 3, 3] only when every TaskManager happens to take one two-task and one one-task request (two orders in five).",
+                    bracket(&c.state.tasks_per_slot()),
+                    drawn_order(c),
+                    who_took_what(c),
+                    spread(&Config::default(), &[figure_a(), tms(3, 2)], &[A::Schedule], 1)
                 ))
             })),
             step("Play freely", 1, FREE, n(|c| {
@@ -309,10 +364,11 @@ fn phase_two() -> Lesson {
             .ask("Schedule with the default mode"),
             step("Figures (g) and (h)", 1, &[C::Config], n(|c| {
                 Said::new(format!(
-                    "Phase 1 gives {} tasks per slot (figure g). The default phase 2 then yields {}, a range of {} (figure h).",
+                    "Phase 1 gives {} tasks per slot (figure g). The default phase 2 then yields {}, a range of {} (figure h); the requests arrive in hash order, so over {SPREAD_SEEDS} seeds it is {}.",
                     bracket(&c.state.tasks_per_slot()),
                     per_tm(c),
-                    tm_range(c)
+                    tm_range(c),
+                    spread(&Config::default(), &[figure_a(), tms(3, 2)], &[A::Schedule], 1)
                 ))
                 .focus(F::Tm, busiest(c))
             }))
@@ -381,10 +437,11 @@ fn slots_mode() -> Lesson {
                     .map(|m| m.slots_used_per_tm.iter().map(|t| t.n.to_string()).collect())
                     .unwrap_or_default();
                 Said::new(format!(
-                    "The result is {}, a range of {}: the TaskManagers use {} slots, all they have, so spreading slots changes nothing. slots mode balances slot counts, never tasks.",
+                    "The result is {}, a range of {}: the TaskManagers use {} slots, all they have, so spreading slots changes nothing (over {SPREAD_SEEDS} seeds: {}, as in the default mode). slots mode balances slot counts, never tasks.",
                     per_tm(c),
                     tm_range(c),
-                    and_list(&used)
+                    and_list(&used),
+                    spread(&Config::with_mode(M::Slots), &[figure_a(), tms(3, 2)], &[A::Schedule], 1)
                 ))
                 .focus(F::Tm, busiest(c))
             }))
@@ -427,8 +484,8 @@ fn slots_mode() -> Lesson {
     )
 }
 
-fn tasks_mode_can_lose() -> Lesson {
-    let setup = vec![
+fn uneven_setup() -> Vec<A> {
+    vec![
         job(&[("JV-A", 6), ("JV-B", 2)], &[("JV-A", "JV-B", P::Hash)]),
         A::AddTaskManager {
             name: None,
@@ -438,13 +495,16 @@ fn tasks_mode_can_lose() -> Lesson {
             name: None,
             slots: Some(4),
         },
-    ];
+    ]
+}
+
+fn tasks_mode_can_lose() -> Lesson {
     lesson(
         "flink-when-not-to-use-tasks-mode",
         Concept::FlinkWhenNotToUse,
         "When not to use tasks mode",
-        "Balanced scheduling only counts tasks; with uneven TaskManagers or no bottleneck it can do worse than the default, so use it only when skew hurts.",
-        body(Config::default(), setup, vec![A::Schedule, mode(M::Tasks), A::Schedule]),
+        "Balanced scheduling only counts tasks: with uneven TaskManagers it is steady but not the best split, and without a bottleneck it buys nothing, so use it only when skew hurts.",
+        body(Config::default(), uneven_setup(), vec![A::Schedule, mode(M::Tasks), A::Schedule]),
         vec![
             step("Uneven TaskManagers", 0, &[C::Schedule], n(|c| {
                 let tms: Vec<String> = c
@@ -460,11 +520,12 @@ fn tasks_mode_can_lose() -> Lesson {
                 ))
             }))
             .ask("Schedule with the default mode"),
-            step("The default is even here", 1, &[C::Config], n(|c| {
+            step("The default depends on the order", 1, &[C::Config], n(|c| {
                 Said::new(format!(
-                    "The default gives {}, a range of {}. Keep this number in mind and switch to tasks mode.",
+                    "The default gives {}, a range of {}. The small TaskManager takes the first two requests to arrive, and they arrive in hash order: over {SPREAD_SEEDS} seeds the default gives {}. An even split needs both two-task requests to arrive first, about one order in fifteen. Keep this in mind and switch to tasks mode.",
                     per_tm(c),
-                    tm_range(c)
+                    tm_range(c),
+                    spread(&Config::default(), &uneven_setup(), &[A::Schedule], 1)
                 ))
             }))
             .ask("Set taskmanager.load-balance.mode to tasks"),
@@ -475,15 +536,16 @@ fn tasks_mode_can_lose() -> Lesson {
                 ))
             }))
             .ask("Schedule again"),
-            step("Tasks mode does worse", 3, &[C::Schedule], n(|c| {
+            step("Steady, not the best", 3, &[C::Schedule], n(|c| {
                 let moves: Vec<String> = c.pick_all(|e| match e {
                     E::SlotRequestMatched { request, tasks, tm, .. } => Some(format!("request {request} ({tasks}) → {tm}")),
                     _ => None,
                 });
                 Said::new(format!(
-                    "Tasks mode gives {}, a range of {}: taking the requests heaviest first, each to the TaskManager with the fewest tasks, it placed {}. Once the small TaskManager is full the rest pile up on the big one, so without a real bottleneck the doc's advice holds: do not use this mode.",
+                    "Tasks mode gives {}, a range of {}, in every run ({}): taking the requests heaviest first, each to the TaskManager with the fewest tasks, it placed {}. Once the small TaskManager is full the rest go to the big one, so it never reaches the even split the default finds by luck, though it avoids the default's worst case. Without a real bottleneck the doc's advice holds: do not use this mode.",
                     per_tm(c),
                     tm_range(c),
+                    spread(&Config::with_mode(M::Tasks), &uneven_setup(), &[A::Schedule], 1),
                     and_list(&moves)
                 ))
                 .focus(F::Tm, busiest(c))
@@ -509,6 +571,18 @@ fn lose_tm2() -> A {
     }
 }
 
+fn failover_setup() -> Vec<A> {
+    vec![figure_a(), tms(3, 2), A::Schedule]
+}
+
+fn failover_actions() -> Vec<A> {
+    let slower = Config {
+        slot_request_max_interval: DurationMs(70),
+        ..Config::with_mode(M::Tasks)
+    };
+    vec![lose_tm2(), A::whole_config(&slower), lose_tm2()]
+}
+
 fn failover_text(c: &FCtx) -> Said {
     let settled = c.pick(|e| match e {
         E::ResourceViewSettled {
@@ -530,32 +604,34 @@ fn failover_text(c: &FCtx) -> Said {
     });
     let (w, p, f, full) = settled.unwrap_or_default();
     Said::new(format!(
-        "tm-2 comes back {} ms after the loss; the slot pool matched the first batch after {w} ms without news: {p} pending requests against {f} free slots ({}). The job restarted as {} in {} ms, a range of {}.",
+        "tm-2 comes back {} ms after the loss; the slot pool matched the first batch after {w} ms without news: {p} pending requests against {f} free slots ({}). The job restarted as {} in {} ms, a range of {}. {}",
         back.unwrap_or_default(),
         if full { "a full view" } else { "a partial view" },
         per_tm(c),
         c.state.metrics().map_or(0, |m| m.scheduling_time_ms),
-        tm_range(c)
+        tm_range(c),
+        if full {
+            format!(
+                "With every slot in view the order does not matter: over {SPREAD_SEEDS} seeds, {}.",
+                spread(&Config::with_mode(M::Tasks), &failover_setup(), &failover_actions(), c.cursor)
+            )
+        } else {
+            format!(
+                "On a partial view the requests are served one by one in the order they arrived (hash order), so the result depends on which requests wait for tm-2: over {SPREAD_SEEDS} seeds, {}.",
+                spread(&Config::with_mode(M::Tasks), &failover_setup(), &failover_actions(), c.cursor)
+            )
+        }
     ))
     .focus(F::Tm, "tm-2")
 }
 
 fn failover() -> Lesson {
-    let setup = vec![figure_a(), tms(3, 2), A::Schedule];
-    let slower = Config {
-        slot_request_max_interval: DurationMs(70),
-        ..Config::with_mode(M::Tasks)
-    };
     lesson(
         "flink-failover-max-interval",
         Concept::FlinkFailover,
         "The failover caveat and slot.request.max-interval",
         "After a failure the resource view updates late; a longer slot.request.max-interval waits for it and keeps the balance, at the cost of a longer scheduling phase.",
-        body(
-            Config::with_mode(M::Tasks),
-            setup,
-            vec![lose_tm2(), A::whole_config(&slower), lose_tm2()],
-        ),
+        body(Config::with_mode(M::Tasks), failover_setup(), failover_actions()),
         vec![
             step("Balanced", 0, &[C::Members], n(|c| {
                 Said::new(format!(

@@ -3,8 +3,9 @@
 //! what the last failover did. The Flink tab shows them.
 
 use crate::engine::flink::slot_matching::RequestMatching;
-use crate::engine::flink::{self, Action, Event, LoadBalanceMode};
+use crate::engine::flink::{self, seed_spread, Action, Event, LoadBalanceMode};
 use crate::scenario::session::Session;
+use crate::scenario::Log;
 
 /// A Flink session.
 pub type FlinkSession = Session<flink::Sim>;
@@ -18,6 +19,39 @@ pub fn list(xs: &[u32]) -> String {
     } else {
         format!("[{}]", parts.join(", "))
     }
+}
+
+/// Seeds the Flink tab counts its spread over.
+pub const SPREAD_SEEDS: u64 = 10;
+/// Largest job (in subtasks) and log (in actions) whose spread is computed on a change.
+const SPREAD_MAX_SUBTASKS: u64 = 4096;
+const SPREAD_MAX_ACTIONS: usize = 200;
+
+/// How the job lands over seeds 0..[`SPREAD_SEEDS`] (Flink sends a pipelined region's
+/// slot requests in hash order, which the engine draws from the seed): "[4, 3, 2] in 6
+/// of 10 seeds, [3, 3, 3] in 4", from the engine's own replays of `log` up to `cursor`.
+/// `None` when no job is defined, or the job or log is too large to replay ten times
+/// on every change.
+pub fn spread_over_seeds(log: &Log<flink::Sim>, cursor: usize) -> Option<String> {
+    let actions: Vec<&Action> = log.setup.iter().chain(log.actions.iter().take(cursor)).collect();
+    if actions.len() > SPREAD_MAX_ACTIONS {
+        return None;
+    }
+    let widest = actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::DefineJob { job } => {
+                Some(job.vertices.iter().map(|v| u64::from(v.parallelism)).sum::<u64>())
+            }
+            _ => None,
+        })
+        .max()?;
+    if widest > SPREAD_MAX_SUBTASKS {
+        return None;
+    }
+    seed_spread::outcomes_over_seeds(&log.config, actions.into_iter(), 0..SPREAD_SEEDS)
+        .ok()
+        .map(|o| seed_spread::describe(&o))
 }
 
 /// What the last scheduling round (schedule or failover restart) reported.
@@ -302,6 +336,19 @@ mod tests {
     #[test]
     fn long_lists_show_their_first_numbers_and_how_many_more() {
         assert_eq!(list(&[4, 3, 2]), "[4, 3, 2]");
+        // The Flink tab's first scenario: figure (a) over ten seeds, both outcomes.
+        let log = crate::scenario::presets::flink_figure_a();
+        let spread = spread_over_seeds(&log, 1).unwrap();
+        assert!(
+            spread.contains("of 10 seeds")
+                && spread.contains("[4, 3, 2] in")
+                && spread.contains("[3, 3, 3] in"),
+            "{spread}"
+        );
+        assert_eq!(
+            spread_over_seeds(&log, 0).as_deref(),
+            Some("not running in all 10 seeds")
+        );
         let long: Vec<u32> = (0..30).collect();
         assert!(list(&long).ends_with(", … 6 more]"), "{}", list(&long));
     }

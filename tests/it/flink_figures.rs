@@ -9,6 +9,12 @@ use lbscope::engine::flink::job_graph::{DistributionPattern as P, EdgeSpec, JobS
 use lbscope::engine::flink::{Action, Config, LoadBalanceMode, Sim};
 use lbscope::engine::{Engine, Narrate};
 
+/// The seed the runs replay from. The default mode's request order within a pipelined
+/// region is drawn from it (Flink's hash order); this one draws the order of the
+/// document's figure (h), tm-0 4, tm-1 3, tm-2 2. Other seeds give [3, 3, 3] in about
+/// 2 runs in 5 (`flink_request_order` checks the spread).
+const SEED: u64 = 20;
+
 fn job(vs: &[(&str, u32)], es: &[(&str, &str, P)]) -> JobSpec {
     JobSpec {
         vertices: vs.iter().map(|(n, p)| VertexSpec::new(n, *p)).collect(),
@@ -17,7 +23,7 @@ fn job(vs: &[(&str, u32)], es: &[(&str, &str, P)]) -> JobSpec {
 }
 
 fn scheduled(mode: LoadBalanceMode, spec: &JobSpec, tms: u32, slots: u32) -> (Sim, Vec<String>) {
-    let mut s = Sim::new(Config::with_mode(mode), 7).unwrap();
+    let mut s = Sim::new(Config::with_mode(mode), SEED).unwrap();
     s.apply(&Action::DefineJob { job: spec.clone() }).unwrap();
     s.apply(&Action::AddTaskManagers {
         count: tms,
@@ -62,7 +68,7 @@ fn figures_a_b_f_g_h_i_default_4_3_2_versus_tasks_3_3_3() {
         evenly_spread_out_slots: true,
         ..Config::default()
     };
-    let mut s = Sim::new(cfg, 7).unwrap();
+    let mut s = Sim::new(cfg, SEED).unwrap();
     s.apply(&Action::DefineJob { job: spec }).unwrap();
     s.apply(&Action::AddTaskManagers {
         count: 3,

@@ -7,6 +7,11 @@ use lbscope::engine::flink::slot_matching::ResourceMatching;
 use lbscope::engine::flink::{Action, Config, Event, LoadBalanceMode as M, Resources, Sim};
 use lbscope::engine::{Engine, Narrate};
 
+/// The seed the runs replay from. The default mode's request order within a pipelined
+/// region is drawn from it (Flink's hash order); this one draws the order behind the
+/// per-TaskManager counts below (the slots each TaskManager gets do not depend on it).
+const SEED: u64 = 20;
+
 fn figure_f() -> JobSpec {
     JobSpec {
         vertices: vec![VertexSpec::new("JV-A", 6), VertexSpec::new("JV-B", 3)],
@@ -15,7 +20,7 @@ fn figure_f() -> JobSpec {
 }
 
 fn run(config: Config, tms: &[u32], setup: &[Action]) -> (Sim, Vec<Event>) {
-    let mut s = Sim::new(config, 5).unwrap();
+    let mut s = Sim::new(config, SEED).unwrap();
     s.apply(&Action::DefineJob { job: figure_f() }).unwrap();
     for &n in tms {
         s.apply(&Action::AddTaskManager {
@@ -116,7 +121,7 @@ mod task_manager_load_balance_mode_test {
         let (s, _) = run(evenly(None), &[2, 2, 2, 2], &[]);
         assert_eq!(s.tasks_per_tm(), [4, 3, 1, 1]);
         // SetConfig narrates what was set.
-        let mut s = Sim::new(Config::default(), 1).unwrap();
+        let mut s = Sim::new(Config::default(), SEED).unwrap();
         let ev = s.apply(&Action::whole_config(&evenly(None))).unwrap();
         assert!(
             ev[0]
@@ -298,7 +303,7 @@ mod other_job_load {
 
     #[test]
     fn other_job_slots_are_checked() {
-        let mut s = Sim::new(Config::default(), 1).unwrap();
+        let mut s = Sim::new(Config::default(), SEED).unwrap();
         s.apply(&Action::AddTaskManager {
             name: None,
             slots: Some(2),

@@ -8,6 +8,12 @@ use lbscope::engine::Engine;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
+/// The seed the single runs replay from. The default mode's request order within a
+/// pipelined region is drawn from it (Flink's hash order); for the uneven TaskManagers
+/// below, this one draws both two-task requests first (about 1 order in 15), the case
+/// where the default beats tasks mode. `flink_request_order` checks the spread.
+const SEED: u64 = 28;
+
 /// A random DAG: edges only go from a lower to a higher vertex index.
 fn arb_job(max_vertices: usize, max_p: u32, groups: bool, colo: bool) -> impl Strategy<Value = JobSpec> {
     (1..=max_vertices)
@@ -49,7 +55,7 @@ fn arb_job(max_vertices: usize, max_p: u32, groups: bool, colo: bool) -> impl St
 }
 
 fn run(mode: LoadBalanceMode, job: &JobSpec, tm_slots: &[u32]) -> Sim {
-    let mut s = Sim::new(Config::with_mode(mode), 11).unwrap();
+    let mut s = Sim::new(Config::with_mode(mode), SEED).unwrap();
     s.apply(&Action::DefineJob { job: job.clone() }).unwrap();
     for &n in tm_slots {
         s.apply(&Action::AddTaskManager {
@@ -329,6 +335,10 @@ proptest! {
     }
 }
 
+/// With uneven TaskManagers tasks mode is steady but not optimal: it gives [3, 5] in
+/// every run, while the default reaches [4, 4] when both two-task requests arrive
+/// first (the seed above draws that order; about 1 in 15 orders, see
+/// `flink_request_order`).
 #[test]
 fn tasks_mode_can_lose_to_default_with_uneven_task_managers() {
     let job = JobSpec {

@@ -209,6 +209,14 @@ pub enum Event {
         held_free_slots: u32,
         /// True for a restart after a failure.
         restart: bool,
+        /// Request ids in the order they reach the slot pool: pipelined regions in
+        /// topological order, each region's requests in hash order (drawn from the
+        /// seed). Left empty above the detail limit.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        order: Vec<u32>,
+        /// Pipelined regions that issued requests.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        regions: u32,
     },
     /// The ResourceManager allocated slots to the job.
     SlotsAllocated {
@@ -477,6 +485,22 @@ fn nums(xs: &[u32]) -> String {
     }
 }
 
+/// "; in hash order [3, 0, 5, …] (1 pipelined region)", or nothing when no order is kept.
+fn issue_order(order: &[u32], regions: u32) -> String {
+    if order.is_empty() && regions == 0 {
+        return String::new();
+    }
+    let regions = count(regions, "pipelined region");
+    if order.is_empty() {
+        format!("; each region's requests reach the slot pool in hash order drawn from the seed ({regions})")
+    } else {
+        format!(
+            "; requests reach the slot pool as {} (hash order within each region, drawn from the seed; {regions})",
+            nums(order)
+        )
+    }
+}
+
 impl Narrate for Event {
     fn narrate(&self) -> String {
         use slot_sharing::AssignReason as R;
@@ -647,9 +671,12 @@ impl Narrate for Event {
                 tasks,
                 held_free_slots,
                 restart,
+                order,
+                regions,
             } => format!(
-                "t={at_ms} ms: {}{requests} slot requests ({tasks} tasks) issued; the job holds {held_free_slots} free slots",
-                if *restart { "restart: " } else { "" }
+                "t={at_ms} ms: {}{requests} slot requests ({tasks} tasks) issued; the job holds {held_free_slots} free slots{}",
+                if *restart { "restart: " } else { "" },
+                issue_order(order, *regions)
             ),
             Event::SlotsAllocated {
                 at_ms,

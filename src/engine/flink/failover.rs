@@ -3,7 +3,8 @@
 //!
 //! lbscope restarts the whole job (Flink's behaviour when the job is one pipelined
 //! region, as with any hash edge). The phase-1 slot requests are kept (Flink never
-//! changes existing execution slot sharing groups). The slots the job held on the
+//! changes existing execution slot sharing groups) and issued again with fresh request
+//! ids, so in a newly drawn hash order ([`super::pipelined_region`]). The slots the job held on the
 //! surviving TaskManagers are released into its slot pool as free slots; a
 //! TaskManager that restarts re-registers `restart_after_ms` later.
 //!
@@ -28,6 +29,7 @@
 //! With the adaptive scheduler the job restarts through
 //! [`super::adaptive`] instead (the parallelism may change).
 
+use super::pipelined_region;
 use super::resource_profile::ResourceProfile;
 use super::slot_pool::{self, Arrival, Round};
 use super::task_manager::{SlotAddr, TmState};
@@ -115,12 +117,22 @@ impl Sim {
         for p in &mut self.placement {
             *p = None;
         }
+        // The restarted regions issue their requests again, with fresh request ids.
+        let order = match (&self.job, &self.plan) {
+            (Some(job), Some(plan)) => pipelined_region::draw(job, plan, &mut self.rng),
+            _ => pipelined_region::RequestOrder {
+                order: (0..tasks_per_request.len() as u32).collect(),
+                region_sizes: Vec::new(),
+            },
+        };
         events.push(Event::SlotRequestsIssued {
             at_ms: t,
             requests: tasks_per_request.len() as u32,
             tasks: tasks_per_request.iter().map(|&x| u64::from(x)).sum(),
             held_free_slots: held.len() as u32,
             restart: true,
+            regions: order.regions(),
+            order: order.listed(),
         });
         let profiles: Vec<ResourceProfile> = match (&self.plan, &self.job) {
             (Some(plan), Some(job)) => plan.requests.iter().map(|r| job.group_profile(r.group)).collect(),
@@ -143,7 +155,7 @@ impl Sim {
             tasks: &tasks_per_request,
             profiles: &profiles,
             prefer: &prefer,
-            pending: (0..tasks_per_request.len() as u32).collect(),
+            pending: order.order,
             held,
             arrivals,
         };

@@ -6,7 +6,7 @@
 
 use super::resource_profile::{ResourceProfile, Resources};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// Highest parallelism of one vertex (Flink's upper bound for max parallelism, 2^15).
 pub const MAX_PARALLELISM: u32 = 1 << 15;
@@ -100,7 +100,9 @@ pub struct JobSpec {
     /// Vertices, in definition order (Flink's job graph insertion order).
     #[serde(default)]
     pub vertices: Vec<VertexSpec>,
-    /// Edges, in definition order (this is the order of a consumer's inputs).
+    /// Edges, in definition order (this is the order of a consumer's inputs). Two edges
+    /// may join the same pair of vertices, as in a Flink `JobGraph`
+    /// (`JobVertex.connectNewDataSetAsInput` adds one input per call).
     #[serde(default)]
     pub edges: Vec<EdgeSpec>,
 }
@@ -155,18 +157,6 @@ pub enum JobGraphError {
         to: String,
         /// The missing name.
         unknown: String,
-    },
-    /// Two edges between the same producer and consumer.
-    #[error(
-        "edge {from:?} -> {to:?} is defined twice; Flink refuses an edge that is not unique \
-         (StreamNode: \"Adding not unique edge\"), and lbscope keeps one edge per producer and consumer \
-         (a consumer reads each producer's partitions over one edge): connect them once"
-    )]
-    DuplicateEdge {
-        /// Producer.
-        from: String,
-        /// Consumer.
-        to: String,
     },
     /// The graph has a cycle (a self-loop counts).
     #[error("the job graph has a cycle through {0:?}")]
@@ -334,7 +324,6 @@ impl JobGraph {
             }
         }
         let mut edges = Vec::with_capacity(spec.edges.len());
-        let mut pairs: BTreeSet<(usize, usize)> = BTreeSet::new();
         for (ei, e) in spec.edges.iter().enumerate() {
             let lookup = |n: &str| {
                 by_name
@@ -350,12 +339,6 @@ impl JobGraph {
             let to = lookup(&e.to)?;
             if from == to {
                 return Err(JobGraphError::Cycle(vec![e.from.clone()]));
-            }
-            if !pairs.insert((from, to)) {
-                return Err(JobGraphError::DuplicateEdge {
-                    from: e.from.clone(),
-                    to: e.to.clone(),
-                });
             }
             if e.pattern == DistributionPattern::Forward
                 && vertices[from].parallelism != vertices[to].parallelism

@@ -10,12 +10,14 @@
 //! * [`config`]: the Flink keys and the load-balance-mode compatibility rule;
 //! * [`job_graph`] and [`execution_graph`]: vertices, edges, groups and their wiring;
 //! * [`slot_sharing`], [`local_input_preferred`], [`task_balanced`]: phase 1;
+//! * [`pipelined_region`]: the order slot requests reach the slot pool (hash order
+//!   within a region, drawn from the seed);
 //! * [`task_manager`], [`slot_matching`], [`slot_pool`]: phase 2 over simulated time;
 //! * [`resource_profile`], [`resource_request_pre_mappings`]: fine-grained resources;
 //! * [`failover`]: losing and restoring TaskManagers, local recovery;
 //! * [`adaptive`]: the adaptive scheduler (`jobmanager.scheduler: adaptive`);
 //! * [`key_group_range_assignment`]: key groups, for state locality;
-//! * [`metrics`] and [`view`]: what a UI draws.
+//! * [`metrics`] and [`view`]: what a UI draws; [`seed_spread`]: outcomes over seeds.
 //!
 //! A UI that compares default and balanced scheduling runs two [`Sim`]s with the same
 //! actions and different configs.
@@ -30,9 +32,11 @@ pub mod key_group_range_assignment;
 mod knobs;
 pub mod local_input_preferred;
 pub mod metrics;
+pub mod pipelined_region;
 pub mod request_slot_matching;
 pub mod resource_profile;
 pub mod resource_request_pre_mappings;
+pub mod seed_spread;
 pub mod slot_matching;
 pub mod slot_pool;
 pub mod slot_sharing;

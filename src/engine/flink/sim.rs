@@ -9,9 +9,9 @@ use super::task_manager::{
     Cluster, OtherJob, SlotAddr, TaskManager, MAX_SLOTS_PER_TASK_MANAGER, MAX_TASK_MANAGERS,
 };
 use super::{
-    adaptive, invariants, key_group_range_assignment, request_slot_matching, slot_pool, slot_sharing,
-    subject, view, Action, AssignmentSummary, Config, Error, Event, LoadBalanceMode, RescaleTrigger,
-    ResourceProfile, Resources, SchedulerType,
+    adaptive, invariants, key_group_range_assignment, pipelined_region, request_slot_matching, slot_pool,
+    slot_sharing, subject, view, Action, AssignmentSummary, Config, Error, Event, LoadBalanceMode,
+    RescaleTrigger, ResourceProfile, Resources, SchedulerType,
 };
 use crate::engine::schema::{self, ConfigChange, ConfigError};
 use crate::engine::{AnyAction, Engine, Series, SimRng, Subject, System};
@@ -42,7 +42,8 @@ pub(crate) struct AdaptiveRun {
 #[derive(Clone, Debug)]
 pub struct Sim {
     pub(super) config: Config,
-    #[allow(dead_code)]
+    /// Draws what Flink leaves to hash order (the slot request order within a
+    /// pipelined region).
     pub(super) rng: SimRng,
     pub(super) now_ms: u64,
     pub(super) job: Option<JobGraph>,
@@ -486,12 +487,15 @@ impl Sim {
         self.placement = vec![None; plan.requests.len()];
         self.adaptive = None;
         let start = self.now_ms;
+        let order = pipelined_region::draw(job, &plan, &mut self.rng);
         events.push(Event::SlotRequestsIssued {
             at_ms: start,
             requests: plan.requests.len() as u32,
             tasks: tasks.iter().map(|&t| u64::from(t)).sum(),
             held_free_slots: 0,
             restart: false,
+            regions: order.regions(),
+            order: order.listed(),
         });
         let round = slot_pool::Round {
             mode: self.config.effective_mode(),
@@ -501,7 +505,7 @@ impl Sim {
             tasks: &tasks,
             profiles: &profiles,
             prefer: &[],
-            pending: (0..plan.requests.len() as u32).collect(),
+            pending: order.order,
             held: Vec::new(),
             arrivals: Vec::new(),
         };

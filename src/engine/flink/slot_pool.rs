@@ -21,7 +21,8 @@
 //!     request can be served (otherwise nothing is matched and the batch waits);
 //!   - mode `tasks` with fewer slots than requests (a *partial* view, e.g. during
 //!     failover before the replacement TaskManager is visible): requests are served one
-//!     by one in request order from the slots already there, each on the TaskManager
+//!     by one in the order they were issued (hash order within a pipelined region, see
+//!     [`super::pipelined_region`]) from the slots already there, each on the TaskManager
 //!     with the fewest tasks (as Flink's allocate-from-available-slots path does); the
 //!     rest wait for the next batch. This greedy step on a stale view is what can
 //!     leave the result unbalanced;
@@ -63,7 +64,7 @@ pub struct Round<'a> {
     /// With local recovery: each request's previous slot (indexed by request id; empty
     /// without local recovery).
     pub prefer: &'a [Option<SlotAddr>],
-    /// Requests to place, in request order.
+    /// Requests to place, in the order they reach the slot pool.
     pub pending: Vec<u32>,
     /// Free slots the job already holds (e.g. released by a restart).
     pub held: Vec<SlotAddr>,

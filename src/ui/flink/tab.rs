@@ -11,7 +11,9 @@ use crate::engine::flink::{self, Action, DurationMs, LoadBalanceMode};
 use crate::engine::Engine;
 use crate::scenario::session::Session;
 use crate::ui::store::{Msg, Notice, StoreCtx, Subject};
-use crate::view::flink_summary::{last_failover, last_round, FailoverSummary};
+use crate::view::flink_summary::{
+    last_failover, last_round, spread_over_seeds, FailoverSummary, SPREAD_SEEDS,
+};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -21,6 +23,7 @@ struct Side {
     grid: Rc<flink::view::SlotGrid>,
     metrics: Option<Rc<flink::metrics::Metrics>>,
     sentence: String,
+    spread: Option<String>,
 }
 
 fn side(s: &FlinkSession) -> Side {
@@ -30,6 +33,17 @@ fn side(s: &FlinkSession) -> Side {
         grid: Rc::new(sim.slot_grid()),
         metrics: sim.metrics().cloned().map(Rc::new),
         sentence: last_round(s).sentence(),
+        spread: None,
+    }
+}
+
+fn spread_view(side: &Side, seed: u64) -> Html {
+    match &side.spread {
+        Some(sp) if side.metrics.is_some() => html! {
+            <p class="spread" data-mode={side.mode.name()}><span class="side-name">{format!("{}: ", side.mode.name())}</span>
+                {format!("this run is seed {seed}; over seeds 0–{}: {sp} (Flink sends a pipelined region's slot requests in hash order)", SPREAD_SEEDS - 1)}</p>
+        },
+        _ => html! {},
     }
 }
 
@@ -126,8 +140,22 @@ pub fn FlinkTab() -> Html {
         .map(|j| j.vertices.iter().map(|v| v.name.clone()).collect())
         .unwrap_or_default();
     let key = Rc::new(VertexKey::new(names));
-    let mine = side(session);
-    let theirs = twin.as_ref().as_ref().map(side);
+    // The spread over seeds of both sides: ten replays each, only when the log changes.
+    let spreads = use_memo(
+        (session.cursor(), session.log().clone(), other),
+        |(cursor, log, other)| {
+            (
+                spread_over_seeds(log, *cursor),
+                spread_over_seeds(&with_mode(log, *other), *cursor),
+            )
+        },
+    );
+    let mut mine = side(session);
+    mine.spread = spreads.0.clone();
+    let theirs = twin.as_ref().as_ref().map(side).map(|mut t| {
+        t.spread = spreads.1.clone();
+        t
+    });
 
     let on_highlight = {
         let store = store.clone();
@@ -252,6 +280,8 @@ pub fn FlinkTab() -> Html {
                         <span data-mode={b.mode.name()}>{headline_part(b)}</span></p>
                     <p class="why"><span class="side-name">{format!("{}: ", a.mode.name())}</span>{a.sentence.clone()}</p>
                     <p class="why"><span class="side-name">{format!("{}: ", b.mode.name())}</span>{b.sentence.clone()}</p>
+                    { spread_view(a, session.seed()) }
+                    { spread_view(b, session.seed()) }
                 </div>
             }
         }
