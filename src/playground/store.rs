@@ -4,6 +4,7 @@ use super::opening::{OpenProgress, Opening, OPEN_CHUNK};
 use super::workspace::{Restored, Workspace, WORKSPACE_VERSION};
 use super::{EventRow, LessonMsg, LessonRun, Live, Notice, Page, Progress, Proposal, SettingRow};
 use crate::engine::{AnyAction, Engine, Series, Subject, System};
+use crate::gallery;
 use crate::lessons;
 use crate::scenario::session::Session;
 use crate::scenario::{presets, url, Scenario};
@@ -103,6 +104,10 @@ pub enum Msg {
     Lesson(LessonMsg),
     /// Show a page (lesson menu, fidelity notes) or the playground.
     Page(Page),
+    /// Open a gallery example (by slug) in free play on its tab.
+    Example(String),
+    /// Put away the example card (the scenario stays).
+    CloseExample,
 }
 
 impl Msg {
@@ -153,6 +158,8 @@ pub struct Store {
     pub pending: Option<(Box<Scenario>, String)>,
     /// The pending scenario's replay, once [`Msg::OpenMore`] has started it.
     pub opening: Option<Opening>,
+    /// The gallery example opened last (its card shows over its tab), by slug.
+    pub example: Option<String>,
 }
 
 fn default_tab(system: System) -> Live {
@@ -181,6 +188,7 @@ impl Store {
             progress: Progress::default(),
             pending: None,
             opening: None,
+            example: None,
         }
     }
 
@@ -203,6 +211,7 @@ impl Store {
         let problems = restored.problems;
         match b.fragment.as_deref() {
             Some(f) if f.contains("lesson=") => store.open_link(f),
+            Some(f) if f.contains("example=") => store.open_example_link(f),
             Some(f) if f.contains("s=") => match url::decode(f) {
                 Ok(sc) => store.open_or_defer(sc),
                 Err(e) => {
@@ -301,7 +310,49 @@ impl Store {
     pub fn fragment(&self) -> String {
         match self.lesson_on_screen() {
             Some(r) if !r.off_track => r.lesson.link(r.step),
-            _ => url::to_fragment(&self.scenario()),
+            _ => {
+                let sc = self.scenario();
+                // An example still as it opened is shared by its name.
+                match self.example_on_screen() {
+                    Some(e) if e.scenario() == sc => e.link(),
+                    _ => url::to_fragment(&sc),
+                }
+            }
+        }
+    }
+
+    /// The gallery example whose card shows: the one opened last, while its
+    /// tab is active and no lesson is on screen.
+    pub fn example_on_screen(&self) -> Option<&'static gallery::Example> {
+        let e = gallery::example(self.example.as_deref()?)?;
+        (e.system == self.tab && self.lesson_on_screen().is_none() && self.page == Page::Playground)
+            .then_some(e)
+    }
+
+    /// Open the gallery example `slug` in free play on its tab (a lesson of
+    /// that system steps aside); an unknown slug keeps the work and says so.
+    fn open_example(&mut self, slug: &str) {
+        let Some(e) = gallery::example(slug) else {
+            return self.fail(format!(
+                "There is no example called “{slug}”. Open the Gallery to pick one."
+            ));
+        };
+        match Live::open(&e.scenario()) {
+            Ok(live) => {
+                self.install(live);
+                self.example = Some(e.slug.to_string());
+                self.page = Page::Playground;
+                self.compare = None;
+            }
+            Err(err) => self.fail(format!("The example {slug} did not replay: {err}")),
+        }
+    }
+
+    /// `#example=<slug>`.
+    fn open_example_link(&mut self, fragment: &str) {
+        match gallery::parse_deep_link(fragment) {
+            Some(slug) => self.open_example(&slug),
+            None => self.fail("This example link could not be read: it should look like #example=<name>."),
         }
     }
 
@@ -504,7 +555,12 @@ impl Store {
                     }
                 }
             }
-            Msg::Open(sc) => s.open_or_defer(*sc),
+            Msg::Open(sc) => {
+                s.example = None;
+                s.open_or_defer(*sc)
+            }
+            Msg::Example(slug) => s.open_example(&slug),
+            Msg::CloseExample => s.example = None,
             Msg::OpenPending => {
                 s.opening = None;
                 if let Some((sc, _)) = s.pending.take() {
@@ -529,7 +585,10 @@ impl Store {
                         s.fail(e);
                     }
                 }
-                None => s.tabs[s.tab.index()] = default_tab(s.tab),
+                None => {
+                    s.example = None;
+                    s.tabs[s.tab.index()] = default_tab(s.tab)
+                }
             },
             Msg::Undo => {
                 let r = s.active().edit().undo();
@@ -572,7 +631,15 @@ impl Store {
     /// The browser moved to `fragment`: a lesson step opens it, a scenario link
     /// opens it, anything else shows the playground with the learner's tabs.
     fn location(&mut self, fragment: &str) {
-        if fragment.contains("lesson=") {
+        if fragment.contains("example=") {
+            let same = gallery::parse_deep_link(fragment).is_some_and(|slug| {
+                self.example_on_screen()
+                    .is_some_and(|e| e.slug == slug && e.scenario() == self.scenario())
+            });
+            if !same {
+                self.open_example_link(fragment);
+            }
+        } else if fragment.contains("lesson=") {
             if let Some((id, k)) = lessons::parse_deep_link(fragment) {
                 if self
                     .lesson

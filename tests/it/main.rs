@@ -18,6 +18,7 @@ mod flink_props;
 mod flink_scale;
 mod flink_strict_actions;
 mod fuzz_regressions;
+mod gallery;
 mod golden;
 mod imports;
 mod kstreams_assignors;

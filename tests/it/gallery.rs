@@ -1,0 +1,142 @@
+//! The examples gallery: every entry's scenario builds and replays, opens in
+//! free play with something left to press, and the numbers it shows agree with
+//! the document where it says so and differ (with a reason) where it says the
+//! real code differs. The document's values are the ones typed into the entry
+//! from the document; the engine's are read off the replayed engine.
+
+use lbscope::engine::System;
+use lbscope::gallery::{self, Agreement};
+use lbscope::playground::{Boot, Msg, Page, Store};
+use lbscope::scenario::{run, url, Scenario};
+
+#[test]
+fn every_entry_replays_and_leaves_something_to_press() {
+    assert!(gallery::all().len() >= 20, "{} entries", gallery::all().len());
+    for e in gallery::all() {
+        let sc = e.scenario();
+        sc.validate().unwrap_or_else(|err| panic!("{}: {err}", e.slug));
+        run::event_log(&sc).unwrap_or_else(|err| panic!("{}: {err}", e.slug));
+        let cursor = sc.cursor.expect("an entry sets its cursor");
+        assert!(
+            cursor < sc.body.log_len(),
+            "{}: nothing to press (cursor {cursor}, log {})",
+            e.slug,
+            sc.body.log_len()
+        );
+        // The share link carries exactly the entry's scenario.
+        let back = url::decode(&url::to_fragment(&sc)).unwrap();
+        assert_eq!(back, sc, "{}", e.slug);
+        assert!(!e.press.is_empty() && e.press.ends_with('.'), "{}", e.slug);
+    }
+    for sys in System::ALL {
+        assert!(gallery::of_system(sys).count() >= 4, "{sys:?}");
+    }
+}
+
+#[test]
+fn the_engine_agrees_with_the_document_where_the_entry_says_so() {
+    let mut differing = 0;
+    for e in gallery::all() {
+        let rows = e.numbers().unwrap_or_else(|err| panic!("{err}"));
+        assert_eq!(rows.len(), e.doc.len());
+        for (r, d) in rows.iter().zip(&e.doc) {
+            assert!(
+                !r.engine.contains("not computed"),
+                "{}: {} not computed",
+                e.slug,
+                r.label
+            );
+            match d.agreement {
+                Agreement::Same => assert_eq!(r.engine, r.doc, "{}: {}", e.slug, r.label),
+                Agreement::Differs(why) => {
+                    differing += 1;
+                    assert_ne!(r.engine, r.doc, "{}: {} is said to differ", e.slug, r.label);
+                    assert!(why.len() > 20, "{}: a reason", e.slug);
+                }
+            }
+        }
+    }
+    assert!(differing >= 5, "{differing}");
+}
+
+fn rows(slug: &str) -> Vec<(String, String)> {
+    gallery::example(slug)
+        .unwrap()
+        .numbers()
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.doc.to_string(), r.engine))
+        .collect()
+}
+
+/// Cross-checks against the engine's narration: the differing numbers the
+/// entries show are the ones the engine explains in its own events.
+#[test]
+fn differing_numbers_are_the_ones_the_engine_narrates() {
+    for slug in [
+        "pulsar-topic-to-bundle",
+        "pulsar-topic-count-equally-divide",
+        "pulsar-flow-or-qps-case-1",
+        "pulsar-flow-or-qps-case-2",
+        "pulsar-flow-or-qps-case-3",
+    ] {
+        let e = gallery::example(slug).unwrap();
+        let mut whole = e.scenario();
+        whole.cursor = None;
+        let text = run::to_text(&run::event_log(&whole).unwrap());
+        for r in e.numbers().unwrap() {
+            if r.why.is_some() {
+                for part in r.engine.split(", ") {
+                    assert!(text.contains(part), "{slug}: {part} not in\n{text}");
+                }
+            }
+        }
+    }
+    // flow_or_qps case 1: the document's first position and the code's differ by
+    // more than its + 1: the document added hex digits as decimals.
+    let r = rows("pulsar-flow-or-qps-case-1");
+    assert!(r[1].1.starts_with("0x1c800001"), "{r:?}");
+}
+
+#[test]
+fn opening_an_entry_puts_it_in_free_play_on_its_tab() {
+    for e in gallery::all() {
+        let s = Store::boot(Boot {
+            fragment: Some(gallery::deep_link(e.slug)),
+            ..Boot::default()
+        });
+        assert_eq!(s.tab, e.system, "{}", e.slug);
+        assert_eq!(s.page, Page::Playground);
+        assert!(s.lesson.is_none(), "{}: free play, not a lesson", e.slug);
+        assert_eq!(s.example.as_deref(), Some(e.slug));
+        assert_eq!(s.scenario(), e.scenario(), "{}", e.slug);
+        // One click from the gallery page does the same.
+        let s = Store::boot(Boot::default())
+            .reduce(Msg::Page(Page::Gallery))
+            .reduce(Msg::Example(e.slug.to_string()));
+        assert_eq!((s.tab, s.page), (e.system, Page::Playground), "{}", e.slug);
+        assert_eq!(s.scenario(), e.scenario(), "{}", e.slug);
+        assert_eq!(s.fragment(), gallery::deep_link(e.slug), "{}", e.slug);
+    }
+    // An unknown slug keeps the work on screen and says so.
+    let s = Store::boot(Boot {
+        fragment: Some("#example=nope".into()),
+        ..Boot::default()
+    });
+    assert!(s.example.is_none());
+    assert!(matches!(&s.notice, Some(lbscope::playground::Notice::Error(m)) if m.contains("nope")));
+}
+
+#[test]
+fn pressing_what_the_entry_says_reaches_its_numbers() {
+    // The Flink figure (i) entry: one Schedule press gives 3, 3, 3.
+    let e = gallery::example("flink-figure-i").unwrap();
+    let s = Store::boot(Boot {
+        fragment: Some(e.link()),
+        ..Boot::default()
+    })
+    .reduce(Msg::StepActive);
+    let sc: Scenario = s.scenario();
+    let o = gallery::outcome::<lbscope::engine::flink::Sim>(&sc).unwrap();
+    assert_eq!(o.after.state.tasks_per_tm(), vec![3, 3, 3]);
+}
