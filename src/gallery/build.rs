@@ -138,7 +138,7 @@ fn pulsar_partitions_example() -> Scenario {
     at(1, log, 0)
 }
 
-const FLOW_PLUS_ONE: &str = "Pulsar's boundary is start + (end − start) / 2 + 1; the document added the hex digits as if they were decimal and left out the + 1";
+const FLOW_PLUS_ONE: &str = "Pulsar's boundary is start + (end − start) / 2 + 1: the document leaves out the + 1 and, for most positions, halves the sum as if the hex digits were decimal (0x15000000 + 0x24000000 = 0x39000000, half of it 0x1c800000, not 0x19500000)";
 
 fn pulsar_examples() -> Vec<Example> {
     vec![

@@ -238,7 +238,7 @@ fn with_cursor(mut sc: Scenario, cursor: usize) -> Scenario {
 /// press, the numbers, the link.
 pub fn describe(e: &Example) -> String {
     let mut out = format!(
-        "{} ({}, {})\n{}\nPress: {}\n",
+        "{} ({}, {})\n{}\n{}\n",
         e.title,
         e.system.title(),
         e.section,

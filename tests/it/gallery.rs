@@ -140,3 +140,55 @@ fn pressing_what_the_entry_says_reaches_its_numbers() {
     let o = gallery::outcome::<lbscope::engine::flink::Sim>(&sc).unwrap();
     assert_eq!(o.after.state.tasks_per_tm(), vec![3, 3, 3]);
 }
+
+fn lbscope(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lbscope"))
+        .args(args)
+        .output()
+        .expect("run lbscope");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn cli_preset_lists_prints_and_describes_examples() {
+    let (code, out, _) = lbscope(&["preset", "--list"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), gallery::all().len());
+    for (line, e) in out.lines().zip(gallery::all()) {
+        assert_eq!(line, format!("{}\t{}\t{}", e.slug, e.system.slug(), e.title));
+    }
+    // An example's scenario, readable by `run`, at the entry's cursor.
+    let (code, out, _) = lbscope(&["preset", "pulsar-topic-count-equally-divide"]);
+    assert_eq!(code, 0);
+    let sc = Scenario::from_json(&out).unwrap();
+    assert_eq!(
+        sc,
+        gallery::example("pulsar-topic-count-equally-divide")
+            .unwrap()
+            .scenario()
+    );
+    // Its description: what to press and both numbers where they differ.
+    let (code, out, _) = lbscope(&["preset", "pulsar-topic-count-equally-divide", "--describe"]);
+    assert_eq!(code, 0);
+    let e = gallery::example("pulsar-topic-count-equally-divide").unwrap();
+    assert!(out.contains(e.press), "{out}");
+    for r in e.numbers().unwrap() {
+        assert!(out.contains(r.doc) && out.contains(&r.engine), "{out}");
+    }
+    // The tab defaults still work as before.
+    let (code, out, _) = lbscope(&["preset", "flink"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        Scenario::from_json(&out).unwrap(),
+        lbscope::scenario::presets::default_scenario(System::Flink)
+    );
+    let (code, _, err) = lbscope(&["preset", "nope"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--list"), "{err}");
+    let (code, _, _) = lbscope(&["preset"]);
+    assert_ne!(code, 0);
+}
