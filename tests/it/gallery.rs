@@ -192,3 +192,21 @@ fn cli_preset_lists_prints_and_describes_examples() {
     let (code, _, _) = lbscope(&["preset"]);
     assert_ne!(code, 0);
 }
+
+/// docs/gallery.md lists every entry, and says which show a differing number.
+#[test]
+fn the_gallery_page_of_the_docs_lists_every_entry() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/gallery.md")).unwrap();
+    for e in gallery::all() {
+        let differs = e.doc.iter().any(|d| matches!(d.agreement, Agreement::Differs(_)));
+        let row = format!(
+            "| `{}` | {} | {} |",
+            e.slug,
+            e.title,
+            if differs { "both shown" } else { "agrees" }
+        );
+        assert!(text.contains(&row), "docs/gallery.md should have the row\n{row}");
+    }
+    let rows = text.lines().filter(|l| l.starts_with("| `")).count();
+    assert_eq!(rows, gallery::all().len());
+}
