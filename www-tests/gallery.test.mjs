@@ -86,12 +86,17 @@ test('every entry opens by its deep link, on its tab, with its numbers', async (
   assert.deepEqual(errors, []);
 });
 
+/** Show the Gallery page (the header button toggles it). */
+async function openGallery(page) {
+  if (await page.locator('.gallery-page').count() === 0) await page.click('header .gallery-button');
+  await page.waitForSelector('.gallery-page');
+}
+
 test('every entry opens in one click from the Gallery page', async () => {
   const list = entries();
   const { page, errors } = await openApp(env.context, env.server.url + '?fresh');
   for (const e of list) {
-    await page.click('header .gallery-button');
-    await page.waitForSelector('.gallery-page');
+    await openGallery(page);
     const entry = page.locator(`.example-entry[data-example="${e.slug}"]`);
     assert.match(await entry.textContent(), new RegExp(e.title.replace(/[()]/g, '.')));
     await entry.locator('a').click();
@@ -100,7 +105,7 @@ test('every entry opens in one click from the Gallery page', async () => {
   }
   // Pressing what the card says reaches the document's situation's result:
   // figure (i), one Schedule, three tasks on each TaskManager.
-  await page.click('header .gallery-button');
+  await openGallery(page);
   await page.click('.example-entry[data-example="flink-figure-i"] a');
   await page.click('#step');
   await page.waitForFunction(() => !location.hash.startsWith('#example='));
@@ -119,9 +124,7 @@ test('the start card leads to the gallery; screenshots', async () => {
     await page.emulateMedia({ colorScheme: scheme });
     for (const [w, h] of [[1280, 800], [390, 844]]) {
       await page.setViewportSize({ width: w, height: h });
-      await page.evaluate(() => { location.hash = ''; });
-      await page.click('header .gallery-button').catch(() => {});
-      await page.waitForSelector('.gallery-page');
+      await openGallery(page);
       await screenshot(page, `gallery-page-${w}-${scheme}`);
       await page.click('.example-entry[data-example="pulsar-flow-or-qps-case-1"] a');
       await cardRows(page, 'pulsar-flow-or-qps-case-1');

@@ -474,7 +474,7 @@ impl Store {
                 | Msg::Compare(_)
                 | Msg::Page(_)
                 | Msg::OpenMore
-        );
+        ) || matches!(&msg, Msg::Location(f) if *f == self.fragment());
         // Messages that may change the shown session: a lesson follows them.
         let follow = matches!(
             msg,

@@ -210,3 +210,21 @@ fn the_gallery_page_of_the_docs_lists_every_entry() {
     let rows = text.lines().filter(|l| l.starts_with("| `")).count();
     assert_eq!(rows, gallery::all().len());
 }
+
+/// A link followed within the page fires popstate and hashchange; the second
+/// arrives when the page has put its own fragment back, and must not wipe the
+/// message about a bad link.
+#[test]
+fn a_bad_example_link_keeps_its_message_through_the_second_event() {
+    let e = &gallery::all()[0];
+    let s = Store::boot(Boot {
+        fragment: Some(e.link()),
+        ..Boot::default()
+    });
+    let s = s.reduce(Msg::Location("#example=nope".into()));
+    assert!(matches!(&s.notice, Some(lbscope::playground::Notice::Error(m)) if m.contains("nope")));
+    let here = s.fragment();
+    assert_eq!(here, e.link(), "the work on screen stays");
+    let s = s.reduce(Msg::Location(here));
+    assert!(s.notice.is_some());
+}
