@@ -13,6 +13,7 @@
 //! shows [`Example::numbers`]; the CLI prints them (`lbscope preset NAME`).
 
 mod build;
+pub mod questions;
 
 use crate::engine::{flink, kstreams, pulsar, Engine, System};
 use crate::scenario::{replay, InBody, Log, Replay, Scenario};

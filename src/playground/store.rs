@@ -108,6 +108,9 @@ pub enum Msg {
     Example(String),
     /// Put away the example card (the scenario stays).
     CloseExample,
+    /// Open a question of the gallery (by slug): its scenario in free play on
+    /// its tab, with its fix as the Compare run.
+    Question(String),
 }
 
 impl Msg {
@@ -160,6 +163,8 @@ pub struct Store {
     pub opening: Option<Opening>,
     /// The gallery example opened last (its card shows over its tab), by slug.
     pub example: Option<String>,
+    /// The gallery question opened last (its card shows over its tab), by slug.
+    pub question: Option<String>,
 }
 
 fn default_tab(system: System) -> Live {
@@ -189,6 +194,7 @@ impl Store {
             pending: None,
             opening: None,
             example: None,
+            question: None,
         }
     }
 
@@ -212,6 +218,7 @@ impl Store {
         match b.fragment.as_deref() {
             Some(f) if f.contains("lesson=") => store.open_link(f),
             Some(f) if f.contains("example=") => store.open_example_link(f),
+            Some(f) if f.contains("question=") => store.open_question_link(f),
             Some(f) if f.contains("s=") => match url::decode(f) {
                 Ok(sc) => store.open_or_defer(sc),
                 Err(e) => {
@@ -313,8 +320,9 @@ impl Store {
             _ => {
                 let sc = self.scenario();
                 // An example still as it opened is shared by its name.
-                match self.example_on_screen() {
-                    Some(e) if e.scenario() == sc => e.link(),
+                match (self.example_on_screen(), self.question_on_screen()) {
+                    (Some(e), _) if e.scenario() == sc => e.link(),
+                    (_, Some(q)) if q.scenario() == sc => q.link(),
                     _ => url::to_fragment(&sc),
                 }
             }
@@ -329,6 +337,41 @@ impl Store {
             .then_some(e)
     }
 
+    /// The gallery question whose card shows (as for examples).
+    pub fn question_on_screen(&self) -> Option<&'static gallery::questions::Question> {
+        let q = gallery::questions::question(self.question.as_deref()?)?;
+        (q.system == self.tab && self.lesson_on_screen().is_none() && self.page == Page::Playground)
+            .then_some(q)
+    }
+
+    /// Open the gallery question `slug` in free play on its tab, its fix as
+    /// the Compare run; an unknown slug keeps the work and says so.
+    fn open_question(&mut self, slug: &str) {
+        let Some(q) = gallery::questions::question(slug) else {
+            return self.fail(format!(
+                "There is no question called “{slug}”. Open the Gallery to pick one."
+            ));
+        };
+        match Live::open(&q.scenario()) {
+            Ok(live) => {
+                self.install(live);
+                self.example = None;
+                self.question = Some(q.slug.to_string());
+                self.page = Page::Playground;
+                self.compare = Some(q.fix());
+            }
+            Err(err) => self.fail(format!("The question {slug} did not replay: {err}")),
+        }
+    }
+
+    /// `#question=<slug>`.
+    fn open_question_link(&mut self, fragment: &str) {
+        match gallery::questions::parse_deep_link(fragment) {
+            Some(slug) => self.open_question(&slug),
+            None => self.fail("This question link could not be read: it should look like #question=<name>."),
+        }
+    }
+
     /// Open the gallery example `slug` in free play on its tab (a lesson of
     /// that system steps aside); an unknown slug keeps the work and says so.
     fn open_example(&mut self, slug: &str) {
@@ -340,6 +383,7 @@ impl Store {
         match Live::open(&e.scenario()) {
             Ok(live) => {
                 self.install(live);
+                self.question = None;
                 self.example = Some(e.slug.to_string());
                 self.page = Page::Playground;
                 self.compare = None;
@@ -557,10 +601,15 @@ impl Store {
             }
             Msg::Open(sc) => {
                 s.example = None;
+                s.question = None;
                 s.open_or_defer(*sc)
             }
             Msg::Example(slug) => s.open_example(&slug),
-            Msg::CloseExample => s.example = None,
+            Msg::CloseExample => {
+                s.example = None;
+                s.question = None;
+            }
+            Msg::Question(slug) => s.open_question(&slug),
             Msg::OpenPending => {
                 s.opening = None;
                 if let Some((sc, _)) = s.pending.take() {
@@ -587,6 +636,7 @@ impl Store {
                 }
                 None => {
                     s.example = None;
+                    s.question = None;
                     s.tabs[s.tab.index()] = default_tab(s.tab)
                 }
             },
@@ -638,6 +688,14 @@ impl Store {
             });
             if !same {
                 self.open_example_link(fragment);
+            }
+        } else if fragment.contains("question=") {
+            let same = gallery::questions::parse_deep_link(fragment).is_some_and(|slug| {
+                self.question_on_screen()
+                    .is_some_and(|q| q.slug == slug && q.scenario() == self.scenario())
+            });
+            if !same {
+                self.open_question_link(fragment);
             }
         } else if fragment.contains("lesson=") {
             if let Some((id, k)) = lessons::parse_deep_link(fragment) {

@@ -4,7 +4,7 @@
 //! real code differs. The document's values are the ones typed into the entry
 //! from the document; the engine's are read off the replayed engine.
 
-use lbscope::engine::System;
+use lbscope::engine::{Engine, System};
 use lbscope::gallery::{self, Agreement};
 use lbscope::playground::{Boot, Msg, Page, Store};
 use lbscope::scenario::{run, url, Scenario};
@@ -227,4 +227,86 @@ fn a_bad_example_link_keeps_its_message_through_the_second_event() {
     assert_eq!(here, e.link(), "the work on screen stays");
     let s = s.reduce(Msg::Location(here));
     assert!(s.notice.is_some());
+}
+
+/// The questions gallery: each symptom shows in the engine, the diagnosis is
+/// the engine's, and the fix changes the outcome the diagnosis speaks of.
+#[test]
+fn each_question_shows_its_symptom_and_the_fix_cures_it() {
+    use gallery::questions;
+    assert!(questions::all().len() >= 3);
+    for q in questions::all() {
+        let sc = q.scenario();
+        sc.validate().unwrap();
+        assert_eq!(sc.system(), q.system);
+        let d = q.diagnosis().unwrap_or_else(|e| panic!("{}: {e}", q.slug));
+        let f = q.with_fix().unwrap_or_else(|e| panic!("{}: {e}", q.slug));
+        assert_ne!(d, f, "{}: the fix changes nothing", q.slug);
+        assert!(!q.sources.is_empty() && q.sources.iter().all(|(_, u)| u.starts_with("https://")));
+        eprintln!("{}\n  {d}\n  fixed: {f}", q.slug);
+    }
+    use lbscope::engine::{flink, kstreams, pulsar};
+    // Pulsar: the joined brokers own nothing with OverloadShedder, some bundles with the fix.
+    let q = questions::question("pulsar-new-broker-idle").unwrap();
+    let joined = |sc: &Scenario| -> usize {
+        let o = gallery::outcome::<pulsar::Sim>(sc).unwrap();
+        o.after
+            .state
+            .broker_views()
+            .iter()
+            .filter(|b| b.id.as_str() != "broker-1")
+            .map(|b| b.bundles)
+            .sum()
+    };
+    assert_eq!(joined(&q.scenario()), 0);
+    assert!(joined(&q.fixed().unwrap()) > 0);
+    assert!(q.diagnosis().unwrap().contains("own none"));
+    // Flink: 4, 3, 2 then 3, 3, 3.
+    let q = questions::question("flink-uneven-tasks").unwrap();
+    let per_tm = |sc: &Scenario| {
+        gallery::outcome::<flink::Sim>(sc)
+            .unwrap()
+            .after
+            .state
+            .tasks_per_tm()
+    };
+    assert_eq!(per_tm(&q.scenario()), vec![4, 3, 2]);
+    assert_eq!(per_tm(&q.fixed().unwrap()), vec![3, 3, 3]);
+    assert!(q
+        .diagnosis()
+        .unwrap()
+        .contains("4, 3, 2 tasks (a difference of 2)"));
+    // Kafka Streams: some standbys share their active's rack; none with the tag.
+    let q = questions::question("kstreams-standbys-same-rack").unwrap();
+    let o = gallery::outcome::<kstreams::Sim>(&q.fixed().unwrap()).unwrap();
+    assert!(!o.after.state.config().rack_aware_assignment_tags.is_empty());
+    assert!(
+        q.with_fix().unwrap().starts_with("0 of "),
+        "{}",
+        q.with_fix().unwrap()
+    );
+    assert!(
+        !q.diagnosis().unwrap().starts_with("0 of "),
+        "{}",
+        q.diagnosis().unwrap()
+    );
+}
+
+#[test]
+fn a_question_link_opens_it_with_its_fix_as_the_compare_run() {
+    use gallery::questions;
+    for q in questions::all() {
+        let s = Store::boot(Boot {
+            fragment: Some(q.link()),
+            ..Boot::default()
+        });
+        assert_eq!((s.tab, s.page), (q.system, Page::Playground), "{}", q.slug);
+        assert_eq!(s.question.as_deref(), Some(q.slug));
+        assert_eq!(s.compare, Some(q.fix()));
+        assert_eq!(s.scenario(), q.scenario());
+        assert_eq!(s.fragment(), q.link());
+        let s = Store::boot(Boot::default()).reduce(Msg::Question(q.slug.into()));
+        assert_eq!(s.compare, Some(q.fix()));
+        assert!(s.example.is_none());
+    }
 }

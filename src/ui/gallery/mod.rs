@@ -4,7 +4,7 @@
 //! to the engine's. The entries themselves live in `crate::gallery`.
 
 use crate::engine::System;
-use crate::gallery::{self, Agreement, Example};
+use crate::gallery::{self, questions, Agreement, Example};
 use crate::ui::store::{Msg, Page, StoreCtx};
 use yew::prelude::*;
 
@@ -50,6 +50,23 @@ pub fn GalleryPage() -> Html {
             </section>
         }
     });
+    let asked = questions::all().iter().map(|q| {
+        let open = {
+            let store = store.clone();
+            Callback::from(move |ev: MouseEvent| {
+                ev.prevent_default();
+                store.dispatch(Msg::Question(q.slug.to_string()));
+            })
+        };
+        html! {
+            <li class="example-entry question-entry" data-question={q.slug}>
+                <a href={q.link()} onclick={open}>
+                    <strong class="example-title">{ q.symptom }</strong>
+                    <span class="example-section">{ format!("{} · fix: {} = {}", q.system.title(), q.fix_key, q.fix_value.trim_matches('"')) }</span>
+                </a>
+            </li>
+        }
+    });
     html! {
         <section class="page gallery-page" aria-labelledby="gallery-title">
             <div class="page-head">
@@ -66,6 +83,11 @@ pub fn GalleryPage() -> Html {
                 </div>
             </div>
             <div class="gallery-groups">{ for groups }</div>
+            <section class="gallery-group questions" aria-labelledby="gallery-questions">
+                <h3 id="gallery-questions">{"Questions operators ask"}</h3>
+                <p class="hint">{"A symptom from an upstream report, rebuilt: the diagnosis is the engine's, and the fix runs beside it as the chart's Compare run."}</p>
+                <ol class="example-list">{ for asked }</ol>
+            </section>
         </section>
     }
 }
@@ -96,9 +118,10 @@ struct CardProps {
 #[component]
 pub fn ExampleCard() -> Html {
     let store = use_context::<StoreCtx>().expect("store context");
-    match store.example_on_screen() {
-        Some(e) => html! { <Card slug={e.slug} /> },
-        None => html! {},
+    match (store.example_on_screen(), store.question_on_screen()) {
+        (Some(e), _) => html! { <Card slug={e.slug} /> },
+        (_, Some(q)) => html! { <QuestionCard slug={q.slug} /> },
+        _ => html! {},
     }
 }
 
@@ -158,6 +181,57 @@ fn Card(p: &CardProps) -> Html {
             </div>
             <p class="example-press">{ e.press }</p>
             { table }
+        </section>
+    }
+}
+
+/// The card of a question: symptom, the engine's diagnosis, the fix and what
+/// the same scenario does with it (the chart's Compare run).
+#[component]
+fn QuestionCard(p: &CardProps) -> Html {
+    let store = use_context::<StoreCtx>().expect("store context");
+    let said = use_memo(p.slug, |s| {
+        questions::question(s).map(|q| (q.diagnosis(), q.with_fix()))
+    });
+    let Some(q) = questions::question(p.slug) else {
+        return html! {};
+    };
+    let close = {
+        let store = store.clone();
+        Callback::from(move |_: MouseEvent| store.dispatch(Msg::CloseExample))
+    };
+    let all = {
+        let store = store.clone();
+        Callback::from(move |_: MouseEvent| store.dispatch(Msg::Page(Page::Gallery)))
+    };
+    let text = |r: &Result<String, String>| match r {
+        Ok(t) => t.clone(),
+        Err(e) => e.clone(),
+    };
+    let (diagnosis, fixed) = said
+        .as_ref()
+        .as_ref()
+        .map(|(d, f)| (text(d), text(f)))
+        .unwrap_or_default();
+    let sources = q.sources.iter().map(|(label, url)| {
+        html! { <a href={*url} target="_blank" rel="noopener noreferrer">{ *label }</a> }
+    });
+    html! {
+        <section class="example-card question-card" data-question={q.slug} aria-labelledby="example-card-title">
+            <div class="example-head">
+                <div>
+                    <p class="example-kicker">{ format!("Question · {} · asked in ", q.system.title()) }{ for sources }</p>
+                    <h2 id="example-card-title">{ q.symptom }</h2>
+                </div>
+                <div class="example-actions">
+                    <button onclick={all}>{"All examples"}</button>
+                    <button class="example-close" onclick={close} aria-label="Close the question card">{"×"}</button>
+                </div>
+            </div>
+            <p class="diagnosis"><strong>{"Diagnosis: "}</strong>{ diagnosis }</p>
+            <p class="example-press"><strong>{"Fix: "}</strong>{ format!("set {} = {}. ", q.fix_key, q.fix_value.trim_matches('"')) }
+                <span class="fixed">{ fixed }</span>
+                {" The chart's Compare run is this scenario with the fix."}</p>
         </section>
     }
 }
