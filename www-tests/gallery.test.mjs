@@ -8,24 +8,31 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite, openApp, screenshot, cargoTargetDir, releaseCli } from './harness.mjs';
 
 const env = suite();
 
-/** The native CLI (the release build when there is one, else the debug build). */
+/** The native CLI: the newer of the release and the debug build. */
 function cli(args) {
-  const debug = join(cargoTargetDir(), 'debug', 'lbscope');
-  const bin = existsSync(releaseCli()) ? releaseCli() : debug;
-  return execFileSync(bin, args, { encoding: 'utf8' });
+  const built = [releaseCli(), join(cargoTargetDir(), 'debug', 'lbscope')].filter((p) => existsSync(p));
+  built.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  return execFileSync(built[0], args, { encoding: 'utf8' });
 }
 
-/** Every entry: slug, system slug, title. */
-const entries = () => cli(['preset', '--list']).trim().split('\n').map((l) => {
+/** Every line of `preset --list`: slug, system slug, title. */
+const listed = () => cli(['preset', '--list']).trim().split('\n').map((l) => {
   const [slug, system, title] = l.split('\t');
   return { slug, system, title };
 });
+/** The gallery's questions (their `--describe` has a diagnosis). */
+const questions = () => listed().filter((e) => cli(['preset', e.slug, '--describe']).includes('\nDiagnosis: '));
+/** The gallery's examples. */
+const entries = () => {
+  const q = new Set(questions().map((e) => e.slug));
+  return listed().filter((e) => !q.has(e.slug));
+};
 
 const TAB = { pulsar: 'Pulsar', flink: 'Flink', kstreams: 'Kafka Streams' };
 
@@ -119,7 +126,8 @@ test('the start card leads to the gallery; screenshots', async () => {
   await page.waitForSelector('.start-here');
   await page.click('.start-here .start-gallery');
   await page.waitForSelector('.gallery-page');
-  assert.equal(await page.locator('.example-entry').count(), entries().length);
+  assert.equal(await page.locator('.example-entry[data-example]').count(), entries().length);
+  assert.equal(await page.locator('.question-entry[data-question]').count(), questions().length);
   for (const scheme of ['light', 'dark']) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const [w, h] of [[1280, 800], [390, 844]]) {
@@ -129,7 +137,43 @@ test('the start card leads to the gallery; screenshots', async () => {
       await page.click('.example-entry[data-example="pulsar-flow-or-qps-case-1"] a');
       await cardRows(page, 'pulsar-flow-or-qps-case-1');
       await screenshot(page, `gallery-card-${w}-${scheme}`);
+      await openGallery(page);
+      await page.click('.question-entry[data-question="flink-uneven-tasks"] a');
+      await page.waitForSelector('.question-card .compare-note, .question-card');
+      await screenshot(page, `gallery-question-${w}-${scheme}`);
     }
+  }
+  assert.deepEqual(errors, []);
+});
+
+/** Check the card of question `q` against the native engine's diagnosis and its compare run. */
+async function checkQuestion(page, q) {
+  const card = page.locator(`.question-card[data-question="${q.slug}"]`);
+  await card.waitFor({ timeout: 20000 });
+  const native = cli(['preset', q.slug, '--describe']);
+  const diagnosis = native.match(/\nDiagnosis: (.*)\n/)[1];
+  const fixed = native.match(/\nWith the fix: (.*)\n/)[1];
+  const key = native.match(/\nFix: (\S+) = /)[1];
+  assert.equal(await card.locator('.diagnosis').textContent(), `Diagnosis: ${diagnosis}`);
+  assert.equal(await card.locator('.fixed').textContent(), fixed);
+  assert.notEqual(diagnosis, fixed);
+  assert.equal(await page.textContent('button[role=tab][aria-selected=true]'), TAB[q.system]);
+  // The compare run with the fix is on the chart.
+  await page.waitForSelector('.compare-note', { timeout: 20000 });
+  assert.match(await page.textContent('.compare-note'), new RegExp(key.replace(/\./g, '\\.')));
+}
+
+test('every question opens by its deep link and by one click, with its diagnosis and compare run', async () => {
+  const list = questions();
+  assert.ok(list.length >= 3, `${list.length} questions`);
+  const { page, errors } = await openApp(env.context, env.server.url + '?fresh');
+  for (const q of list) {
+    await page.evaluate((h) => { location.hash = h; }, `#question=${q.slug}`);
+    await checkQuestion(page, q);
+    assert.equal(await page.evaluate(() => location.hash), `#question=${q.slug}`);
+    await openGallery(page);
+    await page.click(`.question-entry[data-question="${q.slug}"] a`);
+    await checkQuestion(page, q);
   }
   assert.deepEqual(errors, []);
 });

@@ -78,7 +78,7 @@ enum Command {
         /// pulsar, flink or kstreams (a tab's default), or an example's name (see --list).
         #[arg(required_unless_present = "list")]
         name: Option<String>,
-        /// List the examples gallery: name, system and title, one a line.
+        /// List the gallery's examples, then its questions: name, system and title, one a line.
         #[arg(long, conflicts_with = "name")]
         list: bool,
         /// With an example's name: print what to press and the document's numbers
@@ -391,6 +391,9 @@ fn preset(name: Option<&str>, list: bool, describe: bool) -> Result<String, Stri
         for e in gallery::all() {
             out.push_str(&format!("{}\t{}\t{}\n", e.slug, e.system.slug(), e.title));
         }
+        for q in gallery::questions::all() {
+            out.push_str(&format!("{}\t{}\t{}\n", q.slug, q.system.slug(), q.symptom));
+        }
         return Ok(out);
     }
     let name = name.unwrap_or_default();
@@ -399,6 +402,13 @@ fn preset(name: Option<&str>, list: bool, describe: bool) -> Result<String, Stri
             return Err(format!("--describe takes an example's name; {name} is a system"));
         }
         return Ok(crate::scenario::presets::default_scenario(sys).to_json() + "\n");
+    }
+    if let Some(q) = gallery::questions::question(name) {
+        return Ok(if describe {
+            gallery::questions::describe(q)
+        } else {
+            q.scenario().to_json() + "\n"
+        });
     }
     let e = gallery::example(name).ok_or_else(|| {
         format!("no preset called {name}: give pulsar, flink, kstreams or an example's name (lbscope preset --list)")

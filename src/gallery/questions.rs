@@ -286,3 +286,24 @@ fn questions() -> Vec<Question> {
         },
     ]
 }
+
+/// Plain text of a question (the CLI's `preset NAME --describe`).
+pub fn describe(q: &Question) -> String {
+    let text = |r: Result<String, String>| r.unwrap_or_else(|e| format!("(not computed: {e})"));
+    let sources = q
+        .sources
+        .iter()
+        .map(|(l, u)| format!("{l} <{u}>"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "{} ({})\n{}\nAsked in: {sources}\nDiagnosis: {}\nFix: {} = {}\nWith the fix: {}\n",
+        q.symptom,
+        q.system.title(),
+        q.link(),
+        text(q.diagnosis()),
+        q.fix_key,
+        q.fix_value,
+        text(q.with_fix())
+    )
+}

@@ -157,9 +157,22 @@ fn lbscope(args: &[&str]) -> (i32, String, String) {
 fn cli_preset_lists_prints_and_describes_examples() {
     let (code, out, _) = lbscope(&["preset", "--list"]);
     assert_eq!(code, 0);
-    assert_eq!(out.lines().count(), gallery::all().len());
+    let questions = gallery::questions::all();
+    assert_eq!(out.lines().count(), gallery::all().len() + questions.len());
     for (line, e) in out.lines().zip(gallery::all()) {
         assert_eq!(line, format!("{}\t{}\t{}", e.slug, e.system.slug(), e.title));
+    }
+    for (line, q) in out.lines().skip(gallery::all().len()).zip(questions) {
+        assert_eq!(line, format!("{}\t{}\t{}", q.slug, q.system.slug(), q.symptom));
+        let (code, text, _) = lbscope(&["preset", q.slug, "--describe"]);
+        assert_eq!(code, 0);
+        assert!(
+            text.contains(&q.diagnosis().unwrap()) && text.contains(&q.with_fix().unwrap()),
+            "{text}"
+        );
+        let (code, json, _) = lbscope(&["preset", q.slug]);
+        assert_eq!(code, 0);
+        assert_eq!(Scenario::from_json(&json).unwrap(), q.scenario());
     }
     // An example's scenario, readable by `run`, at the entry's cursor.
     let (code, out, _) = lbscope(&["preset", "pulsar-topic-count-equally-divide"]);
@@ -208,7 +221,13 @@ fn the_gallery_page_of_the_docs_lists_every_entry() {
         assert!(text.contains(&row), "docs/gallery.md should have the row\n{row}");
     }
     let rows = text.lines().filter(|l| l.starts_with("| `")).count();
-    assert_eq!(rows, gallery::all().len());
+    assert_eq!(rows, gallery::all().len() + gallery::questions::all().len());
+    for q in gallery::questions::all() {
+        let (key, value) = q.fix();
+        let value = value.as_str().map_or(value.to_string(), str::to_string);
+        let row = format!("| `{}` | {} | `{key} = {value}` |", q.slug, q.symptom);
+        assert!(text.contains(&row), "docs/gallery.md should have the row\n{row}");
+    }
 }
 
 /// A link followed within the page fires popstate and hashchange; the second
