@@ -129,6 +129,7 @@ pub fn ExampleCard() -> Html {
 fn Card(p: &CardProps) -> Html {
     let store = use_context::<StoreCtx>().expect("store context");
     let slug = p.slug;
+    use_effect_with(slug, |_| scroll_to_top());
     // The engine's numbers: a replay of the entry's small scenario, once per entry.
     let rows = use_memo(slug, |s| gallery::example(s).map(Example::numbers));
     let Some(e) = gallery::example(slug) else {
@@ -190,6 +191,7 @@ fn Card(p: &CardProps) -> Html {
 #[component]
 fn QuestionCard(p: &CardProps) -> Html {
     let store = use_context::<StoreCtx>().expect("store context");
+    use_effect_with(p.slug, |_| scroll_to_top());
     let said = use_memo(p.slug, |s| {
         questions::question(s).map(|q| (q.diagnosis(), q.with_fix()))
     });
@@ -234,4 +236,10 @@ fn QuestionCard(p: &CardProps) -> Html {
                 {" The chart's Compare run is this scenario with the fix."}</p>
         </section>
     }
+}
+
+/// A card that opens starts at the top of the page (the entry clicked may have
+/// been far down the gallery).
+fn scroll_to_top() {
+    gloo::utils::window().scroll_to_with_x_and_y(0.0, 0.0);
 }
