@@ -13,6 +13,7 @@
 //! * `ui` (wasm32 only) is a thin Yew viewer over the engine.
 
 pub mod engine;
+pub mod gallery;
 pub mod import;
 pub mod lessons;
 pub mod playground;

@@ -72,11 +72,19 @@ enum Command {
         #[arg(long, default_value = "http://127.0.0.1:8080/")]
         base: String,
     },
-    /// Print a playground tab's default scenario as JSON (a starting point for files).
+    /// Print a playground tab's default scenario, or a gallery example's, as JSON
+    /// (a starting point for files); `--list` lists the gallery's examples.
     Preset {
-        /// pulsar, flink or kstreams.
-        #[arg(value_enum)]
-        system: SystemArg,
+        /// pulsar, flink or kstreams (a tab's default), or an example's name (see --list).
+        #[arg(required_unless_present = "list")]
+        name: Option<String>,
+        /// List the gallery's examples, then its questions: name, system and title, one a line.
+        #[arg(long, conflicts_with = "name")]
+        list: bool,
+        /// With an example's name: print what to press and the document's numbers
+        /// next to the engine's, instead of the scenario.
+        #[arg(long, requires = "name")]
+        describe: bool,
     },
     /// Import what a real cluster prints (Kafka Streams' Topology#describe(), Flink's
     /// plans, pulsar-admin's reports) and print it as a scenario (JSON on stdout;
@@ -295,9 +303,7 @@ fn run(cmd: Command) -> Result<String, String> {
             url::check_openable(&sc, &link).map_err(|e| format!("{}: {e}", file.display()))?;
             Ok(link + "\n")
         }
-        Command::Preset { system } => {
-            Ok(crate::scenario::presets::default_scenario(sys_of(system)).to_json() + "\n")
-        }
+        Command::Preset { name, list, describe } => preset(name.as_deref(), list, describe),
         Command::Import {
             system,
             files,
@@ -399,6 +405,43 @@ fn rounds_note(sc: &mut Scenario, rounds: usize) {
              the {dropped} log actions after it (its redo tail) are not replayed"
         );
     }
+}
+
+/// `preset`: a tab's default scenario, an example's scenario or description, or the list.
+fn preset(name: Option<&str>, list: bool, describe: bool) -> Result<String, String> {
+    use crate::gallery;
+    if list {
+        let mut out = String::new();
+        for e in gallery::all() {
+            out.push_str(&format!("{}\t{}\t{}\n", e.slug, e.system.slug(), e.title));
+        }
+        for q in gallery::questions::all() {
+            out.push_str(&format!("{}\t{}\t{}\n", q.slug, q.system.slug(), q.symptom));
+        }
+        return Ok(out);
+    }
+    let name = name.unwrap_or_default();
+    if let Some(sys) = System::ALL.into_iter().find(|s| s.slug() == name) {
+        if describe {
+            return Err(format!("--describe takes an example's name; {name} is a system"));
+        }
+        return Ok(crate::scenario::presets::default_scenario(sys).to_json() + "\n");
+    }
+    if let Some(q) = gallery::questions::question(name) {
+        return Ok(if describe {
+            gallery::questions::describe(q)
+        } else {
+            q.scenario().to_json() + "\n"
+        });
+    }
+    let e = gallery::example(name).ok_or_else(|| {
+        format!("no preset called {name}: give pulsar, flink, kstreams or an example's name (lbscope preset --list)")
+    })?;
+    Ok(if describe {
+        gallery::describe(e)
+    } else {
+        e.scenario().to_json() + "\n"
+    })
 }
 
 fn sys_of(s: SystemArg) -> System {

@@ -52,6 +52,8 @@ pub enum Page {
     Lessons,
     /// The fidelity notes.
     Fidelity,
+    /// The examples gallery: every worked example of the documents.
+    Gallery,
 }
 
 /// Characters of a narration the views get at first: a longer one (a round at

@@ -4,6 +4,7 @@ use super::opening::{OpenProgress, Opening, OPEN_CHUNK};
 use super::workspace::{Restored, Workspace, WORKSPACE_VERSION};
 use super::{EventRow, LessonMsg, LessonRun, Live, Notice, Page, Progress, Proposal, SettingRow};
 use crate::engine::{AnyAction, Engine, Series, Subject, System};
+use crate::gallery;
 use crate::lessons;
 use crate::scenario::session::Session;
 use crate::scenario::{presets, url, Scenario};
@@ -105,6 +106,13 @@ pub enum Msg {
     Lesson(LessonMsg),
     /// Show a page (lesson menu, fidelity notes) or the playground.
     Page(Page),
+    /// Open a gallery example (by slug) in free play on its tab.
+    Example(String),
+    /// Put away the example card (the scenario stays).
+    CloseExample,
+    /// Open a question of the gallery (by slug): its scenario in free play on
+    /// its tab, with its fix as the Compare run.
+    Question(String),
 }
 
 impl Msg {
@@ -155,6 +163,10 @@ pub struct Store {
     pub pending: Option<(Box<Scenario>, String)>,
     /// The pending scenario's replay, once [`Msg::OpenMore`] has started it.
     pub opening: Option<Opening>,
+    /// The gallery example opened last (its card shows over its tab), by slug.
+    pub example: Option<String>,
+    /// The gallery question opened last (its card shows over its tab), by slug.
+    pub question: Option<String>,
 }
 
 fn default_tab(system: System) -> Live {
@@ -183,6 +195,8 @@ impl Store {
             progress: Progress::default(),
             pending: None,
             opening: None,
+            example: None,
+            question: None,
         }
     }
 
@@ -205,6 +219,8 @@ impl Store {
         let problems = restored.problems;
         match b.fragment.as_deref() {
             Some(f) if f.contains("lesson=") => store.open_link(f),
+            Some(f) if f.contains("example=") => store.open_example_link(f),
+            Some(f) if f.contains("question=") => store.open_question_link(f),
             Some(f) if f.contains("s=") => match url::decode(f) {
                 Ok(sc) => store.open_or_defer(sc),
                 Err(e) => {
@@ -303,7 +319,86 @@ impl Store {
     pub fn fragment(&self) -> String {
         match self.lesson_on_screen() {
             Some(r) if !r.off_track => r.lesson.link(r.step),
-            _ => url::to_fragment(&self.scenario()),
+            _ => {
+                let sc = self.scenario();
+                // An example still as it opened is shared by its name.
+                match (self.example_on_screen(), self.question_on_screen()) {
+                    (Some(e), _) if e.scenario() == sc => e.link(),
+                    (_, Some(q)) if q.scenario() == sc => q.link(),
+                    _ => url::to_fragment(&sc),
+                }
+            }
+        }
+    }
+
+    /// The gallery example whose card shows: the one opened last, while its
+    /// tab is active and no lesson is on screen.
+    pub fn example_on_screen(&self) -> Option<&'static gallery::Example> {
+        let e = gallery::example(self.example.as_deref()?)?;
+        (e.system == self.tab && self.lesson_on_screen().is_none() && self.page == Page::Playground)
+            .then_some(e)
+    }
+
+    /// The gallery question whose card shows (as for examples).
+    pub fn question_on_screen(&self) -> Option<&'static gallery::questions::Question> {
+        let q = gallery::questions::question(self.question.as_deref()?)?;
+        (q.system == self.tab && self.lesson_on_screen().is_none() && self.page == Page::Playground)
+            .then_some(q)
+    }
+
+    /// Open the gallery question `slug` in free play on its tab, its fix as
+    /// the Compare run; an unknown slug keeps the work and says so.
+    fn open_question(&mut self, slug: &str) {
+        let Some(q) = gallery::questions::question(slug) else {
+            return self.fail(format!(
+                "There is no question called “{slug}”. Open the Gallery to pick one."
+            ));
+        };
+        match Live::open(&q.scenario()) {
+            Ok(live) => {
+                self.install(live);
+                self.example = None;
+                self.question = Some(q.slug.to_string());
+                self.page = Page::Playground;
+                self.compare = Some(q.fix());
+            }
+            Err(err) => self.fail(format!("The question {slug} did not replay: {err}")),
+        }
+    }
+
+    /// `#question=<slug>`.
+    fn open_question_link(&mut self, fragment: &str) {
+        match gallery::questions::parse_deep_link(fragment) {
+            Some(slug) => self.open_question(&slug),
+            None => self.fail("This question link could not be read: it should look like #question=<name>."),
+        }
+    }
+
+    /// Open the gallery example `slug` in free play on its tab (a lesson of
+    /// that system steps aside); an unknown slug keeps the work and says so.
+    fn open_example(&mut self, slug: &str) {
+        let Some(e) = gallery::example(slug) else {
+            return self.fail(format!(
+                "There is no example called “{slug}”. Open the Gallery to pick one."
+            ));
+        };
+        match Live::open(&e.scenario()) {
+            Ok(live) => {
+                self.install(live);
+                self.question = None;
+                self.example = Some(e.slug.to_string());
+                self.page = Page::Playground;
+                self.compare = None;
+            }
+            Err(err) => self.fail(format!("The example {slug} did not replay: {err}")),
+        }
+    }
+
+    /// `#example=<slug>`.
+    fn open_example_link(&mut self, fragment: &str) {
+        match gallery::parse_deep_link(fragment) {
+            Some(slug) => self.open_example(&slug),
+            None => self.fail("This example link could not be read: it should look like #example=<name>."),
         }
     }
 
@@ -425,7 +520,7 @@ impl Store {
                 | Msg::Compare(_)
                 | Msg::Page(_)
                 | Msg::OpenMore
-        );
+        ) || matches!(&msg, Msg::Location(f) if *f == self.fragment());
         // Messages that may change the shown session: a lesson follows them.
         let follow = matches!(
             msg,
@@ -506,7 +601,17 @@ impl Store {
                     }
                 }
             }
-            Msg::Open(sc) => s.open_or_defer(*sc),
+            Msg::Open(sc) => {
+                s.example = None;
+                s.question = None;
+                s.open_or_defer(*sc)
+            }
+            Msg::Example(slug) => s.open_example(&slug),
+            Msg::CloseExample => {
+                s.example = None;
+                s.question = None;
+            }
+            Msg::Question(slug) => s.open_question(&slug),
             Msg::OpenPending => {
                 s.opening = None;
                 if let Some((sc, _)) = s.pending.take() {
@@ -531,7 +636,11 @@ impl Store {
                         s.fail(e);
                     }
                 }
-                None => s.tabs[s.tab.index()] = default_tab(s.tab),
+                None => {
+                    s.example = None;
+                    s.question = None;
+                    s.tabs[s.tab.index()] = default_tab(s.tab)
+                }
             },
             Msg::Undo => {
                 let r = s.active().edit().undo();
@@ -574,7 +683,23 @@ impl Store {
     /// The browser moved to `fragment`: a lesson step opens it, a scenario link
     /// opens it, anything else shows the playground with the learner's tabs.
     fn location(&mut self, fragment: &str) {
-        if fragment.contains("lesson=") {
+        if fragment.contains("example=") {
+            let same = gallery::parse_deep_link(fragment).is_some_and(|slug| {
+                self.example_on_screen()
+                    .is_some_and(|e| e.slug == slug && e.scenario() == self.scenario())
+            });
+            if !same {
+                self.open_example_link(fragment);
+            }
+        } else if fragment.contains("question=") {
+            let same = gallery::questions::parse_deep_link(fragment).is_some_and(|slug| {
+                self.question_on_screen()
+                    .is_some_and(|q| q.slug == slug && q.scenario() == self.scenario())
+            });
+            if !same {
+                self.open_question_link(fragment);
+            }
+        } else if fragment.contains("lesson=") {
             if let Some((id, k)) = lessons::parse_deep_link(fragment) {
                 if self
                     .lesson

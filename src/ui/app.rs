@@ -348,6 +348,7 @@ pub fn App() -> Html {
     use_effect_with(store.page, |page| match page {
         Page::Lessons => browser::focus_id("lessons-title"),
         Page::Fidelity => browser::focus_id("page-main"),
+        Page::Gallery => browser::focus_id("gallery-title"),
         Page::Playground => {}
     });
     {
@@ -474,6 +475,7 @@ pub fn App() -> Html {
         Page::Playground => None,
         Page::Lessons => Some(html! { <LessonsPage /> }),
         Page::Fidelity => Some(html! { <FidelityPage /> }),
+        Page::Gallery => Some(html! { <super::gallery::GalleryPage /> }),
     };
 
     html! {
@@ -489,6 +491,7 @@ pub fn App() -> Html {
                 <button class={classes!("lessons-button", (store.page == Page::Lessons).then_some("active"))}
                         aria-expanded={(store.page == Page::Lessons).to_string()} onclick={on_lessons}
                         title="Guided lessons (l)">{"Lessons"}</button>
+                <super::gallery::GalleryButton />
                 <Toolbar />
                 <super::components::share::ShareMenu />
             </header>
@@ -504,6 +507,7 @@ pub fn App() -> Html {
                   data-highlight-id={store.highlight.as_ref().map(|h| h.id.clone())}
                   data-lesson-controls={lesson_controls} data-lesson-aside={no_aside}>
                 <StartHere />
+                <super::gallery::ExampleCard />
                 <LessonPanel />
                 {
                     super::tabs::tab(store.tab)

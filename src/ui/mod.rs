@@ -7,6 +7,7 @@ mod browser;
 mod compare;
 mod components;
 mod flink;
+mod gallery;
 mod kstreams;
 mod lesson;
 mod motion;

@@ -20,6 +20,7 @@ mod flink_request_order;
 mod flink_scale;
 mod flink_strict_actions;
 mod fuzz_regressions;
+mod gallery;
 mod golden;
 mod hostile_props;
 mod imports;

@@ -24,6 +24,7 @@ pub struct EventLogProps {
     /// it shows, or all it keeps while a filter reads them or the setup's are unfolded.
     pub on_want: Callback<usize>,
     /// The units line under the log (the tab's own units).
+    #[prop_or_default]
     pub units: AttrValue,
 }
 

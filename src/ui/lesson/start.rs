@@ -48,6 +48,14 @@ pub fn StartHere() -> Html {
             store.dispatch(Msg::Page(Page::Lessons));
         })
     };
+    let gallery = {
+        let (store, dismissed) = (store.clone(), dismissed.clone());
+        Callback::from(move |_: MouseEvent| {
+            browser::dismiss_start_here();
+            dismissed.set(true);
+            store.dispatch(Msg::Page(Page::Gallery));
+        })
+    };
     html! {
         <section class="start-here" aria-labelledby="start-here-title">
             <div class="start-text">
@@ -59,6 +67,7 @@ pub fn StartHere() -> Html {
             <div class="start-actions">
                 <button class="primary" data-lesson={first.id} onclick={open(first.id)}>{ format!("Lesson {number}: {}", first.title) }</button>
                 <button onclick={menu}>{ format!("All {total} lessons") }</button>
+                <button class="start-gallery" onclick={gallery}>{ format!("{} worked examples", crate::gallery::all().len()) }</button>
                 <button class="start-dismiss" onclick={close} title="Hide this card for good (this browser remembers)">{"No thanks"}</button>
             </div>
         </section>

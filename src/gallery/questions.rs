@@ -1,0 +1,309 @@
+//! The questions gallery: symptoms operators keep reporting upstream, each
+//! rebuilt as a scenario, with a diagnosis sentence computed from the replayed
+//! engine, the setting that fixes it, and the same scenario under that setting
+//! (opened as the playground's Compare run).
+
+use super::outcome;
+use crate::engine::pulsar::config::{Profile, SheddingStrategy};
+use crate::engine::schema::Patch;
+use crate::engine::{flink, kstreams, pulsar, Engine, System};
+use crate::scenario::{presets, Body, InBody, Scenario};
+use serde_json::Value;
+use std::sync::OnceLock;
+
+/// `#question=<slug>`.
+pub fn deep_link(slug: &str) -> String {
+    format!("#question={slug}")
+}
+
+/// The slug of `question=<slug>` in a fragment, if there is one.
+pub fn parse_deep_link(fragment: &str) -> Option<String> {
+    fragment
+        .trim_start_matches('#')
+        .split('&')
+        .find_map(|p| p.strip_prefix("question="))
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+}
+
+type Diagnose = fn(&Scenario) -> Result<String, String>;
+
+/// One question.
+pub struct Question {
+    /// Deep-link slug.
+    pub slug: &'static str,
+    /// The symptom, as people ask it.
+    pub symptom: &'static str,
+    /// The system.
+    pub system: System,
+    /// Where people asked it (an upstream issue, proposal or guide).
+    pub sources: &'static [(&'static str, &'static str)],
+    /// The config key that fixes it, by its real name.
+    pub fix_key: &'static str,
+    /// Its value in the fix (JSON, as the settings take it).
+    pub fix_value: &'static str,
+    build: fn() -> Scenario,
+    diagnose: Diagnose,
+}
+
+impl std::fmt::Debug for Question {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Question").field("slug", &self.slug).finish()
+    }
+}
+
+impl Question {
+    /// The scenario showing the symptom (its whole log applied).
+    pub fn scenario(&self) -> Scenario {
+        (self.build)()
+    }
+
+    /// The fix's value.
+    pub fn fix(&self) -> (String, Value) {
+        (
+            self.fix_key.to_string(),
+            serde_json::from_str(self.fix_value).unwrap_or(Value::Null),
+        )
+    }
+
+    /// The scenario with the fix applied to its config.
+    pub fn fixed(&self) -> Result<Scenario, String> {
+        let mut sc = self.scenario();
+        let (key, value) = self.fix();
+        fn patch<E: InBody>(body: &mut Body, key: &str, value: &Value) -> Result<(), String> {
+            let log = E::log_mut(body).ok_or("another system")?;
+            log.config = Patch::one(key, value.clone())
+                .and_then(|p| p.apply_to(&log.config))
+                .map_err(|e| e.to_string())?;
+            Ok(())
+        }
+        match sc.body {
+            Body::Pulsar(_) => patch::<pulsar::Sim>(&mut sc.body, &key, &value)?,
+            Body::Flink(_) => patch::<flink::Sim>(&mut sc.body, &key, &value)?,
+            Body::Kstreams(_) => patch::<kstreams::Sim>(&mut sc.body, &key, &value)?,
+        }
+        Ok(sc)
+    }
+
+    /// The diagnosis of the symptom, from the engine.
+    pub fn diagnosis(&self) -> Result<String, String> {
+        (self.diagnose)(&self.scenario())
+    }
+
+    /// What the same scenario does with the fix, from the engine.
+    pub fn with_fix(&self) -> Result<String, String> {
+        (self.diagnose)(&self.fixed()?)
+    }
+
+    /// The deep link.
+    pub fn link(&self) -> String {
+        deep_link(self.slug)
+    }
+}
+
+/// Every question.
+pub fn all() -> &'static [Question] {
+    static ALL: OnceLock<Vec<Question>> = OnceLock::new();
+    ALL.get_or_init(questions)
+}
+
+/// The question with this slug.
+pub fn question(slug: &str) -> Option<&'static Question> {
+    all().iter().find(|q| q.slug == slug)
+}
+
+/// Rounds the idle-broker question runs.
+const IDLE_ROUNDS: usize = 5;
+
+fn idle_broker() -> Scenario {
+    // The playground's grown cluster (broker-1 owned everything, broker-2 and
+    // broker-3 joined), with Pulsar 4.x's modular defaults but OverloadShedder.
+    let mut log = presets::pulsar_playground(4);
+    log.config = pulsar::Config {
+        load_balancer_load_shedding_strategy: SheddingStrategy::OverloadShedder,
+        ..pulsar::Config::profile(Profile::Pulsar4)
+    };
+    log.actions = vec![pulsar::Action::Step; IDLE_ROUNDS];
+    Scenario::of::<pulsar::Sim>(1, log)
+}
+
+fn diagnose_idle_broker(sc: &Scenario) -> Result<String, String> {
+    let o = outcome::<pulsar::Sim>(sc)?;
+    let s = &o.after.state;
+    let views = s.broker_views();
+    let total: usize = views.iter().map(|b| b.bundles).sum();
+    let joined: Vec<_> = views.iter().filter(|b| b.id.as_str() != "broker-1").collect();
+    let moved: usize = joined.iter().map(|b| b.bundles).sum();
+    let busiest = views
+        .iter()
+        .max_by(|a, b| a.load.total_cmp(&b.load))
+        .ok_or("no brokers")?;
+    let strategy = s.config().load_balancer_load_shedding_strategy;
+    let unloads = o
+        .after
+        .steps
+        .iter()
+        .flat_map(|st| st.events.iter())
+        .filter(|e| matches!(e, pulsar::Event::Unloaded { .. }))
+        .count();
+    let names = joined
+        .iter()
+        .map(|b| b.id.to_string())
+        .collect::<Vec<_>>()
+        .join(" and ");
+    Ok(if moved == 0 {
+        format!(
+            "After {} rounds {names} own none of the {total} bundles: {} unloads only from a broker above loadBalancerBrokerOverloadedThresholdPercentage = {:.0}%, and the busiest, {}, is at {:.0}%.",
+            o.after.steps.len(),
+            strategy.name(),
+            s.config().load_balancer_broker_overloaded_threshold_percentage,
+            busiest.id,
+            busiest.load
+        )
+    } else {
+        format!(
+            "After {} rounds {names} own {moved} of the {total} bundles: {} unloaded {unloads} bundle(s) from the busier broker; the busiest is now {} at {:.0}%.",
+            o.after.steps.len(),
+            strategy.name(),
+            busiest.id,
+            busiest.load
+        )
+    })
+}
+
+fn uneven_tasks() -> Scenario {
+    let sc = Scenario::from_json(include_str!("../../tests/scenarios/flink-figure-a-none.json"))
+        .expect("golden scenario files parse");
+    Scenario::with_body(sc.seed, sc.body)
+}
+
+fn diagnose_uneven_tasks(sc: &Scenario) -> Result<String, String> {
+    let o = outcome::<flink::Sim>(sc)?;
+    let s = &o.after.state;
+    let per_tm = s.tasks_per_tm();
+    let m = s.metrics().ok_or("not scheduled")?;
+    let list = per_tm.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+    let per_slot = s
+        .tasks_per_slot()
+        .iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mode = s.config().effective_mode();
+    Ok(format!(
+        "With taskmanager.load-balance.mode = {}, the TaskManagers run {list} tasks (a difference of {}) from slots holding {per_slot} tasks: {}",
+        mode.name(),
+        m.tm.range,
+        if mode == flink::LoadBalanceMode::Tasks {
+            "tasks mode evens out the count of tasks per TaskManager, not how much work each task does."
+        } else {
+            "each TaskManager's slots take the oldest pending requests in turn, whatever their task counts."
+        }
+    ))
+}
+
+fn standbys_same_rack() -> Scenario {
+    let l = crate::lessons::lesson("kstreams-rack-aware-standbys").expect("the lesson exists");
+    let mut sc = l.scenario.clone();
+    sc.cursor = None;
+    if let Body::Kstreams(log) = &mut sc.body {
+        log.config.rack_aware_assignment_tags.clear();
+    }
+    sc
+}
+
+fn diagnose_standbys(sc: &Scenario) -> Result<String, String> {
+    let o = outcome::<kstreams::Sim>(sc)?;
+    let s = &o.after.state;
+    let rack = |n: &str| {
+        s.instance(n)
+            .and_then(|i| i.tags.get("rack").cloned().or(i.rack.clone()))
+    };
+    let (mut same, mut total) = (0, 0);
+    for t in s.tasks() {
+        let Some(a) = s.active_owner(t.id) else {
+            continue;
+        };
+        for sb in s.standby_owners(t.id) {
+            total += 1;
+            if rack(sb) == rack(a) {
+                same += 1;
+            }
+        }
+    }
+    let tags = &s.config().rack_aware_assignment_tags;
+    Ok(format!(
+        "{same} of {total} standbys are on the same rack as their active task, with rack.aware.assignment.tags = [{}]: {}",
+        tags.join(", "),
+        if tags.is_empty() {
+            "without a tag the assignor spreads standbys over instances, not racks, so losing a rack can take a task and its standby together."
+        } else {
+            "the assignor puts each standby on a rack its active is not on."
+        }
+    ))
+}
+
+fn questions() -> Vec<Question> {
+    vec![
+        Question {
+            slug: "pulsar-new-broker-idle",
+            symptom: "A new or restarted broker stays idle",
+            system: System::Pulsar,
+            sources: &[(
+                "apache/pulsar#18215 (PIP-220)",
+                "https://github.com/apache/pulsar/issues/18215",
+            )],
+            fix_key: "loadBalancerLoadSheddingStrategy",
+            fix_value: "\"ThresholdShedder\"",
+            build: idle_broker,
+            diagnose: diagnose_idle_broker,
+        },
+        Question {
+            slug: "flink-uneven-tasks",
+            symptom: "Tasks are uneven across TaskManagers",
+            system: System::Flink,
+            sources: &[(
+                "FLIP-370",
+                "https://cwiki.apache.org/confluence/display/FLINK/FLIP-370%3A+Support+Balanced+Tasks+Scheduling",
+            )],
+            fix_key: "taskmanager.load-balance.mode",
+            fix_value: "\"tasks\"",
+            build: uneven_tasks,
+            diagnose: diagnose_uneven_tasks,
+        },
+        Question {
+            slug: "kstreams-standbys-same-rack",
+            symptom: "Standbys land in the same zone as their active",
+            system: System::Kstreams,
+            sources: &[(
+                "KIP-708",
+                "https://cwiki.apache.org/confluence/display/KAFKA/KIP-708%3A+Rack+aware+StandbyTask+assignment+for+Kafka+Streams",
+            )],
+            fix_key: "rack.aware.assignment.tags",
+            fix_value: "[\"rack\"]",
+            build: standbys_same_rack,
+            diagnose: diagnose_standbys,
+        },
+    ]
+}
+
+/// Plain text of a question (the CLI's `preset NAME --describe`).
+pub fn describe(q: &Question) -> String {
+    let text = |r: Result<String, String>| r.unwrap_or_else(|e| format!("(not computed: {e})"));
+    let sources = q
+        .sources
+        .iter()
+        .map(|(l, u)| format!("{l} <{u}>"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "{} ({})\n{}\nAsked in: {sources}\nDiagnosis: {}\nFix: {} = {}\nWith the fix: {}\n",
+        q.symptom,
+        q.system.title(),
+        q.link(),
+        text(q.diagnosis()),
+        q.fix_key,
+        q.fix_value,
+        text(q.with_fix())
+    )
+}
