@@ -190,8 +190,20 @@ fn diagnose_uneven_tasks(sc: &Scenario) -> Result<String, String> {
         .collect::<Vec<_>>()
         .join(", ");
     let mode = s.config().effective_mode();
+    // Flink draws the order of a region's slot requests: the same job lands
+    // differently from run to run, so the diagnosis gives the spread over seeds.
+    let spread = <flink::Sim as crate::scenario::InBody>::log(&sc.body)
+        .and_then(|l| {
+            flink::seed_spread::outcomes_over_seeds(&l.config, l.setup.iter().chain(l.actions.iter()), 0..10)
+                .ok()
+        })
+        .map(|o| flink::seed_spread::describe(&o))
+        .filter(|d| !d.is_empty())
+        .map_or_else(String::new, |d| {
+            format!(" Over seeds 0–9 (Flink draws the request order): {d}.")
+        });
     Ok(format!(
-        "With taskmanager.load-balance.mode = {}, the TaskManagers run {list} tasks (a difference of {}) from slots holding {per_slot} tasks: {}",
+        "With taskmanager.load-balance.mode = {}, the TaskManagers run {list} tasks (a difference of {}) from slots holding {per_slot} tasks: {}{spread}",
         mode.name(),
         m.tm.range,
         if mode == flink::LoadBalanceMode::Tasks {
