@@ -227,11 +227,13 @@ pub fn App() -> Html {
     {
         let store = store.clone();
         use_effect_with(store.revision, move |_| {
-            let asked = store
+            let run = store
                 .lesson_on_screen()
-                .filter(|r| r.view.ask.is_some() && !r.off_track)
+                .filter(|r| r.view.ask.is_some() && !r.off_track);
+            let asked = run
                 .map(|r| control_words(r.lesson.system, &r.view.controls).unwrap_or_else(|| "step".into()));
-            browser::mark_ask(asked.as_deref());
+            let prompt = run.and_then(|r| r.view.ask.as_ref()).map(|a| a.prompt.clone());
+            browser::mark_ask(asked.as_deref(), prompt.as_deref());
         });
     }
     // A new step shows its subjects and its control without the learner scrolling.
@@ -241,9 +243,13 @@ pub fn App() -> Html {
             .filter(|r| !r.off_track)
             .map(|r| (r.lesson.id, r.step));
         use_effect_with(key, |key| {
-            if key.is_some() {
+            // Once now, and once more when late parts of the picture (a compare
+            // run computed off the page's thread) have moved things.
+            let again = key.is_some().then(|| {
                 super::motion::reveal_marks();
-            }
+                gloo::timers::callback::Timeout::new(400, super::motion::reveal_marks)
+            });
+            move || drop(again)
         });
     }
 

@@ -410,7 +410,7 @@ pub fn focus_id(id: &str) {
 /// is `None`): the first visible control of the step's most specific control
 /// group (a form's submit button before its other fields), the round button
 /// last.
-pub fn mark_ask(words: Option<&str>) {
+pub fn mark_ask(words: Option<&str>, prompt: Option<&str>) {
     use wasm_bindgen::JsCast;
     let doc = gloo::utils::document();
     if let Ok(old) = doc.query_selector_all("[data-ask]") {
@@ -423,15 +423,37 @@ pub fn mark_ask(words: Option<&str>) {
     let Some(words) = words else {
         return;
     };
+    let visible = |e: &web_sys::Element| {
+        let r = e.get_bounding_client_rect();
+        r.width() > 0.0 && r.height() > 0.0
+    };
+    // A button that says what the step asks ("Raise slot.request.max-interval to
+    // 70 ms …") is that control, wherever it is on the page.
+    if let Some(prompt) = prompt.map(|p| p.trim().to_lowercase()).filter(|p| p.len() >= 8) {
+        if let Ok(buttons) = doc.query_selector_all("main button:not([disabled])") {
+            let found = (0..buttons.length())
+                .filter_map(|k| {
+                    buttons
+                        .item(k)
+                        .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+                })
+                .filter(|b| b.closest(".lesson-panel").ok().flatten().is_none())
+                .find(|b| {
+                    visible(b)
+                        && b.text_content()
+                            .is_some_and(|t| t.trim().to_lowercase().starts_with(&prompt))
+                });
+            if let Some(b) = found {
+                let _ = b.set_attribute("data-ask", "");
+                return;
+            }
+        }
+    }
     let mut order: Vec<&str> = words
         .split(' ')
         .filter(|w| !w.is_empty() && *w != "admin" && *w != "step")
         .collect();
     order.push("step");
-    let visible = |e: &web_sys::Element| {
-        let r = e.get_bounding_client_rect();
-        r.width() > 0.0 && r.height() > 0.0
-    };
     for w in order {
         let Ok(groups) = doc.query_selector_all(&format!("[data-controls~=\"{w}\"]")) else {
             continue;

@@ -94,9 +94,6 @@ pub fn Toolbar() -> Html {
             <button data-controls="step" onclick={on_play} aria-pressed={store.playing.to_string()} title="Play / pause (space)">
                 { if store.playing { "Pause" } else { "Play" } }
             </button>
-            <select data-controls="step" aria-label="Speed" onchange={on_speed}>
-                { for speeds.iter().map(|(ms, label)| html!{ <option value={ms.to_string()} selected={store.speed_ms == *ms}>{*label}</option> }) }
-            </select>
             <label class="scrubber">
                 <span class="visually-hidden">{"Timeline"}</span>
                 <input type="range" min="0" max={len.to_string()} value={cursor.to_string()} oninput={on_scrub}
@@ -107,8 +104,13 @@ pub fn Toolbar() -> Html {
             <button onclick={send(|| Msg::Redo)} disabled={!can_redo} title="Redo (r)">{"Redo"}</button>
             // Less used: one click away, so the header stays one row wide.
             <details class="more-menu">
-                <summary title="Copy a link, export, import, reset, keyboard shortcuts">{"More"}</summary>
+                <summary title="Play speed, copy a link, export, import, reset, keyboard shortcuts">{"More"}</summary>
                 <div class="more-body" role="group" aria-label="More">
+                    <label class="speed">{"Play speed "}
+                        <select aria-label="Speed" onchange={on_speed}>
+                            { for speeds.iter().map(|(ms, label)| html!{ <option value={ms.to_string()} selected={store.speed_ms == *ms}>{*label}</option> }) }
+                        </select>
+                    </label>
                     <button onclick={on_copy} title="Copy a link to this scenario">{"Copy link"}</button>
                     <button onclick={on_export} title="Download the scenario as JSON">{"Export"}</button>
                     <label class="button" title="Open a scenario JSON file">
