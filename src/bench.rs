@@ -96,7 +96,7 @@ pub struct Row {
     pub value: f64,
     /// Unit of `value`: `ms`, `x` or `MiB`.
     pub unit: &'static str,
-    /// The target, if the issue sets one.
+    /// The figure's target, when it has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<Target>,
     /// Whether the target is met (absent without a target).
