@@ -85,26 +85,8 @@ pub fn save_progress(p: &crate::playground::Progress) {
 /// subjects. Elements inside a marked element of the same subject are left alone.
 pub fn mark_focus(subjects: &[(&str, &str)]) {
     let doc = gloo::utils::document();
-    if let Ok(old) = doc.query_selector_all("[data-focus]") {
-        for i in 0..old.length() {
-            if let Some(el) = old
-                .item(i)
-                .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
-            {
-                let _ = el.remove_attribute("data-focus");
-            }
-        }
-    }
-    if let Ok(old) = doc.query_selector_all("[data-lesson-focus]") {
-        for i in 0..old.length() {
-            if let Some(el) = old
-                .item(i)
-                .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
-            {
-                let _ = el.remove_attribute("data-lesson-focus");
-            }
-        }
-    }
+    unmark("data-focus");
+    unmark("data-lesson-focus");
     for (attr, id) in subjects {
         let escaped = id.replace('\\', "\\\\").replace('"', "\\\"");
         let selector = format!("[{attr}=\"{escaped}\"]");
@@ -413,13 +395,7 @@ pub fn focus_id(id: &str) {
 pub fn mark_ask(words: Option<&str>, prompt: Option<&str>) {
     use wasm_bindgen::JsCast;
     let doc = gloo::utils::document();
-    if let Ok(old) = doc.query_selector_all("[data-ask]") {
-        for i in 0..old.length() {
-            if let Some(el) = old.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
-                let _ = el.remove_attribute("data-ask");
-            }
-        }
-    }
+    unmark("data-ask");
     let Some(words) = words else {
         return;
     };
@@ -481,6 +457,19 @@ pub fn mark_ask(words: Option<&str>, prompt: Option<&str>) {
                 let _ = el.set_attribute("data-ask", "");
                 return;
             }
+        }
+    }
+}
+
+/// Remove the attribute `attr` from every element that carries it.
+fn unmark(attr: &str) {
+    use wasm_bindgen::JsCast;
+    let Ok(old) = gloo::utils::document().query_selector_all(&format!("[{attr}]")) else {
+        return;
+    };
+    for i in 0..old.length() {
+        if let Some(el) = old.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
+            let _ = el.remove_attribute(attr);
         }
     }
 }

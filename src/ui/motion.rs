@@ -95,13 +95,16 @@ fn select(selector: &str) -> Vec<Element> {
 /// The largest visible element an anchor selects (a broker's card rather than
 /// its legend swatch).
 fn largest(selector: &str) -> Option<Element> {
-    select(selector).into_iter().max_by(|a, b| {
-        let area = |e: &Element| {
-            let r = e.get_bounding_client_rect();
-            r.width() * r.height()
-        };
-        area(a).total_cmp(&area(b))
-    })
+    largest_of(select(selector))
+}
+
+/// The element of `els` with the largest area on screen.
+fn largest_of(els: impl IntoIterator<Item = Element>) -> Option<Element> {
+    let area = |e: &Element| {
+        let r = e.get_bounding_client_rect();
+        r.width() * r.height()
+    };
+    els.into_iter().max_by(|a, b| area(a).total_cmp(&area(b)))
 }
 
 /// A token over the page: fixed, centred on `(x, y)`, removed when its
@@ -260,17 +263,11 @@ pub fn play(beats: &[Beat]) -> u32 {
 /// Smooth, unless reduced motion is asked for.
 pub fn reveal(kind: &str, id: &str) {
     let anchor = crate::playground::motion::Anchor::mark(kind, id);
-    let Some(el) = select(&anchor.0)
-        .into_iter()
-        .filter(|e| e.closest(".deck").ok().flatten().is_none())
-        .max_by(|a, b| {
-            let area = |e: &Element| {
-                let r = e.get_bounding_client_rect();
-                r.width() * r.height()
-            };
-            area(a).total_cmp(&area(b))
-        })
-    else {
+    let Some(el) = largest_of(
+        select(&anchor.0)
+            .into_iter()
+            .filter(|e| e.closest(".deck").ok().flatten().is_none()),
+    ) else {
         return;
     };
     let r = el.get_bounding_client_rect();
@@ -304,25 +301,13 @@ pub fn reveal_marks() {
         .query_selector("header.top")
         .ok()
         .flatten()
-        .filter(|e| {
-            w.get_computed_style(e)
-                .ok()
-                .flatten()
-                .and_then(|s| s.get_property_value("position").ok())
-                .is_some_and(|p| p == "sticky" || p == "fixed")
-        })
+        .filter(|e| matches!(position(&w, e).as_deref(), Some("sticky" | "fixed")))
         .map_or(0.0, |e| e.get_bounding_client_rect().bottom());
     let band_bottom = doc
         .query_selector(".lesson-panel")
         .ok()
         .flatten()
-        .filter(|e| {
-            w.get_computed_style(e)
-                .ok()
-                .flatten()
-                .and_then(|s| s.get_property_value("position").ok())
-                .is_some_and(|p| p == "fixed")
-        })
+        .filter(|e| position(&w, e).as_deref() == Some("fixed"))
         .map_or(h, |e| e.get_bounding_client_rect().top());
     let marks: Vec<Element> = select("[data-focus], [data-ask]")
         .into_iter()
@@ -358,4 +343,12 @@ pub fn reveal_marks() {
         first.get_bounding_client_rect().top() - band_top - 8.0
     };
     w.scroll_by_with_x_and_y(0.0, dy);
+}
+
+/// An element's computed CSS `position`.
+fn position(w: &web_sys::Window, e: &Element) -> Option<String> {
+    w.get_computed_style(e)
+        .ok()
+        .flatten()
+        .and_then(|s| s.get_property_value("position").ok())
 }
