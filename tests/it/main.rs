@@ -46,6 +46,7 @@ mod pulsar_doc_examples;
 mod pulsar_fidelity;
 mod pulsar_policies;
 mod pulsar_props;
+mod pulsar_reports;
 mod pulsar_scenario;
 mod registries;
 mod reliability;

@@ -28,6 +28,7 @@ use super::load::{
 use super::traffic::Traffic;
 use super::{Event, Sim};
 use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The resource weights of a config.
@@ -219,12 +220,6 @@ impl Sim {
         }
     }
 
-    /// `broker`'s snapshot out of [`Sim::snapshots`].
-    pub(crate) fn snapshot_of(&self, all: &Snapshots<'_>, broker: &BrokerId) -> Option<Snapshot> {
-        let b = self.brokers.get(broker)?;
-        Some(self.snapshot_with(all, b))
-    }
-
     /// `b`'s snapshot: its cached served traffic, or the one in `all`.
     pub(crate) fn snapshot_with(&self, all: &Snapshots<'_>, b: &Broker) -> Snapshot {
         let (served, topics) = match (b.served.0, &all.served) {
@@ -320,6 +315,87 @@ fn local_data_with(snap: &Snapshot, bundles: BTreeMap<BundleId, BundleStats>) ->
     }
 }
 
+/// Why a broker publishes its report now (Pulsar's `needBrokerDataUpdate`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum ReportDue {
+    /// It has never reported, or the leader holds no data for it.
+    First,
+    /// More than `loadBalancerReportUpdateMaxIntervalMinutes` passed (minutes since).
+    Interval(u64),
+    /// The largest change passed `loadBalancerReportUpdateThresholdPercentage`.
+    Change,
+}
+
+/// A broker's report as the leader holds it, against what the broker serves
+/// now: the numbers `needBrokerDataUpdate` compares, and whether it publishes
+/// at the next report phase. A query: nothing changes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ReportCheck {
+    /// When it last published (simulated ms), if ever.
+    pub last_report_ms: Option<u64>,
+    /// Max resource usage in its last published report, % (weighted under the
+    /// modular load manager, as compared).
+    pub reported_usage: Option<f64>,
+    /// Max resource usage now, %, measured the same way.
+    pub live_usage: f64,
+    /// Change of max usage since the report, percentage points.
+    pub usage_change: f64,
+    /// Percent change of total msg rate (infinite from 0).
+    pub rate_change: f64,
+    /// Percent change of total throughput.
+    pub throughput_change: f64,
+    /// Percent change of the bundle count.
+    pub bundles_change: f64,
+    /// `loadBalancerReportUpdateThresholdPercentage`.
+    pub threshold: f64,
+    /// Simulated ms since the last report.
+    pub since_ms: u64,
+    /// `loadBalancerReportUpdateMaxIntervalMinutes` in ms.
+    pub max_interval_ms: u64,
+    /// Whether (and why) it publishes at the next report phase.
+    pub due: Option<ReportDue>,
+}
+
+impl ReportCheck {
+    /// The largest of the four changes (what is compared to the threshold).
+    pub fn max_change(&self) -> f64 {
+        self.usage_change
+            .max(self.rate_change)
+            .max(self.throughput_change)
+            .max(self.bundles_change)
+    }
+
+    /// Whether a max usage of `usage` % (the rest unchanged) would publish.
+    pub fn would_publish_at(&self, usage: f64) -> bool {
+        self.due.is_some()
+            || self.reported_usage.is_none()
+            || (usage - self.reported_usage.unwrap_or_default()).abs() > self.threshold
+            || self.rate_change > self.threshold
+            || self.throughput_change > self.threshold
+            || self.bundles_change > self.threshold
+    }
+}
+
+impl ReportCheck {
+    /// Why it publishes, in words, as the report event says it.
+    fn reason(&self) -> String {
+        match self.due {
+            None => "no change above the threshold".to_string(),
+            Some(ReportDue::First) => "first report".to_string(),
+            Some(ReportDue::Interval(m)) => format!("{m} min since last report"),
+            Some(ReportDue::Change) => format!(
+                "change {} > {}% (usage {:.1} pts, msg rate {}, throughput {}, bundles {})",
+                pct(self.max_change()),
+                self.threshold,
+                self.usage_change,
+                pct(self.rate_change),
+                pct(self.throughput_change),
+                pct(self.bundles_change)
+            ),
+        }
+    }
+}
+
 impl Sim {
     /// Publish `broker`'s report now (e.g. when it starts).
     pub(crate) fn publish_report(&mut self, broker: &BrokerId) {
@@ -334,11 +410,70 @@ impl Sim {
         }
     }
 
+    /// `needBrokerDataUpdate` for broker `b`, whose last published data is `prev`.
+    fn report_check(
+        &self,
+        b: &Broker,
+        prev: Option<&LocalBrokerData>,
+        snap: &Snapshot,
+        weighted_usage: bool,
+        w: &Weights,
+    ) -> ReportCheck {
+        let max_usage = |d: &LocalBrokerData| {
+            100.0
+                * if weighted_usage {
+                    d.max_resource_usage_with_weight(w)
+                } else {
+                    d.max_resource_usage()
+                }
+        };
+        let live = LocalBrokerData::of_usage(&snap.usage);
+        let live_usage = max_usage(&live);
+        let threshold = self.config.load_balancer_report_update_threshold_percentage;
+        let max_interval_ms =
+            u64::from(self.config.load_balancer_report_update_max_interval_minutes) * 60_000;
+        let since_ms = b.last_report_ms.map_or(0, |t| self.now_ms.saturating_sub(t));
+        let mut c = ReportCheck {
+            last_report_ms: b.last_report_ms,
+            reported_usage: prev.map(max_usage),
+            live_usage,
+            usage_change: 0.0,
+            rate_change: 0.0,
+            throughput_change: 0.0,
+            bundles_change: 0.0,
+            threshold,
+            since_ms,
+            max_interval_ms,
+            due: None,
+        };
+        let (Some(_), Some(p)) = (b.last_report_ms, prev) else {
+            c.due = Some(ReportDue::First);
+            return c;
+        };
+        c.usage_change = (max_usage(p) - live_usage).abs();
+        c.rate_change = percent_change(p.msg.total_rate(), snap.served.msg_rate());
+        c.throughput_change = percent_change(p.msg.total_throughput(), snap.served.throughput());
+        c.bundles_change = percent_change(p.bundles.len() as f64, snap.bundles as f64);
+        c.due = if since_ms > max_interval_ms {
+            Some(ReportDue::Interval(since_ms / 60_000))
+        } else if c.max_change() > threshold {
+            Some(ReportDue::Change)
+        } else {
+            None
+        };
+        c
+    }
+
+    /// [`ReportCheck`] of alive broker `b` with snapshot `snap` (for drawing).
+    pub(crate) fn report_check_of(&self, b: &Broker, snap: &Snapshot) -> ReportCheck {
+        let weighted_usage = self.config.load_manager_class_name == LoadManager::Modular;
+        let prev = self.load.brokers.get(&b.id).map(|d| &d.local);
+        self.report_check(b, prev, snap, weighted_usage, &weights(&self.config))
+    }
+
     /// Phase: every alive broker decides whether to publish; the leader samples.
     /// `force_sample` makes the leader fold a sample even when nothing was published.
     pub fn report_phase(&mut self, force_sample: bool) -> Vec<Event> {
-        let max_interval = u64::from(self.config.load_balancer_report_update_max_interval_minutes) * 60_000;
-        let threshold = self.config.load_balancer_report_update_threshold_percentage;
         let w = weights(&self.config);
         // ModularLoadManagerImpl.needBrokerDataUpdate compares the weighted max
         // usage (PIP-358, in every 4.x and 5.0 release); the extensible
@@ -358,37 +493,8 @@ impl Sim {
                 while data.next_if(|(k, _)| *k < &b.id).is_some() {}
                 let prev = data.next_if(|(k, _)| *k == &b.id).map(|(_, d)| &d.local);
                 let snap = self.snapshot_with(&all, b);
-                let why = match (b.last_report_ms, prev) {
-                    (None, _) | (_, None) => Some("first report".to_string()),
-                    (Some(t), Some(p)) => {
-                        let now = LocalBrokerData::of_usage(&snap.usage);
-                        let usage = if weighted_usage {
-                            100.0
-                                * (p.max_resource_usage_with_weight(&w)
-                                    - now.max_resource_usage_with_weight(&w))
-                                .abs()
-                        } else {
-                            100.0 * (p.max_resource_usage() - now.max_resource_usage()).abs()
-                        };
-                        let rate = percent_change(p.msg.total_rate(), snap.served.msg_rate());
-                        let tput = percent_change(p.msg.total_throughput(), snap.served.throughput());
-                        let nb = percent_change(p.bundles.len() as f64, snap.bundles as f64);
-                        let max_change = usage.max(rate).max(tput).max(nb);
-                        if self.now_ms.saturating_sub(t) > max_interval {
-                            Some(format!("{} min since last report", (self.now_ms - t) / 60_000))
-                        } else if max_change > threshold {
-                            Some(format!(
-                                "change {} > {threshold}% (usage {usage:.1} pts, msg rate {}, throughput {}, bundles {})",
-                                pct(max_change),
-                                pct(rate),
-                                pct(tput),
-                                pct(nb)
-                            ))
-                        } else {
-                            None
-                        }
-                    }
-                };
+                let check = self.report_check(b, prev, &snap, weighted_usage, &w);
+                let why = check.due.map(|_| check.reason());
                 match why {
                     Some(why) => publish.push((b.id.clone(), snap, why)),
                     None => skipped += 1,

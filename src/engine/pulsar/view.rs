@@ -132,6 +132,8 @@ pub struct BrokerView {
     pub msg_rate: f64,
     /// Bytes/s in + out served.
     pub throughput: f64,
+    /// Its last published report against what it serves now (alive brokers).
+    pub report: Option<super::report::ReportCheck>,
 }
 
 impl Sim {
@@ -198,11 +200,8 @@ impl Sim {
         self.brokers
             .values()
             .map(|b| {
-                let snap = if b.alive {
-                    self.snapshot_of(&all, &b.id)
-                } else {
-                    None
-                };
+                let snap = b.alive.then(|| self.snapshot_with(&all, b));
+                let report = snap.as_ref().map(|s| self.report_check_of(b, s));
                 let (u, served, topics) = snap.map(|s| (s.usage, s.served, s.topics)).unwrap_or_default();
                 let l = super::load::LocalBrokerData::of_usage(&u);
                 BrokerView {
@@ -221,6 +220,7 @@ impl Sim {
                     topics,
                     msg_rate: served.msg_rate(),
                     throughput: served.throughput(),
+                    report,
                 }
             })
             .collect()

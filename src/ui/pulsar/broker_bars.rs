@@ -295,6 +295,12 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
                     }
                     <span class="line overload" style={format!("--at:{:.2}", overload.clamp(0.0, 100.0))} title={format!("overload line {overload:.0} %")}></span>
                 </div>
+                if let Some(r) = &b.report {
+                    {{
+                        let (text, behind) = crate::view::pulsar_report::report_line(r);
+                        html! { <p class={classes!("report", behind.then_some("behind"))} data-report-behind={behind.to_string()}>{ text }</p> }
+                    }}
+                }
                 if let (Some(h), true) = (input.and_then(|i| i.hits), b.alive) {
                     <p class="hits" data-high-hits={h.high.to_string()} data-low-hits={h.low.to_string()}>
                         { format!("hit counters: high {} of {}, low {} of {}", h.high, h.high_needed, h.low, h.low_needed) }

@@ -121,6 +121,10 @@ pub struct ControlsProps {
     /// them cost more than the sections' render.
     #[prop_or_default]
     pub loads: Same<Vec<(String, usize, f64, f64)>>,
+    /// Every broker's view (for what the doc example's loads would report).
+    /// Compared by pointer, like `loads`.
+    #[prop_or_default]
+    pub brokers: Same<Vec<crate::engine::pulsar::view::BrokerView>>,
     /// Open a lesson at its first step (the doc example's full setup).
     #[prop_or_default]
     pub on_lesson: Callback<&'static str>,
@@ -134,6 +138,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
     // them only when exactly three brokers are alive.
     let without_loads = ControlsProps {
         loads: Same::default(),
+        brokers: Same::default(),
         ..p.clone()
     };
     let three_alive = p.members.iter().filter(|(_, alive)| *alive).count() == 3;
@@ -589,6 +594,26 @@ fn TrafficControls(p: &ControlsProps) -> Html {
                 c.load_balancer_broker_threshold_shedder_percentage
             ),
         }
+    };
+    // Which brokers would keep their old report after the press: the shedder
+    // then compares their old values, not 40 / 10 / 10.
+    let silent: Vec<String> = alive
+        .iter()
+        .zip([40.0, 10.0, 10.0])
+        .filter_map(|(b, cpu)| {
+            let r = p.brokers.iter().find(|v| *v.id.0 == **b)?.report.as_ref()?;
+            let old = r.reported_usage?;
+            (!r.would_publish_at(cpu)).then(|| format!("{b} (reported {old:.1} %, set to {cpu:.0} %)"))
+        })
+        .collect();
+    let doc_why = if silent.is_empty() {
+        doc_why
+    } else {
+        format!(
+            "{doc_why} After the press {} will not report: the change is not above loadBalancerReportUpdateThresholdPercentage = {}, so the shedder keeps their old reports and the average is not the doc's 20 %; each broker card says what the leader holds. The lesson sets the loads before the first report, as the doc assumes.",
+            crate::lessons::text::and_list(&silent),
+            p.config.load_balancer_report_update_threshold_percentage
+        )
     };
     let open_doc_lesson = p.on_lesson.reform(|_: MouseEvent| "pulsar-threshold-shedder");
     let set_broker = |clear: bool| {

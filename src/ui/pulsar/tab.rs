@@ -491,7 +491,7 @@ pub fn PulsarTab() -> Html {
                 <Controls {members} namespaces={namespaces.clone()} namespace={ns.clone()}
                           {bundle_names} {topics} {config} {bundles}
                           on_action={on_action.clone()} {on_field} {on_actions} {on_bundles} {on_error} {fresh_seed}
-                          {loads} {on_lesson} />
+                          {loads} {on_lesson} brokers={crate::ui::components::canvas::Same(brokers.clone())} />
                 <details class="panel controls admin-forms" data-controls="admin pulsar-admin-forms"
                          ontoggle={on_admin_toggle}>
                     <summary><h2>{"Admin"}</h2></summary>
