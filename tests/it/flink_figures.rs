@@ -101,12 +101,10 @@ fn figures_c_d_e_default_5_4_3_2_versus_tasks_4_4_3_3() {
     // round-robin where JV-D stopped.
     assert!(text
         .iter()
-        .any(|t| t.starts_with("JV-B (parallelism 4, group default): #0 → slot 0 (same index)")));
-    assert!(
-        text.iter()
-            .any(|t| t
-                .starts_with("JV-E (parallelism 3, group default): #0 → slot 3 (round-robin from slot 3)"))
-    );
+        .any(|t| t.starts_with("JV-B (parallelism 4, group default): #0 → request 0 (same index)")));
+    assert!(text.iter().any(
+        |t| t.starts_with("JV-E (parallelism 3, group default): #0 → request 3 (round-robin from request 3)")
+    ));
 }
 
 /// With a rescale (pointwise) edge, the default's phase 1 already interleaves the

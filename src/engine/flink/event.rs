@@ -631,15 +631,15 @@ impl Narrate for Event {
                                 producer,
                                 producer_subtask,
                             } => format!("with producer {producer}#{producer_subtask}"),
-                            R::FirstAvailable => "first slot without this vertex".to_string(),
-                            R::NewSlot => "new slot".to_string(),
+                            R::FirstAvailable => "first request without this vertex".to_string(),
+                            R::NewSlot => "new request".to_string(),
                             R::SameIndex => "same index".to_string(),
-                            R::RoundRobin { started_at } => format!("round-robin from slot {started_at}"),
+                            R::RoundRobin { started_at } => format!("round-robin from request {started_at}"),
                             R::LeastUtilized { tasks_before } => {
-                                format!("least-utilised slot ({tasks_before} tasks)")
+                                format!("least-utilised request ({tasks_before} tasks)")
                             }
                         };
-                        format!("#{} → slot {} ({why})", a.subtask, a.request)
+                        format!("#{} → request {} ({why})", a.subtask, a.request)
                     })
                     .collect();
                 let more = if assignments.len() > 16 {
