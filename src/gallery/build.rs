@@ -369,7 +369,7 @@ fn pulsar_examples() -> Vec<Example> {
             section: "Bundle unloading strategies",
             press: "Press Step four times: TransferShedder counts hits while the spread stays above the target, then transfers.",
             doc: vec![same("loadBalancerBrokerLoadTargetStd", "0.25")],
-            build: || lesson("pulsar-transfer-shedder", 0, 3),
+            build: || lesson("pulsar-transfer-shedder", 0, 4),
             numbers: Numbers::Pulsar(|o| {
                 vec![sheds(o)
                     .iter()

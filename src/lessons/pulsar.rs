@@ -1282,7 +1282,8 @@ fn transfer_shedder() -> Lesson {
             }))
             .ask("Press Step"),
             step("Counting hits", 1, &[C::Step], n(transfer_text)).ask("Press Step"),
-            step("Still counting", 2, &[C::Step], n(transfer_text)),
+            step("Still counting", 2, &[C::Step], n(transfer_text)).ask("Press Step"),
+            step("The last wait", 3, &[C::Step], n(transfer_text)).ask("Press Step"),
             step("Transfer", 4, &[C::Step], n(transfer_text)),
             step("Play freely", 5, FREE, n(|c| {
                 Said::new(format!(

@@ -357,6 +357,33 @@ fn scenarios_are_valid_small_and_shareable() {
     }
 }
 
+/// "Next" plays one action at a time: a step that moves the lesson on by more
+/// than one action would play several rounds in one press, with words for the
+/// last only. Only the workload lessons, whose words narrate every round they
+/// cover (a burst, a wave, jitter), jump further.
+#[test]
+fn next_plays_one_action_at_a_time_outside_the_workload_lessons() {
+    let workload = [
+        "pulsar-avg-shedder-jitter",
+        "pulsar-avg-shedder-high-jitter",
+        "pulsar-threshold-shedder-burst",
+        "pulsar-transfer-shedder-wave",
+        "kstreams-warmups-under-load",
+    ];
+    for l in lessons::all().iter().filter(|l| !workload.contains(&l.id)) {
+        for (k, w) in l.steps.windows(2).enumerate() {
+            assert!(
+                w[1].cursor <= w[0].cursor + 1,
+                "{} step {} → {}: Next would play {} actions at once",
+                l.id,
+                k + 1,
+                k + 2,
+                w[1].cursor - w[0].cursor
+            );
+        }
+    }
+}
+
 #[test]
 fn asks_are_the_next_logged_action() {
     let mut asks = 0;
@@ -574,7 +601,7 @@ fn overload_avg_uniform_transfer_quote_their_decisions() {
         .unwrap();
     assert!(narration("pulsar-uniform-load-shedder", 1).contains(&format!("{} msg/s", text::num(req))));
 
-    let tr = pulsar_ctx("pulsar-transfer-shedder", 3);
+    let tr = pulsar_ctx("pulsar-transfer-shedder", 4);
     let hits = tr
         .pick(|e| match e {
             pulsar::Event::Shed(ShedEvent::TransferStats { hit_count, .. }) => Some(*hit_count),
@@ -587,7 +614,7 @@ fn overload_avg_uniform_transfer_quote_their_decisions() {
             .config()
             .load_balancer_shedding_condition_hit_count_threshold
     );
-    assert!(narration("pulsar-transfer-shedder", 3).contains(&format!("held {hits} times")));
+    assert!(narration("pulsar-transfer-shedder", 4).contains(&format!("held {hits} times")));
 }
 
 #[test]
