@@ -206,3 +206,21 @@ test('a keyed record lands on its murmur2 partition; config knobs go through set
     await page.waitForFunction(() => window.lbscope.events.some((e) => e.startsWith('acceptable.recovery.lag = 0')));
   });
 });
+
+test('a task the assignor calls caught up but that still restores says so with both numbers', async () => {
+  const context = await launch();
+  try {
+    const { page, errors } = await openApp(context, server.url + '?fresh#example=kstreams-five-partitions');
+    await page.waitForSelector('.ks article.ks-instance');
+    // The example stops before the crash; Redo plays it.
+    await page.click('button:has-text("Redo")');
+    await page.waitForSelector('article.ks-instance[data-instance="app-1"][data-status="crashed"]');
+    const row = page.locator('.ks-side li.move', { hasText: 'restores 1,000 records' }).first();
+    const badge = await row.locator('.ks-reason.caught_up').textContent();
+    assert.equal(badge, 'within recovery lag (1,000 ≤ 10,000)');
+    assert.doesNotMatch(await row.textContent(), /caught-up(?! standby)/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -65,6 +65,9 @@ test('a hot topic: split and unload happen; ring and broker bars follow; proposa
     els.map((e) => ({ bundle: e.dataset.bundle, to: e.dataset.to })));
   assert.ok(moves.length >= 2, `a split shows its children: ${JSON.stringify(moves)}`);
   assert.equal(await page.locator('section.proposal svg.ring').count(), 2);
+  // One proposal on the page: the Pulsar tab's before/after rings, not also the generic panel.
+  assert.equal(await page.locator('section.proposal').count(), 1);
+  assert.equal(await page.locator('section.round-proposal').count(), 0);
   await screenshot(page, 'pulsar-proposal-1280');
   // Nothing changed yet.
   assert.equal((await arcs(page)).length, before.length);

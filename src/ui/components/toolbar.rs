@@ -130,7 +130,11 @@ pub fn Toolbar() -> Html {
 #[component]
 pub fn ProposalPanel() -> Html {
     let store = use_context::<StoreCtx>().expect("store context");
-    let Some(p) = store.proposal.clone().filter(|p| p.system == store.tab) else {
+    let Some(p) = store
+        .proposal
+        .clone()
+        .filter(|p| p.system == store.tab && p.system != crate::engine::System::Pulsar)
+    else {
         return html! {};
     };
     let apply = {

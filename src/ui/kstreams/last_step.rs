@@ -65,6 +65,7 @@ pub fn last_step(store: &StoreCtx, placed: &BTreeMap<(TaskId, String, Role), Pla
         .get(cursor - 1)
         .map(action_text)
         .unwrap_or_default();
+    let lag_limit = crate::engine::Engine::config(session.state()).acceptable_recovery_lag;
     let mut rows: Vec<Html> = Vec::new();
     for e in evs {
         match e {
@@ -89,7 +90,16 @@ pub fn last_step(store: &StoreCtx, placed: &BTreeMap<(TaskId, String, Role), Pla
                         data-was-standby={was_standby.to_string()}
                         tabindex="0" onmouseenter={h.enter} onmouseleave={h.leave} onfocus={h.focus} onblur={h.blur}>
                         <strong>{id.clone()}</strong>{format!("{from} → {instance}")}
-                        <span class={classes!("ks-reason", reason_name(*reason))} title={reason.words()}>{reason_short(*reason)}</span>
+                        // "Caught up" is the assignor's word for a lag within
+                        // acceptable.recovery.lag: such a task may still restore.
+                        if *reason == crate::engine::kstreams::Reason::CaughtUp && *restore_records > 0 {
+                            <span class={classes!("ks-reason", reason_name(*reason))}
+                                  title={format!("{} Its lag of {} records is within acceptable.recovery.lag = {}, so the assignor counts it as caught up; it still restores them.", reason.words(), num(*restore_records), num(lag_limit))}>
+                                { format!("within recovery lag ({} ≤ {})", num(*restore_records), num(lag_limit)) }
+                            </span>
+                        } else {
+                            <span class={classes!("ks-reason", reason_name(*reason))} title={reason.words()}>{reason_short(*reason)}</span>
+                        }
                         if was_standby { <span class="ks-reason standby_promoted" title="this instance held a standby of the task">{"S → A"}</span> }
                         <span class="ks-sub">{restore}</span>
                     </li>
