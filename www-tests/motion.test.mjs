@@ -149,3 +149,25 @@ test('with reduced motion every motion is instant', async (t) => {
   assert.equal(await page.locator('.motion-token').count(), 0, 'no token left over the page');
   assert.deepEqual(errors, []);
 });
+
+test('a round is said phase by phase as it plays; slower, one phase at a time, in a lesson', async (t) => {
+  const { page, errors } = await open(t, null);
+  const anims = await motions(page, () => page.click('#step'));
+  const caps = anims.filter((a) => a.id === 'lb-caption');
+  assert.deepEqual(caps.map((a) => a.data.beat), ['0', '1', '2']);
+  assert.match(caps[0].text, /^Report: /);
+  assert.match(caps[1].text, /^Split: /);
+  assert.match(caps[2].text, /^Unload: .*broker-1 → broker-\d/);
+  // Each caption appears with its beat: the unload's with the travelling bundle.
+  const travel = anims.find((a) => a.id === 'lb-travel');
+  assert.equal(caps[2].delay, travel.delay);
+  assert.equal(await page.getAttribute('#phase-captions', 'role'), 'status');
+  await frames(page, 'captions');
+  // In a lesson the same round plays one phase per 1.1 s.
+  await page.goto(server.url + '?fresh#lesson=pulsar-avg-shedder&step=2');
+  await page.waitForSelector('[data-lesson-narration]');
+  const slow = await motions(page, () => page.click('#step'));
+  const lessonCaps = slow.filter((a) => a.id === 'lb-caption');
+  assert.deepEqual(lessonCaps.map((a) => a.delay), [0, 1100, 2200]);
+  assert.deepEqual(errors, []);
+});

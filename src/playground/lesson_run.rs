@@ -92,12 +92,19 @@ pub enum LessonMsg {
 impl Store {
     /// Open step `k` of `lesson` in the lesson's own session.
     pub(super) fn open_lesson(&mut self, lesson: &'static Lesson, k: usize) -> Result<(), String> {
-        let view = lesson.render(k).map_err(|e| e.to_string())?;
         let sc = lesson
             .scenario_at(k)
             .ok_or_else(|| format!("lesson {} has no step {}", lesson.id, k + 1))?;
         let session = Live::open(&sc)
             .map_err(|e| format!("lesson {} step {} did not replay: {e}", lesson.id, k + 1))?;
+        self.show_lesson(lesson, k, session)
+    }
+
+    /// Show step `k` of `lesson` on `session` (a replay of the step's scenario,
+    /// or the learner's own session when their action led there: it holds the
+    /// same state, and keeping it lets the page play that action's motions).
+    fn show_lesson(&mut self, lesson: &'static Lesson, k: usize, session: Live) -> Result<(), String> {
+        let view = lesson.render(k).map_err(|e| e.to_string())?;
         self.highlight = view
             .focus
             .first()
@@ -158,7 +165,7 @@ impl Store {
         let off_track = match on_path {
             Some((c, _)) if c == cursor => false,
             Some((c, Some(last))) if c == cursor + 1 && l.satisfies(run.step, &last) => {
-                match self.open_lesson(l, run.step + 1) {
+                match self.show_lesson(l, run.step + 1, run.session.clone()) {
                     Ok(()) => {
                         // Advanced by the learner's own action: stop automatic rounds there.
                         self.playing = false;

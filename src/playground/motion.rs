@@ -266,6 +266,166 @@ fn role_mark(r: Role) -> &'static str {
     }
 }
 
+/// One sentence for one beat: the phase the beat shows, said while it plays
+/// (a round's report, split and unload phases; each Flink slot request; a
+/// rebalance's moves).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Caption {
+    /// The beat it belongs to.
+    pub beat: u32,
+    /// The sentence.
+    pub text: String,
+}
+
+/// "a, b and 3 more" of the first two names.
+fn few(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [a] => a.clone(),
+        [a, b] => format!("{a} and {b}"),
+        [a, b, rest @ ..] => format!("{a}, {b} and {} more", rest.len()),
+    }
+}
+
+/// Pulsar: a round's phases, one sentence each, for the beats [`pulsar`]
+/// plays (report 0, split 1, unload and assign 2). Actions that are not a
+/// round (no report phase ran) get none.
+pub fn pulsar_captions(events: &[PulsarEvent]) -> Vec<Caption> {
+    let Some(published) = events.iter().find_map(|e| match e {
+        PulsarEvent::Reported { published, .. } => Some(published),
+        _ => None,
+    }) else {
+        return Vec::new();
+    };
+    let names: Vec<String> = published.iter().map(|(b, _, _)| b.to_string()).collect();
+    let report = if names.is_empty() {
+        "Report: no broker publishes (no change above the report threshold).".to_string()
+    } else {
+        format!(
+            "Report: {} publish{} a load report.",
+            few(&names),
+            if names.len() == 1 { "es" } else { "" }
+        )
+    };
+    let splits: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            PulsarEvent::BundleSplit { bundle, children, .. } => Some(format!(
+                "{} at {}",
+                bundle.to_string().rsplit('/').next().unwrap_or_default(),
+                children
+                    .iter()
+                    .skip(1)
+                    .map(|c| format!("0x{:08x}", c.lower))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            _ => None,
+        })
+        .collect();
+    let split = if splits.is_empty() {
+        "Split: no bundle passes a split threshold.".to_string()
+    } else {
+        format!("Split: {}.", few(&splits))
+    };
+    let moves: Vec<String> = pulsar_moves(events)
+        .into_iter()
+        .map(|(bundle, from, to)| format!("{} {from} → {to}", bundle.rsplit('/').next().unwrap_or(&bundle)))
+        .collect();
+    let unload = if moves.is_empty() {
+        "Unload: nothing moves.".to_string()
+    } else {
+        format!("Unload: {}.", few(&moves))
+    };
+    [report, split, unload]
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| Caption { beat: i as u32, text })
+        .collect()
+}
+
+/// Flink: each matched slot request, in the order the slot pool matched them
+/// (the beats [`flink`] plays), at most [`MAX_MOTIONS`].
+pub fn flink_captions(events: &[FlinkEvent]) -> Vec<Caption> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            FlinkEvent::SlotRequestMatched {
+                request,
+                tasks,
+                tm,
+                slot,
+                ..
+            } => Some((*request, *tasks, tm, *slot)),
+            _ => None,
+        })
+        .take(MAX_MOTIONS)
+        .enumerate()
+        .map(|(i, (request, tasks, tm, slot))| Caption {
+            beat: i as u32,
+            text: format!(
+                "Phase 2: slot request {request} ({tasks} task{}) lands on {tm} slot {slot}.",
+                if tasks == 1 { "" } else { "s" }
+            ),
+        })
+        .collect()
+}
+
+/// Kafka Streams: what a rebalance moved, in one sentence (beat 0).
+pub fn kstreams_captions(events: &[KsEvent]) -> Vec<Caption> {
+    let beats = kstreams(events);
+    if beats.is_empty() {
+        return Vec::new();
+    }
+    let moved: Vec<String> = beats
+        .iter()
+        .filter_map(|b| match &b.motion {
+            Motion::Travel { label, .. } => Some(label.clone()),
+            _ => None,
+        })
+        .collect();
+    let promoted = events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                KsEvent::TaskAssigned {
+                    reason: Reason::StandbyPromoted,
+                    ..
+                }
+            )
+        })
+        .count();
+    let mut text = if moved.is_empty() {
+        "Assign: no active task changes instance".to_string()
+    } else {
+        format!(
+            "Assign: {} move{} to a new instance",
+            few(&moved),
+            if moved.len() == 1 { "s" } else { "" }
+        )
+    };
+    if promoted > 0 {
+        text.push_str(&format!("; {promoted} standby promoted in place"));
+    }
+    text.push('.');
+    vec![Caption { beat: 0, text }]
+}
+
+/// The captions of the last action of the session shown for `live`'s system.
+pub fn captions_of_last_action(live: &super::Live) -> Vec<Caption> {
+    if let Some(s) = live.session::<pulsar::Sim>() {
+        return s.steps().last().map(|e| pulsar_captions(e)).unwrap_or_default();
+    }
+    if let Some(s) = live.session::<flink::Sim>() {
+        return s.steps().last().map(|e| flink_captions(e)).unwrap_or_default();
+    }
+    if let Some(s) = live.session::<kstreams::Sim>() {
+        return s.steps().last().map(|e| kstreams_captions(e)).unwrap_or_default();
+    }
+    Vec::new()
+}
+
 /// The motions of the last action of the session shown for `live`'s system.
 pub fn of_last_action(live: &super::Live) -> Vec<Beat> {
     if let Some(s) = live.session::<pulsar::Sim>() {

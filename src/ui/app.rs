@@ -162,6 +162,7 @@ pub fn App() -> Html {
     {
         let seen = use_mut_ref(|| None::<(crate::playground::Live, usize)>);
         let live = store.active().clone();
+        let lesson = store.lesson_on_screen().is_some();
         use_effect_with(store.data_revision, move |_| {
             let cursor = live.get().history().cursor;
             let forward = seen
@@ -169,7 +170,11 @@ pub fn App() -> Html {
                 .as_ref()
                 .is_some_and(|(l, c)| l.same(&live) && cursor == c + 1);
             if forward {
-                super::motion::play(&crate::playground::motion::of_last_action(&live));
+                super::motion::play(
+                    &crate::playground::motion::of_last_action(&live),
+                    &crate::playground::motion::captions_of_last_action(&live),
+                    lesson,
+                );
             }
             *seen.borrow_mut() = Some((live, cursor));
         });

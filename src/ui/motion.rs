@@ -8,7 +8,7 @@
 //! find them with `document.getAnimations()`; `<body data-motions>` counts the
 //! motions of the last action and `data-motion-ms` their longest duration.
 
-use crate::playground::motion::{Beat, Motion};
+use crate::playground::motion::{Beat, Caption, Motion};
 use js_sys::{Array, Function, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlElement};
@@ -20,6 +20,13 @@ const PULSE_MS: f64 = 700.0;
 const BEAT_MS: f64 = 220.0;
 /// No motion starts later than this after the action.
 const MAX_DELAY_MS: f64 = 2_400.0;
+/// Time between beats while a lesson runs: one phase at a time, long enough
+/// to read its sentence.
+const LESSON_BEAT_MS: f64 = 1_100.0;
+/// No motion starts later than this in a lesson.
+const LESSON_MAX_DELAY_MS: f64 = 6_600.0;
+/// How long a round's captions stay after the last one appears.
+const CAPTION_HOLD_MS: f64 = 3_500.0;
 
 fn reduced_motion() -> bool {
     let Some(w) = web_sys::window() else {
@@ -238,24 +245,75 @@ fn arrive(el: &Element, delay: f64, speed: f64) -> u32 {
     n
 }
 
-/// Play the motions of one action. Returns how many animations started.
-pub fn play(beats: &[Beat]) -> u32 {
+/// Play the motions of one action, and say each beat's phase in a caption
+/// over the page as it plays. In a lesson (`lesson`) the beats are slower:
+/// one phase at a time. Returns how many animations started.
+pub fn play(beats: &[Beat], captions: &[Caption], lesson: bool) -> u32 {
     let speed = if reduced_motion() { 0.0 } else { 1.0 };
+    let (beat_ms, max_delay) = if lesson {
+        (LESSON_BEAT_MS, LESSON_MAX_DELAY_MS)
+    } else {
+        (BEAT_MS, MAX_DELAY_MS)
+    };
     let mut started = 0;
     for b in beats {
-        let delay = (f64::from(b.beat) * BEAT_MS).min(MAX_DELAY_MS) * speed;
+        let delay = (f64::from(b.beat) * beat_ms).min(max_delay) * speed;
         started += match &b.motion {
             Motion::Travel { label, from, to } => travel(label, &from.0, &to.0, delay, speed),
             Motion::Arrive { at } => select(&at.0).iter().map(|e| arrive(e, delay, speed)).sum(),
             Motion::Pulse { at } => select(&at.0).iter().map(|e| pulse(e, delay, speed)).sum(),
         };
     }
+    started += show_captions(captions, beat_ms, max_delay, speed);
     if let Some(body) = gloo::utils::document().body() {
         let _ = body.set_attribute("data-motions", &started.to_string());
         let longest = if speed == 0.0 { 0.0 } else { TRAVEL_MS.max(2_400.0) };
         let _ = body.set_attribute("data-motion-ms", &format!("{longest}"));
     }
     started
+}
+
+/// The captions of one action in `#phase-captions` (a polite live region
+/// fixed over the page, never catching the pointer): each line fades in at its
+/// beat; the box leaves by itself after [`CAPTION_HOLD_MS`] (a CSS animation),
+/// and the next action replaces it. Returns how many animations started.
+fn show_captions(captions: &[Caption], beat_ms: f64, max_delay: f64, speed: f64) -> u32 {
+    let doc = gloo::utils::document();
+    if let Some(old) = doc.get_element_by_id("phase-captions") {
+        old.remove();
+    }
+    let Some(last) = captions.iter().map(|c| c.beat).max() else {
+        return 0;
+    };
+    let Some(body) = doc.body() else {
+        return 0;
+    };
+    let Some(boxed) = doc.create_element("div").ok() else {
+        return 0;
+    };
+    boxed.set_id("phase-captions");
+    boxed.set_class_name("phase-captions");
+    let _ = boxed.set_attribute("role", "status");
+    let _ = boxed.set_attribute("aria-live", "polite");
+    let hold = (f64::from(last) * beat_ms).min(max_delay) * speed + CAPTION_HOLD_MS;
+    let _ = boxed.set_attribute("style", &format!("--hold:{hold:.0}ms"));
+    let mut n = 0;
+    for c in captions {
+        let Some(line) = doc.create_element("p").ok() else {
+            continue;
+        };
+        line.set_text_content(Some(&c.text));
+        let _ = line.set_attribute("data-beat", &c.beat.to_string());
+        let _ = boxed.append_child(&line);
+        let delay = (f64::from(c.beat) * beat_ms).min(max_delay) * speed;
+        let frames = [
+            frame(&[("opacity", "0"), ("transform", "translateY(0.4rem)")]),
+            frame(&[("opacity", "1"), ("transform", "none")]),
+        ];
+        n += u32::from(animate(&line, "lb-caption", &frames, 300.0 * speed, delay).is_some());
+    }
+    let _ = body.append_child(&boxed);
+    n
 }
 
 /// Bring the picture's element for `kind`/`id` (`data-<kind>="<id>"`) into view

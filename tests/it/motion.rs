@@ -212,3 +212,120 @@ fn a_seek_or_an_empty_log_moves_nothing() {
         "[data-broker=\"a\\\"b\\\\c\"]"
     );
 }
+
+/// A Pulsar round is said phase by phase: report, split, unload, one caption
+/// per beat the motions play on, each naming what the events did (the brokers
+/// that published, the bundles that moved from and to whom).
+#[test]
+fn a_pulsar_round_is_captioned_phase_by_phase() {
+    let s = run(Store::fresh(), [Msg::StepActive]);
+    let events = last_pulsar_events(&s);
+    let caps = motion::captions_of_last_action(s.active());
+    assert_eq!(caps.iter().map(|c| c.beat).collect::<Vec<_>>(), [0, 1, 2]);
+    assert!(caps[0].text.starts_with("Report: "), "{caps:?}");
+    assert!(caps[1].text.starts_with("Split: "), "{caps:?}");
+    assert!(caps[2].text.starts_with("Unload: "), "{caps:?}");
+    let published: Vec<String> = events
+        .iter()
+        .flat_map(|e| match e {
+            pulsar::Event::Reported { published, .. } => {
+                published.iter().map(|(b, _, _)| b.to_string()).collect()
+            }
+            _ => Vec::new(),
+        })
+        .collect();
+    for b in published.iter().take(2) {
+        assert!(caps[0].text.contains(b.as_str()), "{} in {}", b, caps[0].text);
+    }
+    // Every travel the motions play is named in the unload caption.
+    for (bundle, from, to) in motion::pulsar_moves(&events).into_iter().take(2) {
+        let range = bundle.rsplit('/').next().unwrap().to_string();
+        assert!(
+            caps[2].text.contains(&format!("{range} {from} → {to}")),
+            "{}",
+            caps[2].text
+        );
+    }
+    // The beats the captions name are the beats the motions play.
+    let beats: std::collections::BTreeSet<u32> = motion::of_last_action(s.active())
+        .iter()
+        .map(|b| b.beat)
+        .collect();
+    assert!(
+        beats.iter().all(|b| caps.iter().any(|c| c.beat == *b)),
+        "{beats:?}"
+    );
+    // An action that is not a round (an admin split) gets no round captions.
+    let split = pulsar::Action::SplitBundle {
+        namespace: "public/default".into(),
+        bundle: "LARGEST".into(),
+        algorithm: None,
+        boundaries: Vec::new(),
+        unload: false,
+    };
+    let s = run(Store::fresh(), [Msg::act(split)]);
+    assert!(motion::captions_of_last_action(s.active()).is_empty());
+}
+
+/// Flink: one caption per matched slot request, in match order, on the same
+/// beats as the slots landing; Kafka Streams: one sentence naming the moves.
+#[test]
+fn flink_and_kafka_streams_rounds_are_captioned() {
+    let s = run(
+        Store::fresh(),
+        [Msg::Tab(System::Flink), Msg::act(flink::Action::Schedule)],
+    );
+    let caps = motion::captions_of_last_action(s.active());
+    let beats = motion::of_last_action(s.active());
+    assert_eq!(caps.len(), beats.len());
+    for (c, b) in caps.iter().zip(&beats) {
+        assert_eq!(c.beat, b.beat);
+        let Motion::Arrive { at } = &b.motion else {
+            panic!("{b:?}")
+        };
+        // `[data-slot="tm-0/1"]` ↔ "tm-0 slot 1".
+        let mark = at.0.trim_start_matches("[data-slot=\"").trim_end_matches("\"]");
+        let (tm, slot) = mark.split_once('/').unwrap();
+        assert!(
+            c.text.contains(&format!("lands on {tm} slot {slot}")),
+            "{} vs {mark}",
+            c.text
+        );
+    }
+    let s = run(
+        Store::fresh(),
+        [
+            Msg::Tab(System::Kstreams),
+            Msg::act(kstreams::Action::CrashInstance { name: "app-1".into() }),
+        ],
+    );
+    let caps = motion::captions_of_last_action(s.active());
+    assert_eq!(caps.len(), 1, "{caps:?}");
+    assert!(caps[0].text.starts_with("Assign: "), "{caps:?}");
+}
+
+/// In a lesson, the learner's own Step moves the lesson on while keeping their
+/// session (the same state as the next step's replay), so the page sees one
+/// action forward and plays its motions and captions.
+#[test]
+fn a_lessons_own_step_plays_its_round() {
+    use lbscope::playground::LessonMsg;
+    let s = Store::fresh().reduce(Msg::Lesson(LessonMsg::Open("pulsar-avg-shedder".into(), 1)));
+    let at = s.lesson.as_ref().map(|r| r.step).expect("the lesson opened");
+    let before = s.active().clone();
+    let cursor = before.get().history().cursor;
+    let s = s.reduce(Msg::StepActive);
+    assert!(
+        !s.lesson.as_ref().unwrap().off_track,
+        "the Step was the one asked for"
+    );
+    assert_eq!(
+        s.lesson.as_ref().map(|r| r.step),
+        Some(at + 1),
+        "the lesson moved to its next step"
+    );
+    assert!(s.active().same(&before), "the learner's session is kept");
+    assert_eq!(s.active().get().history().cursor, cursor + 1);
+    assert!(!motion::of_last_action(s.active()).is_empty());
+    assert_eq!(motion::captions_of_last_action(s.active()).len(), 3);
+}
