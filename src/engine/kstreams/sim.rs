@@ -34,6 +34,15 @@ pub struct Sim {
     pub(super) changelog_racks: BTreeMap<String, Vec<Vec<String>>>,
     /// Produce patterns (records that arrive as time passes).
     pub(super) workload: super::workload::Workload,
+    /// Instances that joined in a setup and wait, in the group coordinator's
+    /// join window, for the one rebalance of the joins around them
+    /// ([`Engine::apply_setup`]); empty outside a setup's run of joins.
+    pub(super) joining: Vec<String>,
+    /// The instances' process ids (an index of `instances`, so a join checks its
+    /// id without a pass over every instance).
+    pub(super) process_ids: BTreeSet<ProcessId>,
+    /// Stream threads over all instances (kept with `instances`, for the same reason).
+    pub(super) total_threads: usize,
 }
 
 fn check_tags(cfg: &Config, name: &str, tags: &BTreeMap<String, String>) -> Result<(), Error> {
@@ -57,6 +66,21 @@ fn check_tags(cfg: &Config, name: &str, tags: &BTreeMap<String, String>) -> Resu
         }
     }
     Ok(())
+}
+
+/// The trigger of the rebalance for instances that joined together.
+fn joined_trigger(names: &[String]) -> String {
+    match names {
+        [one] => format!("instance {one} joined"),
+        [rest @ .., last] if names.len() <= 4 => {
+            format!("instances {} and {last} joined together", rest.join(", "))
+        }
+        [first, second, .., last] => format!(
+            "{} instances joined together ({first}, {second}, … {last})",
+            names.len()
+        ),
+        _ => "instances joined".to_string(),
+    }
 }
 
 impl Sim {
@@ -248,6 +272,8 @@ impl Sim {
         Ok(out)
     }
 
+    /// Start an instance; `wait`: another join follows at the same instant (in a
+    /// setup), so the rebalance waits for it.
     fn add_instance(
         &mut self,
         name: &str,
@@ -255,6 +281,7 @@ impl Sim {
         rack: &Option<String>,
         tags: &BTreeMap<String, String>,
         pid: Option<ProcessId>,
+        wait: bool,
     ) -> Result<Vec<Event>, Error> {
         if name.is_empty() {
             return Err(Error::BadName("instance".into(), name.to_string()));
@@ -275,7 +302,7 @@ impl Sim {
         }
         check_tags(&self.config, name, tags)?;
         if let Some(p) = pid {
-            if self.instances.values().any(|i| i.process_id == p) {
+            if self.process_ids.contains(&p) {
                 return Err(Error::DuplicateProcessId(p.to_string()));
             }
         }
@@ -284,7 +311,7 @@ impl Sim {
             Some(p) => p,
             None => loop {
                 let p = ProcessId::random(self.rng.next_u64(), self.rng.next_u64());
-                if !self.instances.values().any(|i| i.process_id == p) {
+                if !self.process_ids.contains(&p) {
                     break p;
                 }
             },
@@ -309,13 +336,21 @@ impl Sim {
             member_of: None,
         };
         self.instances.insert(name.to_string(), inst);
+        self.process_ids.insert(pid);
+        self.total_threads += n as usize;
         let mut out = vec![Event::InstanceAdded {
             instance: name.to_string(),
             process_id: pid,
             threads: n,
             rack: rack.clone(),
         }];
-        out.extend(self.maybe_rebalance(&format!("instance {name} joined")));
+        if wait && self.topology.is_some() {
+            self.joining.push(name.to_string());
+            return Ok(out);
+        }
+        let mut joined = std::mem::take(&mut self.joining);
+        joined.push(name.to_string());
+        out.extend(self.maybe_rebalance(&joined_trigger(&joined)));
         Ok(out)
     }
 
@@ -330,6 +365,8 @@ impl Sim {
             .instances
             .remove(name)
             .ok_or_else(|| Error::UnknownInstance(name.to_string()))?;
+        self.process_ids.remove(&inst.process_id);
+        self.total_threads -= inst.threads.len();
         let mut out = vec![Event::InstanceRemoved {
             instance: name.to_string(),
             active_released: inst.active_tasks().into_iter().collect(),
@@ -381,7 +418,7 @@ impl Sim {
 
     /// Whether `adding` more threads fit under [`MAX_TOTAL_THREADS`].
     fn check_thread_room(&self, adding: usize) -> Result<(), Error> {
-        let have: usize = self.instances.values().map(|i| i.threads.len()).sum();
+        let have = self.total_threads;
         if have + adding > MAX_TOTAL_THREADS {
             return Err(Error::TooManyTotalThreads { have, adding });
         }
@@ -405,6 +442,7 @@ impl Sim {
             standby: vec![],
         });
         let n = inst.threads.len() as u32;
+        self.total_threads += 1;
         let mut out = vec![Event::ThreadAdded {
             instance: name.to_string(),
             thread: index,
@@ -436,6 +474,7 @@ impl Sim {
             inst.warmups.remove(t);
         }
         let n = inst.threads.len() as u32;
+        self.total_threads -= 1;
         let mut out = vec![Event::ThreadRemoved {
             instance: name.to_string(),
             thread: th.index,
@@ -831,6 +870,7 @@ impl Sim {
     }
 
     fn rebalance(&mut self, trigger: &str) -> Vec<Event> {
+        self.joining.clear();
         state::rebalance(self, trigger)
     }
 }
@@ -871,6 +911,9 @@ impl Engine for Sim {
             metrics: Metrics::default(),
             changelog_racks: BTreeMap::new(),
             workload: super::workload::Workload::default(),
+            joining: Vec::new(),
+            process_ids: BTreeSet::new(),
+            total_threads: 0,
         })
     }
 
@@ -892,7 +935,7 @@ impl Engine for Sim {
                 rack,
                 tags,
                 process_id,
-            } => self.add_instance(name, *threads, rack, tags, *process_id),
+            } => self.add_instance(name, *threads, rack, tags, *process_id, false),
             Action::RemoveInstance { name } => self.remove_instance(name),
             Action::CrashInstance { name } => self.crash_instance(name),
             Action::RestartInstance { name } => self.restart_instance(name),
@@ -924,6 +967,38 @@ impl Engine for Sim {
             Action::ChangeWorkload { id, pattern } => self.change_workload(*id, pattern),
             Action::RemoveWorkload { id } => self.remove_workload(*id),
         }
+    }
+
+    /// Instances added one after another in a setup start together: the group
+    /// coordinator holds the rebalance while members keep joining (the classic
+    /// protocol's `group.initial.rebalance.delay.ms`, extended by each new member,
+    /// and its join phase, which waits for every member to rejoin; the streams
+    /// protocol's `group.streams.initial.rebalance.delay.ms` and its target
+    /// assignment, computed once for the epoch bumps of the joins before it), so
+    /// the run of joins rebalances once, with its last join.
+    fn apply_setup(&mut self, action: &Action, next: Option<&Action>) -> Result<Vec<Event>, Error> {
+        match (action, next) {
+            (
+                Action::AddInstance {
+                    name,
+                    threads,
+                    rack,
+                    tags,
+                    process_id,
+                },
+                Some(Action::AddInstance { .. }),
+            ) => self.add_instance(name, *threads, rack, tags, *process_id, true),
+            _ => self.apply(action),
+        }
+    }
+
+    fn apply_setup_part(
+        &mut self,
+        action: &Action,
+        next: Option<&Action>,
+        _budget: u64,
+    ) -> Result<crate::engine::Part<Self>, Error> {
+        Ok((self.apply_setup(action, next)?, None))
     }
 
     fn config(&self) -> &Config {
