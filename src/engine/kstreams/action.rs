@@ -122,6 +122,10 @@ pub enum Action {
         /// `LATEST_OFFSET`).
         #[serde(default)]
         restoring: Vec<TaskId>,
+        /// Standbys listed above that are KIP-441 warm-ups (moving the task here
+        /// once caught up; they count against `max.warmup.replicas`).
+        #[serde(default)]
+        warmups: Vec<TaskId>,
     },
     /// Set the changelog offset sums an instance holds on disk per task (what its
     /// subscription reports; lag = end offset sum − this).
@@ -130,6 +134,15 @@ pub enum Action {
         instance: String,
         /// Offset sum per task; tasks not listed keep theirs.
         offsets: BTreeMap<TaskId, u64>,
+    },
+    /// Remove task directories from an instance's disk: its subscription no longer
+    /// reports an offset sum for them (as if it never held them).
+    ClearTaskOffsets {
+        /// Instance name.
+        instance: String,
+        /// The tasks; none listed: every task it holds on disk but is not assigned.
+        #[serde(default)]
+        tasks: Vec<TaskId>,
     },
     /// Set the changelog end offset sums of stateful tasks.
     SetEndOffsets {

@@ -596,6 +596,7 @@ impl Sim {
         name: &str,
         threads: &[ThreadAssignmentSpec],
         restoring: &[TaskId],
+        warmups: &[TaskId],
     ) -> Result<Vec<Event>, Error> {
         let inst = self
             .instances
@@ -637,6 +638,26 @@ impl Sim {
             if !self.task_info(t)?.stateful() {
                 return Err(Error::StatelessTask(t));
             }
+        }
+        let standbys: BTreeSet<TaskId> = threads.iter().flat_map(|th| th.standby.iter().copied()).collect();
+        let warm: BTreeSet<TaskId> = warmups.iter().copied().collect();
+        if let Some(&t) = warm.iter().find(|t| !standbys.contains(t)) {
+            return Err(Error::NotStandby {
+                instance: name.to_string(),
+                task: t,
+            });
+        }
+        let others: usize = self
+            .instances
+            .values()
+            .filter(|i| i.name != name)
+            .map(|i| i.warmups.len())
+            .sum();
+        if others + warm.len() > self.config.max_warmup_replicas as usize {
+            return Err(Error::TooManyWarmups {
+                warmups: others + warm.len(),
+                max: self.config.max_warmup_replicas,
+            });
         }
         // Validation done: from here on nothing fails.
         let elsewhere: Vec<TaskId> = actives
@@ -687,6 +708,7 @@ impl Sim {
                 inst.local.entry(t).or_insert(0);
             }
         }
+        inst.warmups = warm.clone();
         let loads = inst
             .threads
             .iter()
@@ -704,6 +726,46 @@ impl Sim {
             threads: loads,
             restoring,
             also_active_elsewhere: elsewhere,
+            warmups: warm.into_iter().collect(),
+        }])
+    }
+
+    fn clear_task_offsets(&mut self, name: &str, tasks: &[TaskId]) -> Result<Vec<Event>, Error> {
+        let inst = self
+            .instances
+            .get(name)
+            .ok_or_else(|| Error::UnknownInstance(name.to_string()))?;
+        let assigned: BTreeSet<TaskId> = inst
+            .threads
+            .iter()
+            .flat_map(|th| th.active.iter().chain(th.standby.iter()).copied())
+            .collect();
+        for &t in tasks {
+            self.task_info(t)?;
+            if assigned.contains(&t) {
+                return Err(Error::TaskInUse {
+                    instance: name.to_string(),
+                    task: t,
+                });
+            }
+        }
+        let inst = self.instances.get_mut(name).expect("checked above");
+        let gone: Vec<TaskId> = if tasks.is_empty() {
+            inst.local
+                .keys()
+                .copied()
+                .filter(|t| !assigned.contains(t))
+                .collect()
+        } else {
+            let set: BTreeSet<TaskId> = tasks.iter().copied().collect();
+            set.into_iter().filter(|t| inst.local.contains_key(t)).collect()
+        };
+        for t in &gone {
+            inst.local.remove(t);
+        }
+        Ok(vec![Event::TaskOffsetsCleared {
+            instance: name.to_string(),
+            tasks: gone,
         }])
     }
 
@@ -958,8 +1020,10 @@ impl Engine for Sim {
                 instance,
                 threads,
                 restoring,
-            } => self.set_assignment(instance, threads, restoring),
+                warmups,
+            } => self.set_assignment(instance, threads, restoring, warmups),
             Action::SetTaskOffsets { instance, offsets } => self.set_task_offsets(instance, offsets),
+            Action::ClearTaskOffsets { instance, tasks } => self.clear_task_offsets(instance, tasks),
             Action::SetEndOffsets { offsets } => self.set_end_offsets(offsets),
             Action::SetPartitionRacks { topic, racks } => self.set_partition_racks(topic, racks),
             Action::SetConfig(change) => self.set_config(change),

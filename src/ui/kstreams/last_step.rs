@@ -27,6 +27,7 @@ fn action_text(a: &Action) -> String {
         Action::Rebalance => "Rebalanced".into(),
         Action::SetAssignment { instance, .. } => format!("Gave {instance} a previous assignment"),
         Action::SetTaskOffsets { instance, .. } => format!("Set the offsets {instance} holds"),
+        Action::ClearTaskOffsets { instance, .. } => format!("Removed task directories of {instance}"),
         Action::SetEndOffsets { .. } => "Set the changelog end offsets".into(),
         Action::SetPartitionRacks { topic, .. } => format!("Set the replica racks of {topic}"),
         Action::AddWorkload { pattern } => format!("Added a produce pattern: {}", pattern.label()),
