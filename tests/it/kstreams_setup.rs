@@ -416,3 +416,57 @@ fn set_assignment_marks_warm_ups_within_max_warmup_replicas() {
         serde_json::from_str(r#"{"op": "set_assignment", "instance": "b", "threads": []}"#).unwrap();
     assert!(matches!(old, Action::SetAssignment { warmups, .. } if warmups.is_empty()));
 }
+
+/// `ClientTagAwareStandbyTaskAssignorTest`
+/// `.shouldDistributeStandbyTasksOnLeastLoadedClientsWhenClientsAreNotOnDifferentTagDimensions`
+/// from a scenario: actives given with `set_assignment`, then `assign_standbys`
+/// runs the standby assignor alone around them (expected counts from the test).
+#[test]
+fn assign_standbys_places_standbys_around_fixed_actives() {
+    let text = r#"{"format": 2, "seed": 5, "system": "kstreams",
+      "config": {"num.standby.replicas": 1, "rack.aware.assignment.tags": ["cluster", "zone"]},
+      "setup": [
+        {"op": "define_topic", "topic": "a", "partitions": 3},
+        {"op": "define_topic", "topic": "b", "partitions": 1},
+        {"op": "add_instance", "name": "p1", "threads": 3, "tags": {"cluster": "cluster1", "zone": "zone1"}, "process_id": "00000000-0000-0000-0000-000000000001"},
+        {"op": "add_instance", "name": "p2", "threads": 3, "tags": {"cluster": "cluster1", "zone": "zone1"}, "process_id": "00000000-0000-0000-0000-000000000002"},
+        {"op": "add_instance", "name": "p3", "threads": 3, "tags": {"cluster": "cluster1", "zone": "zone1"}, "process_id": "00000000-0000-0000-0000-000000000003"},
+        {"op": "add_instance", "name": "p4", "threads": 3, "tags": {"cluster": "cluster1", "zone": "zone1"}, "process_id": "00000000-0000-0000-0000-000000000004"},
+        {"op": "define_topology", "subtopologies": [{"sources": ["a"], "stores": ["s"]}, {"sources": ["b"], "stores": ["u"]}]}
+      ],
+      "actions": [
+        {"op": "set_assignment", "instance": "p1", "threads": [{"thread": 1, "active": ["0_0"]}]},
+        {"op": "set_assignment", "instance": "p2", "threads": [{"thread": 1, "active": ["0_1"]}]},
+        {"op": "set_assignment", "instance": "p3", "threads": [{"thread": 1, "active": ["0_2"]}]},
+        {"op": "set_assignment", "instance": "p4", "threads": [{"thread": 1, "active": ["1_0"]}]},
+        {"op": "assign_standbys"}
+      ]}"#;
+    let sc = lbscope::scenario::Scenario::from_json(text).unwrap();
+    let lbscope::scenario::Body::Kstreams(log) = &sc.body else {
+        panic!()
+    };
+    let r = lbscope::scenario::replay(sc.seed, log, None).unwrap();
+    let s = &r.state;
+    for (name, active) in [("p1", t(0, 0)), ("p2", t(0, 1)), ("p3", t(0, 2)), ("p4", t(1, 0))] {
+        let i = s.instance(name).unwrap();
+        assert_eq!(
+            i.active_tasks().into_iter().collect::<Vec<_>>(),
+            vec![active],
+            "{name} keeps its active"
+        );
+        assert_eq!(i.standby_tasks().len(), 1, "{name}");
+    }
+    s.invariants().unwrap();
+    let events = &r.steps[4].events;
+    assert!(events.iter().any(|e| matches!(e, Event::StandbyAssignorChosen { standby_assignor, .. } if standby_assignor.contains("ClientTagAware"))), "{events:?}");
+    // A task nobody runs: refused, nothing changes.
+    let mut s = base(Config::default(), &[("a", 1)]);
+    assign(&mut s, "a", vec![(1, vec![t(0, 0)], vec![])], vec![]);
+    let before = format!("{s:?}");
+    let e = s.apply(&Action::AssignStandbys).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "task 0_1 has no single active owner among the members, so standbys cannot be placed around fixed actives"
+    );
+    assert_eq!(before, format!("{s:?}"));
+}

@@ -109,6 +109,10 @@ pub enum Action {
     },
     /// Force a rebalance.
     Rebalance,
+    /// Run the standby assignor alone: every member keeps the active tasks it
+    /// holds (a previous assignment the assignor must keep, as Kafka's standby
+    /// assignor tests give it) and standbys are placed around them.
+    AssignStandbys,
     /// Set an instance's current assignment per stream thread, as its next
     /// subscription's user data carries it (the "previous" assignment the assignor
     /// starts from). No rebalance runs; `rebalance` runs one. Actives are running

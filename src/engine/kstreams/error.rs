@@ -167,6 +167,9 @@ pub enum Error {
         /// Task.
         task: TaskId,
     },
+    /// `assign_standbys` needs every task to have one active owner among the members.
+    #[error("task {0} has no single active owner among the members, so standbys cannot be placed around fixed actives")]
+    ActivesNotFixed(TaskId),
     /// Racks for the wrong number of partitions.
     #[error("topic {topic} has {partitions} partitions but racks were given for {given}")]
     RackListLength {

@@ -730,6 +730,33 @@ impl Sim {
         }])
     }
 
+    fn assign_standbys(&mut self) -> Result<Vec<Event>, Error> {
+        if self.topology.is_none() {
+            return Err(Error::NoTopology);
+        }
+        let mut owners: BTreeMap<TaskId, (usize, bool)> = BTreeMap::new();
+        for inst in self.instances.values() {
+            let member = inst.is_member();
+            for t in inst.active_tasks() {
+                let e = owners.entry(t).or_insert((0, true));
+                e.0 += 1;
+                e.1 &= member;
+            }
+        }
+        if let Some(t) = self
+            .tasks
+            .iter()
+            .map(|t| t.id)
+            .find(|t| owners.get(t) != Some(&(1, true)))
+        {
+            return Err(Error::ActivesNotFixed(t));
+        }
+        Ok(state::assign_standbys(
+            self,
+            "standbys placed around fixed actives",
+        ))
+    }
+
     fn clear_task_offsets(&mut self, name: &str, tasks: &[TaskId]) -> Result<Vec<Event>, Error> {
         let inst = self
             .instances
@@ -1024,6 +1051,7 @@ impl Engine for Sim {
             } => self.set_assignment(instance, threads, restoring, warmups),
             Action::SetTaskOffsets { instance, offsets } => self.set_task_offsets(instance, offsets),
             Action::ClearTaskOffsets { instance, tasks } => self.clear_task_offsets(instance, tasks),
+            Action::AssignStandbys => self.assign_standbys(),
             Action::SetEndOffsets { offsets } => self.set_end_offsets(offsets),
             Action::SetPartitionRacks { topic, racks } => self.set_partition_racks(topic, racks),
             Action::SetConfig(change) => self.set_config(change),

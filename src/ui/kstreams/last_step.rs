@@ -25,6 +25,7 @@ fn action_text(a: &Action) -> String {
         Action::Produce { topic, records, .. } => format!("Produced {} records to {topic}", num(*records)),
         Action::AdvanceTime { ms } => format!("Let {} pass", duration(*ms)),
         Action::Rebalance => "Rebalanced".into(),
+        Action::AssignStandbys => "Placed standbys around the actives".into(),
         Action::SetAssignment { instance, .. } => format!("Gave {instance} a previous assignment"),
         Action::SetTaskOffsets { instance, .. } => format!("Set the offsets {instance} holds"),
         Action::ClearTaskOffsets { instance, .. } => format!("Removed task directories of {instance}"),
