@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 pub const MAX_WORK: u64 = 4_000_000;
 
 /// Most arc checks of all the cycle searches of one solve.
-pub const MAX_TOTAL_WORK: u64 = 200_000_000;
+pub const MAX_TOTAL_WORK: u64 = 50_000_000;
 
 #[derive(Clone, Copy, Debug)]
 struct Edge {

@@ -355,6 +355,15 @@ fn solve_as_kafka(
     for &gi in group {
         per_group[gi] += 1;
     }
+    // The network's size, known before building it: nodes × arcs of the
+    // residual network (each edge twice, plus the dummy node's).
+    let used = per_group.iter().filter(|&&v| v > 0).count() as u64;
+    let (tn, cn) = (t as u64, clients as u64);
+    let nodes = tn + cn * used + cn + 2;
+    let edges = tn * cn + tn + cn * used + cn;
+    if (nodes + 1).saturating_mul(2 * edges + nodes) > MAX_WORK {
+        return None;
+    }
     let mut graph = Graph::new();
     for (i, &gi) in group.iter().enumerate() {
         for (k, &c) in cost[i].iter().enumerate() {
@@ -921,6 +930,24 @@ mod tests {
                 assert!(hi - lo <= 1, "sub-topology {g}: {per:?}");
             }
         }
+    }
+
+    /// A network past `graph::MAX_WORK` is not solved Kafka's way (the caller
+    /// falls back to the condensed solver), and deciding so costs only its build.
+    #[test]
+    fn a_network_past_the_work_limit_goes_to_the_condensed_solver() {
+        let (n, clients, subs) = (600, 60, 60);
+        let owner: Vec<usize> = (0..n).map(|i| i % clients).collect();
+        let cost: Vec<Vec<i64>> = (0..n)
+            .map(|i| (0..clients).map(|k| ((i + k) % 3) as i64).collect())
+            .collect();
+        let group: Vec<usize> = (0..n).map(|i| i * subs / n).collect();
+        let t = std::time::Instant::now();
+        assert_eq!(solve_as_kafka(&owner, &cost, &group, subs, clients, 1), None);
+        println!("built and refused in {:?}", t.elapsed());
+        let racks = vec![0usize; clients];
+        let per_rack: Vec<Vec<i64>> = cost.iter().map(|c| vec![c[0]]).collect();
+        assert!(solve(&owner, &per_rack, &group, subs, &racks, 1, 1, true).is_some());
     }
 
     #[test]
