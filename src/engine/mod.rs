@@ -289,6 +289,23 @@ pub fn apply_some<E: Engine>(
     Ok(((events, rest), done))
 }
 
+/// [`apply_some`] for the setup action `action`, followed in the setup by `next`
+/// (see [`Engine::apply_setup_part`]).
+pub fn apply_setup_some<E: Engine>(
+    state: &mut E,
+    action: &E::Action,
+    next: Option<&E::Action>,
+    rest: Option<E::Rest>,
+    budget: u64,
+) -> Result<(Part<E>, u64), E::Error> {
+    let (before, (events, rest)) = match rest {
+        Some(r) => (E::rest_weight(&r), state.resume(r, budget)),
+        None => (E::weight(action), state.apply_setup_part(action, next, budget)?),
+    };
+    let done = before - rest.as_ref().map_or(0, E::rest_weight);
+    Ok(((events, rest), done))
+}
+
 /// A deterministic balancing engine.
 ///
 /// Contract:
@@ -392,6 +409,34 @@ pub trait Engine: Clone + Debug + Sized + 'static {
     fn apply_part(&mut self, action: &Self::Action, budget: u64) -> Result<Part<Self>, Self::Error> {
         let _ = budget;
         Ok((self.apply(action)?, None))
+    }
+
+    /// Apply a setup action, as [`Engine::apply`] does; `next` is the setup action
+    /// after it (`None`: it is the last). A setup is the cluster as it starts: its
+    /// actions happen at one instant and no cursor stops between them, so an engine
+    /// may hold back work that `next` would redo and do it once, with the last
+    /// action of the run (Kafka Streams: instances that join one after another in
+    /// a setup are rebalanced once, as the group coordinator batches joins that
+    /// arrive while a rebalance is pending). By default, [`Engine::apply`].
+    fn apply_setup(
+        &mut self,
+        action: &Self::Action,
+        next: Option<&Self::Action>,
+    ) -> Result<Vec<Self::Event>, Self::Error> {
+        let _ = next;
+        self.apply(action)
+    }
+
+    /// [`Engine::apply_part`] for a setup action, with the look-ahead of
+    /// [`Engine::apply_setup`]. By default, [`Engine::apply_part`].
+    fn apply_setup_part(
+        &mut self,
+        action: &Self::Action,
+        next: Option<&Self::Action>,
+        budget: u64,
+    ) -> Result<Part<Self>, Self::Error> {
+        let _ = next;
+        self.apply_part(action, budget)
     }
 
     /// Go on with an action applied in parts, for about `budget` more units.

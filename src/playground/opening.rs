@@ -8,7 +8,7 @@
 //! it runs the same actions, and the same parts of them, in the same order.
 
 use super::Live;
-use crate::engine::{apply_some, System};
+use crate::engine::{apply_setup_some, System};
 use crate::scenario::session::{Pending, Session};
 use crate::scenario::{InBody, Log, Scenario, ScenarioError};
 use std::cell::RefCell;
@@ -145,15 +145,18 @@ impl<E: InBody> Build for Building<E> {
                         };
                         return Ok(None);
                     }
-                    let ((ev, rest), w) = apply_some(&mut state, &log.setup[next], rest, budget - spent)
-                        .map_err(|e| {
-                            ScenarioError::Refused {
-                                which: "setup",
-                                index: next,
-                                message: e.to_string(),
-                            }
-                            .to_string()
-                        })?;
+                    let after = log.setup.get(next + 1);
+                    let ((ev, rest), w) =
+                        apply_setup_some(&mut state, &log.setup[next], after, rest, budget - spent).map_err(
+                            |e| {
+                                ScenarioError::Refused {
+                                    which: "setup",
+                                    index: next,
+                                    message: e.to_string(),
+                                }
+                                .to_string()
+                            },
+                        )?;
                     events.extend(ev);
                     spent += w;
                     self.done += w;

@@ -515,7 +515,9 @@ pub fn replay<S: Engine>(seed: u64, log: &Log<S>, upto: Option<usize>) -> Result
     let mut state = S::new(log.config.clone(), seed).map_err(|e| refused("config", 0, &e))?;
     let mut setup = Vec::with_capacity(log.setup.len());
     for (i, a) in log.setup.iter().enumerate() {
-        let events = state.apply(a).map_err(|e| refused("setup", i, &e))?;
+        let events = state
+            .apply_setup(a, log.setup.get(i + 1))
+            .map_err(|e| refused("setup", i, &e))?;
         setup.push(Step {
             action: a.clone(),
             events,

@@ -168,7 +168,8 @@ pub fn for_each_event(
             };
             let mut state = E::new(log.config.clone(), sc.seed).map_err(|e| refused("config", 0, &e))?;
             for (i, a) in log.setup.iter().enumerate() {
-                for e in state.apply(a).map_err(|e| refused("setup", i, &e))? {
+                let events = state.apply_setup(a, log.setup.get(i + 1));
+                for e in events.map_err(|e| refused("setup", i, &e))? {
                     each(logged::<E>(None, &e))?;
                 }
             }

@@ -33,6 +33,7 @@ mod kstreams_reliability;
 mod kstreams_scale;
 mod kstreams_setup;
 mod kstreams_strict_actions;
+mod kstreams_task_assignor_convergence;
 mod lessons;
 mod motion;
 mod narration;

@@ -1650,3 +1650,80 @@ fn one_action_creates_at_most_a_million_topics() {
     assert!(e.contains("at most 1048576 topics per action"), "{e}");
     assert!(s.namespaces()["public/default"].topics.is_empty());
 }
+
+/// 10,000 instances (the limit) added one `add_instance` at a time in a setup,
+/// after the topology: the group coordinator batches joins that arrive while a
+/// rebalance is pending, so the run of joins rebalances once (not once per
+/// join, which made the setup quadratic in the instances). Time and memory are
+/// printed, not asserted; release figures are in docs/limits.md.
+#[test]
+fn ten_thousand_instances_joining_in_a_setup_rebalance_once() {
+    use lbscope::engine::kstreams;
+    let n = kstreams::MAX_INSTANCES;
+    let mut setup = vec![
+        serde_json::json!({"op": "define_topic", "topic": "in", "partitions": 100}),
+        serde_json::json!({"op": "define_topology", "subtopologies": [{"sources": ["in"], "stores": ["s"]}]}),
+    ];
+    setup.extend((0..n).map(|i| serde_json::json!({"op": "add_instance", "name": format!("app-{i}")})));
+    let v = serde_json::json!({
+        "format": 2, "seed": 1, "system": "kstreams", "setup": setup,
+        // In the log each join is its own moment: two joins, two rebalances.
+        "actions": [
+            {"op": "remove_instance", "name": "app-0"}, {"op": "remove_instance", "name": "app-1"},
+            {"op": "add_instance", "name": "late-1"}, {"op": "add_instance", "name": "late-2"},
+        ],
+    });
+    let text = v.to_string();
+    let sc = Scenario::from_json(&text).unwrap();
+    let t = Instant::now();
+    let log = lbscope::scenario::run::event_log(&sc).unwrap();
+    let took = t.elapsed();
+    let starts: Vec<(Option<usize>, &str)> = log
+        .iter()
+        .filter(|e| e.text.starts_with("rebalance "))
+        .map(|e| (e.step, e.text.as_str()))
+        .collect();
+    assert_eq!(starts.len(), 6, "{starts:?}");
+    assert!(
+        starts[0].1.starts_with("rebalance 1 (topology defined)"),
+        "{starts:?}"
+    );
+    assert!(
+        starts[1].1.starts_with(&format!(
+            "rebalance 2 ({n} instances joined together (app-0, app-1, … app-{})): HighAvailability assignor, 100 tasks over {n} members",
+            n - 1
+        )),
+        "{}",
+        starts[1].1
+    );
+    assert_eq!(starts[1].0, None);
+    assert!(
+        starts[4].1.starts_with("rebalance 5 (instance late-1 joined)"),
+        "{starts:?}"
+    );
+    assert!(
+        starts[5].1.starts_with("rebalance 6 (instance late-2 joined)"),
+        "{starts:?}"
+    );
+    // Every task has an owner after the setup's one rebalance, and the other
+    // replay paths (the playground's, the final state's) agree with the log.
+    let lbscope::scenario::Body::Kstreams(body) = &sc.body else {
+        panic!()
+    };
+    let r = lbscope::scenario::replay(sc.seed, body, Some(0)).unwrap();
+    assert_eq!(r.state.generation(), 2);
+    assert!(r
+        .state
+        .tasks()
+        .iter()
+        .all(|t| r.state.active_owner(t.id).is_some()));
+    r.state.invariants().unwrap();
+    println!("{n} instances joining in a setup, event log: {took:?}");
+    let f = temp("kstreams-10000-instances.json", text.as_bytes());
+    let (code, bytes, _, peak, took) = lbscope_measured(&["run", f.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 0);
+    println!(
+        "run --format json, {n} instances: {bytes} bytes, peak {} KB, {took:?}",
+        peak.map_or("?".into(), |p| p.to_string())
+    );
+}

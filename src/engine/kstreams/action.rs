@@ -109,6 +109,10 @@ pub enum Action {
     },
     /// Force a rebalance.
     Rebalance,
+    /// Run the standby assignor alone: every member keeps the active tasks it
+    /// holds (a previous assignment the assignor must keep, as Kafka's standby
+    /// assignor tests give it) and standbys are placed around them.
+    AssignStandbys,
     /// Set an instance's current assignment per stream thread, as its next
     /// subscription's user data carries it (the "previous" assignment the assignor
     /// starts from). No rebalance runs; `rebalance` runs one. Actives are running
@@ -122,6 +126,10 @@ pub enum Action {
         /// `LATEST_OFFSET`).
         #[serde(default)]
         restoring: Vec<TaskId>,
+        /// Standbys listed above that are KIP-441 warm-ups (moving the task here
+        /// once caught up; they count against `max.warmup.replicas`).
+        #[serde(default)]
+        warmups: Vec<TaskId>,
     },
     /// Set the changelog offset sums an instance holds on disk per task (what its
     /// subscription reports; lag = end offset sum − this).
@@ -130,6 +138,15 @@ pub enum Action {
         instance: String,
         /// Offset sum per task; tasks not listed keep theirs.
         offsets: BTreeMap<TaskId, u64>,
+    },
+    /// Remove task directories from an instance's disk: its subscription no longer
+    /// reports an offset sum for them (as if it never held them).
+    ClearTaskOffsets {
+        /// Instance name.
+        instance: String,
+        /// The tasks; none listed: every task it holds on disk but is not assigned.
+        #[serde(default)]
+        tasks: Vec<TaskId>,
     },
     /// Set the changelog end offset sums of stateful tasks.
     SetEndOffsets {

@@ -143,6 +143,33 @@ pub enum Error {
         /// Task.
         task: TaskId,
     },
+    /// `warmups` names a task that is not one of the instance's standbys.
+    #[error("task {task} is not a standby of {instance}, so it cannot be a warm-up")]
+    NotStandby {
+        /// Instance.
+        instance: String,
+        /// Task.
+        task: TaskId,
+    },
+    /// More warm-ups than `max.warmup.replicas` over the group.
+    #[error("{warmups} warm-ups over the group would pass max.warmup.replicas = {max}")]
+    TooManyWarmups {
+        /// Warm-ups there would be.
+        warmups: usize,
+        /// `max.warmup.replicas`.
+        max: u32,
+    },
+    /// A task directory in use cannot be removed.
+    #[error("task {task} is assigned to {instance}, so its directory cannot be removed")]
+    TaskInUse {
+        /// Instance.
+        instance: String,
+        /// Task.
+        task: TaskId,
+    },
+    /// `assign_standbys` needs every task to have one active owner among the members.
+    #[error("task {0} has no single active owner among the members, so standbys cannot be placed around fixed actives")]
+    ActivesNotFixed(TaskId),
     /// Racks for the wrong number of partitions.
     #[error("topic {topic} has {partitions} partitions but racks were given for {given}")]
     RackListLength {

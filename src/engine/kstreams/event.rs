@@ -363,6 +363,16 @@ pub enum Event {
         restoring: Vec<TaskId>,
         /// Actives another instance also claims.
         also_active_elsewhere: Vec<TaskId>,
+        /// Standbys that are warm-ups.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        warmups: Vec<TaskId>,
+    },
+    /// Task directories were removed from an instance's disk.
+    TaskOffsetsCleared {
+        /// Instance.
+        instance: String,
+        /// The tasks whose directories went.
+        tasks: Vec<TaskId>,
     },
     /// Offset sums on an instance's disk were set.
     TaskOffsetsSet {
@@ -699,6 +709,7 @@ impl Narrate for Event {
                 threads,
                 restoring,
                 also_active_elsewhere,
+                warmups,
             } => {
                 let parts: Vec<String> = threads
                     .iter()
@@ -721,7 +732,20 @@ impl Narrate for Event {
                         tasks_text(also_active_elsewhere)
                     ));
                 }
+                if !warmups.is_empty() {
+                    s.push_str(&format!("; warm-ups {}", tasks_text(warmups)));
+                }
                 s
+            }
+            Event::TaskOffsetsCleared { instance, tasks } => {
+                if tasks.is_empty() {
+                    format!("{instance} had no unassigned task directory to remove")
+                } else {
+                    format!(
+                        "{instance} no longer holds {}: its subscription reports no offset sum for them",
+                        tasks_text(tasks)
+                    )
+                }
             }
             Event::TaskOffsetsSet { instance, offsets } => {
                 let parts: Vec<String> = offsets

@@ -11,7 +11,15 @@ use std::collections::BTreeSet;
 
 /// `Err` names the first broken invariant.
 pub fn check(sim: &Sim) -> Result<(), String> {
-    let members: BTreeSet<&str> = sim.members().iter().map(|m| m.name.as_str()).collect();
+    // Instances still joining (in a setup's run of joins) wait for the rebalance
+    // of the run: they hold nothing and are not counted yet.
+    let joining: BTreeSet<&str> = sim.joining.iter().map(String::as_str).collect();
+    let members: BTreeSet<&str> = sim
+        .members()
+        .iter()
+        .map(|m| m.name.as_str())
+        .filter(|n| !joining.contains(n))
+        .collect();
     for t in sim.tasks() {
         let owners: Vec<&str> = sim
             .instances()
@@ -60,7 +68,7 @@ pub fn check(sim: &Sim) -> Result<(), String> {
     let member_count: usize = sim
         .instances()
         .values()
-        .filter(|i| i.is_member())
+        .filter(|i| i.is_member() && !joining.contains(i.name.as_str()))
         .map(|i| i.threads.len())
         .sum();
     let active_quota = sim.tasks().len().div_ceil(member_count.max(1));
@@ -99,6 +107,17 @@ pub fn check(sim: &Sim) -> Result<(), String> {
                 i.name
             ));
         }
+    }
+    let threads: usize = sim.instances().values().map(|i| i.threads.len()).sum();
+    if threads != sim.total_threads {
+        return Err(format!(
+            "{threads} stream threads counted as {}",
+            sim.total_threads
+        ));
+    }
+    let ids: BTreeSet<_> = sim.instances().values().map(|i| i.process_id).collect();
+    if ids != sim.process_ids {
+        return Err("the process id index differs from the instances".into());
     }
     if warm as u64 > u64::from(sim.config().max_warmup_replicas) {
         return Err(format!("{warm} warm-ups, above max.warmup.replicas"));

@@ -5,7 +5,7 @@
 //!
 //! One file per concept: [`partitioner`], [`topology`], [`task`], [`client`],
 //! [`client_state`], [`state`], [`assignor`] (the task assignors and their
-//! registry), [`standby`], [`rack_aware`], [`warmup`], [`threads`], [`view`];
+//! registry), [`standby`], [`rack_aware`] (with Kafka's flow network, [`graph`]), [`warmup`], [`threads`], [`view`];
 //! the vocabulary in `config.rs` ([`Config`]), `action.rs` ([`Action`]),
 //! `event.rs` ([`Event`] and its narration), `error.rs` ([`Error`]) and
 //! `sim.rs` ([`Sim`] and its [`Engine`](super::Engine) implementation).
@@ -17,6 +17,7 @@
 pub mod assignor;
 pub mod client;
 pub mod client_state;
+pub mod graph;
 mod invariants;
 mod knobs;
 pub mod partitioner;

@@ -18,10 +18,19 @@
 //! client only through its rack and whether it is the current owner. That keeps
 //! 5,000 tasks × 100 clients at a few hundred nodes.
 //!
-//! Tie rule (Kafka's result among equal-cost optima depends on its cycle search
-//! order): lbscope picks, among the minimum-cost assignments, one that moves the
-//! fewest tasks; within a node, the lowest task ids stay and the rest go to
+//! Tie rule for `min_traffic` (Kafka starts from the current assignment and
+//! cancels negative cycles, so it keeps every task whose move would not lower
+//! the cost): lbscope picks, among the minimum-cost assignments, one that moves
+//! the fewest tasks; within a node, the lowest task ids stay and the rest go to
 //! destinations in rack order, then process-id order.
+//!
+//! `balance_subtopology` follows Kafka's own network and walk instead
+//! ([`super::graph`]): Kafka starts it from a maximum flow found breadth-first
+//! (`calculateMaxFlow`), not from the current assignment, and its result among
+//! equal-cost optima is the one that walk reaches, which may move tasks that
+//! could have stayed (`RackAwareTaskAssignorTest.shouldBalanceAssignmentWithMoreCost`).
+//! Networks past [`super::graph::MAX_WORK`] use the condensed solver above (the
+//! same minimum cost, the fewest-moves tie rule).
 
 use super::assignor::{Ctx, Reason};
 use super::Event;
@@ -314,6 +323,91 @@ fn solve(
     Some(new_owner)
 }
 
+/// Kafka's `BalanceSubtopologyGraphConstructor` network for `owner` (tasks in id
+/// order, so in sub-topology order), solved as Kafka solves it: a breadth-first
+/// maximum flow, then negative cycles cancelled. `cost[i][k]` is task `i`'s
+/// traffic cost on client `k`; a client that held none of the tasks can take
+/// none. `None`: the network is past [`super::graph::MAX_WORK`]; `Some(None)`: no
+/// flow carries every task (Kafka throws; lbscope keeps the assignment).
+fn solve_as_kafka(
+    owner: &[usize],
+    cost: &[Vec<i64>],
+    group: &[usize],
+    groups: usize,
+    clients: usize,
+    non_overlap: i64,
+) -> Option<Option<Vec<usize>>> {
+    use super::graph::{Graph, MAX_WORK};
+    let t = owner.len() as i64;
+    let c = clients as i64;
+    let g = groups as i64;
+    // Node ids as Kafka numbers them: tasks 0..t in (sub-topology, task) order,
+    // then (sub-topology, client) nodes, then one node per client, then the sink;
+    // the source is -1.
+    let client_group = |k: usize, gi: usize| t + c * gi as i64 + k as i64;
+    let second = |k: usize| t + c * g + k as i64;
+    let sink = t + c * g + c;
+    let mut orig = vec![0i64; clients];
+    for &o in owner {
+        orig[o] += 1;
+    }
+    let mut per_group = vec![0i64; groups];
+    for &gi in group {
+        per_group[gi] += 1;
+    }
+    // The network's size, known before building it: nodes × arcs of the
+    // residual network (each edge twice, plus the dummy node's).
+    let used = per_group.iter().filter(|&&v| v > 0).count() as u64;
+    let (tn, cn) = (t as u64, clients as u64);
+    let nodes = tn + cn * used + cn + 2;
+    let edges = tn * cn + tn + cn * used + cn;
+    if (nodes + 1).saturating_mul(2 * edges + nodes) > MAX_WORK {
+        return None;
+    }
+    let mut graph = Graph::new();
+    for (i, &gi) in group.iter().enumerate() {
+        for (k, &c) in cost[i].iter().enumerate() {
+            let extra = if owner[i] == k { 0 } else { non_overlap };
+            graph.add_edge(i as i64, client_group(k, gi), 1, c + extra);
+        }
+        graph.add_edge(-1, i as i64, 1, 0);
+    }
+    for (gi, &valid) in per_group.iter().enumerate() {
+        if valid == 0 {
+            continue;
+        }
+        for (k, &ok) in orig.iter().enumerate() {
+            // Kafka: ceil(held / tasks × tasks of the sub-topology), in doubles.
+            let cap = if ok > 0 {
+                (ok as f64 * 1.0 / t as f64 * valid as f64).ceil() as i64
+            } else {
+                0
+            };
+            graph.add_edge(client_group(k, gi), second(k), cap, 0);
+        }
+    }
+    for (k, &ok) in orig.iter().enumerate() {
+        graph.add_edge(second(k), sink, ok, 0);
+    }
+    graph.set_ends(-1, sink);
+    if graph.work() > MAX_WORK {
+        return None;
+    }
+    if graph.calculate_max_flow() != t {
+        return Some(None);
+    }
+    if !graph.solve_min_cost_flow() {
+        return None;
+    }
+    let mut new_owner = owner.to_vec();
+    for (i, &gi) in group.iter().enumerate() {
+        if let Some((node, _)) = graph.flows_from(i as i64).next() {
+            new_owner[i] = (node - client_group(0, gi)) as usize;
+        }
+    }
+    Some(Some(new_owner))
+}
+
 fn label(s: RackStrategy) -> &'static str {
     match s {
         RackStrategy::None => "none",
@@ -386,16 +480,36 @@ pub fn optimize_active_with(
         })
         .collect();
     let before: i64 = (0..tasks.len()).map(|i| cost[i][rm.client_rack[owner[i]]]).sum();
-    let Some(new_owner) = solve(
-        &owner,
-        &cost,
-        &group,
-        groups,
-        &rm.client_rack,
-        rm.racks.len(),
-        non_overlap,
-        balance,
-    ) else {
+    let as_kafka = if balance && tasks.windows(2).all(|w| w[0] < w[1]) {
+        let per_client: Vec<Vec<i64>> = cost
+            .iter()
+            .map(|c| rm.client_rack.iter().map(|&r| c[r]).collect())
+            .collect();
+        solve_as_kafka(
+            &owner,
+            &per_client,
+            &group,
+            groups,
+            rm.client_rack.len(),
+            non_overlap,
+        )
+    } else {
+        None
+    };
+    let solved = match as_kafka {
+        Some(found) => found,
+        None => solve(
+            &owner,
+            &cost,
+            &group,
+            groups,
+            &rm.client_rack,
+            rm.racks.len(),
+            non_overlap,
+            balance,
+        ),
+    };
+    let Some(new_owner) = solved else {
         ctx.log.push(Event::Warning {
             message: format!(
                 "rack-aware {}: no feasible flow for {what}; assignment kept",
@@ -629,6 +743,211 @@ mod tests {
             }
         }
         best
+    }
+
+    // Kafka's `RackAwareTaskAssignorTest`, the `balance_subtopology` arm of each
+    // active-task case: the fixture of `AssignmentTestUtils` (each task reads one
+    // partition; partition racks from its replicas' nodes; `PID_n` on its rack),
+    // costs from the test's `setUp` (stateful: traffic 10, non-overlap 1;
+    // stateless: 1 and 0). Expected owners and costs are the test's assertions.
+
+    /// Racks holding a replica of the test task's one source partition.
+    fn partition_racks(task: &str) -> &'static [usize] {
+        match task {
+            "0_0" => &[0, 1], // TP_0_0: NODE_0, NODE_1
+            "0_1" => &[1, 2], // TP_0_1: NODE_1, NODE_2
+            "1_0" => &[0, 2], // TP_1_0: NODE_0, NODE_2
+            "1_1" => &[1, 3], // TP_1_1: NODE_1, NODE_3
+            _ => unreachable!("{task}"),
+        }
+    }
+
+    /// `PID_n`'s rack (`getProcessRacksForAllProcess`).
+    fn pid_rack(pid: u32) -> usize {
+        [0, 0, 1, 2, 3, 4, 0, 1][pid as usize]
+    }
+
+    /// Run `optimizeActiveTasks` with balance_subtopology on `clients` (`PID_n` and
+    /// the tasks it holds, in process-id order) over `tasks` (sorted): the new
+    /// holdings per client and the cost.
+    fn balance_case(
+        clients: &[(u32, &[&'static str])],
+        tasks: &[&'static str],
+        stateful: bool,
+    ) -> (Vec<Vec<&'static str>>, i64) {
+        let (traffic, non_overlap) = if stateful { (10, 1) } else { (1, 0) };
+        let owner: Vec<usize> = tasks
+            .iter()
+            .map(|t| clients.iter().position(|(_, held)| held.contains(t)).unwrap())
+            .collect();
+        let cost: Vec<Vec<i64>> = tasks
+            .iter()
+            .map(|t| {
+                clients
+                    .iter()
+                    .map(|&(pid, _)| {
+                        if partition_racks(t).contains(&pid_rack(pid)) {
+                            0
+                        } else {
+                            traffic
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut subs: Vec<&str> = tasks.iter().map(|t| &t[..1]).collect();
+        subs.dedup();
+        let group: Vec<usize> = tasks
+            .iter()
+            .map(|t| subs.iter().position(|s| *s == &t[..1]).unwrap())
+            .collect();
+        let new = solve_as_kafka(&owner, &cost, &group, subs.len(), clients.len(), non_overlap)
+            .expect("small enough")
+            .expect("a flow carries every task");
+        let total = (0..tasks.len())
+            .map(|i| cost[i][new[i]] + if new[i] != owner[i] { non_overlap } else { 0 })
+            .sum();
+        let mut held = vec![Vec::new(); clients.len()];
+        for (i, &k) in new.iter().enumerate() {
+            held[k].push(tasks[i]);
+        }
+        (held, total)
+    }
+
+    #[test]
+    fn should_optimize_empty_active_tasks() {
+        for stateful in [true, false] {
+            let (held, cost) = balance_case(&[(1, &["0_1", "1_1"])], &[], stateful);
+            assert_eq!((held, cost), (vec![vec![]], 0));
+        }
+    }
+
+    #[test]
+    fn should_optimize_active_tasks() {
+        let clients: [(u32, &[&str]); 3] = [(1, &["0_1", "1_1"]), (2, &["1_0"]), (3, &["0_0"])];
+        for (stateful, want) in [(true, 4), (false, 0)] {
+            let (held, cost) = balance_case(&clients, &["0_0", "0_1", "1_0", "1_1"], stateful);
+            assert_eq!(cost, want);
+            assert_eq!(held, vec![vec!["0_0", "1_0"], vec!["1_1"], vec!["0_1"]]);
+        }
+    }
+
+    #[test]
+    fn should_optimize_active_tasks_with_more_clients() {
+        let clients: [(u32, &[&str]); 3] = [(1, &[]), (2, &["1_0"]), (3, &["0_0"])];
+        for (stateful, want) in [(true, 2), (false, 0)] {
+            let (held, cost) = balance_case(&clients, &["0_0", "1_0"], stateful);
+            assert_eq!(cost, want);
+            // PID_1 held nothing, so it takes nothing.
+            assert_eq!(held, vec![vec![], vec!["0_0"], vec!["1_0"]]);
+        }
+    }
+
+    #[test]
+    fn should_optimize_active_tasks_with_more_clients_with_more_than_one_task() {
+        let clients: [(u32, &[&str]); 3] = [(1, &[]), (2, &["0_1", "1_0"]), (3, &["0_0"])];
+        for (stateful, want) in [(true, 2), (false, 0)] {
+            let (held, cost) = balance_case(&clients, &["0_0", "0_1", "1_0"], stateful);
+            assert_eq!(cost, want);
+            assert_eq!(held, vec![vec![], vec!["0_0", "0_1"], vec!["1_0"]]);
+        }
+    }
+
+    /// The case that pins Kafka's walk among equal-cost optima: stateless, the
+    /// cost stays 1 but Kafka's maximum flow puts 0_0 and 0_1 on PID_2 and 1_1
+    /// on PID_5, so two tasks move where "fewest moves" would move none.
+    #[test]
+    fn should_balance_assignment_with_more_cost() {
+        let clients: [(u32, &[&str]); 2] = [(2, &["0_0", "1_1"]), (5, &["0_1"])];
+        let (held, cost) = balance_case(&clients, &["0_0", "0_1", "1_1"], true);
+        assert_eq!(cost, 10);
+        assert_eq!(held, vec![vec!["0_0", "1_1"], vec!["0_1"]]);
+        let (held, cost) = balance_case(&clients, &["0_0", "0_1", "1_1"], false);
+        assert_eq!(cost, 1);
+        assert_eq!(held, vec![vec!["0_0", "0_1"], vec!["1_1"]]);
+    }
+
+    /// `shouldOptimizeRandomActive` and `shouldMaintainOriginalAssignmentForMinCost`
+    /// (balance_subtopology): on random racks and holdings the cost does not
+    /// rise (with a traffic cost), every client keeps its task count, and each sub-topology's tasks are
+    /// spread within one of each other over the clients. (Kafka draws its own
+    /// random cluster; these are drawn from a fixed seed.)
+    #[test]
+    fn should_optimize_random_active() {
+        let mut seed = 11u64;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        for round in 0..8 {
+            let (subs, parts, clients) = (6 + round, 3, 9);
+            let n = subs * parts;
+            let racks = 4;
+            let client_rack: Vec<usize> = (0..clients).map(|_| next() % racks).collect();
+            let mut order: Vec<usize> = (0..n).collect();
+            for i in (1..n).rev() {
+                order.swap(i, next() % (i + 1));
+            }
+            // Tasks dealt round robin in a random order, as evenly as Kafka's
+            // `getRandomClientState` holds them.
+            let mut owner = vec![0; n];
+            for (j, &i) in order.iter().enumerate() {
+                owner[i] = j % clients;
+            }
+            let traffic = if round % 2 == 0 { 10 } else { 0 };
+            let cost: Vec<Vec<i64>> = (0..n)
+                .map(|_| {
+                    let local = next() % racks;
+                    (0..clients)
+                        .map(|k| if client_rack[k] == local { 0 } else { traffic })
+                        .collect()
+                })
+                .collect();
+            let group: Vec<usize> = (0..n).map(|i| i / parts).collect();
+            let new = solve_as_kafka(&owner, &cost, &group, subs, clients, 1)
+                .unwrap()
+                .unwrap();
+            let before: i64 = (0..n).map(|i| cost[i][owner[i]]).sum();
+            let after: i64 = (0..n)
+                .map(|i| cost[i][new[i]] + i64::from(new[i] != owner[i]))
+                .sum();
+            if traffic > 0 {
+                assert!(after <= before, "{after} > {before}");
+            }
+            // With no traffic cost Kafka's test asserts only a valid assignment:
+            // starting from a maximum flow, the original one may not be kept.
+            for k in 0..clients {
+                let count = |o: &[usize]| o.iter().filter(|&&x| x == k).count();
+                assert_eq!(count(&owner), count(&new));
+            }
+            for g in 0..subs {
+                let per: Vec<usize> = (0..clients)
+                    .map(|k| (0..n).filter(|&i| group[i] == g && new[i] == k).count())
+                    .collect();
+                let (lo, hi) = (per.iter().min().unwrap(), per.iter().max().unwrap());
+                assert!(hi - lo <= 1, "sub-topology {g}: {per:?}");
+            }
+        }
+    }
+
+    /// A network past `graph::MAX_WORK` is not solved Kafka's way (the caller
+    /// falls back to the condensed solver), and deciding so costs only its build.
+    #[test]
+    fn a_network_past_the_work_limit_goes_to_the_condensed_solver() {
+        let (n, clients, subs) = (600, 60, 60);
+        let owner: Vec<usize> = (0..n).map(|i| i % clients).collect();
+        let cost: Vec<Vec<i64>> = (0..n)
+            .map(|i| (0..clients).map(|k| ((i + k) % 3) as i64).collect())
+            .collect();
+        let group: Vec<usize> = (0..n).map(|i| i * subs / n).collect();
+        let t = std::time::Instant::now();
+        assert_eq!(solve_as_kafka(&owner, &cost, &group, subs, clients, 1), None);
+        println!("built and refused in {:?}", t.elapsed());
+        let racks = vec![0usize; clients];
+        let per_rack: Vec<Vec<i64>> = cost.iter().map(|c| vec![c[0]]).collect();
+        assert!(solve(&owner, &per_rack, &group, subs, &racks, 1, 1, true).is_some());
     }
 
     #[test]

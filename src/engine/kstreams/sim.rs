@@ -34,6 +34,15 @@ pub struct Sim {
     pub(super) changelog_racks: BTreeMap<String, Vec<Vec<String>>>,
     /// Produce patterns (records that arrive as time passes).
     pub(super) workload: super::workload::Workload,
+    /// Instances that joined in a setup and wait, in the group coordinator's
+    /// join window, for the one rebalance of the joins around them
+    /// ([`Engine::apply_setup`]); empty outside a setup's run of joins.
+    pub(super) joining: Vec<String>,
+    /// The instances' process ids (an index of `instances`, so a join checks its
+    /// id without a pass over every instance).
+    pub(super) process_ids: BTreeSet<ProcessId>,
+    /// Stream threads over all instances (kept with `instances`, for the same reason).
+    pub(super) total_threads: usize,
 }
 
 fn check_tags(cfg: &Config, name: &str, tags: &BTreeMap<String, String>) -> Result<(), Error> {
@@ -57,6 +66,21 @@ fn check_tags(cfg: &Config, name: &str, tags: &BTreeMap<String, String>) -> Resu
         }
     }
     Ok(())
+}
+
+/// The trigger of the rebalance for instances that joined together.
+fn joined_trigger(names: &[String]) -> String {
+    match names {
+        [one] => format!("instance {one} joined"),
+        [rest @ .., last] if names.len() <= 4 => {
+            format!("instances {} and {last} joined together", rest.join(", "))
+        }
+        [first, second, .., last] => format!(
+            "{} instances joined together ({first}, {second}, … {last})",
+            names.len()
+        ),
+        _ => "instances joined".to_string(),
+    }
 }
 
 impl Sim {
@@ -248,6 +272,8 @@ impl Sim {
         Ok(out)
     }
 
+    /// Start an instance; `wait`: another join follows at the same instant (in a
+    /// setup), so the rebalance waits for it.
     fn add_instance(
         &mut self,
         name: &str,
@@ -255,6 +281,7 @@ impl Sim {
         rack: &Option<String>,
         tags: &BTreeMap<String, String>,
         pid: Option<ProcessId>,
+        wait: bool,
     ) -> Result<Vec<Event>, Error> {
         if name.is_empty() {
             return Err(Error::BadName("instance".into(), name.to_string()));
@@ -275,7 +302,7 @@ impl Sim {
         }
         check_tags(&self.config, name, tags)?;
         if let Some(p) = pid {
-            if self.instances.values().any(|i| i.process_id == p) {
+            if self.process_ids.contains(&p) {
                 return Err(Error::DuplicateProcessId(p.to_string()));
             }
         }
@@ -284,7 +311,7 @@ impl Sim {
             Some(p) => p,
             None => loop {
                 let p = ProcessId::random(self.rng.next_u64(), self.rng.next_u64());
-                if !self.instances.values().any(|i| i.process_id == p) {
+                if !self.process_ids.contains(&p) {
                     break p;
                 }
             },
@@ -309,13 +336,21 @@ impl Sim {
             member_of: None,
         };
         self.instances.insert(name.to_string(), inst);
+        self.process_ids.insert(pid);
+        self.total_threads += n as usize;
         let mut out = vec![Event::InstanceAdded {
             instance: name.to_string(),
             process_id: pid,
             threads: n,
             rack: rack.clone(),
         }];
-        out.extend(self.maybe_rebalance(&format!("instance {name} joined")));
+        if wait && self.topology.is_some() {
+            self.joining.push(name.to_string());
+            return Ok(out);
+        }
+        let mut joined = std::mem::take(&mut self.joining);
+        joined.push(name.to_string());
+        out.extend(self.maybe_rebalance(&joined_trigger(&joined)));
         Ok(out)
     }
 
@@ -330,6 +365,8 @@ impl Sim {
             .instances
             .remove(name)
             .ok_or_else(|| Error::UnknownInstance(name.to_string()))?;
+        self.process_ids.remove(&inst.process_id);
+        self.total_threads -= inst.threads.len();
         let mut out = vec![Event::InstanceRemoved {
             instance: name.to_string(),
             active_released: inst.active_tasks().into_iter().collect(),
@@ -381,7 +418,7 @@ impl Sim {
 
     /// Whether `adding` more threads fit under [`MAX_TOTAL_THREADS`].
     fn check_thread_room(&self, adding: usize) -> Result<(), Error> {
-        let have: usize = self.instances.values().map(|i| i.threads.len()).sum();
+        let have = self.total_threads;
         if have + adding > MAX_TOTAL_THREADS {
             return Err(Error::TooManyTotalThreads { have, adding });
         }
@@ -405,6 +442,7 @@ impl Sim {
             standby: vec![],
         });
         let n = inst.threads.len() as u32;
+        self.total_threads += 1;
         let mut out = vec![Event::ThreadAdded {
             instance: name.to_string(),
             thread: index,
@@ -436,6 +474,7 @@ impl Sim {
             inst.warmups.remove(t);
         }
         let n = inst.threads.len() as u32;
+        self.total_threads -= 1;
         let mut out = vec![Event::ThreadRemoved {
             instance: name.to_string(),
             thread: th.index,
@@ -557,6 +596,7 @@ impl Sim {
         name: &str,
         threads: &[ThreadAssignmentSpec],
         restoring: &[TaskId],
+        warmups: &[TaskId],
     ) -> Result<Vec<Event>, Error> {
         let inst = self
             .instances
@@ -598,6 +638,26 @@ impl Sim {
             if !self.task_info(t)?.stateful() {
                 return Err(Error::StatelessTask(t));
             }
+        }
+        let standbys: BTreeSet<TaskId> = threads.iter().flat_map(|th| th.standby.iter().copied()).collect();
+        let warm: BTreeSet<TaskId> = warmups.iter().copied().collect();
+        if let Some(&t) = warm.iter().find(|t| !standbys.contains(t)) {
+            return Err(Error::NotStandby {
+                instance: name.to_string(),
+                task: t,
+            });
+        }
+        let others: usize = self
+            .instances
+            .values()
+            .filter(|i| i.name != name)
+            .map(|i| i.warmups.len())
+            .sum();
+        if others + warm.len() > self.config.max_warmup_replicas as usize {
+            return Err(Error::TooManyWarmups {
+                warmups: others + warm.len(),
+                max: self.config.max_warmup_replicas,
+            });
         }
         // Validation done: from here on nothing fails.
         let elsewhere: Vec<TaskId> = actives
@@ -648,6 +708,7 @@ impl Sim {
                 inst.local.entry(t).or_insert(0);
             }
         }
+        inst.warmups = warm.clone();
         let loads = inst
             .threads
             .iter()
@@ -665,6 +726,73 @@ impl Sim {
             threads: loads,
             restoring,
             also_active_elsewhere: elsewhere,
+            warmups: warm.into_iter().collect(),
+        }])
+    }
+
+    fn assign_standbys(&mut self) -> Result<Vec<Event>, Error> {
+        if self.topology.is_none() {
+            return Err(Error::NoTopology);
+        }
+        let mut owners: BTreeMap<TaskId, (usize, bool)> = BTreeMap::new();
+        for inst in self.instances.values() {
+            let member = inst.is_member();
+            for t in inst.active_tasks() {
+                let e = owners.entry(t).or_insert((0, true));
+                e.0 += 1;
+                e.1 &= member;
+            }
+        }
+        if let Some(t) = self
+            .tasks
+            .iter()
+            .map(|t| t.id)
+            .find(|t| owners.get(t) != Some(&(1, true)))
+        {
+            return Err(Error::ActivesNotFixed(t));
+        }
+        Ok(state::assign_standbys(
+            self,
+            "standbys placed around fixed actives",
+        ))
+    }
+
+    fn clear_task_offsets(&mut self, name: &str, tasks: &[TaskId]) -> Result<Vec<Event>, Error> {
+        let inst = self
+            .instances
+            .get(name)
+            .ok_or_else(|| Error::UnknownInstance(name.to_string()))?;
+        let assigned: BTreeSet<TaskId> = inst
+            .threads
+            .iter()
+            .flat_map(|th| th.active.iter().chain(th.standby.iter()).copied())
+            .collect();
+        for &t in tasks {
+            self.task_info(t)?;
+            if assigned.contains(&t) {
+                return Err(Error::TaskInUse {
+                    instance: name.to_string(),
+                    task: t,
+                });
+            }
+        }
+        let inst = self.instances.get_mut(name).expect("checked above");
+        let gone: Vec<TaskId> = if tasks.is_empty() {
+            inst.local
+                .keys()
+                .copied()
+                .filter(|t| !assigned.contains(t))
+                .collect()
+        } else {
+            let set: BTreeSet<TaskId> = tasks.iter().copied().collect();
+            set.into_iter().filter(|t| inst.local.contains_key(t)).collect()
+        };
+        for t in &gone {
+            inst.local.remove(t);
+        }
+        Ok(vec![Event::TaskOffsetsCleared {
+            instance: name.to_string(),
+            tasks: gone,
         }])
     }
 
@@ -831,6 +959,7 @@ impl Sim {
     }
 
     fn rebalance(&mut self, trigger: &str) -> Vec<Event> {
+        self.joining.clear();
         state::rebalance(self, trigger)
     }
 }
@@ -871,6 +1000,9 @@ impl Engine for Sim {
             metrics: Metrics::default(),
             changelog_racks: BTreeMap::new(),
             workload: super::workload::Workload::default(),
+            joining: Vec::new(),
+            process_ids: BTreeSet::new(),
+            total_threads: 0,
         })
     }
 
@@ -892,7 +1024,7 @@ impl Engine for Sim {
                 rack,
                 tags,
                 process_id,
-            } => self.add_instance(name, *threads, rack, tags, *process_id),
+            } => self.add_instance(name, *threads, rack, tags, *process_id, false),
             Action::RemoveInstance { name } => self.remove_instance(name),
             Action::CrashInstance { name } => self.crash_instance(name),
             Action::RestartInstance { name } => self.restart_instance(name),
@@ -915,8 +1047,11 @@ impl Engine for Sim {
                 instance,
                 threads,
                 restoring,
-            } => self.set_assignment(instance, threads, restoring),
+                warmups,
+            } => self.set_assignment(instance, threads, restoring, warmups),
             Action::SetTaskOffsets { instance, offsets } => self.set_task_offsets(instance, offsets),
+            Action::ClearTaskOffsets { instance, tasks } => self.clear_task_offsets(instance, tasks),
+            Action::AssignStandbys => self.assign_standbys(),
             Action::SetEndOffsets { offsets } => self.set_end_offsets(offsets),
             Action::SetPartitionRacks { topic, racks } => self.set_partition_racks(topic, racks),
             Action::SetConfig(change) => self.set_config(change),
@@ -924,6 +1059,38 @@ impl Engine for Sim {
             Action::ChangeWorkload { id, pattern } => self.change_workload(*id, pattern),
             Action::RemoveWorkload { id } => self.remove_workload(*id),
         }
+    }
+
+    /// Instances added one after another in a setup start together: the group
+    /// coordinator holds the rebalance while members keep joining (the classic
+    /// protocol's `group.initial.rebalance.delay.ms`, extended by each new member,
+    /// and its join phase, which waits for every member to rejoin; the streams
+    /// protocol's `group.streams.initial.rebalance.delay.ms` and its target
+    /// assignment, computed once for the epoch bumps of the joins before it), so
+    /// the run of joins rebalances once, with its last join.
+    fn apply_setup(&mut self, action: &Action, next: Option<&Action>) -> Result<Vec<Event>, Error> {
+        match (action, next) {
+            (
+                Action::AddInstance {
+                    name,
+                    threads,
+                    rack,
+                    tags,
+                    process_id,
+                },
+                Some(Action::AddInstance { .. }),
+            ) => self.add_instance(name, *threads, rack, tags, *process_id, true),
+            _ => self.apply(action),
+        }
+    }
+
+    fn apply_setup_part(
+        &mut self,
+        action: &Action,
+        next: Option<&Action>,
+        _budget: u64,
+    ) -> Result<crate::engine::Part<Self>, Error> {
+        Ok((self.apply_setup(action, next)?, None))
     }
 
     fn config(&self) -> &Config {

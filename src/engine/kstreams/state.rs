@@ -349,6 +349,44 @@ struct Apply<'a> {
 
 /// Run one rebalance: assign, spread over threads, start restoration, report.
 pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
+    run(sim, trigger, false)
+}
+
+/// A rebalance in which every member keeps the actives it holds and only the
+/// standby assignor runs (Kafka's standby assignor tests: clients whose actives
+/// are assigned, then `StandbyTaskAssignor.assign`). Every task must have one
+/// active owner among the members.
+pub fn assign_standbys(sim: &mut Sim, trigger: &str) -> Vec<Event> {
+    run(sim, trigger, true)
+}
+
+/// The standby assignor alone, over the actives the clients held.
+fn standbys_around_fixed_actives(ctx: &mut Ctx) -> bool {
+    for c in 0..ctx.clients.len() {
+        let held = ctx.clients[c].prev_active.clone();
+        for &t in &held {
+            ctx.active_reason[t] = Reason::Sticky;
+        }
+        ctx.clients[c].active = held;
+    }
+    if ctx.standby_replicas > 0 {
+        let sa = super::standby::StandbyAssignor::choose(ctx);
+        ctx.log.push(Event::StandbyAssignorChosen {
+            assignor: ctx.cfg.assignor(),
+            standby_assignor: sa.class_name().to_string(),
+            tags: sa.keys.clone(),
+            members_with_client_rack: ctx.members_with_rack(),
+            members: ctx.clients.len() as u32,
+            strategy: ctx.cfg.rack_aware_assignment_strategy,
+            rack_optimizer: ctx.rack.is_some(),
+        });
+        let stateful = ctx.stateful();
+        sa.assign(ctx, &stateful);
+    }
+    false
+}
+
+fn run(sim: &mut Sim, trigger: &str, fixed_actives: bool) -> Vec<Event> {
     let cfg = sim.config.clone();
     let assignor = cfg.assignor().strategy();
     let previous_generation = sim.generation;
@@ -369,7 +407,11 @@ pub fn rebalance(sim: &mut Sim, trigger: &str) -> Vec<Event> {
     } = Subscriptions::read(sim, &members);
     let rack = rack_model(sim, &clients, &mut out);
     let mut ctx = Ctx::new(&metas, clients, &cfg, rack);
-    let probing = assignor.assign(&mut ctx);
+    let probing = if fixed_actives {
+        standbys_around_fixed_actives(&mut ctx)
+    } else {
+        assignor.assign(&mut ctx)
+    };
     out.append(&mut ctx.log);
     if member_count == 0 && !metas.is_empty() {
         out.push(Event::Warning {

@@ -17,6 +17,7 @@ pub fn of(e: &Event) -> Option<Subject> {
         | Event::ThreadsAssigned { instance, .. }
         | Event::InstanceIdle { instance, .. }
         | Event::AssignmentSet { instance, .. }
+        | Event::TaskOffsetsCleared { instance, .. }
         | Event::TaskOffsetsSet { instance, .. } => Some(Subject::new("instance", instance.clone())),
         Event::ThreadAdded { instance, thread, .. } | Event::ThreadRemoved { instance, thread, .. } => {
             Some(Subject::new("thread", format!("{instance}/T{thread}")))
