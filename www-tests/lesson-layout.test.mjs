@@ -10,7 +10,7 @@ import { openApp, screenshot, suite } from './harness.mjs';
 const env = suite();
 
 const SIZES = [[1280, 800], [390, 844]];
-/** Marks off screen on a 390-px phone: 40 of them over the 151 steps today, with a
+/** Marks off screen on a 390-px phone: 40 of them over the 152 steps today, with a
  * little room for a loaded machine's late layout. */
 const PHONE_BUDGET = 44;
 
