@@ -295,11 +295,10 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
                     }
                     <span class="line overload" style={format!("--at:{:.2}", overload.clamp(0.0, 100.0))} title={format!("overload line {overload:.0} %")}></span>
                 </div>
-                if let Some(r) = &b.report {
-                    {{
-                        let (text, behind) = crate::view::pulsar_report::report_line(r);
-                        html! { <p class={classes!("report", behind.then_some("behind"))} data-report-behind={behind.to_string()}>{ text }</p> }
-                    }}
+                // Said only when the leader's copy is behind the live load (or
+                // missing): then the shedder sees something else than the bars.
+                if let Some((text, true)) = b.report.as_ref().map(crate::view::pulsar_report::report_line) {
+                    <p class="report behind" data-report-behind="true">{ text }</p>
                 }
                 if let (Some(h), true) = (input.and_then(|i| i.hits), b.alive) {
                     <p class="hits" data-high-hits={h.high.to_string()} data-low-hits={h.low.to_string()}>
