@@ -353,7 +353,7 @@ pub fn sweep(plan: &Plan, threads: usize) -> Result<Sweep, String> {
     })
 }
 
-/// Every figure's values over `runs`, in the order the figures first appear.
+/// Every figure's values over `runs`, in [`crate::engine::outcome::FIGURES`] order.
 fn figures(runs: &[&Outcome]) -> Vec<Figure> {
     let mut names: Vec<&'static str> = Vec::new();
     let mut values: Vec<Vec<f64>> = Vec::new();
@@ -370,9 +370,10 @@ fn figures(runs: &[&Outcome]) -> Vec<Figure> {
             values[i].push(v);
         }
     }
-    names
-        .into_iter()
-        .zip(values)
+    let mut all: Vec<(&'static str, Vec<f64>)> = names.into_iter().zip(values).collect();
+    let place = |k: &str| crate::engine::outcome::FIGURES.iter().position(|f| *f == k);
+    all.sort_by_key(|(k, _)| place(k));
+    all.into_iter()
         .filter_map(|(figure, values)| Distribution::of(&values).map(|dist| Figure { figure, dist, values }))
         .collect()
 }

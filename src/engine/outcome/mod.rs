@@ -250,6 +250,30 @@ impl Outcome {
     }
 }
 
+/// Every figure's name, in the order [`Outcome::figures`] gives them.
+pub const FIGURES: &[&str] = &[
+    "score",
+    "settled",
+    "rounds to settle",
+    "moves",
+    "peak load",
+    "final max/min",
+    "mean std dev",
+    "final std dev",
+    "rounds over line",
+    "topics reconnected",
+    "sessions reconnected",
+    "MB/s moved",
+    "msg/s moved",
+    "shed decisions",
+    "misdirected sheds",
+    "records restored",
+    "restore ms",
+    "longest restore ms",
+    "warm-ups",
+    "failed schedules",
+];
+
 /// The names of the system-specific figures ([`Extra`]), in [`Outcome::figures`].
 const EXTRA: &[&str] = &[
     "topics reconnected",
@@ -344,7 +368,12 @@ impl Track {
         Outcome {
             system: system.slug(),
             rounds: s.len() as u64,
-            settled_after: settle::settled_after(s, &settings),
+            // Moves after the last round (an admin unload, say) were never measured: not settled.
+            settled_after: if self.pending_moves > 0 {
+                None
+            } else {
+                settle::settled_after(s, &settings)
+            },
             settle: settings,
             moves: self.moves,
             moves_are: "",
