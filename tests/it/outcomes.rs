@@ -6,7 +6,7 @@
 
 use crate::support;
 use lbscope::engine::outcome::{self, Measure, Meter, Outcome, Settings};
-use lbscope::engine::{flink, kstreams, pulsar, Engine, System};
+use lbscope::engine::{flink, kstreams, pulsar, System};
 use lbscope::scenario::run::{self, Settle};
 use lbscope::scenario::sweep::{self, Plan};
 use lbscope::scenario::Scenario;
@@ -158,7 +158,7 @@ fn assignment_should_converge_after_adding_node() {
             .settled_after
             .unwrap_or_else(|| panic!("{stateful} stateful tasks: did not settle: {o:?}"));
         assert!(
-            took >= 1 && took <= bound,
+            (1..=bound).contains(&took),
             "{stateful} stateful tasks: {took} rebalances, bound {bound}"
         );
         assert_eq!(o.score, 100.0, "{:?}", o.goals);
@@ -176,7 +176,7 @@ fn dropping_nodes_should_converge() {
     let sc = convergence_cluster(11, 13, 7, json!({"op": "remove_instance", "name": "app-1"}));
     let o = outcome_from(&sc, 0);
     let took = o.settled_after.unwrap_or_else(|| panic!("did not settle: {o:?}"));
-    assert!(took >= 1 && took <= 13 / 2 + 2, "{took} rebalances");
+    assert!((1..=13 / 2 + 2).contains(&took), "{took} rebalances");
     assert_eq!(o.score, 100.0, "{:?}", o.goals);
 }
 
@@ -194,10 +194,7 @@ fn sum(log: &[run::LoggedEvent], kind: &str, field: &str) -> u64 {
 
 /// Apply `ops` (JSON actions) after `setup`, skipping refused ones; the
 /// scenario of what was applied.
-fn applied<E: Engine + Measure>(seed: u64, setup: &[Value], ops: &[Value]) -> Scenario
-where
-    E: lbscope::scenario::InBody,
-{
+fn applied<E: lbscope::scenario::InBody>(seed: u64, setup: &[Value], ops: &[Value]) -> Scenario {
     let mut sim = E::new(Default::default(), seed).unwrap();
     let mut log = lbscope::scenario::Log::<E>::default();
     for a in setup {
