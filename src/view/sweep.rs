@@ -13,6 +13,20 @@ use std::fmt::Write as _;
 /// Columns a panel's values are gathered into (dots per row at most).
 const BINS: usize = 90;
 
+/// A setting's row label: "as the scenario is", its one value, or its values.
+fn label(v: &crate::scenario::sweep::Variant) -> String {
+    let shown = |val: &serde_json::Value| val.as_str().map_or_else(|| val.to_string(), str::to_string);
+    match v.config.as_slice() {
+        [] => "as the scenario is".to_string(),
+        // The keys are in the caption (the first) and in the sweep's table.
+        c => c
+            .iter()
+            .map(|(_, val)| shown(val))
+            .collect::<Vec<_>>()
+            .join(" · "),
+    }
+}
+
 /// Draw `sweep`, the figures named in `only` (all when empty), in the sweep's order.
 pub fn draw(sweep: &Sweep, only: &[String], title: &str) -> Result<String, String> {
     let names: Vec<&'static str> = {
@@ -40,36 +54,53 @@ pub fn draw(sweep: &Sweep, only: &[String], title: &str) -> Result<String, Strin
                 .collect()
         }
     };
-    let (w, left, right) = (880.0, 250.0, 850.0);
+    let labels: Vec<String> = sweep.variants.iter().map(|r| label(&r.variant)).collect();
+    let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as f64;
+    let (w, right) = (880.0, 850.0);
+    // Room for the longest row label (about 6.6 user units a character at 12).
+    let left = (30.0 + longest * 6.6).clamp(150.0, 420.0);
     let row = 24.0;
     let rows = sweep.variants.len() as f64;
     let panel = 30.0 + rows * row + 22.0;
     let top = 84.0;
-    let height = top + panel * names.len() as f64 + 40.0;
+    let height = top + panel * names.len() as f64 + 30.0;
     let mut svg = Svg::new(w, height, title);
     svg.root_attr("data-view", "sweep");
     svg.root_attr("data-seeds", &sweep.seeds.to_string());
+    let rows_are = match sweep.variants.first().map(|v| v.variant.config.as_slice()) {
+        Some([(k, _), ..])
+            if sweep
+                .variants
+                .iter()
+                .all(|v| v.variant.config.first().is_some_and(|c| c.0 == *k)) =>
+        {
+            format!(" · rows: {k}")
+        }
+        _ => String::new(),
+    };
     svg.caption(&super::Caption {
         title: title.to_string(),
         summary: format!(
-            "{} seeds ({} to {}) per setting{} · one dot per run (larger: more runs) · | median · ¦ 90th percentile",
-            sweep.seeds,
-            sweep.seed_range.0,
-            sweep.seed_range.1,
-            match sweep.variants.first().map(|v| v.variant.config.as_slice()) {
-                Some([(k, _), ..]) if sweep.variants.iter().all(|v| v.variant.config.first().is_some_and(|c| c.0 == *k)) => {
-                    format!(" · rows: {k}")
-                }
-                _ => String::new(),
-            }
+            "{} seeds ({} to {}) per setting{rows_are}",
+            sweep.seeds, sweep.seed_range.0, sweep.seed_range.1,
         ),
-        position: format!(
-            "settled: no move for {} rounds and a spread within {} {}",
+        position: "one dot per run (larger: more runs with that value) · solid tick: median · dashed tick: 90th percentile"
+            .to_string(),
+    });
+    svg.text(
+        16.0,
+        height - 12.0,
+        11.0,
+        "start",
+        "400",
+        theme::MUTED,
+        &format!(
+            "settled: no move for {} rounds and a spread within {} {} (docs/outcomes.md)",
             sweep.settle.quiet_rounds,
             fmt(sweep.settle.band),
             sweep.load_unit
         ),
-    });
+    );
     for (pi, name) in names.iter().enumerate() {
         let y0 = top + pi as f64 * panel;
         svg.text(16.0, y0 + 16.0, 13.0, "start", "700", theme::FG, name);
@@ -106,19 +137,8 @@ pub fn draw(sweep: &Sweep, only: &[String], title: &str) -> Result<String, Strin
         for (vi, f) in figs.iter().enumerate() {
             let cy = y0 + 26.0 + vi as f64 * row + row / 2.0;
             let color = COLORS[vi % COLORS.len()];
-            let v = &sweep.variants[vi].variant;
-            let label = match v.config.as_slice() {
-                [] => "as the scenario is".to_string(),
-                // One key: its value (the key is in the caption).
-                [(_, val)] => val.as_str().map_or_else(|| val.to_string(), str::to_string),
-                // Several keys: their values.
-                c => c
-                    .iter()
-                    .map(|(_, val)| val.as_str().map_or_else(|| val.to_string(), str::to_string))
-                    .collect::<Vec<_>>()
-                    .join(" · "),
-            };
-            svg.text(left - 10.0, cy + 4.0, 12.0, "end", "400", theme::FG, &label);
+            let label = &labels[vi];
+            svg.text(left - 10.0, cy + 4.0, 12.0, "end", "400", theme::FG, label);
             svg.line(left, cy, right, cy, theme::PANEL, 1.0, "");
             let Some(f) = f else {
                 svg.text(
