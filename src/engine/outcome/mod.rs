@@ -207,8 +207,9 @@ impl Outcome {
         };
         let _ = writeln!(
             s,
-            "  {} rounds, {settled} (no move for {} rounds, spread within {} {})",
+            "  {} round{}, {settled} (settled: no move for {} rounds, a spread of at most {} in {})",
             self.rounds,
+            if self.rounds == 1 { "" } else { "s" },
             self.settle.quiet_rounds,
             fmt(self.settle.band),
             self.load_unit
