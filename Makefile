@@ -146,10 +146,16 @@ fmt:
 	cargo fmt --all
 
 ## docs-img: redraw the README's pictures with `lbscope render` (the playground's view code)
+## and `lbscope sweep`
 docs-img:
 	mkdir -p docs/img
 	cargo run -q --bin lbscope -- render tests/scenarios/pulsar-workload-patterns.json --view ring -o docs/img/ring.svg
 	cargo run -q --bin lbscope -- render tests/scenarios/flink-figure-c-tasks.json --view slots -o docs/img/slots.svg
+	cargo run -q --release --bin lbscope -- sweep docs/img/sweep-cluster.json --seeds 100 --rounds 30 \
+	  --setting loadBalancerLoadSheddingStrategy=ThresholdShedder --setting loadBalancerLoadSheddingStrategy=AvgShedder \
+	  --setting 'loadBalancerLoadSheddingStrategy=TransferShedder; loadManagerClassName=ExtensibleLoadManagerImpl' \
+	  --svg docs/img/sweep-shedders.svg --figure score --figure moves --figure 'sessions reconnected' \
+	  --figure 'final max/min' --figure 'final std dev' --figure 'misdirected sheds' >/dev/null
 
 ## flink-diff: the differential test against Flink's own runtime: the document's figures and
 ## seeded random jobs on a Flink 2.3.0 MiniCluster and through lbscope (installs a JDK from

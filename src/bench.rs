@@ -180,6 +180,73 @@ fn sample(warmup: usize, iters: usize, mut op: impl FnMut() -> f64) -> Stats {
     Stats::of((0..iters).map(|_| op()).collect())
 }
 
+// ---------------------------------------------------------------- Sweeps
+
+/// Rounds appended to a swept scenario.
+const SWEEP_ROUNDS: usize = 10;
+
+/// One sweep of `plan` on every core, timed; ms.
+fn time_sweep(plan: &crate::scenario::sweep::Plan) -> f64 {
+    let t = Instant::now();
+    let s = crate::scenario::sweep::sweep(plan, crate::scenario::sweep::available_threads())
+        .expect("the benchmark sweep runs");
+    let d = ms(t);
+    assert!(
+        s.variants[0].refused.is_empty(),
+        "no run of the benchmark sweep is refused"
+    );
+    d
+}
+
+/// A sweep plan of `sc` (its whole log, then [`SWEEP_ROUNDS`] rounds) over seeds `1..=seeds`.
+fn sweep_plan(mut sc: crate::scenario::Scenario, seeds: u64) -> crate::scenario::sweep::Plan {
+    sc.cursor = None;
+    sc.push_rounds(SWEEP_ROUNDS);
+    crate::scenario::sweep::Plan {
+        scenario: sc,
+        seeds: (1..=seeds).collect(),
+        variants: crate::scenario::sweep::parse_variants(&[], &[]).expect("no setting is valid"),
+        settle: Default::default(),
+    }
+}
+
+/// `lbscope sweep pulsar-threshold-shedder --seeds 1000 --rounds 10`: (stats, setup ms).
+pub fn sweep_doc_example(warmup: usize, iters: usize) -> (Stats, f64) {
+    let t = Instant::now();
+    let sc = crate::gallery::example("pulsar-threshold-shedder")
+        .expect("the example exists")
+        .scenario();
+    let plan = sweep_plan(sc, 1000);
+    let setup = ms(t);
+    (sample(warmup, iters, || time_sweep(&plan)), setup)
+}
+
+/// 200 brokers, 20,000 topics on 2,048 bundles, `seeds` seeds: (stats of one sweep, setup ms).
+pub fn sweep_large(seeds: u64) -> (Stats, f64) {
+    let t = Instant::now();
+    let mut sc = pulsar_scenario(200, 20_000, 2048);
+    // The benchmark cluster's traffic keeps 1,000 brokers half loaded: a fifth of it
+    // keeps 200 so.
+    if let crate::scenario::Body::Pulsar(log) = &mut sc.body {
+        for a in &mut log.setup {
+            if let pulsar::Action::CreateTopics { traffic, .. }
+            | pulsar::Action::SetTopicTraffic { traffic, .. } = a
+            {
+                *traffic = Traffic {
+                    msg_rate_in: traffic.msg_rate_in * 0.2,
+                    msg_rate_out: traffic.msg_rate_out * 0.2,
+                    throughput_in: traffic.throughput_in * 0.2,
+                    throughput_out: traffic.throughput_out * 0.2,
+                    ..*traffic
+                };
+            }
+        }
+    }
+    let plan = sweep_plan(sc, seeds);
+    let setup = ms(t);
+    (sample(0, 1, || time_sweep(&plan)), setup)
+}
+
 // ---------------------------------------------------------------- Pulsar
 
 /// The Pulsar namespace of the benchmark.
@@ -565,6 +632,28 @@ pub fn run(quick: bool, mut progress: impl FnMut(&str)) -> Report {
         "kstreams Rebalance: 100 instances x 8 threads, 5000 tasks, 2 standbys, rack min_traffic".into(),
         stats,
         Some(Target::MaxMs(50.0)),
+        setup,
+        None,
+    ));
+
+    progress("sweep");
+    let threads = crate::scenario::sweep::available_threads();
+    let (stats, setup) = sweep_doc_example(if quick { 1 } else { 2 }, if quick { 3 } else { 9 });
+    rows.push(Row::timed(
+        format!("sweep: 1,000 seeds of the pulsar-threshold-shedder example + {SWEEP_ROUNDS} rounds, {threads} threads"),
+        stats,
+        Some(Target::MaxMs(1000.0)),
+        setup,
+        None,
+    ));
+    let (stats, setup) = sweep_large(if quick { 20 } else { 100 });
+    rows.push(Row::timed(
+        format!(
+            "sweep: {} seeds of 200 brokers, 20k topics, 2048 bundles + {SWEEP_ROUNDS} rounds, {threads} threads",
+            if quick { 20 } else { 100 }
+        ),
+        stats,
+        (!quick).then_some(Target::MaxMs(60_000.0)),
         setup,
         None,
     ));

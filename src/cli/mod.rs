@@ -40,6 +40,51 @@ enum Command {
         /// Append this many rounds (Step / Schedule / Rebalance) to the log first.
         #[arg(long, default_value_t = 0)]
         rounds: usize,
+        /// The outcome's settling rule: rounds without a move (default 3).
+        #[arg(long)]
+        quiet_rounds: Option<u32>,
+        /// The outcome's settling rule: widest spread of load, in the system's unit
+        /// (default: Pulsar 20 percentage points, Flink and Kafka Streams 1 task).
+        #[arg(long)]
+        band: Option<f64>,
+    },
+    /// Replay one scenario over many seeds (and settings) in parallel and print
+    /// each outcome figure's distribution (see docs/outcomes.md).
+    Sweep {
+        /// A scenario file, a share link, or a preset's name (lbscope preset --list).
+        scenario: String,
+        /// Seeds: a count N (1 to N) or a range A..B (both ends included).
+        #[arg(long, default_value = "100")]
+        seeds: String,
+        /// Settings to compare, `key=v1,v2,...` with the scenario's config keys
+        /// (repeatable: every combination).
+        #[arg(long, value_name = "KEY=VALUES")]
+        vary: Vec<String>,
+        /// One setting of several keys, `key=value; key=value` (repeatable: one
+        /// setting each), for keys that only make sense together.
+        #[arg(long, value_name = "KEY=VALUE; ...")]
+        setting: Vec<String>,
+        /// Append this many rounds (Step / Schedule / Rebalance) to the log first.
+        #[arg(long, default_value_t = 0)]
+        rounds: usize,
+        /// Output format of the table.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Also draw the distributions as SVG to this file.
+        #[arg(long)]
+        svg: Option<std::path::PathBuf>,
+        /// The figures the SVG draws (repeatable; all by default).
+        #[arg(long)]
+        figure: Vec<String>,
+        /// Threads (the machine's cores by default); the output is the same for any.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// The settling rule: rounds without a move (default 3).
+        #[arg(long)]
+        quiet_rounds: Option<u32>,
+        /// The settling rule: widest spread of load, in the system's unit.
+        #[arg(long)]
+        band: Option<f64>,
     },
     /// Draw a view of a scenario as SVG, with the playground's view code (for docs and slides).
     Render {
@@ -254,7 +299,14 @@ pub fn main() -> ExitCode {
 fn run(cmd: Command) -> Result<String, String> {
     match cmd {
         Command::Ring { bundles, topics } => ring(bundles, &topics),
-        Command::Run { file, format, rounds } => {
+        Command::Run {
+            file,
+            format,
+            rounds,
+            quiet_rounds,
+            band,
+        } => {
+            let settle = settle_of(quiet_rounds, band)?;
             let mut sc = read_scenario(&file)?;
             if rounds > crate::scenario::MAX_ACTIONS {
                 return Err(format!(
@@ -268,11 +320,58 @@ fn run(cmd: Command) -> Result<String, String> {
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
             match format {
-                Format::Text => run::write_text(&sc, &mut out),
-                Format::Json => run::write_json(&sc, &mut out),
+                Format::Text => run::write_text_with(&sc, settle, &mut out),
+                Format::Json => run::write_json_with(&sc, settle, &mut out),
             }
             .map_err(|e| e.to_string())?;
             Ok(String::new())
+        }
+        Command::Sweep {
+            scenario,
+            seeds,
+            vary,
+            setting,
+            rounds,
+            format,
+            svg,
+            figure,
+            threads,
+            quiet_rounds,
+            band,
+        } => {
+            use crate::scenario::sweep;
+            let mut sc = scenario_arg(&scenario)?;
+            if rounds > crate::scenario::MAX_ACTIONS {
+                return Err(format!(
+                    "--rounds {rounds} is more than the limit of {}",
+                    crate::scenario::MAX_ACTIONS
+                ));
+            }
+            sc.validate().map_err(|e| e.to_string())?;
+            // The whole log (a preset's cursor is where its page opens), then the rounds.
+            sc.cursor = None;
+            sc.push_rounds(rounds);
+            let plan = sweep::Plan {
+                scenario: sc,
+                seeds: sweep::parse_seeds(&seeds)?,
+                variants: sweep::parse_variants(&setting, &vary)?,
+                settle: settle_of(quiet_rounds, band)?,
+            };
+            if threads == Some(0) {
+                return Err("--threads must be at least 1".into());
+            }
+            let result = sweep::sweep(&plan, threads.unwrap_or_else(sweep::available_threads))?;
+            if let Some(path) = svg {
+                let title = format!("{} outcomes over seeds", plan.scenario.body.system().title());
+                let pic = crate::view::sweep::draw(&result, &figure, &title)?;
+                std::fs::write(&path, pic).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            } else if !figure.is_empty() {
+                return Err("--figure picks what --svg draws: give --svg too".into());
+            }
+            Ok(match format {
+                Format::Text => crate::safe_text::message(&result.to_text()).into_owned(),
+                Format::Json => crate::safe_text::json(&result.to_json()).into_owned(),
+            })
         }
         Command::Render {
             file,
@@ -388,6 +487,30 @@ fn run(cmd: Command) -> Result<String, String> {
             })
         }
     }
+}
+
+/// The settling rule asked for on the command line.
+fn settle_of(quiet_rounds: Option<u32>, band: Option<f64>) -> Result<run::Settle, String> {
+    if let Some(b) = band {
+        if !b.is_finite() || b < 0.0 {
+            return Err(format!("--band {b}: give a spread of zero or more"));
+        }
+    }
+    Ok(run::Settle { quiet_rounds, band })
+}
+
+/// A scenario named on the command line: a file, a share link, or a preset's name.
+fn scenario_arg(arg: &str) -> Result<Scenario, String> {
+    let path = std::path::Path::new(arg);
+    if !arg.contains('#') && path.is_file() {
+        return read_scenario(path);
+    }
+    if arg.contains("#s=") || arg.starts_with("s=") {
+        return url::decode(arg).map_err(|e| e.to_string());
+    }
+    let json = preset(Some(arg), false, false)
+        .map_err(|e| format!("{arg}: not a file, a link or a preset ({e})"))?;
+    Scenario::from_json(&json).map_err(|e| format!("{arg}: {e}"))
 }
 
 /// Append `--rounds` at the scenario's cursor (as the page's Step does) and

@@ -10,6 +10,7 @@
 
 pub mod flink;
 pub mod kstreams;
+pub mod outcome;
 pub mod pulsar;
 pub mod rng;
 pub mod schema;

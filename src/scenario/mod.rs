@@ -9,6 +9,7 @@ pub mod presets;
 pub mod read;
 pub mod run;
 pub mod session;
+pub mod sweep;
 pub mod url;
 
 use crate::engine::{flink, kstreams, pulsar, Engine, Schema, System};
@@ -74,8 +75,8 @@ macro_rules! each_log {
 }
 pub use each_log;
 
-/// An engine whose log a [`Body`] holds.
-pub trait InBody: Engine {
+/// An engine whose log a [`Body`] holds (and whose runs can be measured).
+pub trait InBody: Engine + crate::engine::outcome::Measure {
     /// A body holding `log`.
     fn wrap_log(log: Log<Self>) -> Body;
     /// The log, when `body` is this engine's.

@@ -2,6 +2,7 @@
 //! prints and the golden tests compare (the browser's log is the same list).
 
 use super::{replay, InBody, Log, Scenario, ScenarioError, VisitLog};
+use crate::engine::outcome::{self, Measure, Meter, Outcome, Settings};
 use crate::engine::{Engine, Narrate};
 use serde::Serialize;
 use std::io::Write;
@@ -148,19 +149,22 @@ impl<E: Engine> Serialize for ViewOf<'_, E> {
 /// replayed and however large the cluster.
 pub fn for_each_event(
     sc: &Scenario,
+    settle: Settle,
     each: &mut dyn FnMut(LoggedEvent) -> Result<(), StreamError>,
-    end: &mut dyn FnMut(WriteState<'_>) -> Result<(), StreamError>,
+    end: &mut dyn FnMut(&Outcome, WriteState<'_>) -> Result<(), StreamError>,
 ) -> Result<(), StreamError> {
     sc.validate()?;
     struct Each<'a, 'b, 'c>(
         &'a Scenario,
+        Settle,
         &'b mut dyn FnMut(LoggedEvent) -> Result<(), StreamError>,
-        &'c mut dyn FnMut(WriteState<'_>) -> Result<(), StreamError>,
+        &'c mut dyn FnMut(&Outcome, WriteState<'_>) -> Result<(), StreamError>,
     );
     impl VisitLog for Each<'_, '_, '_> {
         type Out = Result<(), StreamError>;
         fn visit<E: InBody>(self, log: &Log<E>) -> Self::Out {
-            let Each(sc, each, end) = self;
+            let Each(sc, settle, each, end) = self;
+            let mut meter = E::meter(&log.config, settle.settings(E::SYSTEM));
             let refused = |which, index, e: &dyn std::fmt::Display| ScenarioError::Refused {
                 which,
                 index,
@@ -170,6 +174,7 @@ pub fn for_each_event(
             for (i, a) in log.setup.iter().enumerate() {
                 let events = state.apply_setup(a, log.setup.get(i + 1));
                 for e in events.map_err(|e| refused("setup", i, &e))? {
+                    meter.event(&e);
                     each(logged::<E>(None, &e))?;
                 }
             }
@@ -178,16 +183,78 @@ pub fn for_each_event(
             for (i, a) in log.actions[..n].iter().enumerate() {
                 let round = rounds.of(a);
                 for e in state.apply(a).map_err(|e| refused("log", i, &e))? {
+                    meter.event(&e);
                     each(logged_at::<E>(i, round, &e))?;
                 }
             }
             let write = |w: &mut dyn Write, depth: usize| {
                 crate::safe_text::write_pretty(w, &ViewOf(&state), depth).map_err(std::io::Error::from)
             };
-            end(&write)
+            end(&meter.outcome(), &write)
         }
     }
-    sc.body.visit(Each(sc, each, end))
+    sc.body.visit(Each(sc, settle, each, end))
+}
+
+/// What the settling rule of an outcome is asked to be: each value left out
+/// takes the system's default ([`Settings::of`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Settle {
+    /// Quiet rounds.
+    pub quiet_rounds: Option<u32>,
+    /// Band, in the system's unit of load.
+    pub band: Option<f64>,
+}
+
+impl Settle {
+    /// The rule for `system`.
+    pub fn settings(self, system: crate::engine::System) -> Settings {
+        Settings::with(system, self.quiet_rounds, self.band)
+    }
+}
+
+/// The outcome of replaying `sc` up to its cursor ([`outcome`]), read from
+/// the events as the engine makes them: nothing is narrated or kept, so a
+/// sweep of many seeds costs the engine's work alone.
+pub fn outcome(sc: &Scenario, settle: Settle) -> Result<Outcome, ScenarioError> {
+    sc.validate()?;
+    struct Measured<'a>(&'a Scenario, Settle);
+    impl VisitLog for Measured<'_> {
+        type Out = Result<Outcome, ScenarioError>;
+        fn visit<E: InBody>(self, log: &Log<E>) -> Self::Out {
+            let Measured(sc, settle) = self;
+            let refused = |which, index, e: &dyn std::fmt::Display| ScenarioError::Refused {
+                which,
+                index,
+                message: e.to_string(),
+            };
+            let mut meter = E::meter(&log.config, settle.settings(E::SYSTEM));
+            let mut state = E::new(log.config.clone(), sc.seed).map_err(|e| refused("config", 0, &e))?;
+            for (i, a) in log.setup.iter().enumerate() {
+                let events = state.apply_setup(a, log.setup.get(i + 1));
+                for e in events.map_err(|e| refused("setup", i, &e))? {
+                    meter.event(&e);
+                }
+            }
+            let n = sc.cursor.unwrap_or(log.actions.len()).min(log.actions.len());
+            for (i, a) in log.actions[..n].iter().enumerate() {
+                for e in state.apply(a).map_err(|e| refused("log", i, &e))? {
+                    meter.event(&e);
+                }
+            }
+            Ok(meter.outcome())
+        }
+    }
+    sc.body.visit(Measured(sc, settle))
+}
+
+/// The outcome of a log's events (setup first), as [`outcome`] reads them.
+pub fn outcome_of<E: Measure>(config: &E::Config, settle: Settle, events: &[LoggedEvent]) -> Outcome {
+    let events: Vec<E::Event> = events
+        .iter()
+        .filter_map(|e| serde_json::from_value(e.event.clone()).ok())
+        .collect();
+    outcome::of::<E>(config, settle.settings(E::SYSTEM), &events)
 }
 
 /// One text line of the log ([`to_text`]): the narration with every control
@@ -208,12 +275,20 @@ fn text_line(e: &LoggedEvent) -> String {
 /// as it is serialized (no whole-document copy), with the characters a
 /// terminal would act on escaped ([`crate::safe_text::json`]).
 pub fn write_text<W: Write>(sc: &Scenario, out: &mut W) -> Result<(), StreamError> {
+    write_text_with(sc, Settle::default(), out)
+}
+
+/// [`write_text`] with a settling rule for the outcome.
+pub fn write_text_with<W: Write>(sc: &Scenario, settle: Settle, out: &mut W) -> Result<(), StreamError> {
     let out = std::cell::RefCell::new(out);
     for_each_event(
         sc,
+        settle,
         &mut |e| Ok(out.borrow_mut().write_all(text_line(&e).as_bytes())?),
-        &mut |state| {
+        &mut |outcome, state| {
             let mut o = out.borrow_mut();
+            o.write_all(b"\noutcome:\n")?;
+            o.write_all(crate::safe_text::message(&outcome.to_text()).as_bytes())?;
             o.write_all(b"\nfinal state:\n")?;
             state(&mut *o, 0)?;
             o.write_all(b"\n")?;
@@ -230,6 +305,11 @@ pub fn write_text<W: Write>(sc: &Scenario, out: &mut W) -> Result<(), StreamErro
 /// closes: `{"events": [...the events before it...], "error": "..."}` (and the
 /// error comes back too), so the output is always one valid JSON value.
 pub fn write_json<W: Write>(sc: &Scenario, out: &mut W) -> Result<(), StreamError> {
+    write_json_with(sc, Settle::default(), out)
+}
+
+/// [`write_json`] with a settling rule for the outcome.
+pub fn write_json_with<W: Write>(sc: &Scenario, settle: Settle, out: &mut W) -> Result<(), StreamError> {
     // Each event is printed as the pretty printer prints an element at depth 2.
     let first = std::cell::Cell::new(true);
     let out = std::cell::RefCell::new(out);
@@ -237,6 +317,7 @@ pub fn write_json<W: Write>(sc: &Scenario, out: &mut W) -> Result<(), StreamErro
     let close = |o: &mut W| o.write_all(if first.get() { b"]" } else { b"\n  ]" });
     let r = for_each_event(
         sc,
+        settle,
         &mut |e| {
             let mut o = out.borrow_mut();
             o.write_all(if first.get() { b"\n    " } else { b",\n    " })?;
@@ -244,9 +325,11 @@ pub fn write_json<W: Write>(sc: &Scenario, out: &mut W) -> Result<(), StreamErro
             first.set(false);
             Ok(())
         },
-        &mut |state| {
+        &mut |outcome, state| {
             let mut o = out.borrow_mut();
             close(&mut o)?;
+            o.write_all(b",\n  \"outcome\": ")?;
+            crate::safe_text::write_pretty(&mut **o, outcome, 1).map_err(std::io::Error::from)?;
             o.write_all(b",\n  \"state\": ")?;
             state(&mut **o, 1)?;
             o.write_all(b"\n}\n")?;
@@ -307,7 +390,10 @@ mod tests {
             write_text(&sc, &mut text).unwrap();
             let text = String::from_utf8(text).unwrap();
             let (events, written) = text.split_once("\nfinal state:\n").unwrap();
+            let (events, told) = events.split_once("\noutcome:\n").unwrap();
             assert_eq!(events, to_text(&log), "{}", p.display());
+            let outcome = outcome(&sc, Settle::default()).unwrap();
+            assert_eq!(told, outcome.to_text(), "{}", p.display());
             // The state streamed: the value of the state's JSON tree (the views' own key
             // order; an f32 written as its own shortest text, not widened to f64 first).
             assert!(same(&read(written), &read(&pretty(&state))), "{}", p.display());
@@ -316,7 +402,7 @@ mod tests {
             write_json(&sc, &mut json).unwrap();
             // The same value (an event's keys in its own order), read by the same parser.
             let json = String::from_utf8(json).unwrap();
-            let want = pretty(&serde_json::json!({ "events": log, "state": state }));
+            let want = pretty(&serde_json::json!({ "events": log, "outcome": outcome, "state": state }));
             assert!(same(&read(&json), &read(&want)), "{}", p.display());
             assert!(json.ends_with("\n}\n"), "{}", p.display());
             n += 1;
@@ -328,6 +414,7 @@ mod tests {
         write_json(&empty, &mut json).unwrap();
         let want = serde_json::json!({
             "events": event_log(&empty).unwrap(),
+            "outcome": outcome(&empty, Settle::default()).unwrap(),
             "state": final_state(&empty).unwrap(),
         });
         assert!(same(

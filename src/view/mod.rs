@@ -18,6 +18,7 @@ pub mod markdown;
 mod pulsar;
 pub mod pulsar_report;
 pub mod svg;
+pub mod sweep;
 
 use crate::engine::{Engine, Series, System};
 use crate::scenario::{replay, Body, InBody, Log, Scenario};

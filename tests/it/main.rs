@@ -37,6 +37,7 @@ mod kstreams_task_assignor_convergence;
 mod lessons;
 mod motion;
 mod narration;
+mod outcomes;
 mod playground;
 mod predict;
 mod pulsar_admin;
