@@ -16,6 +16,7 @@ mod kstreams;
 pub mod kstreams_summary;
 pub mod markdown;
 mod pulsar;
+pub mod segments;
 pub mod svg;
 
 use crate::engine::{Engine, Series, System};

@@ -1113,3 +1113,74 @@ impl ScalableEvent {
         }
     }
 }
+
+/// One active segment as a view shows it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SegmentView {
+    /// Segment id.
+    pub id: u64,
+    /// Its keys.
+    pub range: HashRange,
+    /// Its `segment://` topic.
+    pub topic: String,
+    /// The bundle holding it.
+    pub bundle: BundleRange,
+    /// The broker owning that bundle.
+    pub owner: Option<String>,
+    /// The traffic it carries now.
+    pub traffic: Traffic,
+    /// (subscription, consumer) pairs reading it.
+    pub consumers: Vec<(String, String)>,
+    /// Its load record, if written.
+    pub record: Option<LoadSample>,
+}
+
+impl Sim {
+    /// The active segments of scalable topic `name` (full name), by hash range.
+    pub fn segment_views(&self, name: &str) -> Vec<SegmentView> {
+        let Some(st) = self.scalable.topics.get(name) else {
+            return Vec::new();
+        };
+        let Some(ns) = self.namespaces.get(&st.namespace) else {
+            return Vec::new();
+        };
+        let mut v: Vec<SegmentView> = st
+            .layout
+            .active()
+            .map(|s| {
+                let topic = st.segment_topic(s);
+                let t = ns.topics.get(&topic);
+                let hash = t.map_or_else(|| topic.hash(), |t| t.hash);
+                let bundle = ns.bundle_of(hash);
+                let bid = BundleId {
+                    namespace: self.ns_id(&st.namespace),
+                    range: bundle,
+                };
+                SegmentView {
+                    id: s.id,
+                    range: s.range,
+                    topic: topic.to_string(),
+                    bundle,
+                    owner: self
+                        .bundles
+                        .get(&bid)
+                        .and_then(|b| b.owner())
+                        .map(|o| o.0.to_string()),
+                    traffic: t.map(|t| ns.traffic(t)).unwrap_or_default(),
+                    consumers: st
+                        .assignment
+                        .iter()
+                        .flat_map(|(sub, a)| {
+                            a.iter()
+                                .filter(|(id, _)| *id == s.id)
+                                .map(|(_, c)| (sub.clone(), c.clone()))
+                        })
+                        .collect(),
+                    record: st.load.get(&s.id).copied(),
+                }
+            })
+            .collect();
+        v.sort_by_key(|s| (s.range.start, s.id));
+        v
+    }
+}

@@ -507,6 +507,7 @@ pub fn PulsarTab() -> Html {
                     }
                 </details>
                 <crate::ui::components::workload::PulsarWorkloads />
+                <super::scalable::ScalableForm />
             </aside>
             <div class="panel main-view" id="view">
                 <super::profile_switch::ProfileSwitch />
@@ -538,6 +539,7 @@ pub fn PulsarTab() -> Html {
                         <ThisRound {card} />
                     </div>
                 </div>
+                <super::scalable::SegmentViews />
             </div>
         </section>
     }
