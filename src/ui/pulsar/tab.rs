@@ -281,6 +281,9 @@ impl Views {
             ring.bundles
                 .iter()
                 .flat_map(|b| b.topic_list.iter())
+                // A scalable topic's segments take their traffic from the topic
+                // (the Scalable topics panel), not from the per-topic controls.
+                .filter(|t| t.name.domain() != pulsar::topic::Domain::Segment)
                 .map(|t| (t.name.0.to_string(), t.traffic.msg_rate_in))
                 .collect(),
         );
