@@ -181,7 +181,7 @@ pub fn ScalableForm() -> Html {
     };
     let (on_add, on_remove) = (consumer_action(true), consumer_action(false));
     html! {
-        <details class="panel controls scalable-forms" data-controls="scalable pulsar-scalable load split">
+        <details class="panel controls scalable-forms" data-controls="scalable pulsar-scalable topics load split">
             <summary><h2>{"Scalable topics"}</h2></summary>
             <form class="admin-form scalable" onsubmit={on_create} novalidate=true>
                 <p class="cmd"><code>{"scalable-topics create TOPIC --segments N"}</code></p>
