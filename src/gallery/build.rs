@@ -432,6 +432,49 @@ fn pulsar_examples() -> Vec<Example> {
                 ]
             }),
         },
+        Example {
+            slug: "pulsar-scalable-topic-wave",
+            title: "Scalable topic: segments split and merge with a traffic wave",
+            system: System::Pulsar,
+            section: "Scalable topics (5.0, PIP-483 auto split/merge)",
+            press: "Press Step (or Play) through the 120 rounds: two segments split to four as the wave peaks, and merge back to two once the traffic has been zero for the merge window, one merge per cooldown.",
+            doc: vec![
+                same("scalableTopicSplitMsgRateInThreshold (msg/s)", "10000"),
+                same("seconds between two automatic merges (scalableTopicMergeCooldownSeconds)", "300"),
+            ],
+            build: || golden_at(include_str!("../../tests/scenarios/pulsar-scalable-topic-wave.json"), 4),
+            numbers: Numbers::Pulsar(|o| {
+                use pulsar::scalable_topic::ScalableEvent;
+                let evals: Vec<(u64, &pulsar::auto_scale::Decision, &pulsar::auto_scale::Evaluation)> = o
+                    .pressed()
+                    .filter_map(|e| match e {
+                        pulsar::Event::Scalable(ScalableEvent::Evaluated {
+                            at_ms,
+                            decision,
+                            evaluation,
+                            ..
+                        }) => Some((*at_ms, decision, evaluation)),
+                        _ => None,
+                    })
+                    .collect();
+                let threshold = evals.iter().find_map(|(_, d, e)| match d {
+                    pulsar::auto_scale::Decision::Split { .. } => e.hottest.as_ref().map(|h| num(h.threshold)),
+                    _ => None,
+                });
+                let merges: Vec<u64> = evals
+                    .iter()
+                    .filter(|(_, d, _)| matches!(d, pulsar::auto_scale::Decision::Merge { .. }))
+                    .map(|(t, _, _)| *t)
+                    .collect();
+                vec![
+                    threshold.unwrap_or_else(missing),
+                    match merges.as_slice() {
+                        [a, b, ..] => ((b - a) / 1000).to_string(),
+                        _ => missing(),
+                    },
+                ]
+            }),
+        },
     ]
 }
 

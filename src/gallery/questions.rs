@@ -171,6 +171,100 @@ fn diagnose_idle_broker(sc: &Scenario) -> Result<String, String> {
     })
 }
 
+/// Rounds the hot-topic question runs.
+const HOT_ROUNDS: usize = 6;
+/// The hot topic's published rate, msg/s (over the bundle split threshold, 30000).
+const HOT_RATE: f64 = 40_000.0;
+const HOT_TOPIC: &str = "persistent://public/default/hot";
+const HOT_SCALABLE: &str = "topic://public/default/hot-scalable";
+
+fn hot_topic() -> Scenario {
+    let traffic = pulsar::traffic::Traffic {
+        msg_rate_in: HOT_RATE,
+        msg_rate_out: HOT_RATE,
+        throughput_in: HOT_RATE * 100.0,
+        throughput_out: HOT_RATE * 100.0,
+        producers: 4,
+        consumers: 0,
+    };
+    let mut setup: Vec<pulsar::Action> = ["broker-1", "broker-2", "broker-3"]
+        .iter()
+        .map(|b| pulsar::Action::AddBroker {
+            broker: b.to_string(),
+            capacity: Default::default(),
+        })
+        .collect();
+    setup.extend([
+        pulsar::Action::CreateNamespace {
+            namespace: "public/default".into(),
+            bundles: Some(4),
+        },
+        pulsar::Action::CreateTopic {
+            topic: HOT_TOPIC.into(),
+        },
+        pulsar::Action::SetTopicTraffic {
+            topic: HOT_TOPIC.into(),
+            traffic,
+        },
+        pulsar::Action::CreateScalableTopic {
+            topic: HOT_SCALABLE.into(),
+            segments: Some(1),
+        },
+        pulsar::Action::SetScalableTopicTraffic {
+            topic: HOT_SCALABLE.into(),
+            traffic,
+            wave: None,
+            hot_keys: None,
+        },
+    ]);
+    let log = crate::scenario::Log::<pulsar::Sim> {
+        // The symptom: automatic segment split/merge switched off.
+        config: pulsar::Config {
+            scalable_topic_auto_scale_enabled: false,
+            ..pulsar::Config::profile(Profile::Pulsar5)
+        },
+        setup,
+        actions: vec![pulsar::Action::Step; HOT_ROUNDS],
+    };
+    Scenario::of::<pulsar::Sim>(1, log)
+}
+
+fn diagnose_hot_topic(sc: &Scenario) -> Result<String, String> {
+    let o = outcome::<pulsar::Sim>(sc)?;
+    let s = &o.after.state;
+    let splits = o
+        .after
+        .steps
+        .iter()
+        .flat_map(|st| st.events.iter())
+        .filter(|e| matches!(e, pulsar::Event::BundleSplit { .. }))
+        .count();
+    let owner = s
+        .owner_of_topic(HOT_TOPIC)
+        .map_or("no broker".to_string(), |b| b.to_string());
+    let segs = s.segment_views(HOT_SCALABLE);
+    let mut brokers: Vec<&str> = segs.iter().filter_map(|v| v.owner.as_deref()).collect();
+    brokers.sort_unstable();
+    brokers.dedup();
+    let busiest = segs.iter().map(|v| v.traffic.msg_rate_in).fold(0.0, f64::max);
+    let cfg = s.config();
+    Ok(format!(
+        "After {} rounds the namespace's bundles were split {splits} time(s) (loadBalancerNamespaceBundleMaxMsgRate = {:.0}), yet {HOT_TOPIC} still publishes {:.0} msg/s on {owner} alone: a topic lives whole in one bundle, so splitting bundles cannot divide it. The scalable topic {HOT_SCALABLE} with the same traffic has {} segment(s) on {} broker(s), the busiest at {:.0} msg/s against scalableTopicSplitMsgRateInThreshold = {:.0}; {}",
+        o.after.steps.len(),
+        cfg.load_balancer_namespace_bundle_max_msg_rate,
+        HOT_RATE,
+        segs.len(),
+        brokers.len(),
+        busiest,
+        cfg.scalable_topic_split_msg_rate_in_threshold,
+        if cfg.scalable_topic_auto_scale_enabled {
+            "its segments split at their midpoints and land in bundles of their own, so the load spreads."
+        } else {
+            "with scalableTopicAutoScaleEnabled = false its segments never split (only split-segment would)."
+        }
+    ))
+}
+
 fn uneven_tasks() -> Scenario {
     let sc = Scenario::from_json(include_str!("../../tests/scenarios/flink-figure-a-none.json"))
         .expect("golden scenario files parse");
@@ -269,6 +363,19 @@ fn questions() -> Vec<Question> {
             fix_value: "\"ThresholdShedder\"",
             build: idle_broker,
             diagnose: diagnose_idle_broker,
+        },
+        Question {
+            slug: "pulsar-hot-topic",
+            symptom: "A hot topic cannot be split further",
+            system: System::Pulsar,
+            sources: &[(
+                "PIP-460 (scalable topics)",
+                "https://github.com/apache/pulsar/blob/master/pip/pip-460.md",
+            )],
+            fix_key: "scalableTopicAutoScaleEnabled",
+            fix_value: "true",
+            build: hot_topic,
+            diagnose: diagnose_hot_topic,
         },
         Question {
             slug: "flink-uneven-tasks",

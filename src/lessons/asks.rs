@@ -18,10 +18,16 @@ pub fn control_for(action: &AnyAction) -> Option<Controls> {
                 | P::CreatePartitionedTopic { .. }
                 | P::CreateTopics { .. }
                 | P::CreateNamespace { .. }
-                | P::Lookup { .. } => C::Topics,
-                P::SetTopicTraffic { .. } | P::SetBrokerLoad { .. } | P::SetBundleLoad { .. } => C::Load,
+                | P::Lookup { .. }
+                | P::CreateScalableTopic { .. } => C::Topics,
+                P::SetTopicTraffic { .. }
+                | P::SetBrokerLoad { .. }
+                | P::SetBundleLoad { .. }
+                | P::SetScalableTopicTraffic { .. }
+                | P::AddScalableConsumer { .. }
+                | P::RemoveScalableConsumer { .. } => C::Load,
                 P::AddBroker { .. } | P::CrashBroker { .. } | P::RestoreBroker { .. } => C::Members,
-                P::SplitBundle { .. } => C::Split,
+                P::SplitBundle { .. } | P::SplitSegment { .. } | P::MergeSegments { .. } => C::Split,
                 P::Unload { .. } => C::Unload,
                 // The version profile and load manager (Cluster), and the settings panel.
                 P::SetConfig(_) | P::SetProfile { .. } => C::Config,

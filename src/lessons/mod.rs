@@ -18,6 +18,7 @@ pub mod fidelity;
 mod flink;
 mod kstreams;
 mod pulsar;
+mod scalable;
 pub mod text;
 mod workload;
 
@@ -60,6 +61,8 @@ pub enum Concept {
     PulsarCrashAndJoin,
     /// Pulsar: manual split and unload commands.
     PulsarManualCommands,
+    /// Pulsar 5.0: scalable topics, segments that split and merge.
+    PulsarScalableTopics,
     /// Flink: unequal parallelism skews TaskManagers.
     FlinkUnequalParallelism,
     /// Flink: the two phases of balanced scheduling.
@@ -84,7 +87,7 @@ pub enum Concept {
 
 impl Concept {
     /// Every concept, in course order.
-    pub const ALL: [Concept; 25] = [
+    pub const ALL: [Concept; 26] = [
         Concept::PulsarBundlesOnTheRing,
         Concept::PulsarLookup,
         Concept::PulsarAutoSplit,
@@ -100,6 +103,7 @@ impl Concept {
         Concept::PulsarModularVsExtensible,
         Concept::PulsarCrashAndJoin,
         Concept::PulsarManualCommands,
+        Concept::PulsarScalableTopics,
         Concept::FlinkUnequalParallelism,
         Concept::FlinkTwoPhases,
         Concept::FlinkWhenNotToUse,
@@ -607,6 +611,7 @@ pub fn all() -> &'static [Lesson] {
     static ALL: OnceLock<Vec<Lesson>> = OnceLock::new();
     ALL.get_or_init(|| {
         let mut v = pulsar::lessons();
+        v.extend(scalable::lessons());
         v.extend(flink::lessons());
         v.extend(kstreams::lessons());
         // Each workload lesson follows the last lesson of its concept.

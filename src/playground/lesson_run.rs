@@ -165,7 +165,15 @@ impl Store {
         let off_track = match on_path {
             Some((c, _)) if c == cursor => false,
             Some((c, Some(last))) if c == cursor + 1 && l.satisfies(run.step, &last) => {
-                match self.show_lesson(l, run.step + 1, run.session.clone()) {
+                // The learner's session is the next step's state when that step
+                // starts right after their action; a step further on replays.
+                let next = l.steps.get(run.step + 1).map(|s| s.cursor);
+                let shown = if next == Some(c) {
+                    self.show_lesson(l, run.step + 1, run.session.clone())
+                } else {
+                    self.open_lesson(l, run.step + 1)
+                };
+                match shown {
                     Ok(()) => {
                         // Advanced by the learner's own action: stop automatic rounds there.
                         self.playing = false;

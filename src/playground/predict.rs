@@ -62,6 +62,18 @@ pub fn for_action(live: &Live, action: &AnyAction) -> Option<Prediction> {
                 pulsar::Action::CreateTopic { .. } | pulsar::Action::CreatePartitionedTopic { .. } => {
                     topic_prediction(s.state(), &events)
                 }
+                _ if events.iter().any(|e| {
+                    matches!(
+                        e,
+                        pulsar::Event::Scalable(
+                            pulsar::scalable_topic::ScalableEvent::Split { .. }
+                                | pulsar::scalable_topic::ScalableEvent::Merged { .. }
+                        )
+                    )
+                }) =>
+                {
+                    segment_prediction(s.state(), &events)
+                }
                 _ => pulsar_prediction(s.state(), &events),
             }
         }
@@ -153,6 +165,45 @@ pub fn pulsar_prediction(before: &pulsar::Sim, events: &[pulsar::Event]) -> Opti
     Some(Prediction {
         question: "Before you press: which broker will own the bundle that moves?".into(),
         mark: "broker",
+        options,
+        answer,
+        why,
+    })
+}
+
+/// Pulsar 5.0: which segment of a scalable topic will split (or which will
+/// merge)? The options are the topic's active segments, by id (the segment
+/// view marks them `data-segment`).
+pub fn segment_prediction(before: &pulsar::Sim, events: &[pulsar::Event]) -> Option<Prediction> {
+    use pulsar::scalable_topic::ScalableEvent as S;
+    let (topic, answer, verb) = events.iter().find_map(|e| match e {
+        pulsar::Event::Scalable(S::Split { topic, parent, .. }) => {
+            Some((topic.clone(), vec![parent.to_string()], "split"))
+        }
+        pulsar::Event::Scalable(S::Merged { topic, parents, .. }) => Some((
+            topic.clone(),
+            vec![parents.0.to_string(), parents.1.to_string()],
+            "merge",
+        )),
+        _ => None,
+    })?;
+    let options: Vec<String> = before
+        .segment_views(&topic)
+        .iter()
+        .map(|s| s.id.to_string())
+        .collect();
+    if options.len() < 2 || !answer.iter().all(|a| options.contains(a)) {
+        return None;
+    }
+    let why = events
+        .iter()
+        .filter(|e| matches!(e, pulsar::Event::Scalable(S::Evaluated { decision, .. }) if *decision != pulsar::auto_scale::Decision::None))
+        .take(WHY_LINES)
+        .map(|e| sentence(&e.narrate()))
+        .collect();
+    Some(Prediction {
+        question: format!("Before you press: which segment of {topic} will {verb}?"),
+        mark: "segment",
         options,
         answer,
         why,

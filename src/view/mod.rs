@@ -17,6 +17,7 @@ pub mod kstreams_summary;
 pub mod markdown;
 mod pulsar;
 pub mod pulsar_report;
+pub mod segments;
 pub mod svg;
 pub mod sweep;
 

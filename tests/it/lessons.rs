@@ -360,7 +360,8 @@ fn scenarios_are_valid_small_and_shareable() {
 /// "Next" plays one action at a time: a step that moves the lesson on by more
 /// than one action would play several rounds in one press, with words for the
 /// last only. Only the workload lessons, whose words narrate every round they
-/// cover (a burst, a wave, jitter), jump further.
+/// cover (a burst, a wave, jitter), and the scalable-topic lesson's wait for
+/// the merge window jump further.
 #[test]
 fn next_plays_one_action_at_a_time_outside_the_workload_lessons() {
     let workload = [
@@ -369,6 +370,8 @@ fn next_plays_one_action_at_a_time_outside_the_workload_lessons() {
         "pulsar-threshold-shedder-burst",
         "pulsar-transfer-shedder-wave",
         "kstreams-warmups-under-load",
+        // Its merge step waits out the merge window (300 s, five rounds) and says so.
+        "pulsar-scalable-topics",
     ];
     for l in lessons::all().iter().filter(|l| !workload.contains(&l.id)) {
         for (k, w) in l.steps.windows(2).enumerate() {

@@ -55,5 +55,6 @@ mod reliability;
 mod reliability_fuzz;
 mod render;
 mod replay_props;
+mod scalable_topics;
 mod scenario_format;
 mod workload_links;

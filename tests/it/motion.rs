@@ -329,3 +329,18 @@ fn a_lessons_own_step_plays_its_round() {
     assert!(!motion::of_last_action(s.active()).is_empty());
     assert_eq!(motion::captions_of_last_action(s.active()).len(), 3);
 }
+
+/// A step that starts several actions after the learner's (a workload lesson's
+/// next step a few rounds on) still opens at its own state.
+#[test]
+fn a_lesson_step_further_on_replays_to_its_own_state() {
+    use lbscope::playground::LessonMsg;
+    let l = lbscope::lessons::lesson("pulsar-threshold-shedder-burst").unwrap();
+    // Step 0 asks for a Step; step 1 starts two actions on.
+    assert_eq!((l.steps[0].cursor, l.steps[1].cursor), (0, 2));
+    let s = Store::fresh().reduce(Msg::Lesson(LessonMsg::Open(l.id.into(), 0)));
+    let s = s.reduce(Msg::StepActive);
+    let run = s.lesson.as_ref().unwrap();
+    assert_eq!(run.step, 1);
+    assert_eq!(s.active().get().history().cursor, 2);
+}

@@ -253,6 +253,65 @@ pub enum Action {
         /// Its id.
         id: u32,
     },
+    /// `pulsar-admin scalable-topics create TOPIC [--segments N]` (5.0, PIP-468):
+    /// a scalable topic `topic://tenant/ns/name` with `N` equal segments
+    /// (default 1), each placed through its namespace bundle.
+    CreateScalableTopic {
+        /// `topic://tenant/ns/name`, `tenant/ns/name` or `name`.
+        topic: String,
+        /// Initial segments (1 when absent).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        segments: Option<u32>,
+    },
+    /// Give a scalable topic its whole traffic, an optional wave over simulated
+    /// time and an optional hot key range (lbscope's traffic model).
+    SetScalableTopicTraffic {
+        /// The scalable topic.
+        topic: String,
+        /// Its whole traffic.
+        traffic: Traffic,
+        /// Rates × `max(0, 1 + a/100 · sin(2π (now + phase) / period))`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        wave: Option<super::scalable_topic::Wave>,
+        /// A share of the messages on a 16-bit key-hash range.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hot_keys: Option<super::scalable_topic::HotKeys>,
+    },
+    /// A consumer joins a stream subscription of a scalable topic (the
+    /// controller reassigns segments and evaluates split/merge at once).
+    AddScalableConsumer {
+        /// The scalable topic.
+        topic: String,
+        /// The subscription.
+        subscription: String,
+        /// The consumer's name (segments go round-robin in name order).
+        consumer: String,
+    },
+    /// A consumer leaves a stream subscription of a scalable topic.
+    RemoveScalableConsumer {
+        /// The scalable topic.
+        topic: String,
+        /// The subscription.
+        subscription: String,
+        /// The consumer.
+        consumer: String,
+    },
+    /// `pulsar-admin scalable-topics split-segment TOPIC --segment-id ID`.
+    SplitSegment {
+        /// The scalable topic.
+        topic: String,
+        /// The active segment to split at its midpoint.
+        segment_id: u64,
+    },
+    /// `pulsar-admin scalable-topics merge-segments TOPIC --segment-id-1 A --segment-id-2 B`.
+    MergeSegments {
+        /// The scalable topic.
+        topic: String,
+        /// One active segment.
+        segment_id_1: u64,
+        /// An adjacent active segment.
+        segment_id_2: u64,
+    },
     /// `pulsar-admin namespaces unload NS [-b RANGE [-d BROKER]]`.
     Unload {
         /// `tenant/namespace`.

@@ -242,6 +242,46 @@ config_struct! {
     load_balancer_report_update_max_interval_minutes: u32,
     /// `loadBalancerResourceQuotaUpdateIntervalMinutes`.
     load_balancer_resource_quota_update_interval_minutes: u32,
+    /// `scalableTopicsEnabled` (5.0): whether the broker serves scalable
+    /// topics (`topic://`, PIP-460). The 4.x profile has no scalable topics.
+    scalable_topics_enabled: bool,
+    /// `scalableTopicAutoScaleEnabled` (PIP-483): automatic split/merge.
+    scalable_topic_auto_scale_enabled: bool,
+    /// `scalableTopicMaxSegments`: no automatic split past this many active segments.
+    scalable_topic_max_segments: i64,
+    /// `scalableTopicMinSegments`: no automatic merge at or under this many.
+    scalable_topic_min_segments: i64,
+    /// `scalableTopicMaxDagDepth`: most merges in a segment's lineage before it may not merge.
+    scalable_topic_max_dag_depth: i64,
+    /// `scalableTopicSplitCooldownSeconds`.
+    scalable_topic_split_cooldown_seconds: i64,
+    /// `scalableTopicMergeCooldownSeconds`.
+    scalable_topic_merge_cooldown_seconds: i64,
+    /// `scalableTopicMergeWindowSeconds`: how long a segment's record must be
+    /// unchanged and cold before it may merge.
+    scalable_topic_merge_window_seconds: i64,
+    /// `scalableTopicSplitMsgRateInThreshold`, msg/s.
+    scalable_topic_split_msg_rate_in_threshold: f64,
+    /// `scalableTopicSplitBytesRateInThreshold`, bytes/s.
+    scalable_topic_split_bytes_rate_in_threshold: f64,
+    /// `scalableTopicSplitMsgRateOutThreshold`, msg/s.
+    scalable_topic_split_msg_rate_out_threshold: f64,
+    /// `scalableTopicSplitBytesRateOutThreshold`, bytes/s.
+    scalable_topic_split_bytes_rate_out_threshold: f64,
+    /// `scalableTopicMergeMsgRateInThreshold`, msg/s.
+    scalable_topic_merge_msg_rate_in_threshold: f64,
+    /// `scalableTopicMergeBytesRateInThreshold`, bytes/s.
+    scalable_topic_merge_bytes_rate_in_threshold: f64,
+    /// `scalableTopicMergeMsgRateOutThreshold`, msg/s.
+    scalable_topic_merge_msg_rate_out_threshold: f64,
+    /// `scalableTopicMergeBytesRateOutThreshold`, bytes/s.
+    scalable_topic_merge_bytes_rate_out_threshold: f64,
+    /// `scalableTopicAutoScaleIntervalSeconds`: the controller's evaluation interval.
+    scalable_topic_auto_scale_interval_seconds: u64,
+    /// `scalableTopicLoadReportIntervalSeconds`: the segment load reporters' interval.
+    scalable_topic_load_report_interval_seconds: u64,
+    /// `scalableTopicLoadReportRateChangeThreshold`: relative change that writes a new record.
+    scalable_topic_load_report_rate_change_threshold: f64,
     /// Simulated length of one round, in seconds (lbscope's own knob).
     round_seconds: u32,
     /// Keys Pulsar has that lbscope does not model: kept, so a link keeps them.
@@ -379,6 +419,25 @@ impl Config {
             load_balancer_report_update_threshold_percentage: 10.0,
             load_balancer_report_update_max_interval_minutes: 15,
             load_balancer_resource_quota_update_interval_minutes: 15,
+            scalable_topics_enabled: true,
+            scalable_topic_auto_scale_enabled: true,
+            scalable_topic_max_segments: 64,
+            scalable_topic_min_segments: 1,
+            scalable_topic_max_dag_depth: 10,
+            scalable_topic_split_cooldown_seconds: 60,
+            scalable_topic_merge_cooldown_seconds: 300,
+            scalable_topic_merge_window_seconds: 300,
+            scalable_topic_split_msg_rate_in_threshold: 10_000.0,
+            scalable_topic_split_bytes_rate_in_threshold: 50_000_000.0,
+            scalable_topic_split_msg_rate_out_threshold: 50_000.0,
+            scalable_topic_split_bytes_rate_out_threshold: 250_000_000.0,
+            scalable_topic_merge_msg_rate_in_threshold: 1_000.0,
+            scalable_topic_merge_bytes_rate_in_threshold: 5_000_000.0,
+            scalable_topic_merge_msg_rate_out_threshold: 5_000.0,
+            scalable_topic_merge_bytes_rate_out_threshold: 25_000_000.0,
+            scalable_topic_auto_scale_interval_seconds: 60,
+            scalable_topic_load_report_interval_seconds: 10,
+            scalable_topic_load_report_rate_change_threshold: 0.25,
             round_seconds: 60,
             unmodelled: Default::default(),
         };

@@ -291,6 +291,8 @@ pub enum Event {
     Place(place::PlaceEvent),
     /// What the workload patterns did.
     Workload(super::workload::WorkloadEvent),
+    /// A scalable topic's segments, traffic, consumers or auto-scale decision.
+    Scalable(super::scalable_topic::ScalableEvent),
     /// A round ended.
     RoundDone {
         /// Its metrics.
@@ -546,6 +548,7 @@ impl Narrate for Event {
             Event::Shed(e) => e.narrate(),
             Event::Place(e) => e.narrate(),
             Event::Workload(e) => e.narrate(),
+            Event::Scalable(e) => e.narrate(),
             Event::RoundDone { metrics } => metrics.narrate(),
         }
     }

@@ -24,6 +24,9 @@ const PLACE: &str = "Placement";
 const SPLIT: &str = "Bundle split";
 const REPORT: &str = "Load reports";
 const SIM: &str = "Simulation";
+const SCALABLE: &str = "Scalable topics";
+const SIGNED: Kind = int(i32::MIN as i64, i32::MAX as i64);
+const SECONDS: Kind = int(i32::MIN as i64, 86_400 * 365);
 
 /// The table.
 pub(super) const KNOBS: &[Knob] = &[
@@ -119,6 +122,25 @@ pub(super) const KNOBS: &[Knob] = &[
     Knob::new("loadBalancerReportUpdateThresholdPercentage", COUNT, REPORT, "A broker publishes a new load report when a signal changed by more than this (usage in points, rates and bundle count in percent; a whole number, above 100 allowed as in Pulsar).").unit("%"),
     Knob::new("loadBalancerReportUpdateMaxIntervalMinutes", MINUTES, REPORT, "A broker publishes a load report at least this often.").unit("min"),
     Knob::new("loadBalancerResourceQuotaUpdateIntervalMinutes", MINUTES, REPORT, "How often the leader folds bundle samples into the averages.").unit("min"),
+    Knob::new("scalableTopicsEnabled", Kind::Bool, SCALABLE, "5.0: the broker serves scalable topics (topic://, PIP-460): segments that split and merge with traffic."),
+    Knob::new("scalableTopicAutoScaleEnabled", Kind::Bool, SCALABLE, "Automatic split and merge of segments (PIP-483); off: only split-segment / merge-segments change them."),
+    Knob::new("scalableTopicMaxSegments", SIGNED, SCALABLE, "No automatic split past this many active segments."),
+    Knob::new("scalableTopicMinSegments", SIGNED, SCALABLE, "No automatic merge at or under this many active segments (at least 1)."),
+    Knob::new("scalableTopicMaxDagDepth", SIGNED, SCALABLE, "Most merges in a segment's lineage before it may merge no more (splits are not limited)."),
+    Knob::new("scalableTopicSplitCooldownSeconds", SECONDS, SCALABLE, "Least time between two splits of a topic (manual or automatic).").unit("s"),
+    Knob::new("scalableTopicMergeCooldownSeconds", SECONDS, SCALABLE, "Least time between two merges of a topic.").unit("s"),
+    Knob::new("scalableTopicMergeWindowSeconds", SECONDS, SCALABLE, "A segment merges only when its load record, below every merge threshold, is at least this old.").unit("s"),
+    Knob::new("scalableTopicSplitMsgRateInThreshold", float(-1.0e15, 1.0e15), SCALABLE, "A segment publishing more messages than this splits.").unit("msg/s"),
+    Knob::new("scalableTopicSplitBytesRateInThreshold", float(-1.0e15, 1.0e15), SCALABLE, "A segment publishing more bytes than this splits.").unit("B/s"),
+    Knob::new("scalableTopicSplitMsgRateOutThreshold", float(-1.0e15, 1.0e15), SCALABLE, "A segment dispatching more messages than this splits.").unit("msg/s"),
+    Knob::new("scalableTopicSplitBytesRateOutThreshold", float(-1.0e15, 1.0e15), SCALABLE, "A segment dispatching more bytes than this splits.").unit("B/s"),
+    Knob::new("scalableTopicMergeMsgRateInThreshold", float(-1.0e15, 1.0e15), SCALABLE, "A segment counts as cold under this published message rate.").unit("msg/s"),
+    Knob::new("scalableTopicMergeBytesRateInThreshold", float(-1.0e15, 1.0e15), SCALABLE, "A segment counts as cold under this published byte rate.").unit("B/s"),
+    Knob::new("scalableTopicMergeMsgRateOutThreshold", float(-1.0e15, 1.0e15), SCALABLE, "A segment counts as cold under this dispatched message rate.").unit("msg/s"),
+    Knob::new("scalableTopicMergeBytesRateOutThreshold", float(-1.0e15, 1.0e15), SCALABLE, "A segment counts as cold under this dispatched byte rate.").unit("B/s"),
+    Knob::new("scalableTopicAutoScaleIntervalSeconds", int(1, 86_400 * 365), SCALABLE, "How often the controller evaluates split and merge (a consumer joining or leaving evaluates at once).").unit("s"),
+    Knob::new("scalableTopicLoadReportIntervalSeconds", int(1, 86_400 * 365), SCALABLE, "How often a segment's owner samples its rates.").unit("s"),
+    Knob::new("scalableTopicLoadReportRateChangeThreshold", float(0.0, 1.0e6), SCALABLE, "A sampled rate that moved by more than this share (or off zero) writes a new load record."),
     Knob::new("roundSeconds", int(1, 86_400), SIM, "lbscope's own: simulated time of one round.").unit("s"),
     // Keys of ServiceConfiguration's load-balancer section that lbscope does not model.
     Knob::new("loadBalancerPlacementStrategy", Kind::Text, PLACE, "Deprecated simple load manager's placement (leastLoadedServer).").unmodelled(),

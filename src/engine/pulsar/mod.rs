@@ -11,7 +11,8 @@
 //! [`failure_domain`] (failure domains), [`ownership`] (service-unit states),
 //! [`load_manager`] (shedding, unload, transfer, faults), [`admin`]
 //! (pulsar-admin operations), [`round`] (simulated time and metrics), [`view`]
-//! (read-only views for a UI).
+//! (read-only views for a UI); 5.0's scalable topics: [`scalable_topic`],
+//! [`segment_layout`], [`auto_scale`], [`subscription_coordinator`].
 //!
 //! What keeps a round cheap at 16 384 bundles (each documented where it lives):
 //! bundle ids share their namespace's name (`NamespaceName`), each broker caches
@@ -25,6 +26,7 @@ mod action;
 pub mod admin;
 pub mod anti_affinity;
 pub mod assign;
+pub mod auto_scale;
 pub mod broker;
 mod bulk_lookup;
 pub mod bundle;
@@ -47,11 +49,14 @@ pub mod ownership;
 pub mod place;
 pub mod report;
 pub mod round;
+pub mod scalable_topic;
+pub mod segment_layout;
 pub mod shed;
 mod sim;
 pub mod split;
 pub mod split_threshold;
 mod subject;
+pub mod subscription_coordinator;
 pub mod topic;
 pub mod traffic;
 pub mod usage;

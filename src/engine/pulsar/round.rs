@@ -162,6 +162,7 @@ impl Sim {
         // Room for as many events as last time, and some (a vector that grows
         // copies them all).
         let mut ev = Vec::with_capacity(self.last_step_events + self.last_step_events / 8 + 16);
+        self.scalable_traffic_phase();
         let (applied, loads) = self.workload_patterns();
         done(Phase::Patterns);
         self.workload_history(applied, loads, &mut ev);
@@ -187,6 +188,7 @@ impl Sim {
         }
         done(Phase::Shed);
         self.assign_into(&mut ev);
+        self.scalable_phase(&mut ev);
         done(Phase::Assign);
         let metrics = self.close_round();
         ev.push(Event::RoundDone { metrics });

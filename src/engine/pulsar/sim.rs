@@ -124,6 +124,8 @@ pub struct Sim {
     pub(super) layout: index::LayoutStamp,
     /// What the split check last read of the leader's long-term bundle data.
     pub(super) long_term: super::split_threshold::LongTermCache,
+    /// Scalable topics (5.0) and their controller's clocks.
+    pub(super) scalable: super::scalable_topic::ScalableTopics,
 }
 
 /// The config a load manager runs with, and the warnings Pulsar would log.
@@ -195,6 +197,19 @@ fn validate_config(c: &Config) -> Result<(), Error> {
     let bad = |s: &str| Err(Error::Invalid(s.to_string()));
     if c.round_seconds == 0 {
         return bad("roundSeconds must be > 0");
+    }
+    super::auto_scale::AutoScaleConfig::of(c)
+        .validated()
+        .map_err(Error::Invalid)?;
+    if c.scalable_topic_auto_scale_interval_seconds == 0 || c.scalable_topic_load_report_interval_seconds == 0
+    {
+        return bad(
+            "scalableTopicAutoScaleIntervalSeconds and scalableTopicLoadReportIntervalSeconds must be > 0",
+        );
+    }
+    let t = c.scalable_topic_load_report_rate_change_threshold;
+    if !t.is_finite() || t < 0.0 {
+        return bad("scalableTopicLoadReportRateChangeThreshold must be finite and not negative");
     }
     if c.default_number_of_namespace_bundles == 0 || c.default_number_of_system_namespace_bundles == 0 {
         return bad("default bundle counts must be > 0");
@@ -972,6 +987,9 @@ impl Sim {
 
     fn set_config(&mut self, c: Config) -> Result<Vec<Event>, Error> {
         validate_config(&c)?;
+        if let Some(why) = super::scalable_topic::config_refusal(&self.scalable, &c) {
+            return Err(Error::Invalid(why));
+        }
         let changes = schema::describe_changes(&self.config, &c);
         let manager_changed = c.load_manager_class_name != self.config.load_manager_class_name;
         let (eff, warnings) = effective_config(&c);
@@ -1030,6 +1048,7 @@ impl Engine for Sim {
             topic_count: 0,
             layout: Default::default(),
             long_term: Default::default(),
+            scalable: Default::default(),
         })
     }
 
@@ -1124,6 +1143,29 @@ impl Engine for Sim {
             Action::AddWorkload { pattern } => self.add_workload(pattern),
             Action::ChangeWorkload { id, pattern } => self.change_workload(*id, pattern),
             Action::RemoveWorkload { id } => self.remove_workload(*id),
+            Action::CreateScalableTopic { topic, segments } => self.create_scalable_topic(topic, *segments),
+            Action::SetScalableTopicTraffic {
+                topic,
+                traffic,
+                wave,
+                hot_keys,
+            } => self.set_scalable_traffic(topic, *traffic, *wave, *hot_keys),
+            Action::AddScalableConsumer {
+                topic,
+                subscription,
+                consumer,
+            } => self.scalable_consumer(topic, subscription, consumer, true),
+            Action::RemoveScalableConsumer {
+                topic,
+                subscription,
+                consumer,
+            } => self.scalable_consumer(topic, subscription, consumer, false),
+            Action::SplitSegment { topic, segment_id } => self.split_segment_admin(topic, *segment_id),
+            Action::MergeSegments {
+                topic,
+                segment_id_1,
+                segment_id_2,
+            } => self.merge_segments_admin(topic, *segment_id_1, *segment_id_2),
         }
     }
 

@@ -42,6 +42,7 @@ pub fn of(e: &Event) -> Option<Subject> {
         Event::Shed(s) => shed(s),
         Event::Place(p) => place(p),
         Event::Workload(w) => w.subject(),
+        Event::Scalable(s) => Some(Subject::new("topic", s.topic().to_string())),
         Event::NamespaceCreated { .. }
         | Event::TopicsCreated { .. }
         | Event::NoLeader

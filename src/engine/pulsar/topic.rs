@@ -21,6 +21,10 @@ pub enum Domain {
     Persistent,
     /// `non-persistent://`
     NonPersistent,
+    /// `segment://`: one segment of a scalable topic (PIP-460),
+    /// `segment://tenant/namespace/topic/{start}-{end}-{id}`; only the engine
+    /// names them (see [`super::scalable_topic`]).
+    Segment,
 }
 
 /// A fully qualified topic name. The text is shared: the topic map, the
@@ -175,6 +179,12 @@ impl TopicName {
     /// The part after `domain://`, cut into tenant, [cluster,] namespace, local name.
     fn segments(&self) -> Vec<&str> {
         let rest = self.0.split_once("://").map_or(&*self.0, |(_, r)| r);
+        if self.0.starts_with("segment://") {
+            // tenant, namespace, topic, then the range descriptor.
+            let mut parts: Vec<&str> = rest.splitn(4, '/').collect();
+            parts.truncate(3);
+            return parts;
+        }
         rest.splitn(4, '/').collect()
     }
 
@@ -182,6 +192,10 @@ impl TopicName {
     /// for a legacy name (`TopicName.getNamespace`).
     pub fn namespace(&self) -> &str {
         let rest = self.0.split_once("://").map_or(&*self.0, |(_, r)| r);
+        if self.0.starts_with("segment://") {
+            let end = rest.match_indices('/').nth(1).map_or(rest.len(), |(at, _)| at);
+            return &rest[..end];
+        }
         // The namespace is every segment but the last: up to the (n - 1)-th `/`
         // (`segments` cuts at most 4).
         let n = (rest.bytes().filter(|&b| b == b'/').count() + 1).min(4);
@@ -207,6 +221,8 @@ impl TopicName {
     pub fn domain(&self) -> Domain {
         if self.0.starts_with("non-persistent://") {
             Domain::NonPersistent
+        } else if self.0.starts_with("segment://") {
+            Domain::Segment
         } else {
             Domain::Persistent
         }

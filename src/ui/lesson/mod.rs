@@ -35,6 +35,7 @@ pub fn concept_label(c: Concept) -> &'static str {
         PulsarModularVsExtensible => "Modular vs extensible load manager",
         PulsarCrashAndJoin => "A broker crash and a broker join",
         PulsarManualCommands => "Manual split and unload",
+        PulsarScalableTopics => "Scalable topics (5.0): segments that split and merge",
         FlinkUnequalParallelism => "Unequal parallelism skews TaskManagers",
         FlinkTwoPhases => "The two phases of balanced scheduling",
         FlinkWhenNotToUse => "When not to use tasks mode",

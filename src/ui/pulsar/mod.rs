@@ -13,6 +13,7 @@ mod namespace_boundaries;
 mod profile_switch;
 mod proposal;
 mod ring;
+mod scalable;
 mod tab;
 mod unreported_broker;
 

@@ -281,6 +281,9 @@ impl Views {
             ring.bundles
                 .iter()
                 .flat_map(|b| b.topic_list.iter())
+                // A scalable topic's segments take their traffic from the topic
+                // (the Scalable topics panel), not from the per-topic controls.
+                .filter(|t| t.name.domain() != pulsar::topic::Domain::Segment)
                 .map(|t| (t.name.0.to_string(), t.traffic.msg_rate_in))
                 .collect(),
         );
@@ -507,6 +510,7 @@ pub fn PulsarTab() -> Html {
                     }
                 </details>
                 <crate::ui::components::workload::PulsarWorkloads />
+                <super::scalable::ScalableForm />
             </aside>
             <div class="panel main-view" id="view">
                 <super::profile_switch::ProfileSwitch />
@@ -538,6 +542,7 @@ pub fn PulsarTab() -> Html {
                         <ThisRound {card} />
                     </div>
                 </div>
+                <super::scalable::SegmentViews />
             </div>
         </section>
     }
