@@ -13,9 +13,12 @@ use std::path::Path;
 /// may weigh at most this many bytes. Set at the size measured when the budget was introduced
 /// (1,287,997 bytes, 3,373,985 raw) plus about 1 %; raised to 1,360,000 when the Examples and
 /// Questions galleries, the lessons' predictions, the motion player and the seeded Flink
-/// request order came in together (1,349,684 bytes, 3,557,606 raw), none of the size levers
-/// in docs/performance.md pulled yet.
-pub const WASM_GZ_BUDGET: u64 = 1_360_000;
+/// request order came in together (1,349,684 bytes, 3,557,606 raw); raised to 1,450,000 when
+/// Pulsar's scalable topics (engine, segment view, lesson, gallery entries), Kafka's
+/// balance_subtopology graph solver, the outcome meters and the phase captions came in
+/// together (1,437,912 bytes, 3,814,815 raw), none of the size levers in
+/// docs/performance.md pulled yet.
+pub const WASM_GZ_BUDGET: u64 = 1_450_000;
 
 /// Where the size should go (docs/performance.md says what would get there).
 pub const WASM_GZ_TARGET: u64 = 900_000;
