@@ -10,9 +10,10 @@ import { openApp, screenshot, suite } from './harness.mjs';
 const env = suite();
 
 const SIZES = [[1280, 800], [390, 844]];
-/** Marks off screen on a 390-px phone: 40 of them over the 152 steps today, with a
- * little room for a loaded machine's late layout. */
-const PHONE_BUDGET = 44;
+/** Marks off screen on a 390-px phone: 48 of them over the 159 steps today (8 in the
+ * scalable-topic lesson, whose segment bar sits under the ring), with a little room for
+ * a loaded machine's late layout. */
+const PHONE_BUDGET = 52;
 
 /** Where each mark is, against the viewport and below the sticky header. */
 function measure() {

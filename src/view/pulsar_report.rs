@@ -57,3 +57,23 @@ pub fn report_line(r: &ReportCheck) -> (String, bool) {
         None => (head, false),
     }
 }
+
+/// The line a broker card shows, only when the shedder will keep seeing
+/// something other than the live load after the next report phase: the broker
+/// has never reported, or it stays silent (its change is not above the report
+/// threshold). Short, for the card; [`report_line`] is the whole sentence.
+pub fn report_short(r: &ReportCheck) -> Option<String> {
+    let Some(reported) = r.reported_usage.filter(|_| r.last_report_ms.is_some()) else {
+        return Some("No load report yet: the leader has no data for it.".to_string());
+    };
+    if r.due.is_some() || (reported - r.live_usage).abs() < 0.05 {
+        return None;
+    }
+    let left = r.max_interval_ms.saturating_sub(r.since_ms).div_ceil(60_000);
+    Some(format!(
+        "Shedder sees {reported:.1} % (live {:.1} %): a change of {:.1} is not above the report threshold {}; forced report in {left} min.",
+        r.live_usage,
+        r.max_change(),
+        r.threshold
+    ))
+}

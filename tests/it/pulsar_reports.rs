@@ -13,7 +13,7 @@ use lbscope::engine::pulsar::report::ReportDue;
 use lbscope::engine::pulsar::{Action, Config, Event, Sim};
 use lbscope::engine::Engine;
 use lbscope::scenario::presets;
-use lbscope::view::pulsar_report::report_line;
+use lbscope::view::pulsar_report::{report_line, report_short};
 use util::*;
 
 fn published(ev: &[Event]) -> Vec<String> {
@@ -98,8 +98,14 @@ fn the_doc_loads_shortcut_says_why_two_brokers_stay_silent() {
             "{text}"
         );
         assert!(text.contains("keeps seeing 0.0 %"), "{text}");
+        assert_eq!(
+            report_short(r).as_deref(),
+            Some("Shedder sees 0.0 % (live 10.0 %): a change of 10.0 is not above the report threshold 10; forced report in 14 min.")
+        );
     }
     assert_eq!(views[0].report.as_ref().unwrap().due, Some(ReportDue::Change));
+    // broker-1 reports at the next Step: its card has nothing to add.
+    assert_eq!(report_short(views[0].report.as_ref().unwrap()), None);
     assert_eq!(published(&step(&mut sim)), ["broker-1"]);
 }
 

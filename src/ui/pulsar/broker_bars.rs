@@ -295,10 +295,12 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
                     }
                     <span class="line overload" style={format!("--at:{:.2}", overload.clamp(0.0, 100.0))} title={format!("overload line {overload:.0} %")}></span>
                 </div>
-                // Said only when the leader's copy is behind the live load (or
-                // missing): then the shedder sees something else than the bars.
-                if let Some((text, true)) = b.report.as_ref().map(crate::view::pulsar_report::report_line) {
-                    <p class="report behind" data-report-behind="true">{ text }</p>
+                // Said only when the shedder will keep seeing something other
+                // than the bars (no report yet, or a change under the threshold).
+                if let Some((short, long)) = b.report.as_ref().and_then(|r| {
+                    crate::view::pulsar_report::report_short(r).map(|s| (s, crate::view::pulsar_report::report_line(r).0))
+                }) {
+                    <p class="report behind" data-report-behind="true" title={long}>{ short }</p>
                 }
                 if let (Some(h), true) = (input.and_then(|i| i.hits), b.alive) {
                     <p class="hits" data-high-hits={h.high.to_string()} data-low-hits={h.low.to_string()}>
