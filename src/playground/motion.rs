@@ -9,6 +9,7 @@
 
 use crate::engine::flink::{self, Event as FlinkEvent};
 use crate::engine::kstreams::{self, Event as KsEvent, Reason, Role};
+use crate::engine::pulsar::scalable_topic::ScalableEvent;
 use crate::engine::pulsar::{self, place::PlaceEvent, Event as PulsarEvent};
 use std::collections::BTreeMap;
 
@@ -138,6 +139,24 @@ pub fn pulsar(events: &[PulsarEvent]) -> Vec<Beat> {
                 beat: 0,
                 motion: Motion::Arrive {
                     at: Anchor::mark("topic", &topic.to_string()),
+                },
+            }),
+            // A scalable topic's new segments (split children, a merged one)
+            // grow into the segment bar with the split phase.
+            PulsarEvent::Scalable(ScalableEvent::Split { children, .. }) => {
+                for c in children {
+                    out.push(Beat {
+                        beat: 1,
+                        motion: Motion::Arrive {
+                            at: Anchor::mark("segment", &c.id.to_string()),
+                        },
+                    });
+                }
+            }
+            PulsarEvent::Scalable(ScalableEvent::Merged { merged, .. }) => out.push(Beat {
+                beat: 1,
+                motion: Motion::Arrive {
+                    at: Anchor::mark("segment", &merged.id.to_string()),
                 },
             }),
             PulsarEvent::BundleSplit { children, .. } => {
@@ -323,6 +342,35 @@ pub fn pulsar_captions(events: &[PulsarEvent]) -> Vec<Caption> {
             _ => None,
         })
         .collect();
+    let segments: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            PulsarEvent::Scalable(ScalableEvent::Split {
+                topic,
+                parent,
+                children,
+                ..
+            }) => Some(format!(
+                "{topic} segment {parent} into {}",
+                children
+                    .iter()
+                    .map(|c| c.id.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            )),
+            PulsarEvent::Scalable(ScalableEvent::Merged {
+                topic,
+                parents,
+                merged,
+                ..
+            }) => Some(format!(
+                "{topic} segments {} and {} merge into {}",
+                parents.0, parents.1, merged.id
+            )),
+            _ => None,
+        })
+        .collect();
+    let splits: Vec<String> = splits.into_iter().chain(segments).collect();
     let split = if splits.is_empty() {
         "Split: no bundle passes a split threshold.".to_string()
     } else {

@@ -1034,3 +1034,44 @@ fn bad_scalable_input_is_refused_with_a_clear_message() {
         .to_string();
     assert!(err.contains("no subscription s"), "{err}");
 }
+
+/// The page's motion and captions for a round that splits a segment: each child
+/// grows into the segment bar with the split phase, and the split caption names
+/// the parent and its children (`playground::motion`).
+#[test]
+fn a_segment_split_grows_its_children_and_is_captioned() {
+    use lbscope::playground::motion::{self, Anchor, Motion};
+    let mut sim = cluster();
+    create(&mut sim, 2);
+    set_rate(&mut sim, 24_000.0);
+    let ev = sim.apply(&Action::Step).unwrap();
+    let (parent, children) = scalable(&ev)
+        .iter()
+        .find_map(|e| match e {
+            ScalableEvent::Split { parent, children, .. } => {
+                Some((*parent, children.iter().map(|c| c.id).collect::<Vec<_>>()))
+            }
+            _ => None,
+        })
+        .expect("the round split a segment");
+    let grown: Vec<Anchor> = motion::pulsar(&ev)
+        .into_iter()
+        .filter(|b| b.beat == 1)
+        .filter_map(|b| match b.motion {
+            Motion::Arrive { at } if at.0.starts_with("[data-segment") => Some(at),
+            _ => None,
+        })
+        .collect();
+    let want: Vec<Anchor> = children
+        .iter()
+        .map(|c| Anchor::mark("segment", &c.to_string()))
+        .collect();
+    assert_eq!(grown, want);
+    let caps = motion::pulsar_captions(&ev);
+    let split = &caps.iter().find(|c| c.beat == 1).unwrap().text;
+    let names: Vec<String> = children.iter().map(|c| c.to_string()).collect();
+    assert!(
+        split.contains(&format!("{TOPIC} segment {parent} into {}", names.join(" and "))),
+        "{split}"
+    );
+}
