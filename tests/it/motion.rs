@@ -67,16 +67,20 @@ fn an_unloaded_bundle_travels_from_its_old_owner_to_its_new_one() {
     }
 }
 
-#[test]
-fn a_split_draws_each_new_boundary_at_the_childs_lower_bound() {
-    let split = pulsar::Action::SplitBundle {
+/// pulsar-admin's split of the largest bundle of the default namespace.
+fn admin_split() -> pulsar::Action {
+    pulsar::Action::SplitBundle {
         namespace: "public/default".into(),
         bundle: "LARGEST".into(),
         algorithm: None,
         boundaries: Vec::new(),
         unload: false,
-    };
-    let s = run(Store::fresh(), [Msg::act(split)]);
+    }
+}
+
+#[test]
+fn a_split_draws_each_new_boundary_at_the_childs_lower_bound() {
+    let s = run(Store::fresh(), [Msg::act(admin_split())]);
     let events = last_pulsar_events(&s);
     let children = events
         .iter()
@@ -256,14 +260,7 @@ fn a_pulsar_round_is_captioned_phase_by_phase() {
         "{beats:?}"
     );
     // An action that is not a round (an admin split) gets no round captions.
-    let split = pulsar::Action::SplitBundle {
-        namespace: "public/default".into(),
-        bundle: "LARGEST".into(),
-        algorithm: None,
-        boundaries: Vec::new(),
-        unload: false,
-    };
-    let s = run(Store::fresh(), [Msg::act(split)]);
+    let s = run(Store::fresh(), [Msg::act(admin_split())]);
     assert!(motion::captions_of_last_action(s.active()).is_empty());
 }
 

@@ -374,9 +374,7 @@ impl ReportCheck {
             || self.throughput_change > self.threshold
             || self.bundles_change > self.threshold
     }
-}
 
-impl ReportCheck {
     /// Why it publishes, in words, as the report event says it.
     fn reason(&self) -> String {
         match self.due {
