@@ -37,6 +37,7 @@ async function motions(page, act) {
         id: a.id,
         duration: a.effect.getTiming().duration,
         delay: a.effect.getTiming().delay,
+        opacities: frames.map((f) => f.opacity).filter((o) => o !== undefined),
         first: frames[0].transform,
         last: frames[frames.length - 1].transform,
         tag: t.tagName.toLowerCase(),
@@ -161,6 +162,8 @@ test('a round is said phase by phase as it plays; slower, one phase at a time, i
   // Each caption appears with its beat: the unload's with the travelling bundle.
   const travel = anims.find((a) => a.id === 'lb-travel');
   assert.equal(caps[2].delay, travel.delay);
+  // Never half-transparent: a caption is readable at full contrast at every instant.
+  for (const c of caps) assert.deepEqual(c.opacities, [], JSON.stringify(c));
   assert.equal(await page.getAttribute('#phase-captions', 'role'), 'status');
   await frames(page, 'captions');
   // In a lesson the same round plays one phase per 1.1 s.

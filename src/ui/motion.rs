@@ -307,8 +307,10 @@ fn show_captions(captions: &[Caption], beat_ms: f64, max_delay: f64, speed: f64)
         let _ = boxed.append_child(&line);
         let delay = (f64::from(c.beat) * beat_ms).min(max_delay) * speed;
         let frames = [
-            frame(&[("opacity", "0"), ("transform", "translateY(0.4rem)")]),
-            frame(&[("opacity", "1"), ("transform", "none")]),
+            // Hidden until its beat, then sliding in at full contrast: a caption is
+            // never drawn half-transparent, so it is always readable.
+            frame(&[("visibility", "hidden"), ("transform", "translateY(0.4rem)")]),
+            frame(&[("visibility", "visible"), ("transform", "none")]),
         ];
         n += u32::from(animate(&line, "lb-caption", &frames, 300.0 * speed, delay).is_some());
     }
