@@ -54,6 +54,7 @@ test('a hot topic: split and unload happen; ring and broker bars follow; proposa
   const { page, errors } = await fresh();
   const before = await arcs(page);
   const barsBefore = await brokers(page);
+  await unfold(page, 'details.traffic');
   await page.selectOption('#hot-topic', 'persistent://public/default/topic-0');
   await page.click('#hot-burst');
   await page.waitForFunction(() => document.querySelector('.topic-sliders li[data-topic$="/topic-0"] .rate-value')?.textContent.includes('60k'));
@@ -203,6 +204,7 @@ test('topics: partitioned, N at once, Zipf skew; a second namespace gets a selec
 test('phone width: panels stack and nothing overflows', async () => {
   const { page, errors } = await fresh();
   await page.setViewportSize({ width: 390, height: 844 });
+  await unfold(page, 'details.traffic');
   await page.click('#hot-burst');
   await page.click('#step');
   await page.waitForFunction(() => /round 2/.test(document.querySelector('.round-bar .clock').textContent));

@@ -123,6 +123,7 @@ for (const [w, h, name] of [[1280, 800, 'desktop'], [390, 844, 'phone']]) {
     const { page, errors } = await firstVisit();
     await page.setViewportSize({ width: w, height: h });
     await page.waitForTimeout(200);
+    await unfold(page, 'details.traffic');
     const burst = page.locator('#hot-burst');
     await burst.scrollIntoViewIfNeeded();
     const fits = await burst.evaluate((b) => {

@@ -191,6 +191,7 @@ test('phone: sticky header with Step, the ring and the controls in view together
   await page.waitForTimeout(200);
   await screenshot(page, 'teaching-phone-390');
   // Scroll to the traffic controls: the ring and Step stay on screen.
+  await unfold(page, 'details.traffic');
   await page.locator('#hot-topic').scrollIntoViewIfNeeded();
   const step = await page.locator('#step').boundingBox();
   const ring = await page.locator('.ring-pane svg.ring').boundingBox();

@@ -542,7 +542,7 @@ pub fn PulsarTab() -> Html {
                           {loads} {on_lesson} brokers={crate::ui::components::canvas::Same(brokers.clone())} />
                 <details class="panel controls admin-forms" data-controls="admin pulsar-admin-forms"
                          ontoggle={on_admin_toggle}>
-                    <summary><h2>{"More pulsar-admin: policies, domains, boundaries"}</h2></summary>
+                    <summary><h2>{"Policies & domains"}</h2></summary>
                     // The forms follow the store (each lists brokers or bundles), so they are
                     // built only once the fold has been opened, and then kept with what was typed.
                     if *admin_opened {

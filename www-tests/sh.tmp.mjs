@@ -1,0 +1,15 @@
+import { serveDist } from './harness.mjs';
+import { chromium } from 'playwright-core';
+const srv = await serveDist();
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+const [w,h,scheme,name] = process.argv.slice(2);
+const p = await b.newPage({ viewport: { width: +w, height: +h }, colorScheme: scheme });
+await p.goto(srv.url + '?fresh#');
+await p.waitForSelector('main section.tab-body');
+await p.waitForTimeout(800);
+await p.click('.start-here .start-dismiss').catch(() => {});
+await p.click('#step');
+await p.waitForTimeout(2600);
+await p.locator('.this-round').scrollIntoViewIfNeeded();
+await p.screenshot({ path: `/tmp/shots/${name}.png` });
+await b.close(); await srv.close();
