@@ -32,7 +32,7 @@ async function stepUntilMoved(page) {
 test('ThresholdShedder: the bars show the moving averages it decided on and average + threshold, as its event prints them', async () => {
   const { page, errors } = await firstVisit();
   await unfold(page, 'details.sub[data-controls="config"]');
-  await page.selectOption('#profile', 'pulsar-4.x');
+  await page.selectOption('#profile', 'pulsar-4.2');
   await page.waitForSelector('.bars-key[data-strategy="ThresholdShedder"]');
   await page.click('#step');
   await page.waitForFunction(() => window.lbscope.events.some((e) => e.startsWith('ThresholdShedder: moving averages')));
