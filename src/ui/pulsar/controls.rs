@@ -309,8 +309,8 @@ fn ClusterControls(p: &ControlsProps) -> Html {
             <label for="profile">{"Version profile"}</label>
             <select id="profile" onchange={on_profile}>
                 if profile.is_none() { <option selected=true value="">{"custom"}</option> }
-                <option value="pulsar-4.0" selected={profile == Some(Profile::Pulsar40)}>{"Pulsar 4.0.0–4.0.7 (ThresholdShedder)"}</option>
-                <option value="pulsar-4.2" selected={profile == Some(Profile::Pulsar4)}>{"Pulsar 4.2 / 4.0.8+ (ThresholdShedder)"}</option>
+                <option value="pulsar-4.0" selected={profile == Some(Profile::Pulsar40)}>{"Pulsar 4.0.0–4.0.7"}</option>
+                <option value="pulsar-4.2" selected={profile == Some(Profile::Pulsar4)}>{"Pulsar 4.2 (and 4.0.8+)"}</option>
                 <option value="pulsar-5.0" selected={profile == Some(Profile::Pulsar5)}>{"Pulsar 5.0 (AvgShedder)"}</option>
             </select>
             <label for="load-manager">{"Load manager"}</label>
@@ -577,7 +577,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
         let share = (40.0 - (20.0 + c.load_balancer_broker_threshold_shedder_percentage) + 5.0) / 100.0;
         match first {
             _ if c.load_balancer_load_shedding_strategy != SheddingStrategy::ThresholdShedder => format!(
-                "The doc's result (the 40 % broker sheds 15 % of its traffic) is ThresholdShedder's; this cluster sheds with {:?} (profile 4.x uses ThresholdShedder).",
+                "The doc's result (the 40 % broker sheds 15 % of its traffic) is ThresholdShedder's; this cluster sheds with {:?} (the 4.x profiles use ThresholdShedder).",
                 c.load_balancer_load_shedding_strategy
             ),
             _ if alive.len() != 3 => "The doc's example has exactly three brokers; with another count the average, and so the outcome, differ.".into(),
