@@ -35,7 +35,7 @@ async function open(hash, scheme, width = 1280) {
   return { page, errors };
 }
 
-const TABS = [['Pulsar', 'svg.ring path.arc'], ['Flink', '.flink-controls'], ['Kafka Streams', '#ks-name']];
+const TABS = [['Pulsar', 'svg.ring path.arc'], ['Flink', '.flink-controls'], ['Kafka Streams', 'article.ks-instance']];
 const LESSONS = ['#lesson=pulsar-avg-shedder&step=1', '#lesson=flink-phase-2-slots-to-taskmanagers&step=2', '#lesson=kstreams-partitions-to-tasks&step=1'];
 
 for (const scheme of ['light', 'dark']) {

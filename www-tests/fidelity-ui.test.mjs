@@ -5,7 +5,7 @@
 // resulting log and events through window.lbscope.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openApp, screenshot } from './harness.mjs';
+import { serveDist, launch, openApp, screenshot, unfold } from './harness.mjs';
 
 let server;
 
@@ -150,6 +150,7 @@ test('Kafka Streams: task.assignor.class, internal.task.assignor.class and group
   await page.click('#ks-assignor-set');
   await page.waitForSelector('.ks-assignor[data-assignor="StickyTaskAssignor"]');
   assert.ok((await actions(page)).some((a) => a.op === 'set_config' && a.config['task.assignor.class'] === sticky));
+  await unfold(page, 'details.ks-time');
   await page.click('.ks-controls button.ks-primary:has-text("Rebalance")');
   await page.waitForFunction(() => window.lbscope.events.some((e) => /StickyTaskAssignor/.test(e)));
 

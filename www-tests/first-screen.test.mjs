@@ -112,17 +112,28 @@ test('clicking an event in the log brings its subject into view', async () => {
 
 test('the first screen at 1280×800 shows few controls', async () => {
   const { page, errors } = await firstVisit();
-  for (const tab of ['Pulsar', 'Flink', 'Kafka Streams']) {
-    await page.click(`button[role=tab]:has-text("${tab}")`);
-    await page.waitForTimeout(150);
-    const n = await controlsInView(page);
-    console.log(`${tab}: ${n} controls in view`);
-    assert.ok(n <= CONTROL_BUDGET, `${tab}: ${n} controls in view`);
-  }
+  const count = async (when, budget) => {
+    for (const tab of ['Pulsar', 'Flink', 'Kafka Streams']) {
+      await page.click(`button[role=tab]:has-text("${tab}")`);
+      await page.waitForTimeout(150);
+      const n = await controlsInView(page);
+      console.log(`${tab} ${when}: ${n} controls in view`);
+      assert.ok(n <= budget, `${tab} ${when}: ${n} controls in view`);
+    }
+  };
+  await count('with the lesson offer', CONTROL_BUDGET);
+  await page.click('.start-here .start-dismiss');
+  await count('after "No thanks"', CONTROL_BUDGET);
+  // The folded groups are one click away: an instance's actions, for one.
+  await page.click('article.ks-instance[data-instance="app-1"] details.ks-menu > summary');
+  assert.ok(await page.locator('button[aria-label="Crash app-1"]').isVisible());
   assert.deepEqual(errors, []);
 });
 
-// What the first screens show today (Kafka Streams' is the busiest: every
-// instance card carries five buttons). The aim is about 20; this bound keeps
-// the number from growing until the cards fold their buttons away.
-const CONTROL_BUDGET = 46;
+// The header (tabs, Lessons, Gallery, the round button, Propose, Play, the
+// timeline, Undo, Redo, More, Share) is 12–13 of these; each tab's side panel
+// shows its "Try this" buttons and one folded group per kind of change; a
+// Kafka Streams instance or a Flink TaskManager carries one control. Measured:
+// 27–29 per tab, with the lesson offer or without it (folds further down come
+// into view when it goes). The aim is about 20.
+const CONTROL_BUDGET = 29;

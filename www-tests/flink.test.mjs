@@ -2,7 +2,7 @@
 // balanced), the job editor's presets and errors, failover and its cure.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openApp, screenshot } from './harness.mjs';
+import { serveDist, launch, openApp, screenshot, unfold } from './harness.mjs';
 
 let server;
 
@@ -177,6 +177,7 @@ test('failover: a stale view unbalances tasks mode; a longer max-interval cures 
   assert.match(await page.textContent('.failover'), /scheduling took 120 ms/);
   await screenshot(page, 'flink-failover-cured-1280');
   // A TaskManager lost for good: the restart times out; restore it and schedule again.
+  await unfold(page, 'details.tms');
   await page.fill('#flink-restart', '');
   await page.click(`${grid('tasks')} .tm-row[data-tm=tm-1] button:has-text("Lose")`);
   await page.waitForSelector('.failover .timed-out');

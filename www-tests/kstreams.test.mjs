@@ -2,7 +2,7 @@
 // threads, failover to a caught-up standby, idle instances, added threads.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openApp, screenshot, releaseCli, cargoTargetDir } from './harness.mjs';
+import { serveDist, launch, openApp, screenshot, releaseCli, cargoTargetDir, unfold } from './harness.mjs';
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -84,6 +84,7 @@ test('crashing a busy instance moves its tasks and a caught-up standby takes ove
     const lost = Object.keys(before.active).filter((t) => before.active[t] === victim);
     assert.ok(lost.length >= 2, `${victim} runs ${lost}`);
 
+    await unfold(page, `article.ks-instance[data-instance="${victim}"] details.ks-menu`);
     await page.click(`article.ks-instance[data-instance="${victim}"] button[aria-label="Crash ${victim}"]`);
     await page.waitForSelector(`article.ks-instance[data-instance="${victim}"][data-status="crashed"]`);
     const after = await snapshot(page);
@@ -118,6 +119,7 @@ test('crashing a busy instance moves its tasks and a caught-up standby takes ove
     const lagging = await page.locator('.ks-instances .ks-chip .ks-lag').count();
     if (lagging > 0) {
       assert.match(await page.textContent('.ks-instances .ks-lagtxt'), /lag [\d,]+ · ~\d+/);
+      await unfold(page, 'details.ks-time');
       await page.click('button:has-text("+10 s")');
       await page.waitForFunction(() => document.querySelectorAll('.ks-instances .ks-lag').length === 0);
     }
@@ -149,6 +151,7 @@ test('6 instances for 5 partitions: exactly one idles', async () => {
 test('big state: new instances get warm-ups first; the probing rebalance moves tasks once they catch up', async () => {
   await withTab(async (page) => {
     await page.click('button:has-text("Produce 100,000 records")');
+    await unfold(page, 'details.ks-time');
     await page.click('button[title="Advance time by 10 seconds"]');
     await page.click('button:has-text("Scale out to 6 instances")');
     await page.waitForFunction(() => document.querySelectorAll('article.ks-instance').length === 6);
@@ -162,6 +165,7 @@ test('big state: new instances get warm-ups first; the probing rebalance moves t
     while ((await page.textContent('[data-count="idle-instances"]')) !== '1') {
       assert.ok(++rounds <= 6, 'converges to one idle instance within six probing rebalances');
       const now = await page.textContent('.ks-now');
+      await unfold(page, 'details.ks-time');
       await page.click('button[title="Advance time by 10 minutes"]');
       await page.waitForFunction((t) => document.querySelector('.ks-now').textContent !== t, now);
     }
@@ -177,6 +181,7 @@ test('adding a thread spreads the instance\'s tasks over its threads', async () 
     for (const inst of Object.values(before.active)) counts[inst] = (counts[inst] ?? 0) + 1;
     const inst = Object.entries(counts).find(([, n]) => n >= 2)[0];
     assert.equal(await page.locator(`[data-thread="${inst}/T1"] .ks-chip`).count() > 0, true);
+    await unfold(page, `article.ks-instance[data-instance="${inst}"] details.ks-menu`);
     await page.getByRole('button', { name: `+ thread to ${inst}`, exact: true }).click();
     await page.waitForSelector(`[data-thread="${inst}/T2"]`);
     const t1 = await page.locator(`[data-thread="${inst}/T1"] .ks-chip[data-role="active"]`).count();
@@ -184,6 +189,7 @@ test('adding a thread spreads the instance\'s tasks over its threads', async () 
     assert.ok(t1 >= 1 && t2 >= 1, `${inst}: T1 runs ${t1}, T2 runs ${t2} actives`);
     assert.equal(await page.textContent('[data-count="threads"]'), '4');
     // Removing it again puts everything back on one thread.
+    await unfold(page, `article.ks-instance[data-instance="${inst}"] details.ks-menu`);
     await page.click(`button[aria-label="Remove StreamThread-2 of ${inst}"]`);
     await page.waitForFunction((i) => !document.querySelector(`[data-thread="${i}/T2"]`), inst);
     assert.equal(await page.textContent('[data-count="threads"]'), '3');
@@ -192,6 +198,7 @@ test('adding a thread spreads the instance\'s tasks over its threads', async () 
 
 test('a keyed record lands on its murmur2 partition; config knobs go through set_config', async () => {
   await withTab(async (page) => {
+    await unfold(page, 'details.ks-produce-fold');
     await page.fill('#ks-key', 'alice');
     await page.fill('#ks-records', '10');
     await page.click('form.ks-form button:has-text("Produce")');
@@ -201,6 +208,7 @@ test('a keyed record lands on its murmur2 partition; config knobs go through set
     // Standbys off: a crash must restore from the changelog instead.
     await page.click('button:has-text("Turn standbys off")');
     await page.waitForSelector('button:has-text("Turn standbys on")');
+    await unfold(page, 'details.ks-time');
     await page.click('.ks-controls button.ks-primary:has-text("Rebalance")');
     await page.waitForFunction(() => document.querySelectorAll('.ks-instances .ks-chip[data-role="standby"]').length === 0);
     const cfg = await page.evaluate(() => window.lbscope.scenario);

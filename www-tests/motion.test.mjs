@@ -3,7 +3,7 @@
 // one is instant. Frames of each motion go to www-tests/output/ for a look.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openApp, OUTPUT } from './harness.mjs';
+import { launch, openApp, OUTPUT, unfold } from './harness.mjs';
 import { serveDist } from './harness.mjs';
 import { before, after } from 'node:test';
 import { mkdir } from 'node:fs/promises';
@@ -132,7 +132,8 @@ test('a Kafka Streams rebalance sends tasks between instances', async (t) => {
   const { page, errors } = await open(t, 'Kafka Streams');
   await page.waitForSelector('.ks article.ks-instance');
   const anims = await motions(page, () =>
-    page.click('article.ks-instance[data-instance="app-1"] button[aria-label="Crash app-1"]'));
+    unfold(page, 'article.ks-instance[data-instance="app-1"] details.ks-menu')
+      .then(() => page.click('article.ks-instance[data-instance="app-1"] button[aria-label="Crash app-1"]')));
   await frames(page, 'kstreams-rebalance');
   const travel = anims.filter((a) => a.id === 'lb-travel');
   const landed = anims.filter((a) => a.id !== 'lb-travel');
@@ -172,5 +173,11 @@ test('a round is said phase by phase as it plays; slower, one phase at a time, i
   const slow = await motions(page, () => page.click('#step'));
   const lessonCaps = slow.filter((a) => a.id === 'lb-caption');
   assert.deepEqual(lessonCaps.map((a) => a.delay), [0, 1100, 2200]);
+  // The "This round" card fills in with the round: its reports at the first
+  // beat, what moved with the unload's beat.
+  const card = slow.filter((a) => a.id === 'lb-card');
+  assert.deepEqual(card.map((a) => [a.data.cardBeat, a.delay]).sort(), [['0', 0], ['2', 2200]]);
+  assert.match(card.find((a) => a.data.cardBeat === '0').text, /Reports.*publish/);
+  for (const c of card) assert.deepEqual(c.opacities, [], JSON.stringify(c));
   assert.deepEqual(errors, []);
 });

@@ -2,7 +2,7 @@
 // rounds until a split and an unload, the proposal view, and the layout.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, screenshot, suite } from './harness.mjs';
+import { openApp, screenshot, suite, unfold } from './harness.mjs';
 
 // A server for dist/ and one browser profile shared by this file's tests.
 const env = suite();
@@ -109,6 +109,7 @@ test('a hot topic: split and unload happen; ring and broker bars follow; proposa
 test('crash, restore, admin split and unload to a chosen broker', async () => {
   const { page, errors } = await fresh();
   // broker-1 owns every bundle of the default scenario.
+  await unfold(page, 'details.cluster');
   await page.click('.broker-list li[data-broker="broker-1"] button.crash');
   await page.waitForSelector('.broker-bars li.broker.crashed[data-broker="broker-1"]');
   // Its bundles are orphaned: grey (hatched) with no owner until clients look them up.
@@ -136,6 +137,7 @@ test('crash, restore, admin split and unload to a chosen broker', async () => {
   await page.waitForSelector('.ring-pane path.arc[data-bundle="public/default/0x20000000_0x40000000"][data-owner="broker-4"]');
   // The doc's 40 % / 10 % / 10 % example sets broker loads directly, and says at
   // once why the doc's outcome cannot follow under the 5.0 profile's AvgShedder.
+  await unfold(page, 'details.traffic');
   await page.click('details.traffic details.sub > summary');
   assert.match(await page.textContent('.doc-why'), /ThresholdShedder's; this cluster sheds with AvgShedder/);
   await page.click('#doc-loads');
@@ -148,6 +150,7 @@ test('crash, restore, admin split and unload to a chosen broker', async () => {
 
 test('the doc\'s 40 / 10 / 10 shortcut says which brokers stay silent, and the cards say why', async () => {
   const { page, errors } = await fresh();
+  await unfold(page, 'details.traffic');
   await page.click('details.traffic details.sub > summary');
   // Before the press: the hint names the two brokers whose reports will not change.
   assert.match(await page.textContent('.doc-why'),
@@ -178,6 +181,7 @@ test('topics: partitioned, N at once, Zipf skew; a second namespace gets a selec
   await page.fill('#topic-count', '20');
   await page.click('form.add-topic button');
   await page.waitForFunction(() => document.querySelectorAll('.ring-pane line.tick').length === 12 + 4 + 20);
+  await unfold(page, 'details.traffic');
   await page.click('details.traffic details.sub > summary');
   await page.fill('#zipf-seed', '7');
   await page.click('#zipf-apply');

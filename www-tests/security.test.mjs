@@ -93,6 +93,7 @@ test('refused form input is explained next to its field', async () => {
   await topic.waitFor();
   assert.match(await topic.textContent(), /tenant\/namespace\/topic/);
   await page.click('button[role="tab"]:has-text("Flink")');
+  await unfold(page, 'details.tms');
   await page.fill('#flink-slots', '0');
   await page.click('form.add-tm button[type="submit"]');
   const slots = page.locator('.field-error[data-field="flink-slots"]');
@@ -100,6 +101,7 @@ test('refused form input is explained next to its field', async () => {
   assert.match(await slots.textContent(), /between 1 and 1024 slots/);
   assert.equal(await page.locator('.notice.error').count(), 0);
   await page.click('button[role="tab"]:has-text("Kafka Streams")');
+  await unfold(page, 'details.ks-add');
   await page.fill('#ks-name', 'app-x');
   await page.fill('#ks-tags', 'averyveryverylongtagkey=1');
   await page.click('button:has-text("Add instance")');

@@ -31,6 +31,7 @@ async function stepUntilMoved(page) {
 
 test('ThresholdShedder: the bars show the moving averages it decided on and average + threshold, as its event prints them', async () => {
   const { page, errors } = await firstVisit();
+  await unfold(page, 'details.cluster');
   await unfold(page, 'details.sub[data-controls="config"]');
   await page.selectOption('#profile', 'pulsar-4.2');
   await page.waitForSelector('.bars-key[data-strategy="ThresholdShedder"]');
@@ -137,7 +138,7 @@ for (const [w, h, name] of [[1280, 800, 'desktop'], [390, 844, 'phone']]) {
     await page.waitForSelector('.flink-controls');
     assert.equal(await page.locator('.job-editor details.job-tables').evaluate((d) => d.open), false);
     assert.equal(await page.locator('.flink-controls details.intervals').evaluate((d) => d.open), false);
-    for (const sel of ['.job-editor .presets button', '#flink-mode', '.flink-controls button.schedule', '#flink-slots']) {
+    for (const sel of ['.job-editor .presets button', '#flink-mode', '.flink-controls button.schedule', '.flink-controls details.tms > summary']) {
       assert.ok(await page.locator(sel).first().isVisible(), sel);
     }
     await screenshot(page, `decisions-flink-${name}`);

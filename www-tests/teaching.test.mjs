@@ -5,7 +5,7 @@
 // every lesson has its control on screen, the layout at 1280×800 and 390 px.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApp, screenshot, suite } from './harness.mjs';
+import { openApp, screenshot, suite, unfold } from './harness.mjs';
 
 const env = suite();
 
@@ -77,14 +77,17 @@ test('first visit: start here offers the lessons, one press of Step moves bundle
 test('a lesson round trip keeps the three tabs, also across a reload; Back and Forward walk the steps', async () => {
   const { page, errors } = await firstVisit();
   // The learner's own work on every tab.
+  await unfold(page, 'details.cluster');
   await page.click('#add-broker');
   await page.waitForSelector('.broker-bars li.broker[data-broker="broker-4"]');
   await page.click('button[role="tab"]:has-text("Flink")');
   await page.waitForSelector('.flink-controls');
+  await unfold(page, 'details.tms');
   await page.fill('#flink-slots', '3');
   await page.click('.add-tm button[type="submit"]');
   await page.click('button[role="tab"]:has-text("Kafka Streams")');
-  await page.waitForSelector('#ks-name');
+  await page.waitForSelector('article.ks-instance');
+  await unfold(page, 'details.ks-add');
   await page.fill('#ks-name', 'mine');
   await page.click('.ks-form button[type="submit"]:has-text("Add instance")');
   await page.waitForSelector('[data-instance="mine"]');

@@ -127,16 +127,20 @@ pub fn mark_focus(subjects: &[(&str, &str)]) {
 pub fn open_groups(words: &str) {
     let doc = gloo::utils::document();
     for w in words.split(' ').filter(|w| !w.is_empty()) {
-        let Ok(found) = doc.query_selector_all(&format!("details[data-controls~=\"{w}\"]:not([open])"))
-        else {
+        // The group's own fold, and every closed fold around one of its
+        // controls (a group may sit inside another group's fold).
+        let Ok(found) = doc.query_selector_all(&format!("[data-controls~=\"{w}\"]")) else {
             continue;
         };
         for i in 0..found.length() {
-            if let Some(el) = found
+            let mut at = found
                 .item(i)
-                .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
-            {
-                let _ = el.set_attribute("open", "");
+                .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok());
+            while let Some(el) = at {
+                if el.tag_name().eq_ignore_ascii_case("details") && !el.has_attribute("open") {
+                    let _ = el.set_attribute("open", "");
+                }
+                at = el.parent_element();
             }
         }
     }
@@ -399,14 +403,24 @@ pub fn mark_ask(words: Option<&str>, prompt: Option<&str>) {
     let Some(words) = words else {
         return;
     };
-    let visible = |e: &web_sys::Element| {
-        let r = e.get_bounding_client_rect();
-        r.width() > 0.0 && r.height() > 0.0
-    };
     // A button that says what the step asks ("Raise slot.request.max-interval to
-    // 70 ms …") is that control, wherever it is on the page.
+    // 70 ms …", or "Crash app-2, which runs task 0_0" for the button labelled
+    // "Crash app-2") is that control, wherever it is on the page: unfolded from
+    // a closed menu when it sits in one.
     if let Some(prompt) = prompt.map(|p| p.trim().to_lowercase()).filter(|p| p.len() >= 8) {
         if let Ok(buttons) = doc.query_selector_all("main button:not([disabled])") {
+            let says = |b: &web_sys::Element| {
+                let text = b
+                    .text_content()
+                    .map(|t| t.trim().to_lowercase())
+                    .unwrap_or_default();
+                let label = b.get_attribute("aria-label").map(|t| t.trim().to_lowercase());
+                // A button's words name it when long enough ("Schedule the job"); an
+                // accessible name is specific by design ("Crash c").
+                text.starts_with(&prompt)
+                    || (text.len() >= 8 && names_start_of(&prompt, &text))
+                    || label.is_some_and(|l| l.len() >= 5 && names_start_of(&prompt, &l))
+            };
             let found = (0..buttons.length())
                 .filter_map(|k| {
                     buttons
@@ -414,11 +428,7 @@ pub fn mark_ask(words: Option<&str>, prompt: Option<&str>) {
                         .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
                 })
                 .filter(|b| b.closest(".lesson-panel").ok().flatten().is_none())
-                .find(|b| {
-                    visible(b)
-                        && b.text_content()
-                            .is_some_and(|t| t.trim().to_lowercase().starts_with(&prompt))
-                });
+                .find(|b| says(b) && reveal(b));
             if let Some(b) = found {
                 let _ = b.set_attribute("data-ask", "");
                 return;
@@ -450,15 +460,67 @@ pub fn mark_ask(words: Option<&str>, prompt: Option<&str>) {
                     let list = g.query_selector_all(sel).ok()?;
                     (0..list.length())
                         .filter_map(|k| list.item(k).and_then(|n| n.dyn_into::<web_sys::Element>().ok()))
-                        .find(|e| visible(e))
+                        .find(reveal)
                 })
             };
-            if let Some(el) = found.filter(|e| visible(e)) {
+            if let Some(el) = found.filter(reveal) {
                 let _ = el.set_attribute("data-ask", "");
                 return;
             }
         }
     }
+}
+
+/// Whether `e` is drawn: it has a box, and nothing hides it (a closed
+/// `<details>` around it still lays it out when asked, so its box alone does
+/// not tell; `Element.checkVisibility()` does).
+fn rendered(e: &web_sys::Element) -> bool {
+    use wasm_bindgen::JsCast;
+    let r = e.get_bounding_client_rect();
+    if r.width() <= 0.0 || r.height() <= 0.0 {
+        return false;
+    }
+    js_sys::Reflect::get(e, &"checkVisibility".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .and_then(|f| f.call0(e).ok())
+        .is_none_or(|v| v.as_bool() != Some(false))
+}
+
+/// Whether `label` is the whole first phrase of `prompt`: "crash app-2,
+/// which …" names "crash app-2", not "crash app-20".
+fn names_start_of(prompt: &str, label: &str) -> bool {
+    !label.is_empty()
+        && prompt.starts_with(label)
+        && prompt[label.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !c.is_alphanumeric() && c != '-' && c != '_')
+}
+
+/// Make `el` visible by opening the closed `<details>` around it; `false`, with
+/// nothing left opened, when it stays hidden (a group the step does not show).
+fn reveal(el: &web_sys::Element) -> bool {
+    let shown = rendered;
+    if shown(el) {
+        return true;
+    }
+    let mut opened = Vec::new();
+    let mut at = el.parent_element();
+    while let Some(e) = at {
+        if e.tag_name().eq_ignore_ascii_case("details") && !e.has_attribute("open") {
+            let _ = e.set_attribute("open", "");
+            opened.push(e.clone());
+        }
+        at = e.parent_element();
+    }
+    if shown(el) {
+        return true;
+    }
+    for e in opened {
+        let _ = e.remove_attribute("open");
+    }
+    false
 }
 
 /// Remove the attribute `attr` from every element that carries it.

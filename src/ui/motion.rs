@@ -265,6 +265,9 @@ pub fn play(beats: &[Beat], captions: &[Caption], lesson: bool) -> u32 {
         };
     }
     started += show_captions(captions, beat_ms, max_delay, speed);
+    if !captions.is_empty() {
+        started += fill_card(beat_ms, max_delay, speed);
+    }
     if let Some(body) = gloo::utils::document().body() {
         let _ = body.set_attribute("data-motions", &started.to_string());
         let longest = if speed == 0.0 { 0.0 } else { TRAVEL_MS.max(2_400.0) };
@@ -315,6 +318,27 @@ fn show_captions(captions: &[Caption], beat_ms: f64, max_delay: f64, speed: f64)
         n += u32::from(animate(&line, "lb-caption", &frames, 300.0 * speed, delay).is_some());
     }
     let _ = body.append_child(&boxed);
+    n
+}
+
+/// The round's card fills in with the round: each part marked
+/// `data-card-beat="<beat>"` stays hidden until its beat, then slides in
+/// (opaque at every instant, like the captions). Returns how many animations
+/// started.
+fn fill_card(beat_ms: f64, max_delay: f64, speed: f64) -> u32 {
+    let mut n = 0;
+    for part in select("[data-card-beat]") {
+        let beat: u32 = part
+            .get_attribute("data-card-beat")
+            .and_then(|b| b.parse().ok())
+            .unwrap_or(0);
+        let delay = (f64::from(beat) * beat_ms).min(max_delay) * speed;
+        let frames = [
+            frame(&[("visibility", "hidden"), ("transform", "translateY(0.3rem)")]),
+            frame(&[("visibility", "visible"), ("transform", "none")]),
+        ];
+        n += u32::from(animate(&part, "lb-card", &frames, 300.0 * speed, delay).is_some());
+    }
     n
 }
 

@@ -77,3 +77,13 @@ pub fn report_short(r: &ReportCheck) -> Option<String> {
         r.threshold
     ))
 }
+
+/// The badge a broker card shows when the shedder still reads an old report
+/// that the next report phase replaces: the broker's load changed since its
+/// last report (bundles arrived after this round's report phase, say) by more
+/// than the threshold, so the bars and the shedder's value differ until the
+/// next Step. Short, for the card's head line; [`report_line`] says why.
+pub fn report_due_badge(r: &ReportCheck) -> Option<&'static str> {
+    let reported = r.reported_usage.filter(|_| r.last_report_ms.is_some())?;
+    (r.due.is_some() && (reported - r.live_usage).abs() >= 0.05).then_some("reports next Step")
+}

@@ -13,7 +13,7 @@ use lbscope::engine::pulsar::report::ReportDue;
 use lbscope::engine::pulsar::{Action, Config, Event, Sim};
 use lbscope::engine::Engine;
 use lbscope::scenario::presets;
-use lbscope::view::pulsar_report::{report_line, report_short};
+use lbscope::view::pulsar_report::{report_due_badge, report_line, report_short};
 use util::*;
 
 fn published(ev: &[Event]) -> Vec<String> {
@@ -138,5 +138,48 @@ fn a_broker_without_a_report_is_due_its_first() {
         let (text, behind) = report_line(&b.report.unwrap());
         assert!(!behind, "{text}");
         assert!(text.starts_with("Leader's copy:"), "{text}");
+    }
+}
+
+/// After a round whose unload moved bundles onto a broker (after that round's
+/// report phase), the shedder still holds the receiver's old report while its
+/// bars show the new load: the card's badge says the next Step replaces it,
+/// and the next report phase indeed publishes exactly the badged brokers.
+#[test]
+fn a_broker_that_received_bundles_after_the_report_is_badged_until_the_next_step() {
+    let log = presets::pulsar_playground(4);
+    let mut sim = lbscope::scenario::replay(1, &log, None).unwrap().state;
+    // The learner's first Step unloads bundles off broker-1 after the reports.
+    step(&mut sim);
+    let views = sim.broker_views();
+    let badged: Vec<String> = views
+        .iter()
+        .filter(|b| b.report.as_ref().and_then(report_due_badge).is_some())
+        .map(|b| b.id.0.to_string())
+        .collect();
+    assert!(!badged.is_empty(), "no broker badged");
+    for b in views.iter().filter(|b| badged.contains(&b.id.0.to_string())) {
+        let r = b.report.as_ref().unwrap();
+        let reported = r.reported_usage.unwrap();
+        assert!(
+            (reported - r.live_usage).abs() >= 0.05,
+            "{}: {reported} vs {}",
+            b.id.0,
+            r.live_usage
+        );
+        assert_eq!(report_due_badge(r), Some("reports next Step"));
+        assert!(
+            report_line(r).0.contains("It reports at the next Step"),
+            "{}",
+            report_line(r).0
+        );
+    }
+    let mut got = published(&step(&mut sim));
+    got.sort();
+    let mut want = badged.clone();
+    want.sort();
+    // Every badged broker publishes; a broker whose report is current is not badged.
+    for b in &want {
+        assert!(got.contains(b), "{b} badged but did not publish: {got:?}");
     }
 }

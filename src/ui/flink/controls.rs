@@ -170,8 +170,8 @@ pub fn Controls(p: &ControlsProps) -> Html {
             <button class="primary schedule" data-controls="schedule" onclick={on_schedule} disabled={!has_job}
                 title="Deploy the job: phase 1 (tasks to slots), then phase 2 (slots to TaskManagers)">{"Schedule"}</button>
 
-            <div data-controls="members">
-                <h3>{"TaskManagers"}</h3>
+            <details class="sub tms" data-controls="members">
+                <summary>{"Add a TaskManager"}</summary>
                 <form class="add-tm" onsubmit={on_add} novalidate=true>
                     <label for="flink-slots">{"Slots of a new TaskManager"}</label>
                     <div class="inline">
@@ -183,8 +183,8 @@ pub fn Controls(p: &ControlsProps) -> Html {
                 <label for="flink-restart">{"A lost TaskManager restarts after (ms)"}</label>
                 <input id="flink-restart" type="number" min="0" step="10" inputmode="numeric" placeholder="never"
                     value={(*p.restart).clone()} oninput={on_restart} />
-                <p class="hint">{"Use Lose / Restore / Remove on a TaskManager's row. Empty: it stays lost until you restore it."}</p>
-            </div>
+                <p class="hint">{"Use Lose / Restore on a TaskManager's row (Remove appears once it is idle). Empty: it stays lost until you restore it."}</p>
+            </details>
         </div>
     }
 }

@@ -124,8 +124,12 @@ pub fn SlotGridView(p: &GridProps) -> Html {
                         <button class="small" onclick={mk(TmOp::Lose(tm.clone()))} aria-label={format!("Lose {tm}")}
                             title="The TaskManager crashes: the job restarts and its slot requests are matched again">{"Lose"}</button>
                     }
-                    <button class="small" onclick={mk(TmOp::Remove(tm.clone()))} disabled={!idle} aria-label={format!("Remove {tm}")}
-                        title={if idle { "Decommission this idle TaskManager" } else { "Only an idle TaskManager can be removed; lose it instead" }}>{"Remove"}</button>
+                    // Only an idle TaskManager can be decommissioned: the button
+                    // appears once it is (a busy one is lost instead).
+                    if idle {
+                        <button class="small" onclick={mk(TmOp::Remove(tm.clone()))} aria-label={format!("Remove {tm}")}
+                            title="Decommission this idle TaskManager">{"Remove"}</button>
+                    }
                 </span>
             }
         });

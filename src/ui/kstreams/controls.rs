@@ -381,8 +381,10 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 </div>
             </section>
 
-            <section class="ks-ctl" aria-labelledby="ks-round" data-controls="time">
-                <h2 id="ks-round">{"Time and rebalance"}</h2>
+            // Folded at first (a calm first screen); a lesson step that needs them
+            // unfolds them.
+            <details class="ks-ctl ks-fold ks-time" data-controls="time">
+                <summary><h2 id="ks-round">{"Time and rebalance"}<span class="ks-sub">{format!(" · t = {}", duration(view.now_ms))}</span></h2></summary>
                 <p class="ks-now">
                     {format!("t = {}", duration(view.now_ms))}
                     { view.probing_rebalance_at_ms.map(|p| format!(" · probing rebalance at {}", duration(p))).unwrap_or_default() }
@@ -394,7 +396,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     <button onclick={time(600_000)} title="Advance time by 10 minutes">{"+10 min"}</button>
                 </div>
                 <button class="ks-primary" onclick={rebalance}>{"Rebalance"}</button>
-            </section>
+            </details>
 
             <section class="ks-ctl" aria-labelledby="ks-topo" data-controls="topology">
                 <h2 id="ks-topo">{"Topology"}</h2>
@@ -410,8 +412,8 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 }
             </section>
 
-            <section class="ks-ctl" aria-labelledby="ks-add" data-controls="members">
-                <h2 id="ks-add">{"Add an instance"}</h2>
+            <details class="ks-ctl ks-fold ks-add" data-controls="members">
+                <summary><h2 id="ks-add">{"Add an instance"}</h2></summary>
                 <form class="ks-form" onsubmit={on_add}>
                     <label for="ks-name">{"Name"}</label>
                     <input id="ks-name" ref={name_ref} placeholder={default_name} autocomplete="off" />
@@ -431,10 +433,10 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     <button type="submit" class="ks-primary">{"Add instance"}</button>
                     <FieldError field="ks-add" />
                 </form>
-            </section>
+            </details>
 
-            <section class="ks-ctl" aria-labelledby="ks-produce" data-controls="produce">
-                <h2 id="ks-produce">{"Produce records"}</h2>
+            <details class="ks-ctl ks-fold ks-produce-fold" data-controls="produce">
+                <summary><h2 id="ks-produce">{"Produce records"}</h2></summary>
                 <form class="ks-form" onsubmit={on_produce}>
                     <div class="ks-row">
                         <div>
@@ -473,7 +475,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                         {" → "}<strong>{format!("{topic}-{p}")}</strong>{format!(" → task {}", tasks.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", "))}
                     </p>
                 }
-            </section>
+            </details>
 
             <section class="ks-ctl" aria-labelledby="ks-cfg" data-controls="config">
                 <h2 id="ks-cfg">{"Config"}</h2>

@@ -76,13 +76,6 @@ fn instance_card(store: &StoreCtx, view: &View, inst: &InstanceView, placed: &Pl
         for r in inst.replicas.iter().filter(|r| r.thread == t.thread) {
             chips.push(chip(store, view, &name, r.task, r.role, r.lag, r.restoring, r.local_offset, placed));
         }
-        let remove = (!crashed).then(|| {
-            html! {
-                <button class="ks-x" title={format!("Remove StreamThread-{} of {name}", t.thread)}
-                        aria-label={format!("Remove StreamThread-{} of {name}", t.thread)}
-                        onclick={act(store, Action::RemoveThread { instance: name.clone(), thread: Some(t.thread) })}>{"×"}</button>
-            }
-        });
         html! {
             <li class={classes!("ks-thread", thread_idle.then_some("idle"), hl(store, "thread", &tid))} data-thread={tid.clone()}
                 aria-label={format!("StreamThread-{} of {name}: {} active, {} standby{}", t.thread, t.active.len(), t.standby.len(), if thread_idle { ", idle" } else { "" })}>
@@ -91,7 +84,6 @@ fn instance_card(store: &StoreCtx, view: &View, inst: &InstanceView, placed: &Pl
                     { for chips }
                     { if thread_idle { html!{ <span class="ks-idle-tag">{"idle"}</span> } } else { html!{} } }
                 </span>
-                { for remove }
             </li>
         }
     });
@@ -103,22 +95,40 @@ fn instance_card(store: &StoreCtx, view: &View, inst: &InstanceView, placed: &Pl
             </div>
         }
     });
-    let buttons = if crashed {
+    // One control per card: the instance's actions sit in a menu, so a screen of
+    // instances stays calm; a crashed instance shows its Restart directly.
+    let thread_removals = inst.threads.iter().filter(|_| !crashed).map(|t| {
+        let label = format!("Remove StreamThread-{} of {name}", t.thread);
         html! {
-            <>
+            <button aria-label={label.clone()} title={label} data-controls="threads"
+                    onclick={act(store, Action::RemoveThread { instance: name.clone(), thread: Some(t.thread) })}>
+                {format!("Remove T{}", t.thread)}
+            </button>
+        }
+    });
+    let menu = html! {
+        <details class="ks-menu">
+            <summary aria-label={format!("Actions for {name}")} title={format!("Actions for {name}")}>{"Actions"}</summary>
+            <div class="ks-menu-list">
+                if crashed {
+                    <button onclick={act(store, Action::RemoveInstance { name: name.clone() })} aria-label={format!("Remove {name}")}>{"Remove"}</button>
+                } else {
+                    <button class="danger" onclick={act(store, Action::CrashInstance { name: name.clone() })} aria-label={format!("Crash {name}")} title="Crash: leaves the group, state stays on disk">{"Crash"}</button>
+                    <button data-controls="threads" onclick={act(store, Action::AddThread { instance: name.clone() })} title="KafkaStreams.addStreamThread()">{"+ thread"}<span class="visually-hidden">{ format!(" to {name}") }</span></button>
+                    <button data-controls="threads" onclick={act(store, Action::RemoveThread { instance: name.clone(), thread: None })} title="KafkaStreams.removeStreamThread()">{"− thread"}<span class="visually-hidden">{ format!(" of {name}") }</span></button>
+                    { for thread_removals }
+                    <button onclick={act(store, Action::RemoveInstance { name: name.clone() })} aria-label={format!("Remove {name}")} title="Clean shutdown: state is deleted">{"Remove"}</button>
+                }
+            </div>
+        </details>
+    };
+    let buttons = html! {
+        <>
+            if crashed {
                 <button onclick={act(store, Action::RestartInstance { name: name.clone() })} aria-label={format!("Restart {name}")}>{"Restart"}</button>
-                <button onclick={act(store, Action::RemoveInstance { name: name.clone() })} aria-label={format!("Remove {name}")}>{"Remove"}</button>
-            </>
-        }
-    } else {
-        html! {
-            <>
-                <button data-controls="threads" onclick={act(store, Action::AddThread { instance: name.clone() })} title="KafkaStreams.addStreamThread()">{"+ thread"}<span class="visually-hidden">{ format!(" to {name}") }</span></button>
-                <button data-controls="threads" onclick={act(store, Action::RemoveThread { instance: name.clone(), thread: None })} title="KafkaStreams.removeStreamThread()">{"− thread"}<span class="visually-hidden">{ format!(" of {name}") }</span></button>
-                <button class="danger" onclick={act(store, Action::CrashInstance { name: name.clone() })} aria-label={format!("Crash {name}")} title="Crash: leaves the group, state stays on disk">{"Crash"}</button>
-                <button onclick={act(store, Action::RemoveInstance { name: name.clone() })} aria-label={format!("Remove {name}")} title="Clean shutdown: state is deleted">{"Remove"}</button>
-            </>
-        }
+            }
+            { menu }
+        </>
     };
     html! {
         <article class={classes!("ks-instance", status, hl(store, "instance", &name))}

@@ -273,6 +273,12 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
                     if b.leader { <span class="badge leader">{"leader"}</span> }
                     if !b.alive { <span class="badge down">{"crashed"}</span> }
                     if b.alive && b.load > b.overload_line { <span class="badge hot">{"overloaded"}</span> }
+                    // The shedder's value is an old report the next Step replaces.
+                    if let Some((badge, why)) = b.report.as_ref().filter(|_| b.alive).and_then(|r| {
+                        crate::view::pulsar_report::report_due_badge(r).map(|t| (t, crate::view::pulsar_report::report_line(r).0))
+                    }) {
+                        <span class="badge due" data-report-due="true" title={why}>{ badge }</span>
+                    }
                     <span class="broker-meta">{ format!("{} · {} · {}", plural(b.bundles, "bundle"), plural(b.topics as usize, "topic"), rate(b.msg_rate)) }</span>
                 </div>
                 <div class="bars">

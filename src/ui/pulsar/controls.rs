@@ -296,7 +296,7 @@ fn ClusterControls(p: &ControlsProps) -> Html {
     };
     let lm = p.config.load_manager_class_name;
     html! {
-        <details class="panel controls cluster" open=true data-controls="members">
+        <details class="panel controls cluster" data-controls="members">
             <summary><h2>{"Cluster"}</h2></summary>
             if many {
                 <BrokerPick members={p.members.clone()} on_field={p.on_field.clone()} />
@@ -657,7 +657,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
         })
     };
     html! {
-        <details class="panel controls traffic" open=true data-controls="load">
+        <details class="panel controls traffic" data-controls="load">
             <summary><h2>{"Traffic"}</h2></summary>
             <label for="hot-topic">{"Hot topic burst"}</label>
             <div class="row">

@@ -43,6 +43,11 @@ fn proposal_views(now: &pulsar::Sim, p: &crate::playground::Proposal) -> Option<
 #[derive(Clone, Debug, Default, PartialEq)]
 struct RoundCard {
     round: u64,
+    /// The brokers that published a report, with their usage (the first few),
+    /// and how many did.
+    reports: (Vec<(String, f64)>, usize),
+    /// Brokers whose change stayed under the report threshold.
+    silent: usize,
     /// The shedder's decisions (its numbers).
     decisions: Lines,
     /// Bundles unloaded.
@@ -94,6 +99,17 @@ impl RoundCard {
         };
         for e in events {
             match e {
+                pulsar::Event::Reported {
+                    published, skipped, ..
+                } => {
+                    for (b, _, usage) in published {
+                        if c.reports.0.len() < 4 {
+                            c.reports.0.push((b.to_string(), *usage));
+                        }
+                        c.reports.1 += 1;
+                    }
+                    c.silent += skipped;
+                }
                 pulsar::Event::Shed(s) => c.decisions.push(|| Narrated::of(s)),
                 pulsar::Event::Unloaded {
                     bundle,
@@ -154,32 +170,61 @@ fn ThisRound(p: &ThisRoundProps) -> Html {
         <section class="this-round" aria-label="This round" data-round={c.round.to_string()}
                  data-moves={c.moves.total.to_string()}>
             <h3>{ format!("Round {}", c.round) }</h3>
-            if quiet {
-                <p class="round-quiet">{"Nothing moved this round."}</p>
-            }
-            if !c.decisions.is_empty() {
-                <h4>{"The shedder"}</h4>
-                { list(&c.decisions) }
-            }
+            // The card fills in phase by phase as the round plays (src/ui/motion.rs
+            // reveals each `data-card-beat` part at its beat): report, split, unload.
+            <div class="round-part" data-card-beat="0">
+                <h4>{"Reports"}</h4>
+                <p class="round-reports">{ reports_line(&c.reports, c.silent) }</p>
+            </div>
             if !c.splits.is_empty() {
-                <h4>{"Splits"}</h4>
-                { list(&c.splits) }
+                <div class="round-part" data-card-beat="1">
+                    <h4>{"Splits"}</h4>
+                    { list(&c.splits) }
+                </div>
             }
-            if !moves.is_empty() {
-                <h4>{ format!("Unloaded ({})", moves.total) }</h4>
-                { list(moves) }
-            }
-            if !placed.is_empty() {
-                <h4>{ format!("Placed ({}): the filters that removed candidates, the score that picked the owner", placed.total) }</h4>
-                <div class="placed">{ list(placed) }</div>
-                if !c.why_placed.is_empty() {
-                    <details class="why-placed">
-                        <summary>{"Every placement event, in order"}</summary>
-                        { list(&c.why_placed) }
-                    </details>
+            <div class="round-part" data-card-beat="2">
+                if quiet {
+                    <p class="round-quiet">{"Nothing moved this round."}</p>
                 }
-            }
+                if !c.decisions.is_empty() {
+                    <h4>{"The shedder"}</h4>
+                    { list(&c.decisions) }
+                }
+                if !moves.is_empty() {
+                    <h4>{ format!("Unloaded ({})", moves.total) }</h4>
+                    { list(moves) }
+                }
+                if !placed.is_empty() {
+                    <h4>{ format!("Placed ({}): the filters that removed candidates, the score that picked the owner", placed.total) }</h4>
+                    <div class="placed">{ list(placed) }</div>
+                    if !c.why_placed.is_empty() {
+                        <details class="why-placed">
+                            <summary>{"Every placement event, in order"}</summary>
+                            { list(&c.why_placed) }
+                        </details>
+                    }
+                }
+            </div>
         </section>
+    }
+}
+
+/// "broker-1 (53.4 %) and broker-2 (26.7 %) publish; 1 stays under the
+/// report threshold."
+fn reports_line((first, total): &(Vec<(String, f64)>, usize), silent: usize) -> String {
+    let mut names: Vec<String> = first.iter().map(|(b, u)| format!("{b} ({u:.1} %)")).collect();
+    if *total > first.len() {
+        names.push(format!("{} more", total - first.len()));
+    }
+    let published = match names.as_slice() {
+        [] => "No broker publishes".to_string(),
+        [one] => format!("{one} publishes"),
+        [rest @ .., last] => format!("{} and {last} publish", rest.join(", ")),
+    };
+    match silent {
+        0 => format!("{published}."),
+        1 => format!("{published}; 1 broker stays under the report threshold."),
+        n => format!("{published}; {n} brokers stay under the report threshold."),
     }
 }
 
@@ -497,7 +542,7 @@ pub fn PulsarTab() -> Html {
                           {loads} {on_lesson} brokers={crate::ui::components::canvas::Same(brokers.clone())} />
                 <details class="panel controls admin-forms" data-controls="admin pulsar-admin-forms"
                          ontoggle={on_admin_toggle}>
-                    <summary><h2>{"Admin"}</h2></summary>
+                    <summary><h2>{"More pulsar-admin: policies, domains, boundaries"}</h2></summary>
                     // The forms follow the store (each lists brokers or bundles), so they are
                     // built only once the fold has been opened, and then kept with what was typed.
                     if *admin_opened {
