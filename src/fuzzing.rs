@@ -135,11 +135,7 @@ fn pulsar_action(k: u8, n: u8) -> pulsar::Action {
             destination: Some(b),
         },
         10 => pulsar::Action::SetProfile {
-            profile: if n % 2 == 0 {
-                pulsar::config::Profile::Pulsar5
-            } else {
-                pulsar::config::Profile::Pulsar4
-            },
+            profile: pulsar::config::Profile::ALL[n as usize % 3],
         },
         11 => pulsar::Action::Shed,
         12 => pulsar::Action::Assign,

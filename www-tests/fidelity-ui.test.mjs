@@ -83,9 +83,9 @@ test('Pulsar: isolation policy set and delete, a bad regex refused in place; the
   assert.ok((await actions(page)).some((a) => a.op === 'ns_isolation_policy_delete' && a.policy === 'policy-1'));
 
   // The profile switch applies the other profile's defaults.
-  await page.click('.profile-switch button[data-profile="pulsar-4.x"]');
-  await page.waitForSelector('.profile-switch[data-active="pulsar-4.x"]');
-  assert.ok((await actions(page)).some((a) => a.op === 'set_profile' && a.profile === 'pulsar-4.x'));
+  await page.click('.profile-switch button[data-profile="pulsar-4.2"]');
+  await page.waitForSelector('.profile-switch[data-active="pulsar-4.2"]');
+  assert.ok((await actions(page)).some((a) => a.op === 'set_profile' && a.profile === 'pulsar-4.2'));
   assert.match(await page.textContent('.profile-switch'), /ThresholdShedder/);
   assert.deepEqual(errors, []);
 });

@@ -33,7 +33,7 @@ test('ThresholdShedder: the bars show the moving averages it decided on and aver
   const { page, errors } = await firstVisit();
   await unfold(page, 'details.cluster');
   await unfold(page, 'details.sub[data-controls="config"]');
-  await page.selectOption('#profile', 'pulsar-4.x');
+  await page.selectOption('#profile', 'pulsar-4.2');
   await page.waitForSelector('.bars-key[data-strategy="ThresholdShedder"]');
   await page.click('#step');
   await page.waitForFunction(() => window.lbscope.events.some((e) => e.startsWith('ThresholdShedder: moving averages')));

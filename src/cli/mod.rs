@@ -47,6 +47,11 @@ enum Command {
         /// (default: Pulsar 20 percentage points, Flink and Kafka Streams 1 task).
         #[arg(long)]
         band: Option<f64>,
+        /// Replay under this version profile (e.g. pulsar-4.0, pulsar-4.2,
+        /// pulsar-5.0): the keys the scenario sets keep their values, the rest
+        /// take the profile's defaults (docs/modelled.md lists the profiles).
+        #[arg(long)]
+        profile: Option<String>,
     },
     /// Replay one scenario over many seeds (and settings) in parallel and print
     /// each outcome figure's distribution (see docs/outcomes.md).
@@ -85,6 +90,9 @@ enum Command {
         /// The settling rule: widest spread of load, in the system's unit.
         #[arg(long)]
         band: Option<f64>,
+        /// Replay under this version profile (see `run --profile`).
+        #[arg(long)]
+        profile: Option<String>,
     },
     /// Draw a view of a scenario as SVG, with the playground's view code (for docs and slides).
     Render {
@@ -305,9 +313,13 @@ fn run(cmd: Command) -> Result<String, String> {
             rounds,
             quiet_rounds,
             band,
+            profile,
         } => {
             let settle = settle_of(quiet_rounds, band)?;
             let mut sc = read_scenario(&file)?;
+            if let Some(p) = profile {
+                sc.with_profile(&p)?;
+            }
             if rounds > crate::scenario::MAX_ACTIONS {
                 return Err(format!(
                     "--rounds {rounds} is more than the limit of {}",
@@ -338,9 +350,13 @@ fn run(cmd: Command) -> Result<String, String> {
             threads,
             quiet_rounds,
             band,
+            profile,
         } => {
             use crate::scenario::sweep;
             let mut sc = scenario_arg(&scenario)?;
+            if let Some(p) = profile {
+                sc.with_profile(&p)?;
+            }
             if rounds > crate::scenario::MAX_ACTIONS {
                 return Err(format!(
                     "--rounds {rounds} is more than the limit of {}",

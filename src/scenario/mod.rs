@@ -19,8 +19,9 @@ use serde::{Deserialize, Serialize, Serializer};
 ///
 /// * 1: a Pulsar config lists what differs from the Pulsar 4.x defaults.
 /// * 2: a Pulsar config starts from its `profile` (5.0 when absent) and lists
-///   what differs from it. Version 1 files and links are read as the 4.x
-///   profile, so they keep their meaning.
+///   what differs from it. Version 1 files and links are read with the
+///   `pulsar-4.2` profile (called `pulsar-4.x` when they were written), so they
+///   keep their meaning.
 pub const FORMAT_VERSION: u32 = 2;
 /// Most actions (setup + log) a scenario may hold.
 pub const MAX_ACTIONS: usize = 100_000;
@@ -389,6 +390,39 @@ impl Scenario {
         each_log!(&mut self.body, l => push(l, cut, n))
     }
 
+    /// The same scenario under the version profile `name` (one of the
+    /// system's [`Schema::profiles`]): the config keys that differ from the
+    /// scenario's own profile keep their values, every other key takes the
+    /// new profile's default. A system with one profile accepts only its name.
+    pub fn with_profile(&mut self, name: &str) -> Result<(), String> {
+        fn switch<E: Engine>(l: &mut Log<E>, system: System, name: &str) -> Result<(), String> {
+            let profiles = E::Config::profiles();
+            if !profiles.iter().any(|(n, _)| *n == name) {
+                let names: Vec<&str> = profiles.iter().map(|(n, _)| *n).collect();
+                return Err(format!(
+                    "unknown profile `{name}` for {}; its profiles are {}",
+                    system.title(),
+                    names.join(", ")
+                ));
+            }
+            let Some(key) = E::Config::PROFILE_KEY else {
+                return Ok(());
+            };
+            let to = |c: &E::Config| serde_json::to_value(c).map_err(|e| e.to_string());
+            let own = diff(to(&l.config)?, &to(&l.config.baseline())?)
+                .unwrap_or(serde_json::Value::Object(Default::default()));
+            let serde_json::Value::Object(mut keys) = own else {
+                return Err("the config is not an object".into());
+            };
+            keys.insert(key.to_string(), serde_json::Value::String(name.to_string()));
+            l.config = crate::engine::schema::read::<E::Config>(serde_json::Value::Object(keys))
+                .map_err(|e| format!("the scenario's config under profile `{name}`: {e}"))?;
+            Ok(())
+        }
+        let system = self.system();
+        each_log!(&mut self.body, l => switch(l, system, name))
+    }
+
     /// A note for a scenario whose cursor stops before the end of its log:
     /// what is replayed (`None` when the whole log is).
     pub fn cursor_note(&self) -> Option<String> {
@@ -468,7 +502,8 @@ impl Scenario {
 }
 
 /// Give an older version's JSON the meaning it had: a version 1 Pulsar config
-/// without a `profile` was a diff against the 4.x defaults.
+/// without a `profile` was a diff against the 4.x defaults, so it is read with
+/// the `pulsar-4.2` profile (what that build called `pulsar-4.x`).
 fn upgrade(mut raw: serde_json::Value) -> serde_json::Value {
     let v1 = raw.get("format").and_then(|f| f.as_u64()) == Some(1);
     let pulsar = raw.get("system").and_then(|s| s.as_str()) == Some("pulsar");
@@ -479,7 +514,7 @@ fn upgrade(mut raw: serde_json::Value) -> serde_json::Value {
                 .or_insert_with(|| serde_json::Value::Object(Default::default()));
             if let Some(c) = config.as_object_mut() {
                 c.entry("profile")
-                    .or_insert_with(|| serde_json::Value::String("pulsar-4.x".into()));
+                    .or_insert_with(|| serde_json::Value::String("pulsar-4.2".into()));
             }
         }
     }

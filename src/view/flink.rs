@@ -63,6 +63,7 @@ fn status(s: JobStatus) -> &'static str {
         JobStatus::NoJob => "no job defined",
         JobStatus::Created => "job defined, not scheduled yet",
         JobStatus::Running => "running",
+        JobStatus::WaitingForResources => "waiting for the minimum slots",
         JobStatus::Failed => "not running: the last scheduling failed",
     }
 }

@@ -87,3 +87,75 @@ fn errors_go_to_stderr_with_nonzero_exit() {
     assert_ne!(code, 0);
     assert!(err.contains("refused"), "{err}");
 }
+
+/// `run --profile` replays one scenario under another version. AvgShedder's
+/// broker sort is the difference between pulsar-4.0 (4.0.0 to 4.0.7) and
+/// pulsar-4.2: before apache/pulsar#24954 the comparator was
+/// `(int) (score1 - score2)`, so b (20.5) and c (20.0) compare equal. Java's
+/// sort of [a 70, b 20.5, c 20, d 95] (under 32 elements: the first run
+/// [a, b] reversed, then binary insertion) gives [b, c, a, d], so d pairs with
+/// b (74.5); `Double.compare` gives [c, b, a, d] and d pairs with c (75).
+#[test]
+fn run_profile_replays_under_another_version() {
+    const AVG: &str = r#"{"format":2,"seed":1,"system":"pulsar",
+     "config":{"profile":"pulsar-4.2","loadBalancerLoadSheddingStrategy":"AvgShedder"},
+     "setup":[{"op":"add_broker","broker":"a"},{"op":"add_broker","broker":"b"},
+      {"op":"add_broker","broker":"c"},{"op":"add_broker","broker":"d"},
+      {"op":"set_broker_load","broker":"a","usage":{"cpu":70.0}},
+      {"op":"set_broker_load","broker":"b","usage":{"cpu":20.5}},
+      {"op":"set_broker_load","broker":"c","usage":{"cpu":20.0}},
+      {"op":"set_broker_load","broker":"d","usage":{"cpu":95.0}}],
+     "actions":[{"op":"report"},{"op":"shed"}]}"#;
+    let f = write("profile.json", AVG);
+    let path = f.to_str().unwrap();
+    let pairs = |args: &[&str]| {
+        let (code, out, err) = lbscope(args);
+        assert_eq!(code, 0, "{err}");
+        out.lines()
+            .filter(|l| l.contains("AvgShedder: pair"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let own = pairs(&["run", path]);
+    assert_eq!(own, pairs(&["run", path, "--profile", "pulsar-4.2"]));
+    assert!(
+        own[0].contains("pair d (95.0) / c (20.0): difference 75.0"),
+        "{own:?}"
+    );
+    let old = pairs(&["run", path, "--profile", "pulsar-4.0"]);
+    assert!(
+        old[0].contains("pair d (95.0) / b (20.5): difference 74.5"),
+        "{old:?}"
+    );
+    assert!(
+        old[1].contains("pair a (70.0) / c (20.0): difference 50.0"),
+        "{old:?}"
+    );
+    // 5.0 has the fixed comparator too; the scenario's AvgShedder is kept.
+    assert_eq!(own, pairs(&["run", path, "--profile", "pulsar-5.0"]));
+    // The older name of the 4.2 profile still reads, with the same behaviour.
+    let legacy = write("profile-4x.json", &AVG.replace("pulsar-4.2", "pulsar-4.x"));
+    assert_eq!(own, pairs(&["run", legacy.to_str().unwrap()]));
+
+    let (code, out, err) = lbscope(&["run", path, "--profile", "pulsar-9"]);
+    assert_ne!(code, 0);
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains(
+            "unknown profile `pulsar-9` for Pulsar; its profiles are pulsar-5.0, pulsar-4.2, pulsar-4.0"
+        ),
+        "{err}"
+    );
+    // The sweep replays under a profile too.
+    let (code, _, err) = lbscope(&["sweep", path, "--seeds", "2", "--profile", "pulsar-4.0"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = lbscope(&["sweep", path, "--seeds", "2", "--profile", "4.0"]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("its profiles are pulsar-5.0, pulsar-4.2, pulsar-4.0"),
+        "{err}"
+    );
+    for p in [f, legacy] {
+        std::fs::remove_file(p).ok();
+    }
+}

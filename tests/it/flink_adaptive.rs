@@ -482,8 +482,13 @@ fn losing_a_task_manager_for_good_lowers_the_parallelism_then_it_comes_back() {
     assert_eq!(s.now_ms(), t + 30_000);
 }
 
+/// Below the minimum, `schedule` waits (Flink's `WaitingForResources`: a
+/// resource timeout of `submission.resource-wait-timeout`, 300,000 ms by
+/// default, and `notifyNewResourcesAvailable` creating the execution graph as
+/// soon as the resources suffice); the TaskManager added meanwhile starts the
+/// job at once, with the 4 slots it desires.
 #[test]
-fn too_few_slots_are_refused_and_the_resource_wait_timeout_fails_a_restart() {
+fn too_few_slots_wait_and_the_resource_wait_timeout_fails_a_restart() {
     let mut s = Sim::new(adaptive(LoadBalanceMode::None), 1).unwrap();
     s.apply(&Action::DefineJob {
         job: JobSpec {
@@ -503,20 +508,35 @@ fn too_few_slots_are_refused_and_the_resource_wait_timeout_fails_a_restart() {
         slots: Some(2),
     })
     .unwrap();
-    assert!(matches!(
-        s.apply(&Action::Schedule),
-        Err(lbscope::engine::flink::Error::NotEnoughSlots {
-            needed: 3,
-            available: 2
+    let now = s.now_ms();
+    let ev = s.apply(&Action::Schedule).unwrap();
+    assert_eq!(
+        ev,
+        vec![Event::WaitingForResources {
+            at_ms: now,
+            until_ms: now + 300_000,
+            reason: WaitReason::ResourceWait,
+            available_slots: 2,
+            desired_slots: 4,
+            minimum_slots: 3,
+        }]
+    );
+    assert!(ev[0].narrate().contains("waits until"), "{}", ev[0].narrate());
+    assert_eq!(s.status(), JobStatus::WaitingForResources);
+    assert!(s.parallelism().is_empty());
+    let ev = s
+        .apply(&Action::AddTaskManager {
+            name: None,
+            slots: Some(2),
         })
-    ));
-    s.apply(&Action::AddTaskManager {
-        name: None,
-        slots: Some(2),
-    })
-    .unwrap();
-    s.apply(&Action::Schedule).unwrap();
+        .unwrap();
+    assert!(
+        ev.iter().any(|e| matches!(e, Event::SchedulingFinished { .. })),
+        "{ev:?}"
+    );
+    assert_eq!(s.status(), JobStatus::Running);
     assert_eq!(s.parallelism(), [4]);
+    assert_eq!(s.now_ms(), now, "desired slots: no stabilization wait");
     let t0 = s.now_ms();
     let ev = s
         .apply(&Action::LoseTaskManager {
@@ -596,4 +616,81 @@ fn local_recovery_keeps_state_in_place_after_a_rescale() {
         assert!(after.contains(&a), "{a:?} was given up");
     }
     assert_eq!(s.parallelism(), [6, 3]);
+}
+
+/// Flink's `WaitingForResources` on its resource timeout creates the execution
+/// graph with what is there; below the minimum that fails and the job is
+/// FAILED. In lbscope the second `schedule` lets the 300,000 ms pass. A
+/// TaskManager that brings the minimum but not the desired slots starts the
+/// job after `submission.resource-stabilization-timeout` (10,000 ms), with 3.
+#[test]
+fn waiting_for_resources_fails_at_the_timeout_or_starts_with_the_minimum() {
+    let job = |s: &mut Sim| {
+        s.apply(&Action::DefineJob {
+            job: JobSpec {
+                vertices: vec![VertexSpec::new("A", 4)],
+                edges: vec![],
+            },
+        })
+        .unwrap();
+        s.apply(&Action::SetResourceRequirements {
+            vertex: "A".into(),
+            lower_bound: 3,
+            upper_bound: 4,
+        })
+        .unwrap();
+        s.apply(&Action::AddTaskManager {
+            name: None,
+            slots: Some(2),
+        })
+        .unwrap();
+    };
+    let mut s = Sim::new(adaptive(LoadBalanceMode::None), 1).unwrap();
+    job(&mut s);
+    let t = s.now_ms();
+    s.apply(&Action::Schedule).unwrap();
+    let ev = s.apply(&Action::Schedule).unwrap();
+    assert_eq!(
+        ev,
+        vec![Event::SchedulingFailed {
+            at_ms: t + 300_000,
+            unfulfilled: 1,
+            requests: 3,
+            timeout_ms: 300_000,
+        }]
+    );
+    assert_eq!(s.status(), JobStatus::Failed);
+    assert_eq!(s.now_ms(), t + 300_000);
+    // Failed, not waiting: a TaskManager added now starts nothing.
+    s.apply(&Action::AddTaskManager {
+        name: None,
+        slots: Some(2),
+    })
+    .unwrap();
+    assert_eq!(s.status(), JobStatus::Failed);
+    s.apply(&Action::Schedule).unwrap();
+    assert_eq!((s.status(), s.parallelism()), (JobStatus::Running, vec![4]));
+
+    let mut s = Sim::new(adaptive(LoadBalanceMode::None), 1).unwrap();
+    job(&mut s);
+    let t = s.now_ms();
+    s.apply(&Action::Schedule).unwrap();
+    // A second 2-slot TaskManager's worth is not there yet: one slot more.
+    let ev = s
+        .apply(&Action::AddTaskManager {
+            name: None,
+            slots: Some(1),
+        })
+        .unwrap();
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        Event::WaitingForResources {
+            reason: WaitReason::SubmissionStabilization,
+            available_slots: 3,
+            ..
+        }
+    )));
+    assert_eq!(s.status(), JobStatus::Running);
+    assert_eq!(s.parallelism(), [3]);
+    assert_eq!(s.now_ms(), t + 10_000);
 }

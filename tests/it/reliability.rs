@@ -1490,7 +1490,7 @@ fn the_format_doc_says_what_the_build_does() {
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scenario.md")).unwrap();
     let v = lbscope::scenario::FORMAT_VERSION;
     assert!(doc.contains(&format!("this build writes {v} and reads 1 and {v}")));
-    assert!(doc.contains("the `pulsar-4.x` profile"));
+    assert!(doc.contains("the `pulsar-4.2` profile (called `pulsar-4.x` then)"));
     assert!(!doc.contains("replaces the whole config"));
     assert_eq!(doc.matches("`set_config` patches the config").count(), 2);
     // The example at the top is a scenario of the version written.

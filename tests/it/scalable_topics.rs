@@ -712,7 +712,7 @@ fn the_4_x_profile_refuses_scalable_topics_and_keeps_them_once_made() {
         })
         .unwrap_err()
         .to_string();
-    assert!(err.contains("Pulsar 5.0") && err.contains("pulsar-4.x"), "{err}");
+    assert!(err.contains("Pulsar 5.0") && err.contains("pulsar-4.2"), "{err}");
     let mut sim = cluster();
     create(&mut sim, 1);
     let err = sim

@@ -97,8 +97,14 @@ fn golden_v1_link_still_opens() {
         panic!("a pulsar scenario")
     };
     assert_eq!(log.setup.len(), 4);
-    // Version 1 configs were written against the 4.x defaults: they keep that meaning.
+    // Version 1 configs were written against the 4.x defaults: they keep that
+    // meaning, read with the pulsar-4.2 profile (the one that build called 4.x).
     assert_eq!(log.config.profile, pulsar::config::Profile::Pulsar4);
+    assert!(
+        sc.to_json().contains(r#""profile": "pulsar-4.2""#),
+        "{}",
+        sc.to_json()
+    );
     assert_eq!(
         log.actions,
         vec![pulsar::Action::CreateTopic {

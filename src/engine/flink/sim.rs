@@ -27,6 +27,11 @@ pub enum JobStatus {
     Created,
     /// Every slot request is placed.
     Running,
+    /// The adaptive scheduler holds the job until the cluster has its minimum
+    /// slots (`jobmanager.adaptive-scheduler.submission.resource-wait-timeout`):
+    /// added TaskManagers start it; a `schedule` while it still has too few lets
+    /// the timeout pass, and the job fails.
+    WaitingForResources,
     /// The last scheduling round failed (timeout); not running.
     Failed,
 }
@@ -53,6 +58,9 @@ pub struct Sim {
     pub(super) status: JobStatus,
     pub(super) metrics: Option<Metrics>,
     pub(super) adaptive: Option<AdaptiveRun>,
+    /// While the adaptive scheduler waits for the job's minimum slots: when
+    /// the resource-wait timeout ends.
+    pub(super) resource_wait_until_ms: Option<u64>,
 }
 
 impl Sim {
@@ -164,6 +172,7 @@ impl Sim {
         self.status = JobStatus::Created;
         self.metrics = None;
         self.adaptive = None;
+        self.resource_wait_until_ms = None;
         Ok(vec![ev])
     }
 
@@ -653,6 +662,7 @@ impl Engine for Sim {
             status: JobStatus::NoJob,
             metrics: None,
             adaptive: None,
+            resource_wait_until_ms: None,
         })
     }
 

@@ -1,10 +1,11 @@
 //! Kafka Streams' `Graph`: the flow network its rack-aware optimizer solves for
-//! `rack.aware.assignment.strategy=balance_subtopology`, solved the way Kafka
-//! solves it, so that among assignments of equal cost lbscope lands on the one
-//! Kafka lands on.
+//! `rack.aware.assignment.strategy` (`min_traffic` and `balance_subtopology`),
+//! solved the way Kafka solves it, so that among assignments of equal cost
+//! lbscope lands on the one Kafka lands on.
 //!
-//! Kafka first finds *a* flow that carries every task (`calculateMaxFlow`:
-//! augmenting paths found breadth-first, Ford–Fulkerson), then lowers its cost
+//! Kafka first has *a* flow that carries every task (`min_traffic`: the current
+//! assignment, set on the edges as they are added; `balance_subtopology`:
+//! `calculateMaxFlow`, augmenting paths found breadth-first, Ford–Fulkerson), then lowers its cost
 //! by cancelling negative cycles of the residual network (`solveMinCostFlow`:
 //! Bellman–Ford from a dummy node joined to every node, repeated until no
 //! negative cycle is left). Both walk nodes in ascending id order and each
@@ -71,14 +72,13 @@ impl Graph {
 
     /// Add an edge `u → v` with no flow.
     pub fn add_edge(&mut self, u: i64, v: i64, capacity: i64, cost: i64) {
-        self.edges.insert(
-            (u, v),
-            Edge {
-                capacity,
-                cost,
-                flow: 0,
-            },
-        );
+        self.add_edge_with_flow(u, v, capacity, cost, 0);
+    }
+
+    /// Add an edge `u → v` already carrying `flow` (Kafka's five-argument
+    /// `addEdge`, with which `min_traffic` starts from the current assignment).
+    pub fn add_edge_with_flow(&mut self, u: i64, v: i64, capacity: i64, cost: i64, flow: i64) {
+        self.edges.insert((u, v), Edge { capacity, cost, flow });
     }
 
     /// Set the source and the sink.

@@ -1,18 +1,23 @@
 //! Pulsar's load-balancing configuration, with Pulsar's own key names
-//! (`broker.conf`, `ServiceConfiguration`) and defaults, in the two version
-//! profiles the doc contrasts.
+//! (`broker.conf`, `ServiceConfiguration`) and defaults, in three version
+//! profiles (docs/modelled.md has the table).
 //!
 //! * **`pulsar-5.0`** (the default, as the course document calls 5.0 current):
 //!   the defaults of Pulsar 5.0.0, i.e. apache/pulsar master (5.0.0-SNAPSHOT)
 //!   after the 5.0.0-M1/M2 milestones: AvgShedder for shedding and placement,
 //!   `maxUnloadPercentage` 0.5, distribute-evenly off, 32 bundles per namespace
 //!   and 64 for `pulsar/system`.
-//! * **`pulsar-4.x`**: the defaults of the 4.0.x LTS line and 4.2.x (their
-//!   load-balancer defaults are identical): ThresholdShedder,
-//!   LeastLongTermMessageRate, `maxUnloadPercentage` 0.2, distribute-evenly on,
-//!   4 bundles (the broker-created `pulsar/system` uses the same 4).
+//! * **`pulsar-4.2`**: the defaults of 4.2.x (and of the 4.0.x LTS line from
+//!   4.0.8 on: their load-balancer defaults and code are the same):
+//!   ThresholdShedder, LeastLongTermMessageRate, `maxUnloadPercentage` 0.2,
+//!   distribute-evenly on, 4 bundles (the broker-created `pulsar/system` uses the
+//!   same 4). It was called `pulsar-4.x` before; that name still reads as it.
+//! * **`pulsar-4.0`**: 4.0.0 to 4.0.7, the same defaults as `pulsar-4.2`, but
+//!   AvgShedder sorts brokers with the comparator that truncates the score
+//!   difference to an `int` (fixed by apache/pulsar#24954, released in 4.0.8
+//!   and 4.2.0): brokers less than one point apart compare equal.
 //!
-//! Every other default is the same in both and is `ServiceConfiguration`'s.
+//! Every other default is the same in all three and is `ServiceConfiguration`'s.
 //! The active profile is part of the config ([`Config::profile`]); reading a
 //! config (a scenario, a share link, `SetConfig`) starts from that profile's
 //! defaults (5.0 when the key is absent), so a scenario stores only what
@@ -53,13 +58,18 @@ pub enum SplitAlgorithm {
     FlowOrQpsEquallyDivide,
 }
 
-/// The version profiles the doc contrasts; see the module doc for which
-/// Pulsar release each one is.
+/// The version profiles; see the module doc for which Pulsar release each
+/// one follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub enum Profile {
-    /// Pulsar 4.x (4.0.x LTS / 4.2.x): 4 bundles, ThresholdShedder +
+    /// Pulsar 4.0.0 to 4.0.7: the 4.2 defaults, and AvgShedder's broker sort
+    /// before apache/pulsar#24954 (score differences truncated to an `int`).
+    #[serde(rename = "pulsar-4.0")]
+    Pulsar40,
+    /// Pulsar 4.2.x (and 4.0.8 or later): 4 bundles, ThresholdShedder +
     /// LeastLongTermMessageRate, `maxUnloadPercentage` 0.2, distribute-evenly on.
-    #[serde(rename = "pulsar-4.x")]
+    /// Written `pulsar-4.x` by older builds (read as this profile).
+    #[serde(rename = "pulsar-4.2", alias = "pulsar-4.x")]
     Pulsar4,
     /// Pulsar 5.0.0 (apache/pulsar master): 32 bundles (64 for `pulsar/system`),
     /// AvgShedder for shedding and placement, `maxUnloadPercentage` 0.5,
@@ -67,6 +77,31 @@ pub enum Profile {
     #[default]
     #[serde(rename = "pulsar-5.0")]
     Pulsar5,
+}
+
+impl Profile {
+    /// Every profile, the default first.
+    pub const ALL: [Profile; 3] = [Profile::Pulsar5, Profile::Pulsar4, Profile::Pulsar40];
+
+    /// The name a scenario writes (`pulsar-4.2`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Pulsar40 => "pulsar-4.0",
+            Profile::Pulsar4 => "pulsar-4.2",
+            Profile::Pulsar5 => "pulsar-5.0",
+        }
+    }
+
+    /// A 4.x release (4.0 or 4.2): the 4.x defaults and start-up rules.
+    pub fn is_4x(self) -> bool {
+        matches!(self, Profile::Pulsar40 | Profile::Pulsar4)
+    }
+
+    /// Whether AvgShedder sorts brokers with the `int`-truncating comparator
+    /// (`(int) (score1 - score2)`, before apache/pulsar#24954).
+    pub fn avg_shedder_truncates_scores(self) -> bool {
+        self == Profile::Pulsar40
+    }
 }
 
 /// Declares [`Config`] and its private deserialization twin from one field list.
@@ -97,7 +132,7 @@ macro_rules! config_struct {
 
 config_struct! {
     /// The version profile whose defaults this config starts from (lbscope's own
-    /// key, `pulsar-4.x` or `pulsar-5.0`): keys a scenario leaves out take this
+    /// key: `pulsar-5.0`, `pulsar-4.2` (older builds wrote `pulsar-4.x`) or `pulsar-4.0`): keys a scenario leaves out take this
     /// profile's values, and the playground shows it.
     profile: Profile,
     /// `loadManagerClassName`.
@@ -308,7 +343,12 @@ impl<'de> Deserialize<'de> for Config {
         use serde_json::Value;
         let mut given = serde_json::Map::<String, Value>::deserialize(d)?;
         let profile = match given.get("profile") {
-            Some(v) => Profile::deserialize(v).map_err(D::Error::custom)?,
+            Some(v) => Profile::deserialize(v).map_err(|_| {
+                D::Error::custom(format!(
+                    "unknown profile {v}; the Pulsar profiles are {}",
+                    Profile::ALL.map(Profile::name).join(", ")
+                ))
+            })?,
             None => Profile::default(),
         };
         for (old, new) in ALIASES {
@@ -443,8 +483,8 @@ impl Config {
         };
         match p {
             Profile::Pulsar5 => v5,
-            Profile::Pulsar4 => Config {
-                profile: Profile::Pulsar4,
+            Profile::Pulsar4 | Profile::Pulsar40 => Config {
+                profile: p,
                 default_number_of_namespace_bundles: 4,
                 default_number_of_system_namespace_bundles: 4,
                 load_balancer_load_shedding_strategy: SheddingStrategy::ThresholdShedder,
@@ -546,14 +586,29 @@ mod tests {
         let c: Config = serde_json::from_str("{}").unwrap();
         assert_eq!(c, Config::default());
         let j = serde_json::to_string(&Config::profile(Profile::Pulsar4)).unwrap();
-        assert!(j.contains(r#""profile":"pulsar-4.x""#), "{j}");
+        assert!(j.contains(r#""profile":"pulsar-4.2""#), "{j}");
         assert!(j.contains("loadBalancerBandwidthInResourceWeight"), "{j}");
         assert!(j.contains("loadBalancerBrokerLoadDataTTLInSeconds"), "{j}");
         assert_eq!(
             serde_json::from_str::<Config>(&j).unwrap(),
             Config::profile(Profile::Pulsar4)
         );
-        assert!(serde_json::from_str::<Config>(r#"{"profile": "pulsar-9"}"#).is_err());
+        let e = serde_json::from_str::<Config>(r#"{"profile": "pulsar-9"}"#).unwrap_err();
+        assert!(
+            e.to_string().contains(
+                "unknown profile \"pulsar-9\"; the Pulsar profiles are pulsar-5.0, pulsar-4.2, pulsar-4.0"
+            ),
+            "{e}"
+        );
+        // The 4.0 profile has the 4.2 defaults; only its profile key differs.
+        let c40: Config = serde_json::from_str(r#"{"profile": "pulsar-4.0"}"#).unwrap();
+        assert_eq!(
+            c40,
+            Config {
+                profile: Profile::Pulsar40,
+                ..Config::profile(Profile::Pulsar4)
+            }
+        );
         assert!(serde_json::from_str::<Config>(r#"{"maxUnloadPercentage": "x"}"#).is_err());
     }
 

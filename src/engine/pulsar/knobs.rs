@@ -32,9 +32,9 @@ const SECONDS: Kind = int(i32::MIN as i64, 86_400 * 365);
 pub(super) const KNOBS: &[Knob] = &[
     Knob::new(
         "profile",
-        Kind::Choice(&["pulsar-5.0", "pulsar-4.x"]),
+        Kind::Choice(&["pulsar-5.0", "pulsar-4.2", "pulsar-4.0"]),
         MANAGER,
-        "lbscope's own: the Pulsar release whose defaults this config starts from (keys left out take its values).",
+        "lbscope's own: the Pulsar release whose defaults and behaviour this config follows (keys left out take its values; pulsar-4.x, an older name, reads as pulsar-4.2).",
     ),
     Knob::new(
         "loadManagerClassName",

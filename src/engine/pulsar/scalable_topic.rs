@@ -28,7 +28,6 @@
 
 use super::auto_scale::{self, AutoScaleConfig, Decision, Evaluation, LoadSample, LoadStats};
 use super::bundle::BundleRange;
-use super::config::Profile;
 use super::load::BundleId;
 use super::namespace::Topic;
 use super::segment_layout::{HashRange, SegmentInfo, SegmentLayout};
@@ -565,7 +564,7 @@ pub(super) fn config_refusal(st: &ScalableTopics, c: &Config) -> Option<String> 
     if n == 0 {
         return None;
     }
-    if c.profile == Profile::Pulsar4 {
+    if c.profile.is_4x() {
         return Some(format!(
             "the simulation has {n} scalable topic(s), which Pulsar 4.x does not have (they arrived with 5.0, PIP-460); keep the pulsar-5.0 profile"
         ));
@@ -585,9 +584,9 @@ impl Sim {
     }
 
     fn scalable_enabled(&self) -> Result<(), Error> {
-        if self.config.profile == Profile::Pulsar4 {
+        if self.config.profile.is_4x() {
             return Err(Error::Invalid(
-                "scalable topics arrived with Pulsar 5.0 (PIP-460, PIP-468, PIP-483): the pulsar-4.x profile has no topic:// domain and no segment controller; switch the profile to pulsar-5.0".into(),
+                "scalable topics arrived with Pulsar 5.0 (PIP-460, PIP-468, PIP-483): the 4.x profiles (pulsar-4.2, pulsar-4.0) have no topic:// domain and no segment controller; switch the profile to pulsar-5.0".into(),
             ));
         }
         if !self.config.scalable_topics_enabled {

@@ -247,7 +247,7 @@ fn validate_config(c: &Config) -> Result<(), Error> {
     // a shedding strategy (AvgShedder) must be the shedding strategy's class, or
     // the load manager throws and does not start. (5.0 falls back instead:
     // `effective_config`.)
-    if c.profile == Profile::Pulsar4
+    if c.profile.is_4x()
         && c.load_manager_class_name == LoadManager::Modular
         && c.load_balancer_load_placement_strategy == PlacementStrategy::AvgShedder
         && shedder != SheddingStrategy::AvgShedder
@@ -1360,7 +1360,8 @@ impl schema::Schema for Config {
     fn profiles() -> Vec<(&'static str, Config)> {
         vec![
             ("pulsar-5.0", Config::profile(Profile::Pulsar5)),
-            ("pulsar-4.x", Config::profile(Profile::Pulsar4)),
+            ("pulsar-4.2", Config::profile(Profile::Pulsar4)),
+            ("pulsar-4.0", Config::profile(Profile::Pulsar40)),
         ]
     }
 

@@ -151,6 +151,7 @@ pub fn SlotGridView(p: &GridProps) -> Html {
         JobStatus::NoJob => "no job defined",
         JobStatus::Created => "job defined, not scheduled yet",
         JobStatus::Running => "running",
+        JobStatus::WaitingForResources => "waiting for the minimum slots",
         JobStatus::Failed => "not running: the last scheduling failed",
     };
     let (tm_counts, tm_range, slot_range) = match &p.metrics {

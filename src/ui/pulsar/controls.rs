@@ -62,7 +62,7 @@ fn in_ns(ns: &str, name: &str) -> String {
 
 /// The profile a config equals (ignoring `roundSeconds`), if any.
 fn profile_of(c: &Config) -> Option<Profile> {
-    [Profile::Pulsar4, Profile::Pulsar5].into_iter().find(|p| {
+    Profile::ALL.into_iter().find(|p| {
         let mut d = Config::profile(*p);
         d.round_seconds = c.round_seconds;
         d == *c
@@ -276,11 +276,9 @@ fn ClusterControls(p: &ControlsProps) -> Html {
         let on = p.on_field.reform(|a| ("pulsar-cluster", a));
         Callback::from(move |e: Event| {
             let s: HtmlSelectElement = e.target_unchecked_into();
-            let profile = match s.value().as_str() {
-                "pulsar-5.0" => Profile::Pulsar5,
-                _ => Profile::Pulsar4,
-            };
-            on.emit(Action::SetProfile { profile });
+            if let Some(profile) = Profile::ALL.into_iter().find(|p| p.name() == s.value()) {
+                on.emit(Action::SetProfile { profile });
+            }
         })
     };
     let on_lm = {
@@ -307,11 +305,12 @@ fn ClusterControls(p: &ControlsProps) -> Html {
             }
             <button id="add-broker" onclick={add}>{"Add broker"}</button>
             <details class="sub" data-controls="config">
-            <summary>{ format!("Version and load manager ({})", match profile { Some(Profile::Pulsar4) => "4.x", Some(Profile::Pulsar5) => "5.0", None => "custom" }) }</summary>
+            <summary>{ format!("Version and load manager ({})", match profile { Some(Profile::Pulsar40) => "4.0", Some(Profile::Pulsar4) => "4.2", Some(Profile::Pulsar5) => "5.0", None => "custom" }) }</summary>
             <label for="profile">{"Version profile"}</label>
             <select id="profile" onchange={on_profile}>
                 if profile.is_none() { <option selected=true value="">{"custom"}</option> }
-                <option value="pulsar-4.x" selected={profile == Some(Profile::Pulsar4)}>{"Pulsar 4.x (ThresholdShedder)"}</option>
+                <option value="pulsar-4.0" selected={profile == Some(Profile::Pulsar40)}>{"Pulsar 4.0.0–4.0.7"}</option>
+                <option value="pulsar-4.2" selected={profile == Some(Profile::Pulsar4)}>{"Pulsar 4.2 (and 4.0.8+)"}</option>
                 <option value="pulsar-5.0" selected={profile == Some(Profile::Pulsar5)}>{"Pulsar 5.0 (AvgShedder)"}</option>
             </select>
             <label for="load-manager">{"Load manager"}</label>
@@ -578,7 +577,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
         let share = (40.0 - (20.0 + c.load_balancer_broker_threshold_shedder_percentage) + 5.0) / 100.0;
         match first {
             _ if c.load_balancer_load_shedding_strategy != SheddingStrategy::ThresholdShedder => format!(
-                "The doc's result (the 40 % broker sheds 15 % of its traffic) is ThresholdShedder's; this cluster sheds with {:?} (profile 4.x uses ThresholdShedder).",
+                "The doc's result (the 40 % broker sheds 15 % of its traffic) is ThresholdShedder's; this cluster sheds with {:?} (the 4.x profiles use ThresholdShedder).",
                 c.load_balancer_load_shedding_strategy
             ),
             _ if alive.len() != 3 => "The doc's example has exactly three brokers; with another count the average, and so the outcome, differ.".into(),

@@ -101,11 +101,9 @@ impl Sim {
         let (desired, minimum) = self.adaptive_numbers()?;
         let available = self.cluster.running_slots();
         if available < minimum {
-            return Err(Error::NotEnoughSlots {
-                needed: minimum,
-                available,
-            });
+            return self.wait_for_minimum(desired, minimum, available);
         }
+        self.resource_wait_until_ms = None;
         let start = self.now_ms;
         let stab = self.config.adaptive_submission_stabilization_timeout.0;
         self.add_ms("adaptive scheduling", start, stab)?;
@@ -127,6 +125,43 @@ impl Sim {
         self.finish_round(start, at, at, true, &mut events);
         self.adaptive = Some(AdaptiveRun { last_rescale_ms: at });
         Ok(events)
+    }
+
+    /// Fewer slots than the job's minimum: Flink's `WaitingForResources` state.
+    /// The first `schedule` starts the wait, up to
+    /// `jobmanager.adaptive-scheduler.submission.resource-wait-timeout`;
+    /// TaskManagers added meanwhile (at the present time, so within it) start
+    /// the job once it has its minimum ([`Sim::after_new_resources`]). A
+    /// `schedule` while it still waits lets the time pass: at the timeout Flink
+    /// creates the execution graph with what is there, which cannot meet the
+    /// minimum, and the job fails.
+    fn wait_for_minimum(&mut self, desired: u64, minimum: u64, available: u64) -> Result<Vec<Event>, Error> {
+        let now = self.now_ms;
+        let timeout = self.config.adaptive_resource_wait_timeout.0;
+        if let (JobStatus::WaitingForResources, Some(until)) = (self.status, self.resource_wait_until_ms) {
+            self.resource_wait_until_ms = None;
+            let mut events = vec![Event::SchedulingFailed {
+                at_ms: until,
+                unfulfilled: u32::try_from(minimum - available).unwrap_or(u32::MAX),
+                requests: u32::try_from(minimum).unwrap_or(u32::MAX),
+                timeout_ms: timeout,
+            }];
+            self.cluster.clear_slots();
+            self.placement.iter_mut().for_each(|p| *p = None);
+            self.finish_round(now, until, until, false, &mut events);
+            return Ok(events);
+        }
+        let until = self.add_ms("submission.resource-wait-timeout", now, timeout)?;
+        self.status = JobStatus::WaitingForResources;
+        self.resource_wait_until_ms = Some(until);
+        Ok(vec![Event::WaitingForResources {
+            at_ms: now,
+            until_ms: until,
+            reason: WaitReason::ResourceWait,
+            available_slots: available,
+            desired_slots: desired,
+            minimum_slots: minimum,
+        }])
     }
 
     /// Slots the job holds now.
@@ -382,7 +417,28 @@ impl Sim {
 
     /// After slots were added: a running adaptive job rescales if they raise its
     /// parallelism.
-    pub(super) fn after_new_resources(&mut self, events: Vec<Event>) -> Result<Vec<Event>, Error> {
+    /// A job waiting for its minimum starts once it is there, or says it still
+    /// waits.
+    pub(super) fn after_new_resources(&mut self, mut events: Vec<Event>) -> Result<Vec<Event>, Error> {
+        if self.status == JobStatus::WaitingForResources
+            && self.config.scheduler == super::SchedulerType::Adaptive
+        {
+            let (desired, minimum) = self.adaptive_numbers()?;
+            let available = self.cluster.running_slots();
+            if available >= minimum {
+                events.extend(self.schedule_adaptive()?);
+            } else if let Some(until) = self.resource_wait_until_ms {
+                events.push(Event::WaitingForResources {
+                    at_ms: self.now_ms,
+                    until_ms: until,
+                    reason: WaitReason::ResourceWait,
+                    available_slots: available,
+                    desired_slots: desired,
+                    minimum_slots: minimum,
+                });
+            }
+            return Ok(events);
+        }
         self.adaptive_rescale(RescaleTrigger::NewResources, events)
     }
 

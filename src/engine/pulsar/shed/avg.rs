@@ -16,9 +16,16 @@
 //! destination is planned as the idle broker of the pair: [`super::Unload::to`] is
 //! set, and the placement half (`place::avg`) must be told with `Placer::plan`.
 //!
-//! Deterministic rules: brokers are sorted by exact score, ties by ascending name.
-//! (Pulsar's comparator truncates the score difference to an `int`, so brokers
-//! less than one point apart keep their hash-map order; lbscope sorts exactly.)
+//! Deterministic rules: brokers are sorted by exact score, ties by ascending name
+//! (the stand-in for Pulsar's hash-map order), as Pulsar 4.0.8, 4.2.0 and 5.0
+//! do with `Double.compare` (apache/pulsar#24954). Under the `pulsar-4.0`
+//! profile (4.0.0 to 4.0.7) the comparator is the older `(int) (s1 - s2)`,
+//! which calls brokers less than one point apart equal and is not transitive;
+//! lbscope replays it with the algorithm Java's `List.sort` runs on fewer than
+//! 32 elements (TimSort's first run, then binary insertion), from name order,
+//! so the same scores can pair differently. From 32 brokers Java merges runs
+//! and may throw ("Comparison method violates its general contract!", the
+//! shedding cycle fails); lbscope sorts exactly there ([`sort_scores`]).
 //! As in Pulsar, a broker with a single bundle is only warned about, not exempt.
 
 use super::super::config::{Config, SheddingStrategy};
@@ -66,7 +73,7 @@ impl AvgShedder {
             .iter()
             .map(|(b, d)| (b.clone(), d.local.max_resource_usage_with_weight(&w) * 100.0))
             .collect();
-        scores.stable_sort_by(|a, b| a.1.total_cmp(&b.1));
+        sort_scores(&mut scores, conf.profile.avg_shedder_truncates_scores());
         out.events.push(ShedEvent::AvgScores {
             scores: scores.clone(),
         });
@@ -292,7 +299,7 @@ impl super::LoadSheddingStrategy for AvgShedder {
                 }),
             })
             .collect();
-        scores.sort_by(|a, b| a.1.total_cmp(&b.1));
+        sort_scores(&mut scores, conf.profile.avg_shedder_truncates_scores());
         let mut pairs = Vec::new();
         let (mut i, mut j) = (0usize, scores.len());
         while j > 0 && i < j {
@@ -316,6 +323,54 @@ impl super::LoadSheddingStrategy for AvgShedder {
                 if pairs.is_empty() { "none".to_string() } else { pairs.join(", ") }
             ),
         }
+    }
+}
+
+/// Below this many elements Java's `TimSort` sorts with one run and binary
+/// insertion (`MIN_MERGE`).
+const JAVA_MIN_MERGE: usize = 32;
+
+/// Sort brokers by score, lowest first, from name order. `truncating`: compare
+/// with `(int) (s1 - s2)` as Pulsar did before apache/pulsar#24954, replaying
+/// Java's sort for fewer than [`JAVA_MIN_MERGE`] brokers (exact otherwise).
+pub(crate) fn sort_scores<B>(scores: &mut [(B, f64)], truncating: bool) {
+    if !truncating || scores.len() >= JAVA_MIN_MERGE {
+        scores.stable_sort_by(|a, b| a.1.total_cmp(&b.1));
+        return;
+    }
+    // Java's double-to-int cast rounds toward zero (saturating; NaN is 0).
+    let cmp = |a: f64, b: f64| (a - b) as i32;
+    let n = scores.len();
+    if n < 2 {
+        return;
+    }
+    // The first run: ascending (each not below the last) or strictly
+    // descending (then reversed).
+    let mut run = 2;
+    if cmp(scores[1].1, scores[0].1) < 0 {
+        while run < n && cmp(scores[run].1, scores[run - 1].1) < 0 {
+            run += 1;
+        }
+        scores[..run].reverse();
+    } else {
+        while run < n && cmp(scores[run].1, scores[run - 1].1) >= 0 {
+            run += 1;
+        }
+    }
+    // Binary insertion of the rest: each goes after every element it does not
+    // compare below, as the binary search finds them.
+    for start in run..n {
+        let pivot = scores[start].1;
+        let (mut left, mut right) = (0, start);
+        while left < right {
+            let mid = (left + right) / 2;
+            if cmp(pivot, scores[mid].1) < 0 {
+                right = mid;
+            } else {
+                left = mid + 1;
+            }
+        }
+        scores[left..=start].rotate_right(1);
     }
 }
 
@@ -463,5 +518,57 @@ mod tests {
         let calm = fx.clone().cpu("busy", 30.0);
         shedder.find_bundles_for_unloading(&calm.load, &c, 0, &mut rng());
         assert!(shedder.strategies.avg.low_hits.is_empty());
+    }
+
+    /// AvgShedder before and after apache/pulsar#24954 on scores 60, 10.5, 10
+    /// and 90 (brokers a, b, c, d). Derived by running Java's `List.sort`
+    /// (TimSort under 32 elements: the first run, then binary insertion) by hand
+    /// on `[a, b, c, d]` with `(int) (s1 - s2)`: b before a is a descending run
+    /// (-49), c against b compares 0 and ends it; [b, a] is reversed to
+    /// [a, b] → [b, a]; then c is inserted after b (0 is "not below"), d at the end:
+    /// [b, c, a, d]. `Double.compare` sorts [c, b, a, d]. So 4.0.0-4.0.7 pair
+    /// d with b (79.5) and 4.0.8+ / 4.2 pair d with c (80).
+    #[test]
+    fn avg_shedder_broker_sort_before_and_after_the_comparator_fix() {
+        let fx = Fx::new()
+            .broker("a", 60.0)
+            .broker("b", 10.5)
+            .broker("c", 10.0)
+            .broker("d", 90.0)
+            .bundle("d", 0, 3000.0, 1.0 * MIB)
+            .bundle("d", 1, 500.0, 1.0 * MIB);
+        let order = |p: Profile| {
+            let mut v: Vec<(&str, f64)> = vec![("a", 60.0), ("b", 10.5), ("c", 10.0), ("d", 90.0)];
+            sort_scores(&mut v, p.avg_shedder_truncates_scores());
+            v.into_iter().map(|(b, _)| b).collect::<Vec<_>>()
+        };
+        assert_eq!(order(Profile::Pulsar40), ["b", "c", "a", "d"]);
+        assert_eq!(order(Profile::Pulsar4), ["c", "b", "a", "d"]);
+        assert_eq!(order(Profile::Pulsar5), ["c", "b", "a", "d"]);
+        for (p, low) in [(Profile::Pulsar40, "b"), (Profile::Pulsar4, "c")] {
+            let c = Config {
+                load_balancer_load_shedding_strategy: S,
+                min_unload_message: 100.0,
+                ..Config::profile(p)
+            };
+            let mut shedder = Shedder::default();
+            shedder.find_bundles_for_unloading(&fx.load, &c, 0, &mut rng());
+            let out = shedder.find_bundles_for_unloading(&fx.load, &c, 60_000, &mut rng());
+            // (3500 - 0) × 0.2 = 700 msg/s: the 500 bundle fits, to the pair's low broker.
+            assert!(
+                out.events.iter().any(|e| matches!(
+                    e,
+                    ShedEvent::AvgPlan { from, to, required, .. }
+                        if from == &br("d") && to == &br(low) && (*required - 700.0).abs() < 1e-9
+                )),
+                "{p:?}: {:?}",
+                out.events
+            );
+            assert_eq!(out.unloads, vec![unload(1, "d", Some(low))], "{p:?}");
+        }
+        // Already sorted or one point apart everywhere: the two agree.
+        let mut v = vec![("x", 1.0), ("y", 5.0), ("z", 9.0)];
+        sort_scores(&mut v, true);
+        assert_eq!(v.iter().map(|x| x.0).collect::<Vec<_>>(), ["x", "y", "z"]);
     }
 }
