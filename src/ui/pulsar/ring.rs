@@ -239,6 +239,27 @@ pub fn Ring(p: &RingProps) -> Html {
         }
     });
 
+    // Past the palette's seven colours two owners share one: each arc wide
+    // enough to hold it then carries its owner's tag (the legend says so).
+    let tags = (!p.compact && p.colors.0.len() > PALETTE.len() - 1).then(|| {
+        p.ring
+            .bundles
+            .iter()
+            .filter_map(|b| {
+                let o = b.owner.as_ref()?;
+                let hi = u64::from(b.range.upper) + u64::from(b.range.is_closed());
+                let lo = u64::from(b.range.lower);
+                // At least 1/24 of the ring (15°): room for three characters.
+                (hi - lo >= FULL_SPACE / 24).then(|| {
+                    let (x, y) = point((R_IN + R_OUT) / 2.0, angle(lo + (hi - lo) / 2));
+                    let tag = crate::view::svg::owner_tag(o.as_str());
+                    html! { <text class="owner-tag" x={format!("{x:.1}")} y={format!("{:.1}", y + 4.0)} text-anchor="middle"
+                                  data-owner={o.0.to_string()} aria-hidden="true">{ tag }</text> }
+                })
+            })
+            .collect::<Html>()
+    });
+
     // Boundaries: keyed by position, so only a split's new boundary mounts (and animates).
     let boundaries = p.ring.bundles.iter().map(|b| {
         let a = angle(u64::from(b.range.lower));
@@ -346,13 +367,24 @@ pub fn Ring(p: &RingProps) -> Html {
             <g class="arcs">{ for arcs }</g>
             <g class="boundaries">{ for boundaries }</g>
             <g class="ticks">{ for ticks }{ for binned_ticks }</g>
-            <g class="labels">{ for labels }</g>
+            <g class="labels">{ for labels }{ for tags }</g>
             <text x="160" y="156" class="ring-label" text-anchor="middle">{ format!("{} bundles", p.ring.bundles.len()) }</text>
             <text x="160" y="176" class="ring-sub" text-anchor="middle">{ format!("{topics} topics") }</text>
             if !p.compact {
                 <text x="160" y="2" class="ring-sub" text-anchor="middle">{"0x00000000"}</text>
             }
         </svg>
+    }
+}
+
+/// What the tags on the arcs mean, when colours repeat.
+fn tag_note(n: usize) -> Html {
+    let period = PALETTE.len() - 1;
+    if n <= period {
+        return Html::default();
+    }
+    html! {
+        <li class="tag-note">{ format!("{n} brokers share {period} colours: the number on each arc is its owner's (12 = broker-12)") }</li>
     }
 }
 
@@ -393,6 +425,7 @@ pub fn Legend(p: &LegendProps) -> Html {
                 }
                 if down > 0 { <li>{ format!("{down} crashed") }</li> }
                 <li><span class="swatch unowned"></span>{"no owner"}</li>
+                { tag_note(p.colors.0.len()) }
             </ul>
         };
     }
@@ -405,6 +438,7 @@ pub fn Legend(p: &LegendProps) -> Html {
                 </li>
             }) }
             <li><span class="swatch unowned"></span>{"no owner"}</li>
+            { tag_note(p.colors.0.len()) }
         </ul>
     }
 }
