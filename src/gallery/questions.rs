@@ -508,7 +508,7 @@ fn diagnose_idle_instance(sc: &Scenario) -> Result<String, String> {
             kstreams::Event::RebalanceCompleted { warmups, .. } => Some(*warmups),
             _ => None,
         })
-        .last()
+        .next_back()
         .unwrap_or(0);
     let mut first = None;
     for k in 1..=log.actions.len() {
