@@ -255,11 +255,16 @@ pub fn Ring(p: &RingProps) -> Html {
                 let o = b.owner.as_ref()?;
                 let hi = u64::from(b.range.upper) + u64::from(b.range.is_closed());
                 let lo = u64::from(b.range.lower);
-                // At least 1/24 of the ring (15°): room for three characters.
-                (hi - lo >= FULL_SPACE / 24).then(|| {
-                    let (x, y) = point((R_IN + R_OUT) / 2.0, angle(lo + (hi - lo) / 2));
+                // Written along the radius (the ring is 36 units thick), so an
+                // arc of 4° (a 90th of the ring) has room for it.
+                (hi - lo >= FULL_SPACE / 90).then(|| {
+                    let a = angle(lo + (hi - lo) / 2);
+                    let (x, y) = point((R_IN + R_OUT) / 2.0, a);
+                    // Never upside down: the left half reads inwards.
+                    let deg = a.to_degrees() + if a.cos() < 0.0 { 180.0 } else { 0.0 };
                     let tag = crate::view::svg::owner_tag(o.as_str());
-                    html! { <text class="owner-tag" x={format!("{x:.1}")} y={format!("{:.1}", y + 4.0)} text-anchor="middle"
+                    html! { <text class="owner-tag" x={format!("{x:.1}")} y={format!("{y:.1}")} text-anchor="middle"
+                                  dominant-baseline="central" transform={format!("rotate({deg:.1} {x:.1} {y:.1})")}
                                   data-owner={o.0.to_string()} aria-hidden="true">{ tag }</text> }
                 })
             })
