@@ -541,7 +541,7 @@ fn preset(name: Option<&str>, list: bool, describe: bool) -> Result<String, Stri
         for q in gallery::questions::all() {
             out.push_str(&format!("{}\t{}\t{}\n", q.slug, q.system.slug(), q.symptom));
         }
-        for (name, sys) in crate::scenario::presets::LARGE {
+        for (name, sys, _) in crate::scenario::presets::LARGE {
             out.push_str(&format!("{name}\t{}\tA large cluster\n", sys.slug()));
         }
         return Ok(out);

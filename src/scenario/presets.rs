@@ -271,7 +271,7 @@ pub fn pulsar_bundles_note(sc: &Scenario, asked: u32) -> Option<String> {
     });
     Some(if splits > 0 {
         format!(
-            "{PULSAR_NAMESPACE} was created with {asked} bundles and now has {now}: the scenario's traffic crossed a split threshold at once, so the leader split {splits} bundle(s){}. To keep {asked}, lower the traffic or set loadBalancerAutoBundleSplitEnabled = false.",
+            "{PULSAR_NAMESPACE} was created with {asked} bundles and now has {now}: its traffic crossed a split threshold, so the leader split {splits} bundle(s){}. To keep {asked}, lower the traffic or set loadBalancerAutoBundleSplitEnabled = false.",
             reason.unwrap_or_default()
         )
     } else {
@@ -317,10 +317,22 @@ pub const LARGE_INSTANCES: u32 = 100;
 
 /// The large-cluster presets, by name (`lbscope preset NAME`, the gallery's
 /// "Large clusters"): one per system.
-pub const LARGE: [(&str, System); 3] = [
-    ("pulsar-large", System::Pulsar),
-    ("flink-large", System::Flink),
-    ("kstreams-large", System::Kstreams),
+pub const LARGE: [(&str, System, &str); 3] = [
+    (
+        "pulsar-large",
+        System::Pulsar,
+        "50 brokers, 64 bundles, 400 topics",
+    ),
+    (
+        "flink-large",
+        System::Flink,
+        "97 TaskManagers of two slots, parallelism 194 and 97",
+    ),
+    (
+        "kstreams-large",
+        System::Kstreams,
+        "100 instances on three racks, 100 partitions",
+    ),
 ];
 
 /// A large cluster of `system`, built in one go: [`LARGE_BROKERS`] brokers
@@ -401,8 +413,8 @@ pub fn large_scenario(system: System) -> Scenario {
 pub fn large(name: &str) -> Option<Scenario> {
     LARGE
         .iter()
-        .find(|(n, _)| *n == name)
-        .map(|&(_, s)| large_scenario(s))
+        .find(|(n, ..)| *n == name)
+        .map(|&(_, s, _)| large_scenario(s))
 }
 
 #[cfg(test)]
@@ -422,7 +434,7 @@ mod tests {
 
     #[test]
     fn large_presets_replay_with_their_counts() {
-        for (name, sys) in LARGE {
+        for (name, sys, _) in LARGE {
             let sc = large(name).unwrap();
             assert_eq!(sc.system(), sys);
             let whole = super::super::run::event_log(&sc).unwrap();

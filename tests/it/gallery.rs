@@ -164,7 +164,7 @@ fn cli_preset_lists_prints_and_describes_examples() {
         gallery::all().len() + questions.len() + large.len()
     );
     // The large-cluster presets close the list, and print their scenarios.
-    for (line, (name, sys)) in out
+    for (line, (name, sys, _)) in out
         .lines()
         .skip(gallery::all().len() + questions.len())
         .zip(large)

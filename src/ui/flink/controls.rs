@@ -190,8 +190,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
                     <label for="flink-slots">{"Slots of a new TaskManager"}</label>
                     <div class="inline">
                         <input id="flink-slots" ref={slots_ref} type="number" min="1" value="2" inputmode="numeric" />
-                        <label for="flink-tm-count" class="visually-hidden">{"How many TaskManagers"}</label>
-                        <input id="flink-tm-count" ref={count_ref} type="number" min="1" value="1" inputmode="numeric" title="How many" />
+                        <input id="flink-tm-count" ref={count_ref} type="number" min="1" value="1" aria-label="How many TaskManagers" title="How many" />
                         <button type="submit">{"Add TaskManager"}</button>
                     </div>
                     <FieldError field="flink-slots" />

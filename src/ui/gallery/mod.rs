@@ -67,33 +67,17 @@ pub fn GalleryPage() -> Html {
             </li>
         }
     });
-    let large = crate::scenario::presets::LARGE.iter().map(|&(name, sys)| {
+    let large = crate::scenario::presets::LARGE.iter().map(|&(name, sys, what)| {
         let open = {
             let store = store.clone();
             Callback::from(move |_: MouseEvent| {
-                store.dispatch(Msg::Open(Box::new(crate::scenario::presets::large_scenario(sys))))
+                store.dispatch(Msg::Open(Box::new(crate::scenario::presets::large_scenario(sys))));
+                store.dispatch(Msg::Page(Page::Playground));
             })
-        };
-        let what = match sys {
-            System::Pulsar => format!(
-                "{} brokers, 64 bundles, 400 topics",
-                crate::scenario::presets::LARGE_BROKERS
-            ),
-            System::Flink => format!(
-                "{} TaskManagers of two slots, parallelism 194 and 97",
-                crate::scenario::presets::LARGE_TASK_MANAGERS
-            ),
-            System::Kstreams => format!(
-                "{} instances on three racks, 100 partitions, one standby",
-                crate::scenario::presets::LARGE_INSTANCES
-            ),
         };
         html! {
             <li class="example-entry" data-preset={name}>
-                <button class="linklike" onclick={open}>
-                    <strong class="example-title">{ sys.title() }</strong>
-                    <span class="example-section">{ what }</span>
-                </button>
+                <button class="linklike" onclick={open}>{ format!("{}: {what}", sys.title()) }</button>
             </li>
         }
     });
@@ -117,11 +101,8 @@ pub fn GalleryPage() -> Html {
                 <h3 id="gallery-questions">{"Questions operators ask"}</h3>
                 <p class="hint">{"A symptom from an upstream report, rebuilt: the diagnosis is the engine's, and the fix runs beside it as the chart's Compare run."}</p>
                 <ol class="example-list">{ for asked }</ol>
-            </section>
-            <section class="gallery-group large-clusters" aria-labelledby="gallery-large">
                 <h3 id="gallery-large">{"Large clusters"}</h3>
-                <p class="hint">{"One click builds a cluster too big to click together (lbscope preset pulsar-large, flink-large, kstreams-large)."}</p>
-                <ol class="example-list">{ for large }</ol>
+                <ol class="example-list large-clusters">{ for large }</ol>
             </section>
         </section>
     }

@@ -167,6 +167,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
             let tags = parse_tags(&input_value(&tags_ref));
             // How many: the first under the name given, the others app-N, the
             // suggested racks in turn (when no rack is given).
+            let typed = !input_value(&rack_ref).trim().is_empty();
             let count = input_value(&count_ref)
                 .trim()
                 .parse::<usize>()
@@ -185,10 +186,11 @@ pub fn Controls(props: &ControlsProps) -> Html {
                         .unwrap_or_default()
                 };
                 names.push(name.clone());
-                let rack = match (&rack, k) {
-                    (Some(r), _) if input_value(&rack_ref).trim() != "" => Some(r.clone()),
-                    (None, _) => None,
-                    _ => Some(racks[(first + k) % 3].to_string()),
+                // A rack typed (or "none") holds for all; else the suggested racks in turn.
+                let rack = if typed {
+                    rack.clone()
+                } else {
+                    Some(racks[(first + k) % 3].to_string())
                 };
                 store.dispatch(Msg::AtField(
                     "ks-add",
@@ -457,11 +459,8 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     </div>
                     <label for="ks-tags">{"client.tag.* (zone=z1, cluster=k1)"}</label>
                     <input id="ks-tags" ref={tags_ref} placeholder="zone=z1" autocomplete="off" />
-                    <div class="inline">
-                        <label for="ks-count">{"How many"}</label>
-                        <input id="ks-count" ref={count_ref} type="number" min="1" max="1000" value="1" inputmode="numeric" />
-                        <button type="submit" class="ks-primary">{"Add instance"}</button>
-                    </div>
+                    <input id="ks-count" ref={count_ref} type="number" min="1" max="1000" value="1" aria-label="How many instances" title="How many" />
+                    <button type="submit" class="ks-primary">{"Add instance"}</button>
                     <FieldError field="ks-add" />
                 </form>
             </section>

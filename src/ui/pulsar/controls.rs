@@ -317,11 +317,9 @@ fn ClusterControls(p: &ControlsProps) -> Html {
             } else {
                 <ul class="broker-list">{ for rows }</ul>
             }
-            <div class="row">
-                <input id="add-broker-count" ref={count_ref} type="number" min="1" max="1000" value="1" inputmode="numeric"
-                       aria-label="How many brokers" title="How many" />
-                <button id="add-broker" onclick={add}>{"Add broker"}</button>
-            </div>
+            <input id="add-broker-count" ref={count_ref} type="number" min="1" max="1000" value="1"
+                   aria-label="How many brokers" title="How many" />
+            <button id="add-broker" onclick={add}>{"Add broker"}</button>
             <details class="sub" data-controls="config">
             <summary>{ format!("Version and load manager ({})", match profile { Some(Profile::Pulsar4) => "4.x", Some(Profile::Pulsar5) => "5.0", None => "custom" }) }</summary>
             <label for="profile">{"Version profile"}</label>

@@ -350,10 +350,8 @@ pub fn Ring(p: &RingProps) -> Html {
                 // Alternate depths, so that neighbouring hashes stay readable.
                 let (x, y) = point(R_IN - 16.0 - 22.0 * (i % 2) as f64, angle(u64::from(t.hash)));
                 let short = t.name.as_str().rsplit('/').next().unwrap_or_default().to_string();
-                html! { <text class="hash-label" x={format!("{x:.1}")} y={format!("{:.1}", y + 3.0)} text-anchor="middle"
-                              data-topic={t.name.0.to_string()}>
-                    <tspan x={format!("{x:.1}")} dy="-0.5em">{ short }</tspan>
-                    <tspan x={format!("{x:.1}")} dy="1.1em">{ format!("0x{:08x}", t.hash) }</tspan>
+                html! { <text class="hash-label" x={format!("{x:.1}")} y={format!("{y:.1}")} text-anchor="middle">
+                    { short }<tspan x={format!("{x:.1}")} dy="1.1em">{ format!("0x{:08x}", t.hash) }</tspan>
                 </text> }
             })
             .collect::<Html>()
