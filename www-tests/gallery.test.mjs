@@ -276,7 +276,6 @@ test('large clusters open in one click, counted and in natural order', async () 
   await openGallery(page);
   await page.click('.example-entry[data-preset="flink-large"] button');
   await page.waitForFunction(() => document.querySelector('button[role=tab][aria-selected=true]')?.textContent === 'Flink');
-  await redo(page, 1);
   await page.waitForFunction(() => document.querySelector('.slot-grid')?.querySelectorAll('[data-tm]').length === 97);
   await openGallery(page);
   await page.click('.example-entry[data-preset="kstreams-large"] button');

@@ -321,7 +321,7 @@ pub const LARGE: [(&str, System, &str); 3] = [
     (
         "pulsar-large",
         System::Pulsar,
-        "50 brokers, 64 bundles, 400 topics",
+        "50 brokers, 64 bundles, 128 topics",
     ),
     (
         "flink-large",
@@ -336,7 +336,7 @@ pub const LARGE: [(&str, System, &str); 3] = [
 ];
 
 /// A large cluster of `system`, built in one go: [`LARGE_BROKERS`] brokers
-/// sharing 64 bundles of 400 topics (assigned, one round run);
+/// sharing 64 bundles of 128 topics (assigned, one round run);
 /// [`LARGE_TASK_MANAGERS`] TaskManagers of two slots for JV-A (194) → JV-B (97),
 /// scheduled once; [`LARGE_INSTANCES`] instances on three racks for a
 /// 100-partition stateful topology with one standby.
@@ -359,7 +359,7 @@ pub fn large_scenario(system: System) -> Scenario {
             l.setup.push(pulsar::Action::CreateTopics {
                 namespace: PULSAR_NAMESPACE.into(),
                 prefix: "topic".into(),
-                count: 400,
+                count: 128,
                 traffic: pulsar_traffic(PULSAR_DEFAULT_RATE),
             });
             l.setup.push(pulsar::Action::Assign);
