@@ -5,6 +5,7 @@
 
 use super::outcome;
 use crate::engine::pulsar::config::{Profile, SheddingStrategy};
+use crate::engine::pulsar::ids::{BrokerId, BundleId};
 use crate::engine::pulsar::place::{PlaceEvent, PlacementFilter};
 use crate::engine::schema::Patch;
 use crate::engine::{flink, kstreams, pulsar, Engine, System};
@@ -521,80 +522,52 @@ fn bundles_bounce() -> Scenario {
 fn diagnose_bounce(sc: &Scenario) -> Result<String, String> {
     let o = outcome::<pulsar::Sim>(sc)?;
     let s = &o.after.state;
-    // Each bundle's owners in turn: the source of each of its unloads, then its
-    // owner now; one that comes back to a broker it had left bounced.
-    let mut trail: Vec<(String, Vec<String>)> = Vec::new();
-    let mut unloads = 0;
-    let mut sources: Vec<String> = Vec::new();
-    for e in o.after.steps.iter().flat_map(|st| st.events.iter()) {
-        if let pulsar::Event::Unloaded { bundle, from, .. } = e {
-            unloads += 1;
-            if !sources.contains(&from.to_string()) {
-                sources.push(from.to_string());
-            }
-            let id = bundle.to_string();
-            match trail.iter_mut().find(|(b, _)| *b == id) {
-                Some((_, t)) => t.push(from.to_string()),
-                None => trail.push((id, vec![from.to_string()])),
-            }
-        }
-    }
-    let ring = s
-        .ring_view(presets::PULSAR_NAMESPACE, false)
-        .ok_or("no namespace")?;
-    for (b, t) in &mut trail {
-        let now = ring
-            .bundles
-            .iter()
-            .find(|x| format!("{}/{}", ring.namespace, x.name) == *b)
-            .and_then(|x| x.owner.as_ref().map(|o| o.to_string()));
-        t.extend(now);
-    }
-    let bounced: Vec<&(String, Vec<String>)> = trail
-        .iter()
-        .filter(|(_, t)| (1..t.len()).any(|i| t[..i].contains(&t[i])))
+    let events = || o.after.steps.iter().flat_map(|st| st.events.iter());
+    // Unloads (bundle, source); one whose bundle is owned by its source now
+    // came back to a broker it had left.
+    let unloads: Vec<(&BundleId, &BrokerId)> = events()
+        .filter_map(|e| match e {
+            pulsar::Event::Unloaded { bundle, from, .. } => Some((bundle, from)),
+            _ => None,
+        })
         .collect();
+    let mut back: Vec<&BundleId> = unloads
+        .iter()
+        .filter(|(b, f)| s.bundles().get(*b).and_then(|x| x.owner()) == Some(*f))
+        .map(|(b, _)| *b)
+        .collect();
+    back.sort();
+    back.dedup();
     let cfg = s.config();
-    let example = bounced
-        .first()
-        .map_or_else(String::new, |(b, t)| format!(" ({b}: {})", t.join(" → ")));
-    // Why it came back: the placement filter that left only the broker it left.
-    let filtered = bounced.first().and_then(|(b, _)| {
-        o.after
-            .steps
-            .iter()
-            .flat_map(|st| st.events.iter())
-            .find_map(|e| match e {
-                pulsar::Event::Place(PlaceEvent::Filtered {
-                    bundle,
-                    filter: PlacementFilter::RemoveMostServicingBrokersForNamespace,
-                    removed,
-                    left,
-                    ..
-                }) if bundle.to_string() == *b => {
-                    Some((removed.iter().map(|r| r.to_string()).collect::<Vec<_>>(), *left))
-                }
-                _ => None,
-            })
+    // Why: the placement filter that left only the broker the bundle left.
+    let filtered = back.first().and_then(|b| {
+        events().find_map(|e| match e {
+            pulsar::Event::Place(PlaceEvent::Filtered {
+                bundle,
+                filter: PlacementFilter::RemoveMostServicingBrokersForNamespace,
+                removed,
+                left,
+                ..
+            }) if bundle == *b => Some((b, removed, *left)),
+            _ => None,
+        })
     });
     let why = match filtered {
-        Some((removed, left)) => format!(
-            "Placing it, loadBalancerDistributeBundlesEvenlyEnabled = {} removed {} from the candidates for owning more bundles of {} ({left} left): the broker just unloaded owns the fewest, so it takes the bundle back, while its CPU stays at {BOUNCE_CPU:.0}% for another reason.",
-            cfg.load_balancer_distribute_bundles_evenly_enabled,
-            removed.join(" and "),
-            presets::PULSAR_NAMESPACE,
+        Some((b, removed, left)) => format!(
+            "Placing {b}, loadBalancerDistributeBundlesEvenlyEnabled = true removed {} from the candidates for owning more bundles of the namespace ({left} left): the broker just unloaded owns the fewest, so it takes the bundle back.",
+            removed.iter().map(|r| r.as_str()).collect::<Vec<_>>().join(" and "),
         ),
         None => format!(
-            "With loadBalancerDistributeBundlesEvenlyEnabled = {} every broker is a candidate, so an unloaded bundle goes to another broker and stays.",
+            "With loadBalancerDistributeBundlesEvenlyEnabled = {} an unloaded bundle may go to any broker, and stays there.",
             cfg.load_balancer_distribute_bundles_evenly_enabled
         ),
     };
     Ok(format!(
-        "In {} rounds {} unloaded bundles {unloads} time(s), from {} (broker-2's CPU is held at {BOUNCE_CPU:.0}%), and {} of them came back to a broker they had left{example}. {why}",
+        "In {} rounds {} unloaded bundles {} time(s) from broker-2 (its CPU held at {BOUNCE_CPU:.0}%), and {} of them came back to a broker they had left. {why}",
         o.after.steps.len(),
         cfg.load_balancer_load_shedding_strategy.name(),
-        sources.join(" and "),
-        bounced.len(),
+        unloads.len(),
+        back.len(),
     ))
 }
 

@@ -1,6 +1,6 @@
 //! Pulsar's pictures: a namespace's hash ring and the broker bars.
 
-use super::svg::{color, esc, n, owner_tag, theme, Svg, GREY};
+use super::svg::{color, esc, n, theme, Svg, GREY};
 use super::{count, Caption, Drawable, Options, ViewError, ViewKind};
 use crate::engine::pulsar::bundle::FULL_SPACE;
 use crate::engine::pulsar::view::{BrokerView, RingView};
@@ -46,10 +46,6 @@ impl Colors {
         self.0
             .binary_search_by(|b| crate::sort::natural_cmp(b, broker))
             .map_or(GREY, |i| color(i).0)
-    }
-    /// Whether two brokers share a colour (more brokers than colours).
-    fn repeat(&self) -> bool {
-        self.0.len() > super::svg::PALETTE.len() - 1
     }
 }
 
@@ -148,25 +144,6 @@ fn ring(sim: &Sim, o: &Options, mut caption: Caption) -> Result<String, ViewErro
                 n(b.load.msg_rate()),
                 esc(&label)
             );
-        }
-        // Colours repeat: each arc wide enough carries its owner's tag.
-        if colors.repeat() {
-            for b in &view.bundles {
-                let (lo, hi) = (u64::from(b.range.lower), upper(b));
-                if let (Some(o), true) = (&b.owner, hi - lo >= FULL_SPACE / 24) {
-                    let a = angle(lo + (hi - lo) / 2);
-                    let r = (R_IN + R_OUT) / 2.0;
-                    svg.text(
-                        cx + r * a.cos(),
-                        cy + r * a.sin() + 4.0,
-                        11.0,
-                        "middle",
-                        "700",
-                        theme::FG,
-                        &owner_tag(o.as_str()),
-                    );
-                }
-            }
         }
     } else {
         let mut i = 0;
@@ -318,9 +295,6 @@ fn ring(sim: &Sim, o: &Options, mut caption: Caption) -> Result<String, ViewErro
         entries.push((GREY.into(), format!("… {} more brokers", brokers.len() - 24)));
     }
     entries.push(("hatch".into(), "no owner".into()));
-    if colors.repeat() {
-        entries.push((GREY.into(), "number on an arc: its owner (12 = broker-12)".into()));
-    }
     let lx = 420.0;
     svg.text(lx, top + 20.0, 12.0, "start", "700", theme::FG, "Owner");
     let mut y = svg.legend(lx, top + 30.0, &entries, 14);

@@ -30,17 +30,6 @@ pub const PALETTE: [&str; 8] = [
     "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#999999",
 ];
 
-/// The short tag drawn on an arc for its owner: the number a name ends with
-/// (`broker-12` → `12`), else its first three characters.
-pub fn owner_tag(name: &str) -> String {
-    let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    if digits > 0 {
-        name[name.len() - digits..].to_string()
-    } else {
-        name.chars().take(3).collect()
-    }
-}
-
 /// The `i`-th colour of the palette, skipping the grey; and a text colour readable on it.
 pub fn color(i: usize) -> (&'static str, &'static str) {
     let c = PALETTE[i % (PALETTE.len() - 1)];

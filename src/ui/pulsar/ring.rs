@@ -262,7 +262,7 @@ pub fn Ring(p: &RingProps) -> Html {
                     let (x, y) = point((R_IN + R_OUT) / 2.0, a);
                     // Never upside down: the left half reads inwards.
                     let deg = a.to_degrees() + if a.cos() < 0.0 { 180.0 } else { 0.0 };
-                    let tag = crate::view::svg::owner_tag(o.as_str());
+                    let tag = owner_tag(o.as_str());
                     html! { <text class="owner-tag" x={format!("{x:.1}")} y={format!("{y:.1}")} text-anchor="middle"
                                   dominant-baseline="central" transform={format!("rotate({deg:.1} {x:.1} {y:.1})")}
                                   data-owner={o.0.to_string()} aria-hidden="true">{ tag }</text> }
@@ -417,6 +417,17 @@ pub fn Ring(p: &RingProps) -> Html {
                 <text x="160" y="2" class="ring-sub" text-anchor="middle">{"0x00000000"}</text>
             }
         </svg>
+    }
+}
+
+/// The short tag drawn on an arc for its owner: the number a name ends with
+/// (`broker-12` → `12`), else its first three characters.
+pub fn owner_tag(name: &str) -> String {
+    let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    if digits > 0 {
+        name[name.len() - digits..].to_string()
+    } else {
+        name.chars().take(3).collect()
     }
 }
 
