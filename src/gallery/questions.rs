@@ -531,13 +531,12 @@ fn diagnose_bounce(sc: &Scenario) -> Result<String, String> {
             _ => None,
         })
         .collect();
-    let mut back: Vec<&BundleId> = unloads
-        .iter()
-        .filter(|(b, f)| s.bundles().get(*b).and_then(|x| x.owner()) == Some(*f))
-        .map(|(b, _)| *b)
-        .collect();
-    back.sort();
-    back.dedup();
+    let mut back: Vec<&BundleId> = Vec::new();
+    for &(b, f) in &unloads {
+        if s.bundles().get(b).and_then(|x| x.owner()) == Some(f) && !back.contains(&b) {
+            back.push(b);
+        }
+    }
     let cfg = s.config();
     // Why: the placement filter that left only the broker the bundle left.
     let filtered = back.first().and_then(|b| {
