@@ -137,6 +137,45 @@ fn merge_sort(n: usize, is_less: &mut dyn FnMut(u32, u32) -> bool) -> Option<Vec
     Some(a)
 }
 
+/// Names in natural order: runs of digits compare by their value, so `broker-2`
+/// comes before `broker-10` and `tm-9` before `tm-10`; everything else compares
+/// character by character. Names equal but for leading zeros (`a-01`, `a-1`) fall
+/// back to the plain string order, so the order is total.
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let (mut x, mut y) = (a.as_bytes(), b.as_bytes());
+    loop {
+        match (x.first(), y.first()) {
+            (None, None) => return a.cmp(b),
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(c), Some(d)) if c.is_ascii_digit() && d.is_ascii_digit() => {
+                let run = |s: &[u8]| s.iter().take_while(|c| c.is_ascii_digit()).count();
+                let (m, n) = (run(x), run(y));
+                let trim = |s: &'_ [u8]| -> usize { s.iter().take_while(|&&c| c == b'0').count() };
+                let (p, q) = (&x[trim(&x[..m])..m], &y[trim(&y[..n])..n]);
+                let o = p.len().cmp(&q.len()).then_with(|| p.cmp(q));
+                if o != Ordering::Equal {
+                    return o;
+                }
+                x = &x[m..];
+                y = &y[n..];
+            }
+            (Some(c), Some(d)) => {
+                if c != d {
+                    return c.cmp(d);
+                }
+                x = &x[1..];
+                y = &y[1..];
+            }
+        }
+    }
+}
+
+/// Sort names (or anything with a name) in [`natural_cmp`] order, stably.
+pub fn sort_natural_by<T>(v: &mut [T], name: impl Fn(&T) -> &str) {
+    v.stable_sort_by(|a, b| natural_cmp(name(a), name(b)));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,9 +226,47 @@ mod tests {
         assert_eq!(a, b);
     }
 
+    #[test]
+    fn names_sort_naturally() {
+        let mut v = vec![
+            "broker-10",
+            "broker-2",
+            "broker-1",
+            "tm-9",
+            "tm-10",
+            "a-01",
+            "a-1",
+            "b",
+            "a",
+        ];
+        sort_natural_by(&mut v, |s| s);
+        assert_eq!(
+            v,
+            [
+                "a",
+                "a-01",
+                "a-1",
+                "b",
+                "broker-1",
+                "broker-2",
+                "broker-10",
+                "tm-9",
+                "tm-10"
+            ]
+        );
+        assert_eq!(natural_cmp("x2y10", "x2y9"), Ordering::Greater);
+        assert_eq!(natural_cmp("app-100", "app-100"), Ordering::Equal);
+    }
+
     proptest! {
         /// Any keys, many ties: the same order as the standard library's stable sort,
         /// by key alone (ties keep their order) and by a float key under `total_cmp`.
+        #[test]
+        fn natural_order_is_total(a in "[ab0-9-]{0,6}", b in "[ab0-9-]{0,6}") {
+            prop_assert_eq!(natural_cmp(&a, &b), natural_cmp(&b, &a).reverse());
+            prop_assert_eq!(natural_cmp(&a, &b) == Ordering::Equal, a == b);
+        }
+
         #[test]
         fn same_order_as_std(keys in proptest::collection::vec(0u8..8, 0..300)) {
             let v: Vec<(u8, usize)> = keys.iter().copied().zip(0..).collect();

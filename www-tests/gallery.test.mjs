@@ -27,10 +27,14 @@ const listed = () => cli(['preset', '--list']).trim().split('\n').map((l) => {
   return { slug, system, title };
 });
 /** The gallery's questions (their `--describe` has a diagnosis). */
-const questions = () => listed().filter((e) => cli(['preset', e.slug, '--describe']).includes('\nDiagnosis: '));
+const questions = () => listed()
+  .filter((e) => e.title !== 'A large cluster')
+  .filter((e) => cli(['preset', e.slug, '--describe']).includes('\nDiagnosis: '));
+/** The large-cluster presets (listed last, titled "A large cluster"). */
+const large = () => listed().filter((e) => e.title === 'A large cluster');
 /** The gallery's examples. */
 const entries = () => {
-  const q = new Set(questions().map((e) => e.slug));
+  const q = new Set([...questions(), ...large()].map((e) => e.slug));
   return listed().filter((e) => !q.has(e.slug));
 };
 
@@ -175,5 +179,146 @@ test('every question opens by its deep link and by one click, with its diagnosis
     await page.click(`.question-entry[data-question="${q.slug}"] a`);
     await checkQuestion(page, q);
   }
+  assert.deepEqual(errors, []);
+});
+
+/** Press Redo `n` times (each waits for the button). */
+async function redo(page, n) {
+  for (let i = 0; i < n; i++) {
+    const b = page.locator('button[title="Redo (r)"]');
+    await page.waitForFunction(() => !document.querySelector('button[title="Redo (r)"]').disabled);
+    await b.click();
+  }
+}
+
+test('the ring writes each Pulsar example\'s hex numbers on the picture', async () => {
+  const { page, errors } = await openApp(env.context, env.server.url + '?fresh');
+  let checked = 0;
+  for (const e of entries().filter((x) => x.system === 'pulsar')) {
+    await page.evaluate((h) => { location.hash = h; }, `#example=${e.slug}`);
+    const rows = await cardRows(page, e.slug);
+    const hexes = [...new Set(rows.flatMap((r) => r.engine.match(/0x[0-9a-f]{8}/g) ?? []))]
+      .filter((h) => h !== '0x00000000' && h !== '0xffffffff');
+    if (hexes.length === 0) continue;
+    const press = await page.textContent(`.example-card[data-example="${e.slug}"] .example-press`);
+    assert.match(press, /^Press Redo/, e.slug);
+    await redo(page, /Redo three times/.test(press) ? 3 : /Redo twice/.test(press) ? 2 : 1);
+    // Written on the ring as text (a boundary outside it, a topic's hash inside), not a tooltip.
+    await page.waitForFunction((hs) => {
+      const t = [...document.querySelectorAll('.ring-pane svg.ring text.boundary-label, .ring-pane svg.ring text.hash-label')]
+        .map((x) => x.textContent).join(' ');
+      return hs.every((h) => t.includes(h));
+    }, hexes, { timeout: 10000 }).catch(async () => {
+      const t = await page.locator('.ring-pane svg.ring text').allTextContents();
+      assert.fail(`${e.slug}: ${hexes} not all on the ring: ${t}`);
+    });
+    checked += 1;
+  }
+  assert.ok(checked >= 6, `${checked} examples checked`);
+  await page.evaluate(() => { location.hash = '#example=pulsar-split-partitions'; });
+  await cardRows(page, 'pulsar-split-partitions');
+  await redo(page, 1);
+  await page.waitForSelector('.ring-pane svg.ring text[data-boundary-label="0x40000000"]');
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [w, h] of [[1280, 800], [390, 844]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.locator('.ring-pane svg.ring').scrollIntoViewIfNeeded();
+      await screenshot(page, `gallery-ring-labels-${w}-${scheme}`);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  assert.deepEqual(errors, []);
+});
+
+test('the new questions show their symptom on the picture', async () => {
+  const { page, errors } = await openApp(env.context, env.server.url + '?fresh');
+  // Two of three brokers own the bundles that hold the partitions.
+  await page.evaluate(() => { location.hash = '#question=pulsar-partitions-two-brokers'; });
+  await page.waitForSelector('.question-card[data-question="pulsar-partitions-two-brokers"]');
+  const owners = await page.locator('.ring-pane svg.ring path.arc').evaluateAll((els) => [...new Set(els.map((e) => e.dataset.owner))]);
+  assert.equal(owners.length, 2, `${owners}`);
+  assert.match(await page.textContent('.question-card .diagnosis'), /served by 2 of the 3 brokers/);
+  // app-4 runs no active task at first: a fresh link at the join shows it idle.
+  await page.evaluate(() => { location.hash = '#question=kstreams-new-instance-idle'; });
+  await page.waitForSelector('.question-card[data-question="kstreams-new-instance-idle"]');
+  await page.waitForSelector('[data-instance="app-4"]');
+  assert.match(await page.textContent('.question-card .diagnosis'), /app-4 joined with no state and ran its first 1 active task\(s\) 600 s after it joined/);
+  assert.match(await page.textContent('.compare-note'), /probing\.rebalance\.interval\.ms/);
+  assert.deepEqual(errors, []);
+});
+
+test('large clusters open in one click, counted and in natural order', async () => {
+  const names = large().map((e) => e.slug);
+  assert.deepEqual(names, ['pulsar-large', 'flink-large', 'kstreams-large']);
+  const { page, errors } = await openApp(env.context, env.server.url + '?fresh');
+  await openGallery(page);
+  await page.click('.example-entry[data-preset="pulsar-large"] button');
+  await page.waitForSelector('.ring-pane svg.ring');
+  assert.equal(await page.textContent('button[role=tab][aria-selected=true]'), 'Pulsar');
+  // 50 brokers, seven colours: the legend says what the numbers on the arcs are.
+  await page.waitForSelector('.legend .tag-note');
+  assert.match(await page.textContent('.legend .tag-note'), /^50 brokers share 7 colours/);
+  const tags = await page.locator('.ring-pane svg.ring text.owner-tag').evaluateAll((els) => els.map((e) => [e.textContent, e.dataset.owner]));
+  assert.ok(tags.length >= 10, `${tags.length} tags`);
+  for (const [tag, owner] of tags) assert.equal(`broker-${tag}`, owner);
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [w, h] of [[1280, 800], [390, 844]]) {
+      await page.setViewportSize({ width: w, height: h });
+      await page.locator('.ring-pane svg.ring').scrollIntoViewIfNeeded();
+      await screenshot(page, `gallery-large-pulsar-${w}-${scheme}`);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await openGallery(page);
+  await page.click('.example-entry[data-preset="flink-large"] button');
+  await page.waitForFunction(() => document.querySelector('button[role=tab][aria-selected=true]')?.textContent === 'Flink');
+  await page.waitForFunction(() => document.querySelector('.slot-grid')?.querySelectorAll('[data-tm]').length === 97);
+  await openGallery(page);
+  await page.click('.example-entry[data-preset="kstreams-large"] button');
+  await page.waitForFunction(() => document.querySelectorAll('.ks-instance[data-instance]').length === 100);
+  const rackA = await page.locator('.ks-rack[data-rack="rack-a"] .ks-instance').evaluateAll((els) => els.map((e) => e.dataset.instance));
+  assert.deepEqual(rackA.slice(0, 5), ['app-1', 'app-4', 'app-7', 'app-10', 'app-13']);
+  assert.deepEqual(errors, []);
+});
+
+test('free play builds the examples: a topic at a hash, counts, a bundle count the traffic changes', async () => {
+  const { page, errors } = await openApp(env.context, env.server.url);
+  await page.evaluate(() => localStorage.clear());
+  await page.goto(env.server.url + '?fresh#');
+  await page.waitForSelector('svg.ring');
+  // Three more brokers in one click.
+  await page.fill('#add-broker-count', '3');
+  await page.click('#add-broker');
+  await page.waitForFunction(() => document.querySelectorAll('.legend li[data-broker]').length === 6);
+  const legend = await page.locator('.legend li[data-broker]').evaluateAll((els) => els.map((e) => e.dataset.broker));
+  assert.deepEqual(legend, ['broker-1', 'broker-2', 'broker-3', 'broker-4', 'broker-5', 'broker-6']);
+  // A topic at a hash.
+  await page.click('details.topics > summary');
+  await page.fill('#topic-name', 'pinned');
+  await page.selectOption('#topic-kind', 'hash');
+  await page.fill('#topic-hash', '0x50000000');
+  await page.click('form.add-topic button[type=submit]');
+  const tick = page.locator('svg.ring line.tick[data-topic="persistent://public/default/pinned"]');
+  await tick.waitFor();
+  assert.equal(await tick.getAttribute('data-hash'), '0x50000000');
+  assert.equal(await tick.getAttribute('data-bundle'), 'public/default/0x40000000_0x80000000');
+  // A bad hash is refused next to the form.
+  await page.fill('#topic-name', 'bad');
+  await page.fill('#topic-hash', 'zz');
+  await page.click('form.add-topic button[type=submit]');
+  await page.waitForSelector('[role=alert]');
+  assert.match(await page.textContent('[role=alert]'), /32-bit hexadecimal/);
+  // Two bundles: the first scenario's traffic splits them again, and the page says so.
+  await page.fill('#bundle-count', '2');
+  await page.press('#bundle-count', 'Enter');
+  await page.waitForSelector('.notice.info');
+  const note = await page.textContent('.notice.info');
+  assert.match(note, /public\/default was created with 2 bundles and now has \d+/);
+  assert.match(note, /loadBalancerAutoBundleSplitEnabled = false/);
+  await screenshot(page, 'gallery-bundle-note-1280');
   assert.deepEqual(errors, []);
 });

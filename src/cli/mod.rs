@@ -557,6 +557,9 @@ fn preset(name: Option<&str>, list: bool, describe: bool) -> Result<String, Stri
         for q in gallery::questions::all() {
             out.push_str(&format!("{}\t{}\t{}\n", q.slug, q.system.slug(), q.symptom));
         }
+        for (name, sys, _) in crate::scenario::presets::LARGE {
+            out.push_str(&format!("{name}\t{}\tA large cluster\n", sys.slug()));
+        }
         return Ok(out);
     }
     let name = name.unwrap_or_default();
@@ -565,6 +568,14 @@ fn preset(name: Option<&str>, list: bool, describe: bool) -> Result<String, Stri
             return Err(format!("--describe takes an example's name; {name} is a system"));
         }
         return Ok(crate::scenario::presets::default_scenario(sys).to_json() + "\n");
+    }
+    if let Some(sc) = crate::scenario::presets::large(name) {
+        if describe {
+            return Err(format!(
+                "--describe takes an example's name; {name} is a large-cluster preset"
+            ));
+        }
+        return Ok(sc.to_json() + "\n");
     }
     if let Some(q) = gallery::questions::question(name) {
         return Ok(if describe {

@@ -349,6 +349,199 @@ fn diagnose_standbys(sc: &Scenario) -> Result<String, String> {
     ))
 }
 
+/// The partitioned topic of the two-brokers question.
+const PARTITIONED: &str = "persistent://public/default/my-topic";
+/// Its partitions (apache/pulsar#10143 asked with 8).
+const PARTITIONS: u32 = 8;
+
+/// The partitioned topic's published rate, msg/s (each of the two bundles
+/// carries more than loadBalancerNamespaceBundleMaxMsgRate).
+const PARTITIONED_RATE: f64 = 80_000.0;
+/// Rounds the two-brokers question runs.
+const PARTITION_ROUNDS: usize = 6;
+
+fn partitions_two_brokers() -> Scenario {
+    // #386: the namespace has two bundles and automatic bundle splitting is
+    // off (its default then); a topic of 8 partitions (#10143 asked with 8),
+    // every partition looked up by a client, traffic on all of them.
+    let mut setup: Vec<pulsar::Action> = ["broker-1", "broker-2", "broker-3"]
+        .iter()
+        .map(|b| pulsar::Action::AddBroker {
+            broker: b.to_string(),
+            capacity: Default::default(),
+        })
+        .collect();
+    setup.push(pulsar::Action::CreateNamespace {
+        namespace: presets::PULSAR_NAMESPACE.into(),
+        bundles: Some(2),
+    });
+    setup.push(pulsar::Action::CreatePartitionedTopic {
+        topic: PARTITIONED.into(),
+        partitions: PARTITIONS,
+    });
+    setup.extend((0..PARTITIONS).map(|i| pulsar::Action::Lookup {
+        topic: format!("{PARTITIONED}-partition-{i}"),
+    }));
+    setup.push(pulsar::Action::SetTopicTraffic {
+        topic: PARTITIONED.into(),
+        traffic: pulsar::traffic::Traffic {
+            msg_rate_in: PARTITIONED_RATE,
+            msg_rate_out: PARTITIONED_RATE,
+            throughput_in: PARTITIONED_RATE * 100.0,
+            throughput_out: PARTITIONED_RATE * 100.0,
+            producers: 8,
+            consumers: 8,
+        },
+    });
+    let log = crate::scenario::Log::<pulsar::Sim> {
+        config: pulsar::Config {
+            load_balancer_auto_bundle_split_enabled: false,
+            ..pulsar::Config::profile(Profile::Pulsar4)
+        },
+        setup,
+        actions: vec![pulsar::Action::Step; PARTITION_ROUNDS],
+    };
+    Scenario::of::<pulsar::Sim>(1, log)
+}
+
+fn diagnose_partitions(sc: &Scenario) -> Result<String, String> {
+    let o = outcome::<pulsar::Sim>(sc)?;
+    let s = &o.after.state;
+    let ring = s
+        .ring_view(presets::PULSAR_NAMESPACE, true)
+        .ok_or("no namespace")?;
+    let mut bundles = 0;
+    let mut per_broker: Vec<(String, u32)> = Vec::new();
+    for b in &ring.bundles {
+        let n = b
+            .topic_list
+            .iter()
+            .filter(|t| t.name.as_str().starts_with(PARTITIONED))
+            .count() as u32;
+        if n == 0 {
+            continue;
+        }
+        bundles += 1;
+        let owner = b
+            .owner
+            .as_ref()
+            .map_or("no broker".to_string(), |o| o.to_string());
+        match per_broker.iter_mut().find(|(o, _)| *o == owner) {
+            Some((_, k)) => *k += n,
+            None => per_broker.push((owner, n)),
+        }
+    }
+    crate::sort::sort_natural_by(&mut per_broker, |(o, _)| o.as_str());
+    let alive = s.broker_views().iter().filter(|b| b.alive).count();
+    let spread = per_broker
+        .iter()
+        .map(|(o, n)| format!("{o} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let splits = o
+        .after
+        .steps
+        .iter()
+        .flat_map(|st| st.events.iter())
+        .filter(|e| matches!(e, pulsar::Event::BundleSplit { .. }))
+        .count();
+    let cfg = s.config();
+    Ok(format!(
+        "After {} rounds the {PARTITIONS} partitions of {PARTITIONED} lie in {bundles} of {}'s {} bundles and are served by {} of the {alive} brokers ({spread}): a bundle is assigned to one broker whole. With loadBalancerAutoBundleSplitEnabled = {} the leader split bundles {splits} time(s): a bundle splits once it carries more than loadBalancerNamespaceBundleMaxMsgRate = {:.0} msg/s, and the partitions carry {PARTITIONED_RATE:.0} in all.",
+        o.after.steps.len(),
+        presets::PULSAR_NAMESPACE,
+        ring.bundles.len(),
+        per_broker.len(),
+        cfg.load_balancer_auto_bundle_split_enabled,
+        cfg.load_balancer_namespace_bundle_max_msg_rate,
+    ))
+}
+
+/// Records behind each task's changelog in the idle-instance question.
+const IDLE_RECORDS: u64 = 200_000;
+/// Minutes the idle-instance question runs after the new instance joins.
+const IDLE_MINUTES: usize = 12;
+
+fn new_instance_idle() -> Scenario {
+    // KIP-441: a stateful app on three instances, caught up; app-4 joins.
+    let mut log = presets::kstreams_counts();
+    log.config = kstreams::Config {
+        num_standby_replicas: 0,
+        ..kstreams::Config::default()
+    };
+    if let Some(kstreams::Action::DefineTopic { partitions, .. }) = log.setup.first_mut() {
+        *partitions = 6;
+    }
+    let offsets = (0..6)
+        .map(|p| (kstreams::TaskId::new(0, p), IDLE_RECORDS))
+        .collect();
+    log.setup.insert(2, kstreams::Action::SetEndOffsets { offsets });
+    log.setup.push(kstreams::Action::AdvanceTime { ms: 600_000 });
+    log.actions = vec![kstreams::Action::AddInstance {
+        name: "app-4".into(),
+        threads: Some(1),
+        rack: Some("rack-a".into()),
+        tags: Default::default(),
+        process_id: None,
+    }];
+    log.actions
+        .extend((0..IDLE_MINUTES).map(|_| kstreams::Action::AdvanceTime { ms: 60_000 }));
+    Scenario::of::<kstreams::Sim>(1, log)
+}
+
+fn diagnose_idle_instance(sc: &Scenario) -> Result<String, String> {
+    let log = <kstreams::Sim as InBody>::log(&sc.body).ok_or("another system")?;
+    // Replay one action at a time: when does app-4 run its first active task?
+    let runs = |st: &kstreams::Sim| {
+        st.tasks()
+            .iter()
+            .filter(|t| st.active_owner(t.id) == Some("app-4"))
+            .count()
+    };
+    let start = crate::scenario::replay(sc.seed, log, Some(1)).map_err(|e| e.to_string())?;
+    let joined = start.state.now_ms();
+    let warmups: u32 = start
+        .steps
+        .iter()
+        .flat_map(|s| s.events.iter())
+        .filter_map(|e| match e {
+            kstreams::Event::RebalanceCompleted { warmups, .. } => Some(*warmups),
+            _ => None,
+        })
+        .next_back()
+        .unwrap_or(0);
+    let mut first = None;
+    for k in 1..=log.actions.len() {
+        let r = crate::scenario::replay(sc.seed, log, Some(k)).map_err(|e| e.to_string())?;
+        if runs(&r.state) > 0 {
+            first = Some((r.state.now_ms(), runs(&r.state)));
+            break;
+        }
+    }
+    let end = crate::scenario::replay(sc.seed, log, None).map_err(|e| e.to_string())?;
+    let probes = end
+        .steps
+        .iter()
+        .flat_map(|s| s.events.iter())
+        .filter(|e| matches!(e, kstreams::Event::RebalanceCompleted { .. }))
+        .count();
+    let cfg = end.state.config();
+    let wait = match first {
+        Some((t, n)) => format!(
+            "ran its first {n} active task(s) {} s after it joined",
+            (t - joined) / 1000
+        ),
+        None => format!(
+            "ran no active task in the {} s that followed",
+            (end.state.now_ms() - joined) / 1000
+        ),
+    };
+    Ok(format!(
+        "app-4 joined with no state and {wait}: each task has {IDLE_RECORDS} records of state, more than acceptable.recovery.lag = {}, so the HighAvailability assignor first gave app-4 {warmups} warm-up replica(s) (max.warmup.replicas = {}) to restore, and moves an active task to it only at a probing rebalance once it has caught up, every probing.rebalance.interval.ms = {} ms ({probes} rebalance(s) in all).",
+        cfg.acceptable_recovery_lag, cfg.max_warmup_replicas, cfg.probing_rebalance_interval_ms
+    ))
+}
+
 fn questions() -> Vec<Question> {
     vec![
         Question {
@@ -363,6 +556,19 @@ fn questions() -> Vec<Question> {
             fix_value: "\"ThresholdShedder\"",
             build: idle_broker,
             diagnose: diagnose_idle_broker,
+        },
+        Question {
+            slug: "pulsar-partitions-two-brokers",
+            symptom: "A partitioned topic's partitions land on only two brokers",
+            system: System::Pulsar,
+            sources: &[
+                ("apache/pulsar#10143", "https://github.com/apache/pulsar/issues/10143"),
+                ("apache/pulsar#386", "https://github.com/apache/pulsar/issues/386"),
+            ],
+            fix_key: "loadBalancerAutoBundleSplitEnabled",
+            fix_value: "true",
+            build: partitions_two_brokers,
+            diagnose: diagnose_partitions,
         },
         Question {
             slug: "pulsar-hot-topic",
@@ -389,6 +595,19 @@ fn questions() -> Vec<Question> {
             fix_value: "\"tasks\"",
             build: uneven_tasks,
             diagnose: diagnose_uneven_tasks,
+        },
+        Question {
+            slug: "kstreams-new-instance-idle",
+            symptom: "A new instance stays idle for a while",
+            system: System::Kstreams,
+            sources: &[(
+                "KIP-441",
+                "https://cwiki.apache.org/confluence/display/KAFKA/KIP-441%3A+Smooth+Scaling+Out+for+Kafka+Streams",
+            )],
+            fix_key: "probing.rebalance.interval.ms",
+            fix_value: "60000",
+            build: new_instance_idle,
+            diagnose: diagnose_idle_instance,
         },
         Question {
             slug: "kstreams-standbys-same-rack",

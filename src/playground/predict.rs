@@ -145,7 +145,7 @@ pub fn pulsar_prediction(before: &pulsar::Sim, events: &[pulsar::Event]) -> Opti
     } else {
         moves.iter().map(|m| m.2.clone()).collect()
     };
-    answer.sort();
+    crate::sort::sort_natural_by(&mut answer, String::as_str);
     answer.dedup();
     let options: Vec<String> = before
         .brokers()

@@ -245,6 +245,40 @@ pub fn with_pulsar_bundles(mut log: Log<pulsar::Sim>, bundles: u32) -> Log<pulsa
     log
 }
 
+/// Why [`PULSAR_NAMESPACE`] of `sc` (replayed to its cursor) does not have the
+/// `asked` bundles it was created with, from the engine's split events; `None`
+/// when it has them (or `sc` is not a Pulsar scenario that replays).
+pub fn pulsar_bundles_note(sc: &Scenario, asked: u32) -> Option<String> {
+    let Body::Pulsar(log) = &sc.body else {
+        return None;
+    };
+    let r = super::replay(sc.seed, log, sc.cursor).ok()?;
+    let now = r.state.namespaces().get(PULSAR_NAMESPACE)?.bundles.len();
+    if now == asked as usize {
+        return None;
+    }
+    let events = || r.setup.iter().chain(r.steps.iter()).flat_map(|s| s.events.iter());
+    let splits = events()
+        .filter(|e| matches!(e, pulsar::Event::BundleSplit { bundle, .. } if bundle.namespace.as_str() == PULSAR_NAMESPACE))
+        .count();
+    let reason = events().find_map(|e| match e {
+        pulsar::Event::SplitCandidate { bundle, reasons, .. }
+            if bundle.namespace.as_str() == PULSAR_NAMESPACE && !reasons.is_empty() =>
+        {
+            Some(format!(" ({bundle}: {})", reasons.join("; ")))
+        }
+        _ => None,
+    });
+    Some(if splits > 0 {
+        format!(
+            "{PULSAR_NAMESPACE} was created with {asked} bundles and now has {now}: its traffic crossed a split threshold, so the leader split {splits} bundle(s){}. To keep {asked}, lower the traffic or set loadBalancerAutoBundleSplitEnabled = false.",
+            reason.unwrap_or_default()
+        )
+    } else {
+        format!("{PULSAR_NAMESPACE} was created with {asked} bundles and now has {now}: the scenario's own actions changed them.")
+    })
+}
+
 /// The first `broker-N` name not in `existing`.
 pub fn next_broker_name(existing: &[String]) -> String {
     (1..)
@@ -274,6 +308,115 @@ pub fn flink_figure_a() -> Log<flink::Sim> {
     }
 }
 
+/// Brokers of the large Pulsar cluster.
+pub const LARGE_BROKERS: u32 = 50;
+/// TaskManagers of the large Flink cluster.
+pub const LARGE_TASK_MANAGERS: u32 = 97;
+/// Instances of the large Kafka Streams application.
+pub const LARGE_INSTANCES: u32 = 100;
+
+/// The large-cluster presets, by name (`lbscope preset NAME`, the gallery's
+/// "Large clusters"): one per system.
+pub const LARGE: [(&str, System, &str); 3] = [
+    (
+        "pulsar-large",
+        System::Pulsar,
+        "50 brokers, 64 bundles, 128 topics",
+    ),
+    (
+        "flink-large",
+        System::Flink,
+        "97 TaskManagers of two slots, parallelism 194 and 97",
+    ),
+    (
+        "kstreams-large",
+        System::Kstreams,
+        "100 instances on three racks, 100 partitions",
+    ),
+];
+
+/// A large cluster of `system`, built in one go: [`LARGE_BROKERS`] brokers
+/// sharing 64 bundles of 128 topics (assigned, one round run);
+/// [`LARGE_TASK_MANAGERS`] TaskManagers of two slots for JV-A (194) → JV-B (97),
+/// scheduled once; [`LARGE_INSTANCES`] instances on three racks for a
+/// 100-partition stateful topology with one standby.
+pub fn large_scenario(system: System) -> Scenario {
+    let mut sc = Scenario::empty(system, 1);
+    match &mut sc.body {
+        Body::Pulsar(log) => {
+            let mut l = pulsar_namespace(64);
+            l.config = pulsar::Config::profile(pulsar::config::Profile::Pulsar5);
+            let capacity = pulsar::broker::Capacity {
+                cpu_cores: PULSAR_PLAYGROUND_CORES,
+                ..Default::default()
+            };
+            for i in 1..=LARGE_BROKERS {
+                l.setup.push(pulsar::Action::AddBroker {
+                    broker: format!("broker-{i}"),
+                    capacity,
+                });
+            }
+            l.setup.push(pulsar::Action::CreateTopics {
+                namespace: PULSAR_NAMESPACE.into(),
+                prefix: "topic".into(),
+                count: 128,
+                traffic: pulsar_traffic(PULSAR_DEFAULT_RATE),
+            });
+            l.setup.push(pulsar::Action::Assign);
+            l.actions = vec![pulsar::Action::Step];
+            *log = l;
+        }
+        Body::Flink(log) => {
+            *log = Log {
+                config: flink::Config::default(),
+                setup: vec![
+                    flink::Action::DefineJob {
+                        job: JobSpec {
+                            vertices: vec![
+                                VertexSpec::new("JV-A", 2 * LARGE_TASK_MANAGERS),
+                                VertexSpec::new("JV-B", LARGE_TASK_MANAGERS),
+                            ],
+                            edges: vec![EdgeSpec::new("JV-A", "JV-B", DistributionPattern::Hash)],
+                        },
+                    },
+                    flink::Action::AddTaskManagers {
+                        count: LARGE_TASK_MANAGERS,
+                        slots: Some(2),
+                    },
+                ],
+                actions: vec![flink::Action::Schedule],
+            }
+        }
+        Body::Kstreams(log) => {
+            let mut l = kstreams_counts();
+            l.setup
+                .retain(|a| !matches!(a, kstreams::Action::AddInstance { .. }));
+            if let Some(kstreams::Action::DefineTopic { partitions, .. }) = l.setup.first_mut() {
+                *partitions = LARGE_INSTANCES;
+            }
+            for i in 1..=LARGE_INSTANCES {
+                l.setup.push(kstreams::Action::AddInstance {
+                    name: format!("app-{i}"),
+                    threads: Some(1),
+                    rack: Some(format!("rack-{}", ["a", "b", "c"][(i as usize - 1) % 3])),
+                    tags: Default::default(),
+                    process_id: None,
+                });
+            }
+            *log = l;
+        }
+    }
+    sc
+}
+
+/// The large-cluster preset called `name`.
+pub fn large(name: &str) -> Option<Scenario> {
+    LARGE
+        .iter()
+        .find(|(n, ..)| *n == name)
+        .map(|&(_, s, _)| large_scenario(s))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,6 +430,53 @@ mod tests {
             let link = super::super::url::to_fragment(&sc);
             assert!(link.len() < 2000, "{sys:?} default link is {} chars", link.len());
         }
+    }
+
+    #[test]
+    fn large_presets_replay_with_their_counts() {
+        for (name, sys, _) in LARGE {
+            let sc = large(name).unwrap();
+            assert_eq!(sc.system(), sys);
+            let whole = super::super::run::event_log(&sc).unwrap();
+            assert!(!whole.is_empty(), "{name}");
+        }
+        let Body::Pulsar(log) = large_scenario(System::Pulsar).body else {
+            unreachable!()
+        };
+        let r = super::super::replay(1, &log, None).unwrap();
+        let views = r.state.broker_views();
+        assert_eq!(views.len(), LARGE_BROKERS as usize);
+        // Natural order: broker-2 right after broker-1, broker-10 after broker-9.
+        assert_eq!(
+            (views[1].id.as_str(), views[9].id.as_str()),
+            ("broker-2", "broker-10")
+        );
+        let Body::Flink(log) = large_scenario(System::Flink).body else {
+            unreachable!()
+        };
+        let r = super::super::replay(1, &log, None).unwrap();
+        assert_eq!(r.state.tasks_per_tm().len(), LARGE_TASK_MANAGERS as usize);
+        let Body::Kstreams(log) = large_scenario(System::Kstreams).body else {
+            unreachable!()
+        };
+        let r = super::super::replay(1, &log, None).unwrap();
+        assert_eq!(r.state.instances().len(), LARGE_INSTANCES as usize);
+        let names: Vec<String> = r.state.view().instances.iter().map(|i| i.name.clone()).collect();
+        assert_eq!((names[1].as_str(), names[9].as_str()), ("app-2", "app-10"));
+    }
+
+    #[test]
+    fn a_bundle_count_the_traffic_changes_is_explained() {
+        // Two bundles under the first scenario's traffic split at once.
+        let mut sc = default_scenario(System::Pulsar);
+        if let Body::Pulsar(log) = sc.body {
+            sc.body = Body::Pulsar(with_pulsar_bundles(log, 2));
+        }
+        let note = pulsar_bundles_note(&sc, 2).expect("the count changed");
+        assert!(note.contains("created with 2 bundles and now has"), "{note}");
+        assert!(note.contains("loadBalancerAutoBundleSplitEnabled"), "{note}");
+        // The count it has is kept silently.
+        assert_eq!(pulsar_bundles_note(&default_scenario(System::Pulsar), 4), None);
     }
 
     fn playground() -> pulsar::Sim {

@@ -32,16 +32,19 @@ pub fn rate(x: f64) -> String {
     }
 }
 
-/// Broker → colour: by position in the engine's (name) order, as the playground colours them.
+/// Broker → colour: by position in natural name order (broker-2 before
+/// broker-10), as the playground colours them.
 struct Colors(Vec<String>);
 
 impl Colors {
     fn of(sim: &Sim) -> Colors {
-        Colors(sim.brokers().keys().map(|b| b.0.to_string()).collect())
+        let mut v: Vec<String> = sim.brokers().keys().map(|b| b.0.to_string()).collect();
+        crate::sort::sort_natural_by(&mut v, String::as_str);
+        Colors(v)
     }
     fn color(&self, broker: &str) -> &'static str {
         self.0
-            .binary_search_by(|b| b.as_str().cmp(broker))
+            .binary_search_by(|b| crate::sort::natural_cmp(b, broker))
             .map_or(GREY, |i| color(i).0)
     }
 }
@@ -266,11 +269,12 @@ fn ring(sim: &Sim, o: &Options, mut caption: Caption) -> Result<String, ViewErro
     );
 
     // Legend: brokers (every one up to 24, else the palette's first brokers), no owner.
-    let brokers: Vec<(&str, bool)> = sim
+    let mut brokers: Vec<(&str, bool)> = sim
         .brokers()
         .iter()
         .map(|(id, b)| (id.as_str(), b.alive))
         .collect();
+    crate::sort::sort_natural_by(&mut brokers, |b| b.0);
     let mut entries: Vec<(String, String)> = brokers
         .iter()
         .take(24)

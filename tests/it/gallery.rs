@@ -158,7 +158,25 @@ fn cli_preset_lists_prints_and_describes_examples() {
     let (code, out, _) = lbscope(&["preset", "--list"]);
     assert_eq!(code, 0);
     let questions = gallery::questions::all();
-    assert_eq!(out.lines().count(), gallery::all().len() + questions.len());
+    let large = lbscope::scenario::presets::LARGE;
+    assert_eq!(
+        out.lines().count(),
+        gallery::all().len() + questions.len() + large.len()
+    );
+    // The large-cluster presets close the list, and print their scenarios.
+    for (line, (name, sys, _)) in out
+        .lines()
+        .skip(gallery::all().len() + questions.len())
+        .zip(large)
+    {
+        assert_eq!(line, format!("{name}\t{}\tA large cluster", sys.slug()));
+        let (code, json, _) = lbscope(&["preset", name]);
+        assert_eq!(code, 0);
+        assert_eq!(
+            Scenario::from_json(&json).unwrap(),
+            lbscope::scenario::presets::large_scenario(sys)
+        );
+    }
     for (line, e) in out.lines().zip(gallery::all()) {
         assert_eq!(line, format!("{}\t{}\t{}", e.slug, e.system.slug(), e.title));
     }
@@ -338,4 +356,82 @@ fn a_question_link_opens_it_with_its_fix_as_the_compare_run() {
         assert_eq!(s.compare, Some(q.fix()));
         assert!(s.example.is_none());
     }
+}
+
+/// apache/pulsar#386 and #10143: a partitioned topic served by two of three
+/// brokers. The diagnosis's counts are read here off the replayed engine (the
+/// owner of each partition), independently of the sentence.
+#[test]
+fn partitions_on_two_brokers_until_bundles_split() {
+    use lbscope::engine::pulsar;
+    let q = gallery::questions::question("pulsar-partitions-two-brokers").unwrap();
+    let owners = |sc: &Scenario| {
+        let o = gallery::outcome::<pulsar::Sim>(sc).unwrap();
+        let s = &o.after.state;
+        let per: std::collections::BTreeSet<String> = (0..8)
+            .map(|i| {
+                s.owner_of_topic(&format!("persistent://public/default/my-topic-partition-{i}"))
+                    .expect("every partition is served")
+                    .to_string()
+            })
+            .collect();
+        let bundles = s.namespaces()["public/default"].bundles.len();
+        (per.len(), bundles)
+    };
+    let (brokers, bundles) = owners(&q.scenario());
+    assert_eq!(
+        (brokers, bundles),
+        (2, 2),
+        "the symptom: two bundles, two brokers"
+    );
+    let d = q.diagnosis().unwrap();
+    assert!(
+        d.contains(&format!(
+            "lie in 2 of public/default's {bundles} bundles and are served by {brokers} of the 3 brokers"
+        )),
+        "{d}"
+    );
+    assert!(d.contains("split bundles 0 time(s)"), "{d}");
+    // The fix (auto split on): bundles split and every broker serves partitions.
+    let (brokers, bundles) = owners(&q.fixed().unwrap());
+    assert_eq!(brokers, 3);
+    let f = q.with_fix().unwrap();
+    assert!(
+        f.contains(&format!(
+            "public/default's {bundles} bundles and are served by 3 of the 3 brokers"
+        )),
+        "{f}"
+    );
+    assert!(!f.contains("split bundles 0 time(s)"), "{f}");
+}
+
+/// KIP-441: a new instance with no state runs no active task until a probing
+/// rebalance finds its warm-ups caught up. The wait the diagnosis states is
+/// measured here by replaying one action at a time.
+#[test]
+fn a_new_instance_waits_for_a_probing_rebalance() {
+    use lbscope::engine::kstreams;
+    use lbscope::scenario::{replay, InBody};
+    let q = gallery::questions::question("kstreams-new-instance-idle").unwrap();
+    let wait = |sc: &Scenario| -> u64 {
+        let log = <kstreams::Sim as InBody>::log(&sc.body).unwrap();
+        let joined = replay(sc.seed, log, Some(1)).unwrap().state.now_ms();
+        (1..=log.actions.len())
+            .map(|k| replay(sc.seed, log, Some(k)).unwrap().state)
+            .find(|s| s.tasks().iter().any(|t| s.active_owner(t.id) == Some("app-4")))
+            .map(|s| s.now_ms() - joined)
+            .expect("app-4 runs a task in the end")
+    };
+    let slow = wait(&q.scenario());
+    let fast = wait(&q.fixed().unwrap());
+    // Default probing.rebalance.interval.ms is 600000 (StreamsConfig); the fix's 60000.
+    assert_eq!(slow, 600_000);
+    assert!(fast < slow && fast <= 120_000, "{fast}");
+    let d = q.diagnosis().unwrap();
+    assert!(d.contains(&format!("{} s after it joined", slow / 1000)), "{d}");
+    assert!(d.contains("probing.rebalance.interval.ms = 600000"), "{d}");
+    assert!(q
+        .with_fix()
+        .unwrap()
+        .contains(&format!("{} s after it joined", fast / 1000)));
 }

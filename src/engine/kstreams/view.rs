@@ -211,6 +211,8 @@ pub fn build(sim: &Sim) -> View {
             state_dir_only: held,
         });
     }
+    // Listed in natural name order (app-2 before app-10).
+    crate::sort::sort_natural_by(&mut instances, |i| i.name.as_str());
     View {
         now_ms: sim.now_ms,
         generation: sim.generation,

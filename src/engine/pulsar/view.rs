@@ -197,7 +197,8 @@ impl Sim {
             .alive_loads(&all)
             .fold((0usize, 0.0), |(n, s), (_, l)| (n + 1, s + l));
         let avg = if n == 0 { 0.0 } else { sum / n as f64 };
-        self.brokers
+        let mut v = self
+            .brokers
             .values()
             .map(|b| {
                 let snap = b.alive.then(|| self.snapshot_with(&all, b));
@@ -223,7 +224,10 @@ impl Sim {
                     report,
                 }
             })
-            .collect()
+            .collect::<Vec<_>>();
+        // Listed in natural name order (broker-2 before broker-10).
+        crate::sort::sort_natural_by(&mut v, |b| b.id.as_str());
+        v
     }
 }
 

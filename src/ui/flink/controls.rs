@@ -37,6 +37,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
     let config = sim.config().clone();
     let has_job = sim.job().is_some();
     let slots_ref = use_node_ref();
+    let count_ref = use_node_ref();
 
     let set_config = {
         let store = store.clone();
@@ -100,17 +101,30 @@ pub fn Controls(p: &ControlsProps) -> Html {
     let on_add = {
         let store = store.clone();
         let slots_ref = slots_ref.clone();
+        let count_ref = count_ref.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let Some(input) = slots_ref.cast::<HtmlInputElement>() else {
                 return;
             };
+            let count = count_ref
+                .cast::<HtmlInputElement>()
+                .and_then(|c| c.value().trim().parse::<u32>().ok())
+                .unwrap_or(1)
+                .max(1);
             match input.value().trim().parse::<u32>() {
                 Ok(n) => store.dispatch(Msg::AtField(
                     "flink-slots",
-                    Box::new(Msg::act(Action::AddTaskManager {
-                        name: None,
-                        slots: Some(n),
+                    Box::new(Msg::act(if count == 1 {
+                        Action::AddTaskManager {
+                            name: None,
+                            slots: Some(n),
+                        }
+                    } else {
+                        Action::AddTaskManagers {
+                            count,
+                            slots: Some(n),
+                        }
                     })),
                 )),
                 Err(_) => store.dispatch(Msg::Notify(Notice::Error(format!(
@@ -176,6 +190,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
                     <label for="flink-slots">{"Slots of a new TaskManager"}</label>
                     <div class="inline">
                         <input id="flink-slots" ref={slots_ref} type="number" min="1" value="2" inputmode="numeric" />
+                        <input id="flink-tm-count" ref={count_ref} type="number" min="1" value="1" aria-label="How many TaskManagers" title="How many" />
                         <button type="submit">{"Add TaskManager"}</button>
                     </div>
                     <FieldError field="flink-slots" />

@@ -67,6 +67,20 @@ pub fn GalleryPage() -> Html {
             </li>
         }
     });
+    let large = crate::scenario::presets::LARGE.iter().map(|&(name, sys, what)| {
+        let open = {
+            let store = store.clone();
+            Callback::from(move |_: MouseEvent| {
+                store.dispatch(Msg::Open(Box::new(crate::scenario::presets::large_scenario(sys))));
+                store.dispatch(Msg::Page(Page::Playground));
+            })
+        };
+        html! {
+            <li class="example-entry" data-preset={name}>
+                <button class="linklike" onclick={open}>{ format!("{}: {what}", sys.title()) }</button>
+            </li>
+        }
+    });
     html! {
         <section class="page gallery-page" aria-labelledby="gallery-title">
             <div class="page-head">
@@ -87,6 +101,8 @@ pub fn GalleryPage() -> Html {
                 <h3 id="gallery-questions">{"Questions operators ask"}</h3>
                 <p class="hint">{"A symptom from an upstream report, rebuilt: the diagnosis is the engine's, and the fix runs beside it as the chart's Compare run."}</p>
                 <ol class="example-list">{ for asked }</ol>
+                <h3 id="gallery-large">{"Large clusters"}</h3>
+                <ol class="example-list large-clusters">{ for large }</ol>
             </section>
         </section>
     }

@@ -129,6 +129,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
     let threads_ref = use_node_ref();
     let rack_ref = use_node_ref();
     let tags_ref = use_node_ref();
+    let count_ref = use_node_ref();
     let topic_ref = use_node_ref();
     let key_ref = use_node_ref();
     let records_ref = use_node_ref();
@@ -145,6 +146,8 @@ pub fn Controls(props: &ControlsProps) -> Html {
             tags_ref.clone(),
         );
         let (default_name, default_rack) = (default_name.clone(), default_rack.clone());
+        let count_ref = count_ref.clone();
+        let taken: Vec<String> = view.instances.iter().map(|i| i.name.clone()).collect();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let name = input_value(&name_ref).trim().to_string();
@@ -162,16 +165,44 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 _ => Some(rack),
             };
             let tags = parse_tags(&input_value(&tags_ref));
-            store.dispatch(Msg::AtField(
-                "ks-add",
-                Box::new(Msg::act(Action::AddInstance {
-                    name,
-                    threads,
-                    rack,
-                    tags,
-                    process_id: None,
-                })),
-            ));
+            // How many: the first under the name given, the others app-N, the
+            // suggested racks in turn (when no rack is given).
+            let typed = !input_value(&rack_ref).trim().is_empty();
+            let count = input_value(&count_ref)
+                .trim()
+                .parse::<usize>()
+                .unwrap_or(1)
+                .clamp(1, 1000);
+            let mut names = taken.clone();
+            let racks = ["rack-a", "rack-b", "rack-c"];
+            let first = racks.iter().position(|r| *r == default_rack).unwrap_or(0);
+            for k in 0..count {
+                let name = if k == 0 {
+                    name.clone()
+                } else {
+                    (1..)
+                        .map(|i| format!("app-{i}"))
+                        .find(|n| !names.contains(n))
+                        .unwrap_or_default()
+                };
+                names.push(name.clone());
+                // A rack typed (or "none") holds for all; else the suggested racks in turn.
+                let rack = if typed {
+                    rack.clone()
+                } else {
+                    Some(racks[(first + k) % 3].to_string())
+                };
+                store.dispatch(Msg::AtField(
+                    "ks-add",
+                    Box::new(Msg::act(Action::AddInstance {
+                        name,
+                        threads,
+                        rack,
+                        tags: tags.clone(),
+                        process_id: None,
+                    })),
+                ));
+            }
             if let Some(i) = name_ref.cast::<HtmlInputElement>() {
                 i.set_value("");
             }
@@ -430,6 +461,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     </div>
                     <label for="ks-tags">{"client.tag.* (zone=z1, cluster=k1)"}</label>
                     <input id="ks-tags" ref={tags_ref} placeholder="zone=z1" autocomplete="off" />
+                    <input id="ks-count" ref={count_ref} type="number" min="1" max="1000" value="1" aria-label="How many instances" title="How many" />
                     <button type="submit" class="ks-primary">{"Add instance"}</button>
                     <FieldError field="ks-add" />
                 </form>

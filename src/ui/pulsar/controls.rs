@@ -243,14 +243,26 @@ fn TryThis(p: &ControlsProps) -> Html {
 #[component]
 fn ClusterControls(p: &ControlsProps) -> Html {
     let names: Vec<String> = p.members.iter().map(|(b, _)| b.clone()).collect();
+    let count_ref = use_node_ref();
     let add = {
         let on = p.on_field.reform(|a| ("pulsar-cluster", a));
-        let name = presets::next_broker_name(&names);
+        let count_ref = count_ref.clone();
         Callback::from(move |_: MouseEvent| {
-            on.emit(Action::AddBroker {
-                broker: name.clone(),
-                capacity: Default::default(),
-            })
+            // How many: the next free broker-N names.
+            let count = val(&count_ref)
+                .trim()
+                .parse::<usize>()
+                .unwrap_or(1)
+                .clamp(1, 1000);
+            let mut names = names.clone();
+            for _ in 0..count {
+                let name = presets::next_broker_name(&names);
+                names.push(name.clone());
+                on.emit(Action::AddBroker {
+                    broker: name,
+                    capacity: Default::default(),
+                })
+            }
         })
     };
     let many = p.members.len() > CHOICE_LIMIT;
@@ -303,6 +315,8 @@ fn ClusterControls(p: &ControlsProps) -> Html {
             } else {
                 <ul class="broker-list">{ for rows }</ul>
             }
+            <input id="add-broker-count" ref={count_ref} type="number" min="1" max="1000" value="1"
+                   aria-label="How many brokers" title="How many" />
             <button id="add-broker" onclick={add}>{"Add broker"}</button>
             <details class="sub" data-controls="config">
             <summary>{ format!("Version and load manager ({})", match profile { Some(Profile::Pulsar40) => "4.0", Some(Profile::Pulsar4) => "4.2", Some(Profile::Pulsar5) => "5.0", None => "custom" }) }</summary>
@@ -366,6 +380,22 @@ fn TopicControls(p: &ControlsProps) -> Html {
             }
             let count = val(&count_ref).trim().parse::<u32>().unwrap_or(0);
             let action = match val(&kind_ref).as_str() {
+                "hash" => {
+                    let h = val(&count_ref);
+                    let h = h.trim();
+                    match u32::from_str_radix(h.trim_start_matches("0x").trim_start_matches("0X"), 16) {
+                        Ok(hash) => Action::CreateTopicWithHash {
+                            topic: in_ns(&ns, &name),
+                            hash,
+                        },
+                        Err(_) => {
+                            err.emit(format!(
+                                "The hash is 32-bit hexadecimal, 0x00000000 to 0xffffffff (got {h:?})."
+                            ));
+                            return;
+                        }
+                    }
+                }
                 "partitioned" => Action::CreatePartitionedTopic {
                     topic: in_ns(&ns, &name),
                     partitions: count,
@@ -435,9 +465,14 @@ fn TopicControls(p: &ControlsProps) -> Html {
                         <option value="single" selected={*kind == "single"}>{"single topic"}</option>
                         <option value="partitioned" selected={*kind == "partitioned"}>{"partitioned"}</option>
                         <option value="many" selected={*kind == "many"}>{"N topics (prefix)"}</option>
+                        <option value="hash" selected={*kind == "hash"}>{"at a hash"}</option>
                     </select>
+                    if *kind == "hash" {
+                        <input id="topic-hash" ref={count_ref.clone()} value="0x40000000" autocomplete="off" spellcheck="false"
+                               aria-label="Hash (hexadecimal)" title="Where on the ring the topic lands, instead of its name's CRC-32" />
+                    }
                     if let Some(l) = count_label {
-                        <input id="topic-count" ref={count_ref} type="number" min="1" max="100000" value="8" aria-label={l} title={l} />
+                        <input id="topic-count" ref={count_ref.clone()} type="number" min="1" max="100000" value="8" aria-label={l} title={l} />
                     }
                     <button type="submit">{"Add"}</button>
                     <button type="button" id="topic-lookup" onclick={on_lookup}

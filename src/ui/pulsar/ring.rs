@@ -180,6 +180,12 @@ impl Pointer {
     }
 }
 
+/// Up to this many bundles the ring writes every boundary's hex on the picture.
+const LABEL_LIMIT: usize = 8;
+/// Up to this many topics (on a ring of at most [`LABEL_LIMIT`] bundles) it
+/// writes each topic's name and hash inside the ring.
+const TOPIC_LABEL_LIMIT: usize = 8;
+
 /// The hash ring.
 #[component]
 pub fn Ring(p: &RingProps) -> Html {
@@ -239,6 +245,32 @@ pub fn Ring(p: &RingProps) -> Html {
         }
     });
 
+    // Past the palette's seven colours two owners share one: each arc wide
+    // enough to hold it then carries its owner's tag (the legend says so).
+    let tags = (!p.compact && p.colors.0.len() > PALETTE.len() - 1).then(|| {
+        p.ring
+            .bundles
+            .iter()
+            .filter_map(|b| {
+                let o = b.owner.as_ref()?;
+                let hi = u64::from(b.range.upper) + u64::from(b.range.is_closed());
+                let lo = u64::from(b.range.lower);
+                // Written along the radius (the ring is 36 units thick), so an
+                // arc of 4° (a 90th of the ring) has room for it.
+                (hi - lo >= FULL_SPACE / 90).then(|| {
+                    let a = angle(lo + (hi - lo) / 2);
+                    let (x, y) = point((R_IN + R_OUT) / 2.0, a);
+                    // Never upside down: the left half reads inwards.
+                    let deg = a.to_degrees() + if a.cos() < 0.0 { 180.0 } else { 0.0 };
+                    let tag = owner_tag(o.as_str());
+                    html! { <text class="owner-tag" x={format!("{x:.1}")} y={format!("{y:.1}")} text-anchor="middle"
+                                  dominant-baseline="central" transform={format!("rotate({deg:.1} {x:.1} {y:.1})")}
+                                  data-owner={o.0.to_string()} aria-hidden="true">{ tag }</text> }
+                })
+            })
+            .collect::<Html>()
+    });
+
     // Boundaries: keyed by position, so only a split's new boundary mounts (and animates).
     let boundaries = p.ring.bundles.iter().map(|b| {
         let a = angle(u64::from(b.range.lower));
@@ -286,15 +318,46 @@ pub fn Ring(p: &RingProps) -> Html {
         }
     });
 
-    // Hex labels of the highlighted bundle's boundaries.
-    let labels = p
-        .highlight
-        .as_ref()
-        .filter(|s| s.kind == "bundle")
-        .and_then(|s| p.ring.bundles.iter().find(|b| format!("{ns}/{}", b.name) == s.id))
-        .map(|b| {
-            let hi = u64::from(b.range.upper) + u64::from(b.range.is_closed());
-            [(u64::from(b.range.lower), b.range.lower), (hi, b.range.upper)]
+    // A small ring (a worked example's) writes every boundary and every topic's
+    // hash on the picture; a larger one the highlighted bundle's boundaries.
+    let all_labels = !p.compact && p.ring.bundles.len() <= LABEL_LIMIT;
+    let marks: Vec<(u64, u32)> = if all_labels {
+        p.ring
+            .bundles
+            .iter()
+            .map(|b| (u64::from(b.range.lower), b.range.lower))
+            .chain(p.ring.bundles.last().map(|b| (FULL_SPACE, b.range.upper)))
+            .collect()
+    } else {
+        p.highlight
+            .as_ref()
+            .filter(|s| s.kind == "bundle")
+            .and_then(|s| p.ring.bundles.iter().find(|b| format!("{ns}/{}", b.name) == s.id))
+            .map(|b| {
+                let hi = u64::from(b.range.upper) + u64::from(b.range.is_closed());
+                vec![(u64::from(b.range.lower), b.range.lower), (hi, b.range.upper)]
+            })
+            .unwrap_or_default()
+    };
+    let topic_count: usize = p.ring.bundles.iter().map(|b| b.topic_list.len()).sum();
+    let hash_labels = (all_labels && topic_count <= TOPIC_LABEL_LIMIT).then(|| {
+        p.ring
+            .bundles
+            .iter()
+            .flat_map(|b| b.topic_list.iter())
+            .enumerate()
+            .map(|(i, t)| {
+                // Alternate depths, so that neighbouring hashes stay readable.
+                let (x, y) = point(R_IN - 16.0 - 22.0 * (i % 2) as f64, angle(u64::from(t.hash)));
+                let short = t.name.as_str().rsplit('/').next().unwrap_or_default().to_string();
+                html! { <text class="hash-label" x={format!("{x:.1}")} y={format!("{y:.1}")} text-anchor="middle">
+                    { short }<tspan x={format!("{x:.1}")} dy="1.1em">{ format!("0x{:08x}", t.hash) }</tspan>
+                </text> }
+            })
+            .collect::<Html>()
+    });
+    let labels = (!marks.is_empty()).then(|| {
+        marks
                 .into_iter()
                 // The ring's start is labelled once, at the top, always.
                 .filter(|(pos, _)| pos % FULL_SPACE != 0)
@@ -307,10 +370,11 @@ pub fn Ring(p: &RingProps) -> Html {
                     } else {
                         "middle"
                     };
-                    html! { <text class="boundary-label" x={format!("{x:.1}")} y={format!("{:.1}", y + 3.0)} text-anchor={anchor}>{ format!("0x{v:08x}") }</text> }
+                    html! { <text class="boundary-label" x={format!("{x:.1}")} y={format!("{:.1}", y + 3.0)} text-anchor={anchor}
+                                  data-boundary-label={format!("0x{v:08x}")}>{ format!("0x{v:08x}") }</text> }
                 })
                 .collect::<Html>()
-        });
+    });
 
     let binned_ticks = p.bins.as_ref().map(|bins| {
         let max = bins.iter().map(|b| b.rate).fold(0.0_f64, f64::max);
@@ -346,13 +410,35 @@ pub fn Ring(p: &RingProps) -> Html {
             <g class="arcs">{ for arcs }</g>
             <g class="boundaries">{ for boundaries }</g>
             <g class="ticks">{ for ticks }{ for binned_ticks }</g>
-            <g class="labels">{ for labels }</g>
+            <g class="labels">{ for labels }{ for hash_labels }{ for tags }</g>
             <text x="160" y="156" class="ring-label" text-anchor="middle">{ format!("{} bundles", p.ring.bundles.len()) }</text>
             <text x="160" y="176" class="ring-sub" text-anchor="middle">{ format!("{topics} topics") }</text>
             if !p.compact {
                 <text x="160" y="2" class="ring-sub" text-anchor="middle">{"0x00000000"}</text>
             }
         </svg>
+    }
+}
+
+/// The short tag drawn on an arc for its owner: the number a name ends with
+/// (`broker-12` → `12`), else its first three characters.
+pub fn owner_tag(name: &str) -> String {
+    let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    if digits > 0 {
+        name[name.len() - digits..].to_string()
+    } else {
+        name.chars().take(3).collect()
+    }
+}
+
+/// What the tags on the arcs mean, when colours repeat.
+fn tag_note(n: usize) -> Html {
+    let period = PALETTE.len() - 1;
+    if n <= period {
+        return Html::default();
+    }
+    html! {
+        <li class="tag-note">{ format!("{n} brokers share {period} colours: the number on each arc is its owner's (12 = broker-12)") }</li>
     }
 }
 
@@ -393,6 +479,7 @@ pub fn Legend(p: &LegendProps) -> Html {
                 }
                 if down > 0 { <li>{ format!("{down} crashed") }</li> }
                 <li><span class="swatch unowned"></span>{"no owner"}</li>
+                { tag_note(p.colors.0.len()) }
             </ul>
         };
     }
@@ -405,6 +492,7 @@ pub fn Legend(p: &LegendProps) -> Html {
                 </li>
             }) }
             <li><span class="swatch unowned"></span>{"no owner"}</li>
+            { tag_note(p.colors.0.len()) }
         </ul>
     }
 }

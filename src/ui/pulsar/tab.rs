@@ -461,7 +461,12 @@ pub fn PulsarTab() -> Html {
                     sc.body =
                         crate::scenario::Body::Pulsar(crate::scenario::presets::with_pulsar_bundles(log, n));
                 }
-                store.dispatch(Msg::AtField("bundle-count", Box::new(Msg::Rewrite(Box::new(sc)))))
+                // Said at once when the engine changes the count (its traffic splits them).
+                let note = crate::scenario::presets::pulsar_bundles_note(&sc, n);
+                store.dispatch(Msg::AtField("bundle-count", Box::new(Msg::Rewrite(Box::new(sc)))));
+                if let Some(note) = note {
+                    store.dispatch(Msg::Notify(Notice::Info(note)));
+                }
             })
         }
     }))
