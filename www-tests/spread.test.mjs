@@ -93,7 +93,10 @@ test('a question opens with the spread over seeds: the sweep\'s numbers, the run
 test('a Flink example that depends on the seed opens with its spread; one that does not, without', async () => {
   const { page } = await openApp(env.context, `${env.server.url}#example=flink-figure-a-b`);
   await page.waitForSelector('.example-card');
-  await page.waitForSelector('.spread[data-state="ready"] .spread-view svg', { timeout: 60000 });
+  assert.equal(await page.isChecked('.spread-toggle input'), true);
+  // The spread is of the run on screen: press the example's decisive action (Redo).
+  await page.keyboard.press('r');
+  await page.waitForSelector('.spread[data-state="ready"] .spread-words', { timeout: 60000 });
   assert.match(await page.textContent('.spread-words'), /of 30 seeds/);
   await page.goto(`${env.server.url}#example=pulsar-overload-shedder`);
   await page.waitForSelector('.example-card[data-example="pulsar-overload-shedder"]');

@@ -207,19 +207,14 @@ pub struct SpreadJob {
     pub seeds: u64,
 }
 
-/// A spread as the page shows it.
+/// A spread as the page shows it: its markup ([`crate::view::sweep::Small::to_html`]):
+/// the picture (a panel per figure that differs between seeds or settings), the
+/// figures the same in every run, each figure's values in words, and the runs
+/// the engine refused (three per setting at most).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SpreadView {
-    /// The picture ([`crate::view::sweep::small`]): a panel per figure that
-    /// differs between seeds or settings.
-    pub svg: String,
-    /// One sentence per figure drawn, a line each: its values over the seeds, per setting.
-    pub lines: String,
-    /// The figures that are the same in every seed and setting, with their value.
-    pub same: String,
-    /// Runs the engine refused (three per setting at most), a line each:
-    /// "setting: seed N: why".
-    pub refused: String,
+    /// The markup (one element; every text in it escaped).
+    pub html: String,
 }
 
 /// What a [`SpreadJob`] gives. It travels back as plain text, its parts
@@ -296,13 +291,9 @@ pub fn spread(job: &SpreadJob) -> Result<SpreadView, String> {
                 .take(3)
                 .map(move |r| format!("{l}: seed {}: {}", r.seed, r.error))
         })
-        .collect::<Vec<_>>()
-        .join("\n");
+        .collect::<Vec<_>>();
     Ok(SpreadView {
-        svg: small.svg,
-        lines: small.lines.join("\n"),
-        same: small.same,
-        refused,
+        html: small.to_html(&refused),
     })
 }
 
@@ -310,41 +301,27 @@ pub fn spread(job: &SpreadJob) -> Result<SpreadView, String> {
 const SEP: char = '\u{1f}';
 
 impl SpreadReply {
-    /// The reply as the worker posts it: the id, then `1` and the view's four
-    /// parts, or `0` and why there is none.
+    /// The reply as the worker posts it: the id, then `1` and the view's
+    /// markup, or `0` and why there is none.
     pub fn to_text(&self) -> String {
-        let clean = |s: &str| s.replace(SEP, " ");
-        match &self.result {
-            Ok(v) => [
-                self.id.to_string(),
-                "1".into(),
-                clean(&v.svg),
-                clean(&v.lines),
-                clean(&v.same),
-                clean(&v.refused),
-            ]
-            .join("\u{1f}"),
-            Err(e) => format!("{}{SEP}0{SEP}{}", self.id, clean(e)),
-        }
+        let (ok, text) = match &self.result {
+            Ok(v) => ("1", &v.html),
+            Err(e) => ("0", e),
+        };
+        format!("{}{SEP}{ok}{SEP}{}", self.id, text.replace(SEP, " "))
     }
 }
 
 /// A spread reply as the worker wrote it ([`SpreadReply::to_text`]).
 pub fn read_spread_reply(text: &str) -> Result<SpreadReply, String> {
     let bad = || "the engine worker's reply could not be read".to_string();
-    let mut parts = text.split(SEP);
+    let mut parts = text.splitn(3, SEP);
     let id = parts.next().and_then(|i| i.parse().ok()).ok_or_else(bad)?;
     let result = match (parts.next(), parts.next()) {
         (Some("0"), Some(e)) => Err(e.to_string()),
-        (Some("1"), Some(svg)) => {
-            let mut next = || parts.next().unwrap_or_default().to_string();
-            Ok(SpreadView {
-                svg: svg.to_string(),
-                lines: next(),
-                same: next(),
-                refused: next(),
-            })
-        }
+        (Some("1"), Some(html)) => Ok(SpreadView {
+            html: html.to_string(),
+        }),
         _ => return Err(bad()),
     };
     Ok(SpreadReply { id, result })

@@ -261,23 +261,8 @@ pub fn SeedSpread() -> Html {
     };
     let busy = on && here.is_none() && shown.as_ref().is_none_or(|(_, stale)| *stale);
     let body = match shown.filter(|_| on) {
-        Some((Ok(v), _)) => html! {
-            <>
-                <figure class="spread-view">{ Html::from_html_unchecked(AttrValue::from(v.svg.clone())) }</figure>
-                if !v.same.is_empty() {
-                    <p class="hint spread-same">{ format!("The same in every seed: {}.", v.same) }</p>
-                }
-                if !v.lines.is_empty() {
-                    <details class="spread-words">
-                        <summary>{"In words"}</summary>
-                        <p>{ v.lines.clone() }</p>
-                    </details>
-                }
-                if !v.refused.is_empty() {
-                    <p class="field-error spread-refused">{ format!("Refused:\n{}", v.refused) }</p>
-                }
-            </>
-        },
+        // The view's markup: every text in it escaped (`view::sweep::Small::to_html`).
+        Some((Ok(v), _)) => Html::from_html_unchecked(AttrValue::from(v.html)),
         Some((Err(e), _)) => html! { <p class="field-error">{ e }</p> },
         None => html! {},
     };

@@ -242,6 +242,41 @@ pub struct Small {
     pub same: String,
 }
 
+impl Small {
+    /// The spread as the page shows it (one element): the picture, the figures
+    /// that never differ, the words (folded) and the runs refused, each line of
+    /// `refused` escaped.
+    pub fn to_html(&self, refused: &[String]) -> String {
+        use super::svg::esc;
+        let mut s = format!(
+            "<div class=\"spread-body\"><figure class=\"spread-view\">{}</figure>",
+            self.svg
+        );
+        if !self.same.is_empty() {
+            let _ = write!(
+                s,
+                "<p class=\"hint spread-same\">The same in every seed: {}.</p>",
+                esc(&self.same)
+            );
+        }
+        if !self.lines.is_empty() {
+            let _ = write!(
+                s,
+                "<details class=\"spread-words\"><summary>In words</summary><p>{}</p></details>",
+                esc(&self.lines.join("\n"))
+            );
+        }
+        if !refused.is_empty() {
+            let _ = write!(
+                s,
+                "<p class=\"field-error spread-refused\">Refused:\n{}</p>",
+                esc(&refused.join("\n"))
+            );
+        }
+        s + "</div>"
+    }
+}
+
 /// A figure's values in words: "100 in 18 of 30 seeds, 75 in 12" when they
 /// take at most three values, else "0.5 to 3, median 1.2".
 fn in_words(values: &[f64], median: f64) -> String {

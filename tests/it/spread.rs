@@ -88,6 +88,16 @@ fn the_outcome_line_says_settled_moves_and_score() {
     }
 }
 
+/// The text of `html` between `start` and the next `end`.
+fn between<'a>(html: &'a str, start: &str, end: &str) -> &'a str {
+    let from = html
+        .find(start)
+        .map(|i| i + start.len())
+        .unwrap_or_else(|| panic!("no {start} in {html}"));
+    let to = html[from..].find(end).map_or(html.len(), |i| from + i);
+    &html[from..to]
+}
+
 /// The sweep `lbscope sweep` makes of `sc` over seeds 1 to `seeds`, as the
 /// scenario is and with `compare` set.
 fn cli_sweep(job: &SpreadJob) -> sweep::Sweep {
@@ -152,6 +162,11 @@ fn a_spread_job_gives_the_sweep_over_seeds_and_marks_the_run_on_screen() {
         .unwrap()
         .figures(),
     ];
+    let same = between(
+        &view.html,
+        "<p class=\"hint spread-same\">The same in every seed: ",
+        "</p>",
+    );
     let mut drawn = 0;
     for (vi, v) in cli.variants.iter().enumerate() {
         assert_eq!(v.runs, SPREAD_SEEDS as usize);
@@ -167,11 +182,11 @@ fn a_spread_job_gives_the_sweep_over_seeds_and_marks_the_run_on_screen() {
                 fmt(d.max)
             );
             let mark = this[vi].iter().find(|(k, _)| *k == f.figure).map(|(_, v)| *v);
-            if view.svg.contains(&row) {
+            if view.html.contains(&row) {
                 drawn += 1;
                 let mark = mark.expect("the run on screen has the figure");
                 assert!(
-                    view.svg.contains(&format!("{row} data-this=\"{}\">", fmt(mark))),
+                    view.html.contains(&format!("{row} data-this=\"{}\">", fmt(mark))),
                     "{} of setting {vi}: ringed at {}",
                     f.figure,
                     fmt(mark)
@@ -180,31 +195,30 @@ fn a_spread_job_gives_the_sweep_over_seeds_and_marks_the_run_on_screen() {
                 // Not drawn: the same in every seed and setting, said in words.
                 assert_eq!(d.min, d.max, "{} differs but is not drawn", f.figure);
                 assert!(
-                    view.same.contains(&format!("{} {}", f.figure, fmt(d.min))),
-                    "{}: {}",
+                    same.contains(&format!("{} {}", f.figure, fmt(d.min))),
+                    "{}: {same}",
                     f.figure,
-                    view.same
                 );
             }
         }
     }
     assert!(
         drawn > 0,
-        "figure (a) lands differently from seed to seed: {}",
-        view.same
+        "figure (a) lands differently from seed to seed: {same}"
     );
     // Tasks per TaskManager over seeds: the standard deviation at the end
     // differs, and the words say how often each value came.
-    let line = view
-        .lines
+    let line = between(&view.html, "<summary>In words</summary><p>", "</p>")
         .lines()
         .find(|l| l.starts_with("final std dev: on screen: "))
         .expect("the final spread differs between seeds");
     assert!(line.contains(&format!("of {SPREAD_SEEDS} seeds")), "{line}");
     assert!(line.contains(&format!("(seed {}: ", job.scenario.seed)), "{line}");
-    assert!(view.svg.contains("data-view=\"spread\""));
-    assert!(view.svg.contains(&format!("data-seed=\"{}\"", job.scenario.seed)));
-    assert!(view.refused.is_empty(), "{:?}", view.refused);
+    assert!(view.html.contains("data-view=\"spread\""));
+    assert!(view
+        .html
+        .contains(&format!("data-seed=\"{}\"", job.scenario.seed)));
+    assert!(!view.html.contains("spread-refused"), "{}", view.html);
     // The reply survives its trip as text.
     let back = read_spread_reply(
         &SpreadReply {
