@@ -8,9 +8,12 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { suite, openApp, screenshot, cargoTargetDir, releaseCli, OUTPUT } from './harness.mjs';
 
 const env = suite();
+const AXE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** The native CLI: the newer of the release and the debug build. */
 function cli(...args) {
@@ -104,6 +107,28 @@ test('a Flink example that depends on the seed opens with its spread; one that d
   await page.close();
 });
 
+test('axe finds nothing serious in the metrics panel with the outcome and the spread unfolded, light and dark', async () => {
+  const { page, errors } = await openApp(env.context, `${env.server.url}#question=flink-uneven-tasks`);
+  await page.waitForSelector('.spread[data-state="ready"] .spread-view svg', { timeout: 60000 });
+  await page.click('.outcome-details summary');
+  await page.click('.spread-words summary');
+  // Evaluated through the debugger protocol: the page's CSP does not apply.
+  await page.evaluate(AXE);
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const found = await page.evaluate(async () => {
+      const r = await window.axe.run(document.querySelector('.chart'), { resultTypes: ['violations'] });
+      return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .flatMap((v) => v.nodes.slice(0, 4).map((n) => `${v.id}: ${n.target.join(' ')}`));
+    });
+    assert.deepEqual(found, [], scheme);
+  }
+  assert.match(await page.textContent('.outcome-details pre'), /balancedness \d+ \/ 100:/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// Last: it leaves a heavy scenario in the autosave of the shared browser profile.
 test('the spread is computed in the engine worker while the page answers a click', async (t) => {
   mkdirSync(OUTPUT, { recursive: true });
   const file = join(OUTPUT, 'spread-5000.json');
