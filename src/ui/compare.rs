@@ -4,6 +4,10 @@
 //! worker ([`super::worker`]), and the chart keeps the lines it had (or none)
 //! with a note that the run is being computed, while the page answers input.
 //! Should the worker fail, the run is computed on the page after all.
+//!
+//! Below the chart, [`SeedSpread`]: the outcome over seeds of the run on
+//! screen's setting and the compare run's, always computed in a worker of its
+//! own (newest job only, [`Jobs`]) and drawn as the markup the view made.
 
 use super::store::StoreCtx;
 use super::worker::{Delivered, EngineWorker};
