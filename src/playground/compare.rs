@@ -258,7 +258,11 @@ pub fn spread(job: &SpreadJob) -> Result<SpreadView, String> {
             label: format!("{k}={}", shown(v)),
             config: vec![(k.clone(), v.clone())],
         });
-        labels.push(shown(v));
+        // A strategy's name says what the row is; a bare true or 3 would not.
+        labels.push(
+            v.as_str()
+                .map_or_else(|| "compare run".to_string(), str::to_string),
+        );
     }
     let mut scenarios = vec![job.scenario.clone()];
     if let Some((k, v)) = &job.compare {

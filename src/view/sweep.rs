@@ -248,10 +248,11 @@ impl Small {
     /// `refused` escaped.
     pub fn to_html(&self, refused: &[String]) -> String {
         use super::svg::esc;
-        let mut s = format!(
-            "<div class=\"spread-body\"><figure class=\"spread-view\">{}</figure>",
-            self.svg
-        );
+        let mut s = "<div class=\"spread-body\">".to_string();
+        // No figure differs: no picture, the line below says it all.
+        if !self.lines.is_empty() {
+            let _ = write!(s, "<figure class=\"spread-view\">{}</figure>", self.svg);
+        }
         if !self.same.is_empty() {
             let _ = write!(
                 s,
@@ -277,9 +278,10 @@ impl Small {
     }
 }
 
-/// A figure's values in words: "100 in 18 of 30 seeds, 75 in 12" when they
-/// take at most three values, else "0.5 to 3, median 1.2".
-fn in_words(values: &[f64], median: f64) -> String {
+/// A figure's values over `seeds` runs in words: "100 in 18 of 30 seeds, 75
+/// in 12" when they take at most three values, else "0.5 to 3, median 1.2"
+/// (a run without the figure, one that did not settle, is not counted).
+fn in_words(values: &[f64], median: f64, seeds: usize) -> String {
     let mut counts: Vec<(f64, usize)> = Vec::new();
     for v in values {
         match counts.iter_mut().find(|(x, _)| x == v) {
@@ -289,12 +291,12 @@ fn in_words(values: &[f64], median: f64) -> String {
     }
     crate::sort::StableSort::stable_sort_by(&mut counts[..], |a, b| b.1.cmp(&a.1).then(a.0.total_cmp(&b.0)));
     match counts.as_slice() {
-        [(v, _)] => format!("{} in all {} seeds", fmt(*v), values.len()),
+        [(v, k)] if *k == seeds => format!("{} in all {seeds} seeds", fmt(*v)),
         c if c.len() <= 3 => c
             .iter()
             .enumerate()
             .map(|(i, (v, k))| match i {
-                0 => format!("{} in {k} of {} seeds", fmt(*v), values.len()),
+                0 => format!("{} in {k} of {seeds} seeds", fmt(*v)),
                 _ => format!("{} in {k}", fmt(*v)),
             })
             .collect::<Vec<_>>()
@@ -417,16 +419,14 @@ pub fn small(sweep: &Sweep, labels: &[String], this: &[Vec<(&'static str, f64)>]
             svg.line(left, cy, right, cy, theme::PANEL, 1.0, "");
             let mark = marks[vi];
             let Some(f) = f else {
-                svg.text(
-                    left + 4.0,
-                    cy + 4.0,
-                    10.0,
-                    "start",
-                    "400",
-                    theme::MUTED,
-                    "no runs",
-                );
-                words.push(format!("{}: no runs", labels[vi]));
+                // Only "rounds to settle" is left out of a run: it did not settle.
+                let none = if *name == "rounds to settle" {
+                    "no run settled"
+                } else {
+                    "no run has it"
+                };
+                svg.text(left + 4.0, cy + 4.0, 10.0, "start", "400", theme::MUTED, none);
+                words.push(format!("{}: {none}", labels[vi]));
                 continue;
             };
             let d = &f.dist;
@@ -465,7 +465,7 @@ pub fn small(sweep: &Sweep, labels: &[String], this: &[Vec<(&'static str, f64)>]
             words.push(format!(
                 "{}: {}{}",
                 labels[vi],
-                in_words(&f.values, d.median),
+                in_words(&f.values, d.median, sweep.seeds),
                 mark.map_or(String::new(), |m| format!(" (seed {seed}: {})", fmt(m)))
             ));
         }

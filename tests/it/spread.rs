@@ -326,3 +326,23 @@ fn jobs_keep_only_the_newest() {
     j.fail();
     assert!(j.failed && !j.in_flight());
 }
+
+/// Where no figure differs between seeds or settings (the rack question: the
+/// fix changes where standbys go, not the counts the figures read), there is no
+/// picture, only the line that says so; a compare value that is not a name
+/// (`true`) labels its row "compare run".
+#[test]
+fn a_spread_where_nothing_differs_is_one_line() {
+    let s = fresh().reduce(Msg::Question("kstreams-standbys-same-rack".into()));
+    let view = spread(&s.spread_job(1).unwrap()).unwrap();
+    assert!(!view.html.contains("<figure"), "{}", view.html);
+    assert!(
+        view.html.contains("The same in every seed: score "),
+        "{}",
+        view.html
+    );
+    let s = fresh().reduce(Msg::Question("pulsar-hot-topic".into()));
+    assert!(s.compare.as_ref().is_some_and(|(_, v)| !v.is_string()));
+    let view = spread(&s.spread_job(1).unwrap()).unwrap();
+    assert!(view.html.contains("; compare run: "), "{}", view.html);
+}
