@@ -155,7 +155,8 @@ test('the spread is computed in the engine worker while the page answers a click
   });
   assert.ok(r.stillBusy, `the key press was answered (in ${r.answeredMs.toFixed(0)} ms) while the spread was computed`);
   await page.keyboard.press('Escape');
-  await page.waitForSelector('.spread[data-state="ready"] .spread-view svg', { timeout: 300000 });
+  // (This cluster's figures are the same under every seed: one line, no picture.)
+  await page.waitForSelector('.spread[data-state="ready"] .spread-body', { timeout: 300000 });
   t.diagnostic(`the spread over ${SEEDS} seeds of 5,000 topics and 2 rounds came ${Date.now() - t0} ms after the switch (the help overlay opened ${r.answeredMs.toFixed(0)} ms after its key)`);
   assert.ok(await page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/worker.js'))));
   assert.deepEqual(errors, []);
