@@ -160,6 +160,13 @@ impl Example {
         deep_link(self.slug)
     }
 
+    /// Whether the example's result depends on the seed: its outcome
+    /// ([`crate::scenario::run::outcome`]) differs between seeds 1 to
+    /// [`CHANCE_SEEDS`] (Flink draws a region's request order from it).
+    pub fn depends_on_chance(&self) -> bool {
+        depends_on_chance(&self.scenario())
+    }
+
     /// The document's numbers next to the engine's.
     pub fn numbers(&self) -> Result<Vec<Row>, String> {
         let sc = self.scenario();
@@ -191,6 +198,27 @@ impl Example {
             })
             .collect())
     }
+}
+
+/// Seeds [`Example::depends_on_chance`] tries.
+pub const CHANCE_SEEDS: u64 = 10;
+
+/// Whether `sc`, replayed to the end of its log, ends differently (any figure
+/// of its outcome) under some seed from 1 to [`CHANCE_SEEDS`].
+pub fn depends_on_chance(sc: &Scenario) -> bool {
+    use crate::scenario::run;
+    let figures = |seed| {
+        let sc = Scenario {
+            seed,
+            cursor: None,
+            ..sc.clone()
+        };
+        run::outcome(&sc, run::Settle::default()).map(|o| o.figures())
+    };
+    let Ok(first) = figures(1) else {
+        return false;
+    };
+    (2..=CHANCE_SEEDS).any(|s| figures(s).ok().as_ref() != Some(&first))
 }
 
 /// Replay `sc` to its cursor and to its end.

@@ -124,6 +124,7 @@ impl Store {
         self.page = Page::Playground;
         self.playing = false;
         self.compare = None;
+        self.spread = false;
         self.field_error = None;
         Ok(())
     }

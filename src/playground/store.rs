@@ -98,6 +98,8 @@ pub enum Msg {
     SetConfig(String, Value),
     /// Compare the active run with the same log under one changed config value.
     Compare(Option<(String, Value)>),
+    /// Show (true) or hide the spread of the outcome over seeds.
+    Spread(bool),
     /// Point at an entity (or stop pointing).
     Highlight(Option<Subject>),
     /// Dismiss the notice.
@@ -139,6 +141,9 @@ pub struct Store {
     pub field_error: Option<(String, String)>,
     /// The compare run: the same log with this config value changed.
     pub compare: Option<(String, Value)>,
+    /// Whether the outcome's spread over seeds shows (of the run on screen and
+    /// of the compare run; computed in the engine worker).
+    pub spread: bool,
     /// Milliseconds the engine took for the last round, as the browser measured it.
     pub last_round_ms: Option<f64>,
     /// What the next round would do.
@@ -184,6 +189,7 @@ impl Store {
             highlight: None,
             field_error: None,
             compare: None,
+            spread: false,
             last_round_ms: None,
             proposal: None,
             playing: false,
@@ -361,6 +367,7 @@ impl Store {
                 self.question = Some(q.slug.to_string());
                 self.page = Page::Playground;
                 self.compare = Some(q.fix());
+                self.spread = true;
             }
             Err(err) => self.fail(format!("The question {slug} did not replay: {err}")),
         }
@@ -389,6 +396,9 @@ impl Store {
                 self.example = Some(e.slug.to_string());
                 self.page = Page::Playground;
                 self.compare = None;
+                // Where the example's result depends on the seed (Flink's request
+                // order), its spread over seeds shows.
+                self.spread = e.depends_on_chance();
             }
             Err(err) => self.fail(format!("The example {slug} did not replay: {err}")),
         }
@@ -466,6 +476,23 @@ impl Store {
         })
     }
 
+    /// How the active tab's run so far ended and what it cost (the engine's
+    /// outcome meter).
+    pub fn outcome(&self) -> crate::engine::outcome::Outcome {
+        self.active().get().outcome()
+    }
+
+    /// The spread over seeds asked for, as a job for the engine worker (`id`
+    /// comes back in the reply); `None` when the spread is not shown.
+    pub fn spread_job(&self, id: u64) -> Option<super::compare::SpreadJob> {
+        self.spread.then(|| super::compare::SpreadJob {
+            id,
+            scenario: self.scenario(),
+            compare: self.compare.clone(),
+            seeds: super::compare::SPREAD_SEEDS,
+        })
+    }
+
     /// Whether replaying the active tab's scenario is heavy work (more than
     /// [`HEAVY_REPLAY`]): the page then computes its compare run in the engine
     /// worker instead of on the page.
@@ -518,6 +545,7 @@ impl Store {
                 | Msg::Speed(_)
                 | Msg::Notify(_)
                 | Msg::Compare(_)
+                | Msg::Spread(_)
                 | Msg::Page(_)
                 | Msg::OpenMore
         ) || matches!(&msg, Msg::Location(f) if *f == self.fragment());
@@ -545,6 +573,7 @@ impl Store {
             Msg::Tab(t) => {
                 if s.tab != t {
                     s.compare = None;
+                    s.spread = false;
                     if let Some(r) = s.lesson.as_mut() {
                         r.shown = false;
                     }
@@ -552,6 +581,7 @@ impl Store {
                 s.tab = t;
             }
             Msg::Compare(c) => s.compare = c,
+            Msg::Spread(on) => s.spread = on,
             Msg::Dismiss => {}
             Msg::Highlight(h) => s.highlight = h,
             Msg::Play(p) => s.playing = p,

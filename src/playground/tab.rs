@@ -5,6 +5,7 @@
 //! ([`Live::session`]).
 
 use super::{EventRow, Proposal, SettingRow};
+use crate::engine::outcome::{self, Outcome};
 use crate::engine::schema::{self, ConfigChange, Schema};
 use crate::engine::{AnyAction, Engine, Narrate, Series, System};
 use crate::scenario::session::Session;
@@ -55,6 +56,10 @@ pub trait Tab {
     fn narrated_newest(&self, limit: usize) -> (Vec<(Option<usize>, String)>, usize);
     /// The metric lines.
     fn series(&self) -> Vec<Series>;
+    /// How the run so far ended and what it cost, read by the engine's outcome
+    /// meter from the setup's and the applied actions' events (as `lbscope run`
+    /// reads them; the default settling rule).
+    fn outcome(&self) -> Outcome;
     /// The metric lines of the same log replayed with one config key changed.
     fn compare(&self, key: &str, value: &Value) -> Result<Vec<Series>, String>;
     /// Every config key: its knob, value and defaults.
@@ -186,6 +191,11 @@ impl<E: InBody> Tab for Session<E> {
 
     fn series(&self) -> Vec<Series> {
         E::series(&mut self.charted_events())
+    }
+
+    fn outcome(&self) -> Outcome {
+        let events = self.setup_events().iter().chain(self.steps().iter().flatten());
+        outcome::of::<E>(&self.log().config, outcome::Settings::of(E::SYSTEM), events)
     }
 
     fn compare(&self, key: &str, value: &Value) -> Result<Vec<Series>, String> {

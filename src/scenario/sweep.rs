@@ -309,6 +309,17 @@ pub fn sweep(plan: &Plan, threads: usize) -> Result<Sweep, String> {
         .iter()
         .map(|v| v.apply(&plan.scenario))
         .collect::<Result<_, _>>()?;
+    sweep_applied(plan, &scenarios, threads)
+}
+
+/// [`sweep`] of settings already applied: `scenarios[i]` is the plan's
+/// scenario under its setting `i` (the playground changes a config key as its
+/// compare run does, without [`Variant::apply`]'s round trip through JSON).
+pub fn sweep_applied(plan: &Plan, scenarios: &[Scenario], threads: usize) -> Result<Sweep, String> {
+    if plan.seeds.is_empty() || scenarios.len() != plan.variants.len() {
+        return Err("a sweep needs at least one seed and a scenario per setting".into());
+    }
+    let runs = plan.seeds.len() * plan.variants.len();
     let ns = plan.seeds.len();
     let outcomes = in_parallel(runs, threads, &|i| {
         one(&scenarios[i / ns], plan.seeds[i % ns], plan.settle)
@@ -372,7 +383,7 @@ fn figures(runs: &[&Outcome]) -> Vec<Figure> {
     }
     let mut all: Vec<(&'static str, Vec<f64>)> = names.into_iter().zip(values).collect();
     let place = |k: &str| crate::engine::outcome::FIGURES.iter().position(|f| *f == k);
-    all.sort_by_key(|(k, _)| place(k));
+    crate::sort::StableSort::stable_sort_by_key(&mut all[..], |(k, _)| place(k));
     all.into_iter()
         .filter_map(|(figure, values)| Distribution::of(&values).map(|dist| Figure { figure, dist, values }))
         .collect()

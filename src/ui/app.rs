@@ -527,7 +527,9 @@ pub fn App() -> Html {
                 <super::components::import::ImportPanel />
                 <section class="deck">
                     <EventLog {log} highlight={store.highlight.clone()} {on_pick} {on_want} units={log_units(store.tab)} />
-                    <MetricsChart series={(*series).clone()} compare={compare.series.clone()} compare_label={compare.label.clone()} empty={empty}>
+                    <MetricsChart series={(*series).clone()} compare={compare.series.clone()} compare_label={compare.label.clone()} empty={empty}
+                                  below={html! { <super::compare::SeedSpread /> }}>
+                        <super::components::outcome::RunOutcome />
                         <label class="compare">
                             {"Compare with "}
                             <select aria-label="Compare with the same actions under" onchange={on_compare}>

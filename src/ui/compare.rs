@@ -4,11 +4,18 @@
 //! worker ([`super::worker`]), and the chart keeps the lines it had (or none)
 //! with a note that the run is being computed, while the page answers input.
 //! Should the worker fail, the run is computed on the page after all.
+//!
+//! Below the chart, [`SeedSpread`]: the outcome over seeds of the run on
+//! screen's setting and the compare run's, always computed in a worker of its
+//! own (newest job only, [`Jobs`]) and drawn as the markup the view made.
 
 use super::store::StoreCtx;
 use super::worker::{Delivered, EngineWorker};
 use crate::engine::{Series, System};
-use crate::playground::compare::CompareJob;
+use crate::playground::compare::{
+    spread, spread_message, CompareJob, Jobs, SpreadJob, SpreadReply, SpreadView, SPREAD_SEEDS,
+};
+use crate::ui::store::Msg;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -144,7 +151,7 @@ fn ask(worker: &Rc<RefCell<Worker>>, key: &Key, store: &StoreCtx, delivered: Set
     };
     if w.handle.is_none() {
         let (weak, setter) = (Rc::downgrade(worker), delivered.clone());
-        match EngineWorker::start(move |d| {
+        match EngineWorker::start(super::worker::read_reply, move |d| {
             if let Some(worker) = weak.upgrade() {
                 receive(&mut worker.borrow_mut(), d, &setter);
             }
@@ -201,4 +208,134 @@ fn give_up(w: &mut Worker, why: &str, delivered: &Setter) {
         h.stop();
     }
     delivered.set(None);
+}
+
+/// What a spread is of: the scenario's revision, the tab and the compare.
+type SpreadKey = (u64, System, Option<(String, Value)>);
+
+/// The spread's side of its own engine worker (a spread replays the scenario
+/// once per seed: always away from the page, beside the compare run's worker).
+#[derive(Default)]
+struct SpreadWorker {
+    handle: Option<EngineWorker>,
+    jobs: Jobs<SpreadKey, SpreadJob>,
+}
+
+/// Sets the spread the panel draws (and renders again).
+type SpreadSetter = UseStateSetter<Option<(SpreadKey, Result<SpreadView, String>)>>;
+
+/// The outcome over seeds 1 to [`SPREAD_SEEDS`] of the run on screen's setting
+/// and the compare run's, beside where the run on screen falls: a switch under
+/// the metrics chart; the engine worker computes it, the page keeps answering.
+#[component]
+pub fn SeedSpread() -> Html {
+    let store = use_context::<StoreCtx>().expect("store context");
+    let on = store.spread;
+    let key: SpreadKey = (store.data_revision, store.tab, store.compare.clone());
+    let worker = use_mut_ref(SpreadWorker::default);
+    let delivered = use_state(|| None::<(SpreadKey, Result<SpreadView, String>)>);
+    let failed = worker.borrow().jobs.failed;
+    {
+        let (store, worker, setter) = (store.clone(), worker.clone(), delivered.setter());
+        use_effect_with((key.clone(), on, failed), move |(key, on, failed)| {
+            if *on && !*failed {
+                ask_spread(&worker, key, &store, setter);
+            } else {
+                worker.borrow_mut().jobs.forget();
+            }
+        });
+    }
+    // Should the worker fail, the page computes the spread itself.
+    let here = {
+        let store = store.clone();
+        use_memo((key.clone(), on && failed), move |(_, here)| {
+            here.then(|| store.spread_job(0).map(|j| spread(&j))).flatten()
+        })
+    };
+    let toggle = {
+        let store = store.clone();
+        Callback::from(move |_: Event| store.dispatch(Msg::Spread(!on)))
+    };
+    let shown = match (&*here, &*delivered) {
+        (Some(r), _) => Some((r.clone(), false)),
+        (None, Some((of, r))) if of == &key => Some((r.clone(), false)),
+        // The same compare of an earlier state: drawn, noted, until the new one comes.
+        (None, Some((of, r))) if of.1 == key.1 && of.2 == key.2 => Some((r.clone(), true)),
+        _ => None,
+    };
+    let busy = on && here.is_none() && shown.as_ref().is_none_or(|(_, stale)| *stale);
+    let body = match shown.filter(|_| on) {
+        // The view's markup: every text in it escaped (`view::sweep::Small::to_html`).
+        Some((Ok(v), _)) => Html::from_html_unchecked(AttrValue::from(v.html)),
+        Some((Err(e), _)) => html! { <p class="field-error">{ e }</p> },
+        None => html! {},
+    };
+    html! {
+        <div class="spread" data-state={if busy { "busy" } else { "ready" }}>
+            <label class="spread-toggle">
+                <input type="checkbox" checked={on} onchange={toggle} />
+                { format!(" The outcome over seeds 1 to {SPREAD_SEEDS}") }
+            </label>
+            if busy {
+                <p class="hint spread-busy" role="status">{ format!(
+                    "Replaying the scenario under {SPREAD_SEEDS} seeds in the background: the page keeps answering meanwhile…"
+                ) }</p>
+            }
+            { body }
+        </div>
+    }
+}
+
+/// Hand the spread of `key` to the spread's worker (starting it first if need be).
+fn ask_spread(worker: &Rc<RefCell<SpreadWorker>>, key: &SpreadKey, store: &StoreCtx, setter: SpreadSetter) {
+    let mut w = worker.borrow_mut();
+    if w.handle.is_none() {
+        let weak = Rc::downgrade(worker);
+        let s = setter.clone();
+        match EngineWorker::start(super::worker::read_spread_reply, move |d| {
+            if let Some(worker) = weak.upgrade() {
+                spread_came(&mut worker.borrow_mut(), d, &s);
+            }
+        }) {
+            Ok(h) => w.handle = Some(h),
+            Err(e) => return spread_failed(&mut w, &e, &setter),
+        }
+    }
+    if let Some(job) = w.jobs.ask(key.clone(), |id| store.spread_job(id)) {
+        post_spread(&mut w, &job, &setter);
+    }
+}
+
+/// Post a spread job to its worker.
+fn post_spread(w: &mut SpreadWorker, job: &SpreadJob, setter: &SpreadSetter) {
+    let posted = spread_message(job).and_then(|t| w.handle.as_ref().map_or(Ok(()), |h| h.post_text(&t)));
+    if let Err(e) = posted {
+        spread_failed(w, &e, setter);
+    }
+}
+
+/// A spread came (or the worker failed): draw it if it is the newest job's,
+/// and post the job that waited.
+fn spread_came(w: &mut SpreadWorker, d: Delivered<SpreadReply>, setter: &SpreadSetter) {
+    let reply = match d {
+        Ok(r) => r,
+        Err(e) => return spread_failed(w, &e, setter),
+    };
+    let (of, next) = w.jobs.receive(reply.id);
+    if let Some(key) = of {
+        setter.set(Some((key, reply.result)));
+    }
+    if let Some(job) = next {
+        post_spread(w, &job, setter);
+    }
+}
+
+/// The spread's worker failed (`why`): stop it; the page computes the spread.
+fn spread_failed(w: &mut SpreadWorker, why: &str, setter: &SpreadSetter) {
+    gloo::console::warn!(format!("{why}; the spread over seeds is computed on the page"));
+    w.jobs.fail();
+    if let Some(h) = &w.handle {
+        h.stop();
+    }
+    setter.set(None);
 }

@@ -1,10 +1,12 @@
 //! The engine worker: a dedicated Web Worker running this same wasm
 //! (`worker.js`), for the work that replays a whole scenario without changing
-//! what the page shows: the compare run. For a scenario that is heavy to replay
-//! the page hands the job over and keeps answering input while it runs. Jobs and
-//! replies travel as JSON text ([`crate::playground::compare`]).
+//! what the page shows: the compare run, and the outcome's spread over seeds.
+//! For a scenario that is heavy to replay (and for every spread) the page hands
+//! the job over and keeps answering input while it runs. Jobs and replies travel
+//! as JSON text ([`crate::playground::compare`]).
 
-use crate::playground::compare::{read_reply, run_json_with, CompareCache, CompareJob, CompareReply};
+pub use crate::playground::compare::{read_reply, read_spread_reply};
+use crate::playground::compare::{run_json_with, CompareCache, CompareReply};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -22,7 +24,7 @@ pub fn engine_job(job: &str) -> String {
 }
 
 /// What the page gets back: a reply, or why the worker could not give one.
-pub type Delivered = Result<CompareReply, String>;
+pub type Delivered<R = CompareReply> = Result<R, String>;
 
 /// The page's handle on its engine worker (stopped when dropped).
 pub struct EngineWorker {
@@ -33,7 +35,11 @@ pub struct EngineWorker {
 
 impl EngineWorker {
     /// Start the worker; `deliver` gets every reply (or the worker's failure).
-    pub fn start(deliver: impl Fn(Delivered) + 'static) -> Result<EngineWorker, String> {
+    /// `read` reads a reply's text.
+    pub fn start<R: 'static>(
+        read: fn(&str) -> Delivered<R>,
+        deliver: impl Fn(Delivered<R>) + 'static,
+    ) -> Result<EngineWorker, String> {
         let options = web_sys::WorkerOptions::new();
         options.set_type(web_sys::WorkerType::Module);
         let worker = web_sys::Worker::new_with_options("./worker.js", &options)
@@ -43,7 +49,7 @@ impl EngineWorker {
             let deliver = deliver.clone();
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
                 let text = e.data().as_string().unwrap_or_default();
-                deliver(read_reply(&text));
+                deliver(read(&text));
             })
         };
         // An error in the worker comes as an ErrorEvent with a message; a worker
@@ -67,10 +73,14 @@ impl EngineWorker {
     }
 
     /// Hand `job` over; its reply comes to `deliver`.
-    pub fn post(&self, job: &CompareJob) -> Result<(), String> {
-        let text = serde_json::to_string(job).map_err(|e| e.to_string())?;
+    pub fn post(&self, job: &impl serde::Serialize) -> Result<(), String> {
+        self.post_text(&serde_json::to_string(job).map_err(|e| e.to_string())?)
+    }
+
+    /// Hand a job over as its text.
+    pub fn post_text(&self, text: &str) -> Result<(), String> {
         self.worker
-            .post_message(&JsValue::from_str(&text))
+            .post_message(&JsValue::from_str(text))
             .map_err(|e| format!("the engine worker could not be handed the job: {e:?}"))
     }
 }

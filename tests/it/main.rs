@@ -57,4 +57,5 @@ mod render;
 mod replay_props;
 mod scalable_topics;
 mod scenario_format;
+mod spread;
 mod workload_links;

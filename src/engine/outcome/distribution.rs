@@ -28,7 +28,7 @@ impl Distribution {
             return None;
         }
         let mut v = values.to_vec();
-        v.sort_by(f64::total_cmp);
+        crate::sort::StableSort::stable_sort_by(&mut v[..], f64::total_cmp);
         let n = v.len();
         let rank = |p: f64| v[((p * n as f64).ceil() as usize).clamp(1, n) - 1];
         Some(Distribution {

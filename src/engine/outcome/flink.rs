@@ -76,7 +76,12 @@ impl Meter<Event> for FlinkMeter {
                 slot_spread,
                 ..
             } => {
-                let now: BTreeMap<String, u32> = tasks_per_tm.iter().map(|c| (c.tm.clone(), c.n)).collect();
+                // Inserted one by one (not collected): on wasm a collected map
+                // compiles a sort of its own.
+                let mut now = BTreeMap::new();
+                for c in tasks_per_tm {
+                    now.insert(c.tm.clone(), c.n);
+                }
                 if let Some(before) = &self.last_tasks {
                     self.track.moved(fewest_moves(before, &now));
                 }

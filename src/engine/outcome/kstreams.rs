@@ -50,6 +50,16 @@ impl Measure for Sim {
     }
 }
 
+/// The map of `pairs`, inserted one by one (a collected map compiles a sort of
+/// its own on wasm, per iterator type).
+fn map_of(pairs: impl Iterator<Item = (u32, u32)>) -> BTreeMap<u32, u32> {
+    let mut m = BTreeMap::new();
+    for (k, v) in pairs {
+        m.insert(k, v);
+    }
+    m
+}
+
 impl KstreamsMeter {
     fn loads(&self) -> Vec<f64> {
         self.threads
@@ -77,7 +87,7 @@ impl Meter<Event> for KstreamsMeter {
                 instance, threads, ..
             } => {
                 self.threads
-                    .insert(instance.clone(), (1..=*threads).map(|t| (t, 0)).collect());
+                    .insert(instance.clone(), map_of((1..=*threads).map(|t| (t, 0))));
             }
             Event::InstanceRemoved { instance, .. } | Event::InstanceCrashed { instance, .. } => {
                 self.threads.remove(instance);
@@ -97,15 +107,12 @@ impl Meter<Event> for KstreamsMeter {
                 instance, threads, ..
             } => {
                 self.threads
-                    .insert(instance.clone(), (1..=*threads).map(|t| (t, 0)).collect());
+                    .insert(instance.clone(), map_of((1..=*threads).map(|t| (t, 0))));
             }
             Event::ThreadsAssigned { instance, threads } => {
                 self.threads.insert(
                     instance.clone(),
-                    threads
-                        .iter()
-                        .map(|t| (t.thread, t.active.len() as u32))
-                        .collect(),
+                    map_of(threads.iter().map(|t| (t.thread, t.active.len() as u32))),
                 );
             }
             Event::TaskAssigned {

@@ -197,6 +197,22 @@ impl Outcome {
         out
     }
 
+    /// The outcome in one line, as the playground's metrics panel heads it:
+    /// "settled after round 3 · 2 moves · balancedness 87".
+    pub fn summary(&self) -> String {
+        let settled = match (self.rounds, self.settled_after) {
+            (0, _) => "0 rounds".to_string(),
+            (_, Some(r)) => format!("settled after round {r}"),
+            (n, None) => format!("not settled after {n} round{}", if n == 1 { "" } else { "s" }),
+        };
+        format!(
+            "{settled} · {} move{} · balancedness {}",
+            self.moves,
+            if self.moves == 1 { "" } else { "s" },
+            fmt(self.score)
+        )
+    }
+
     /// The outcome as text lines (what `lbscope run` prints under `outcome:`).
     pub fn to_text(&self) -> String {
         use std::fmt::Write as _;

@@ -24,6 +24,9 @@ pub struct ChartProps {
     /// Controls shown under the title (e.g. the compare picker).
     #[prop_or_default]
     pub children: Html,
+    /// Shown under the chart and its legend (the spread over seeds).
+    #[prop_or_default]
+    pub below: Html,
 }
 
 const W: f64 = 420.0;
@@ -188,6 +191,7 @@ pub fn MetricsChart(p: &ChartProps) -> Html {
             if !p.compare.is_empty() {
                 <p class="hint compare-note">{ format!("Thin dotted lines: the same actions with {}.", p.compare_label) }</p>
             }
+            { p.below.clone() }
         </section>
     }
 }

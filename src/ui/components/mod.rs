@@ -11,6 +11,7 @@ pub mod field_error;
 pub mod form;
 pub mod help;
 pub mod import;
+pub mod outcome;
 pub mod settings;
 pub mod share;
 pub mod sparkline;

@@ -17,8 +17,10 @@ use std::path::Path;
 /// Pulsar's scalable topics (engine, segment view, lesson, gallery entries), Kafka's
 /// balance_subtopology graph solver, the outcome meters and the phase captions came in
 /// together (1,437,912 bytes, 3,814,815 raw), none of the size levers in
-/// docs/performance.md pulled yet.
-pub const WASM_GZ_BUDGET: u64 = 1_450_000;
+/// docs/performance.md pulled yet; raised to 1,470,000 when the playground began to show the
+/// run's outcome (the meters linked into the page) and its spread over seeds in the engine
+/// worker (1,465,754 bytes, 3,886,480 raw; docs/perf-log/2026-12-07-spread.md).
+pub const WASM_GZ_BUDGET: u64 = 1_470_000;
 
 /// Where the size should go (docs/performance.md says what would get there).
 pub const WASM_GZ_TARGET: u64 = 900_000;
