@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { suite, openApp, screenshot, cargoTargetDir, releaseCli } from './harness.mjs';
+import { suite, openApp, screenshot, cargoTargetDir, releaseCli, unfold } from './harness.mjs';
 
 const env = suite();
 
@@ -291,6 +291,7 @@ test('free play builds the examples: a topic at a hash, counts, a bundle count t
   await page.goto(env.server.url + '?fresh#');
   await page.waitForSelector('svg.ring');
   // Three more brokers in one click.
+  await unfold(page, 'details.cluster');
   await page.fill('#add-broker-count', '3');
   await page.click('#add-broker');
   await page.waitForFunction(() => document.querySelectorAll('.legend li[data-broker]').length === 6);

@@ -162,3 +162,18 @@ test('the spread is computed in the engine worker while the page answers a click
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a round\'s card ends with the run\'s outcome, the metrics panel\'s line', async () => {
+  const { page, errors } = await openApp(env.context, `${env.server.url}?fresh#`);
+  await page.waitForSelector('main section.tab-body');
+  for (const [tab, card] of [['Pulsar', '.this-round'], ['Kafka Streams', '.ks-last']]) {
+    await page.click(`button[role=tab]:has-text("${tab}")`);
+    await page.click('#step');
+    await page.waitForSelector(`${card} .round-outcome`);
+    const panel = (await page.textContent('.outcome-line')).replace(/^Outcome: /, '');
+    const said = (await page.textContent(`${card} .round-outcome`)).replace(/^Run so far: /, '');
+    assert.equal(said, panel, tab);
+    assert.match(said, /balancedness \d+/);
+  }
+  assert.deepEqual(errors, []);
+});

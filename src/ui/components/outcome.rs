@@ -27,3 +27,20 @@ pub fn RunOutcome() -> Html {
         </div>
     }
 }
+
+/// The run's outcome in one line, for a round's card ("Run so far: settled
+/// after 2 rounds · 3 moves · balancedness 92"): the same meter as the
+/// metrics panel's.
+#[component]
+pub fn OutcomeSummary() -> Html {
+    let store = use_context::<StoreCtx>().expect("store context");
+    let outcome = {
+        let store = store.clone();
+        use_memo((store.data_revision, store.tab), move |_| store.outcome())
+    };
+    html! {
+        <p class="round-outcome" data-score={fmt(outcome.score)}>
+            <strong>{"Run so far: "}</strong>{ outcome.summary() }
+        </p>
+    }
+}

@@ -133,6 +133,7 @@ pub fn last_step(store: &StoreCtx, placed: &BTreeMap<(TaskId, String, Role), Pla
             } else {
                 <ul class="ks-evs">{ for rows }</ul>
             }
+            <crate::ui::components::outcome::OutcomeSummary />
         </section>
     }
 }

@@ -431,14 +431,15 @@ pub fn owner_tag(name: &str) -> String {
     }
 }
 
-/// What the tags on the arcs mean, when colours repeat.
-fn tag_note(n: usize) -> Html {
+/// What the tags on the arcs mean, when colours repeat and the ring is drawn
+/// arc by arc (a canvas ring of thousands of bundles carries no tags).
+fn tag_note(n: usize, tagged: bool) -> Html {
     let period = PALETTE.len() - 1;
-    if n <= period {
+    if n <= period || !tagged {
         return Html::default();
     }
     html! {
-        <li class="tag-note">{ format!("{n} brokers share {period} colours: the number on each arc is its owner's (12 = broker-12)") }</li>
+        <li class="tag-note">{ format!("{n} brokers share {period} colours: an arc wide enough carries its owner's number (12 = broker-12)") }</li>
     }
 }
 
@@ -453,6 +454,9 @@ pub struct LegendProps {
     /// The entity pointed at.
     #[prop_or_default]
     pub highlight: Option<Subject>,
+    /// Whether the ring writes owners' numbers on its arcs (an SVG ring).
+    #[prop_or(true)]
+    pub tagged: bool,
 }
 
 /// The legend broker → colour (and the hatch of unowned bundles).
@@ -479,7 +483,7 @@ pub fn Legend(p: &LegendProps) -> Html {
                 }
                 if down > 0 { <li>{ format!("{down} crashed") }</li> }
                 <li><span class="swatch unowned"></span>{"no owner"}</li>
-                { tag_note(p.colors.0.len()) }
+                { tag_note(p.colors.0.len(), p.tagged) }
             </ul>
         };
     }
@@ -492,7 +496,7 @@ pub fn Legend(p: &LegendProps) -> Html {
                 </li>
             }) }
             <li><span class="swatch unowned"></span>{"no owner"}</li>
-            { tag_note(p.colors.0.len()) }
+            { tag_note(p.colors.0.len(), p.tagged) }
         </ul>
     }
 }

@@ -204,6 +204,7 @@ fn ThisRound(p: &ThisRoundProps) -> Html {
                         </details>
                     }
                 }
+                <crate::ui::components::outcome::OutcomeSummary />
             </div>
         </section>
     }
@@ -580,12 +581,12 @@ pub fn PulsarTab() -> Html {
                         } else {
                             <h2 class="ns-title">{"Namespace "}<code>{ ns.clone() }</code></h2>
                         }
-                        <Ring ring={ring.clone()} {bins} colors={colors.clone()} highlight={store.highlight.clone()}
+                        <Ring ring={ring.clone()} bins={bins.clone()} colors={colors.clone()} highlight={store.highlight.clone()}
                               on_point={on_point.clone()} title={format!("Hash ring of {ns}")} />
                         <p class="ring-detail" aria-live="polite">
                             { detail.unwrap_or_else(|| "Hover or focus a bundle to see its hash range; tick length follows a topic's traffic.".into()) }
                         </p>
-                        <Legend colors={colors.clone()} highlight={store.highlight.clone()} />
+                        <Legend colors={colors.clone()} highlight={store.highlight.clone()} tagged={bins.is_none()} />
                     </div>
                     <div class="side-pane">
                         <BrokerBars {brokers} {inputs} {colors} highlight={store.highlight.clone()} {on_point} />
