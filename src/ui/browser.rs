@@ -501,8 +501,7 @@ fn names_start_of(prompt: &str, label: &str) -> bool {
 /// Make `el` visible by opening the closed `<details>` around it; `false`, with
 /// nothing left opened, when it stays hidden (a group the step does not show).
 fn reveal(el: &web_sys::Element) -> bool {
-    let shown = rendered;
-    if shown(el) {
+    if rendered(el) {
         return true;
     }
     let mut opened = Vec::new();
@@ -514,7 +513,7 @@ fn reveal(el: &web_sys::Element) -> bool {
         }
         at = e.parent_element();
     }
-    if shown(el) {
+    if rendered(el) {
         return true;
     }
     for e in opened {

@@ -291,20 +291,9 @@ pub const FIGURES: &[&str] = &[
     "failed schedules",
 ];
 
-/// The names of the system-specific figures ([`Extra`]), in [`Outcome::figures`].
-const EXTRA: &[&str] = &[
-    "topics reconnected",
-    "sessions reconnected",
-    "MB/s moved",
-    "msg/s moved",
-    "shed decisions",
-    "misdirected sheds",
-    "records restored",
-    "restore ms",
-    "longest restore ms",
-    "warm-ups",
-    "failed schedules",
-];
+/// The names of the system-specific figures ([`Extra`]): the last of
+/// [`FIGURES`], from "topics reconnected" on.
+const EXTRA: &[&str] = FIGURES.split_at(9).1;
 
 /// `max / min`, infinity when `min` is 0 and `max` is not (1 for both 0).
 pub fn ratio(max: f64, min: f64) -> f64 {
@@ -431,4 +420,16 @@ pub fn of<'a, E: Measure>(
         m.event(e);
     }
     m.outcome()
+}
+
+#[cfg(test)]
+mod tests {
+    /// The system-specific figures are the tail of the figure list, from
+    /// "topics reconnected" to "failed schedules".
+    #[test]
+    fn extra_figures_are_the_tail_of_the_list() {
+        assert_eq!(super::EXTRA.first(), Some(&"topics reconnected"));
+        assert_eq!(super::EXTRA.last(), super::FIGURES.last());
+        assert_eq!(super::EXTRA.len(), 11);
+    }
 }
