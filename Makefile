@@ -25,7 +25,7 @@ FAST ?=
 SERVE ?= $(if $(FAST),--profile wasm-release,--release)
 
 .PHONY: serve serve-trunk test tools tools-web tools-browser tools-trunk webbuild check native-test \
-  wasm-release size-budget www-test bench bench-speed profile fmt target-dir docs-img flink-diff
+  wasm-release size-budget www-test bench bench-speed profile fmt target-dir docs-img flink-diff java-sort-diff
 
 ## serve: install what is missing, then build and serve the app on http://127.0.0.1:8080
 ## (FAST=1: without the wasm-opt pass, a minute quicker, a larger download)
@@ -35,8 +35,9 @@ serve: tools-web
 	$(WEBBUILD) serve --port $(PORT)
 
 ## test: install what is missing, then fmt, clippy, native tests, release wasm build (and its
-## size budget), browser tests, and the differential test against Flink's own runtime (flink-diff)
-test: tools-web tools-browser check native-test wasm-release size-budget www-test flink-diff
+## size budget), browser tests, and the differential tests against Flink's own runtime
+## (flink-diff) and the JDK's sort (java-sort-diff)
+test: tools-web tools-browser check native-test wasm-release size-budget www-test flink-diff java-sort-diff
 
 tools: tools-web tools-browser
 
@@ -162,6 +163,11 @@ docs-img:
 ## Debian and Flink's jar from the PyPI wheel apache-flink-libraries into a cache when missing)
 flink-diff:
 	tools/flink-diff/run.sh $(TARGET_DIR)/flink-diff
+
+## java-sort-diff: the differential test against the JDK's own sort: seeded score lists
+## sorted by Java's List.sort with AvgShedder's old comparator and by lbscope's replay
+java-sort-diff:
+	tools/java-sort-diff/run.sh $(TARGET_DIR)/java-sort-diff
 
 ## target-dir: print where cargo puts what it builds (what every recipe here uses)
 target-dir:

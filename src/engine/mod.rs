@@ -9,6 +9,7 @@
 //! [`System::visit`] / [`AnyAction`].
 
 pub mod flink;
+pub mod java_sort;
 pub mod kstreams;
 pub mod outcome;
 pub mod pulsar;

@@ -24,6 +24,7 @@ mod gallery;
 mod golden;
 mod hostile_props;
 mod imports;
+mod java_sort_diff;
 mod kstreams_assignors;
 mod kstreams_doc;
 mod kstreams_errors;
