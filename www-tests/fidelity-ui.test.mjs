@@ -82,8 +82,8 @@ test('Pulsar: isolation policy set and delete, a bad regex refused in place; the
   await page.waitForFunction(() => !document.querySelector('.admin-list li[data-policy="policy-1"]'));
   assert.ok((await actions(page)).some((a) => a.op === 'ns_isolation_policy_delete' && a.policy === 'policy-1'));
 
-  // The profile switch applies the other profile's defaults.
-  await page.click('.profile-switch button[data-profile="pulsar-4.2"]');
+  // The profile select applies the other profile's defaults.
+  await page.selectOption('.profile-switch select', 'pulsar-4.2');
   await page.waitForSelector('.profile-switch[data-active="pulsar-4.2"]');
   assert.ok((await actions(page)).some((a) => a.op === 'set_profile' && a.profile === 'pulsar-4.2'));
   assert.match(await page.textContent('.profile-switch'), /ThresholdShedder/);

@@ -40,34 +40,17 @@ pub fn StartHere() -> Html {
             store.dispatch(Msg::Lesson(LessonMsg::Open(id.to_string(), 0)));
         })
     };
-    let menu = {
-        let (store, dismissed) = (store.clone(), dismissed.clone());
-        Callback::from(move |_: MouseEvent| {
-            browser::dismiss_start_here();
-            dismissed.set(true);
-            store.dispatch(Msg::Page(Page::Lessons));
-        })
-    };
-    let gallery = {
-        let (store, dismissed) = (store.clone(), dismissed.clone());
-        Callback::from(move |_: MouseEvent| {
-            browser::dismiss_start_here();
-            dismissed.set(true);
-            store.dispatch(Msg::Page(Page::Gallery));
-        })
-    };
     html! {
         <section class="start-here" aria-labelledby="start-here-title">
             <div class="start-text">
                 <h2 id="start-here-title">{"New here? Start with a lesson"}</h2>
                 <p>{ format!(
-                    "{total} short guided lessons walk through how Pulsar, Flink and Kafka Streams really balance load, one idea each, every number computed by the engine. Or press {round} and watch it happen."
+                    "{total} short guided lessons walk through how Pulsar, Flink and Kafka Streams really balance load, one idea each, every number computed by the engine. Or press {round} and watch it happen. Lessons and Gallery at the top list every lesson and the documents' {examples} worked examples.",
+                    examples = crate::gallery::all().len()
                 ) }</p>
             </div>
             <div class="start-actions">
                 <button class="primary" data-lesson={first.id} onclick={open(first.id)}>{ format!("Lesson {number}: {}", first.title) }</button>
-                <button onclick={menu}>{ format!("All {total} lessons") }</button>
-                <button class="start-gallery" onclick={gallery}>{ format!("{} worked examples", crate::gallery::all().len()) }</button>
                 <button class="start-dismiss" onclick={close} title="Hide this card for good (this browser remembers)">{"No thanks"}</button>
             </div>
         </section>

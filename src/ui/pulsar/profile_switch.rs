@@ -1,5 +1,6 @@
-//! The active version profile, always on screen, with a switch to the others
-//! (the profiles are the config schema's; switching applies that profile's defaults).
+//! The active version profile, always on screen, with a select to switch to
+//! another (the profiles are the config schema's; switching applies that
+//! profile's defaults).
 
 use crate::engine::pulsar::{self, config::Profile, Action};
 use crate::engine::schema::Schema;
@@ -31,21 +32,29 @@ pub fn ProfileSwitch() -> Html {
             c.load_balancer_load_placement_strategy,
         )
     };
-    let buttons = <pulsar::Config as Schema>::profiles().into_iter().map(|(name, c)| {
+    let profiles = <pulsar::Config as Schema>::profiles();
+    let choices: Vec<(&'static str, Profile)> = profiles.iter().map(|(name, c)| (*name, c.profile)).collect();
+    let change = {
         let store = store.clone();
-        let on = active == c.profile;
-        let profile = c.profile;
-        let click = Callback::from(move |_: MouseEvent| send(&store, FIELD, Action::SetProfile { profile }));
-        html! {
-            <button type="button" class={classes!("small", on.then_some("on"))} aria-pressed={on.to_string()}
-                    data-profile={name} onclick={click} title={format!("Apply the {name} defaults")}>{ name }</button>
-        }
+        let choices = choices.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let value = select.value();
+            if let Some((_, profile)) = choices.iter().find(|(name, _)| *name == value) {
+                send(&store, FIELD, Action::SetProfile { profile: *profile });
+            }
+        })
+    };
+    let options = choices.iter().map(|(name, profile)| {
+        html! { <option value={*name} selected={*profile == active}>{ *name }</option> }
     });
     html! {
-        <div class="profile-switch" data-controls="profile" data-active={name_of(active)} role="group" aria-label="Version profile">
-            <span>{"Profile "}<strong class="active-profile">{ name_of(active) }</strong>
-                <span class="hint">{ format!(" · {shedder:?} / {placement:?}") }</span></span>
-            { for buttons }
+        <div class="profile-switch" data-controls="profile" data-active={name_of(active)} >
+            <label for="pulsar-profile">{"Version profile"}</label>
+            <select id="pulsar-profile" title="Switching applies that version's defaults" onchange={change}>
+                { for options }
+            </select>
+            <span class="hint">{ format!("{shedder:?} / {placement:?}") }</span>
             <FieldError field={FIELD} />
         </div>
     }
