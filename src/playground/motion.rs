@@ -487,3 +487,65 @@ pub fn of_last_action(live: &super::Live) -> Vec<Beat> {
     }
     Vec::new()
 }
+
+/// Where to start a band of height `room` (page coordinates) so that it shows
+/// the most of a lesson step's marks, given each mark's `(top, bottom)`: a
+/// mark counts as shown when its middle is in the band (a mark taller than the
+/// band, when its first `room` of height is). The band starts at a mark's top;
+/// among equally good starts the one nearest `now` wins, so the page moves
+/// least, and the asked control, `ask` (an index into `spans`), counts double:
+/// it is what the learner must press.
+pub fn best_band(spans: &[(f64, f64)], ask: Option<usize>, room: f64, now: f64) -> Option<f64> {
+    let middle = |(top, bottom): (f64, f64)| top + (bottom - top).min(room) / 2.0;
+    let score = |start: f64| -> usize {
+        spans
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| (start..=start + room).contains(&middle(**s)))
+            .map(|(i, _)| if Some(i) == ask { 2 } else { 1 })
+            .sum()
+    };
+    let mut best: Option<(usize, f64)> = None;
+    for &(top, _) in spans {
+        let start = top - 8.0;
+        let s = score(start);
+        let better = match best {
+            None => true,
+            Some((b, at)) => s > b || (s == b && (start - now).abs() < (at - now).abs()),
+        };
+        if better {
+            best = Some((s, start));
+        }
+    }
+    best.map(|(_, start)| start)
+}
+
+#[cfg(test)]
+mod band_tests {
+    use super::best_band;
+
+    #[test]
+    fn the_band_covers_the_most_marks_and_the_ask_counts_double() {
+        // Three marks near the top, two far below: the top group wins.
+        let spans = [
+            (0.0, 40.0),
+            (100.0, 140.0),
+            (200.0, 240.0),
+            (900.0, 940.0),
+            (1000.0, 1040.0),
+        ];
+        assert_eq!(best_band(&spans, None, 400.0, 0.0), Some(-8.0));
+        // With the asked control far below, the lower group (1 + 2) ties the upper
+        // (3); the start nearer where the page is wins.
+        assert_eq!(best_band(&spans, Some(4), 400.0, 950.0), Some(892.0));
+        assert_eq!(best_band(&spans, Some(4), 400.0, 0.0), Some(-8.0));
+        assert_eq!(best_band(&[], None, 400.0, 0.0), None);
+    }
+
+    #[test]
+    fn a_mark_taller_than_the_band_counts_by_its_first_screenful() {
+        // A 2,000-px card from 100: its first 300 px have their middle at 250.
+        let spans = [(100.0, 2100.0), (380.0, 400.0)];
+        assert_eq!(best_band(&spans, None, 300.0, 0.0), Some(92.0));
+    }
+}

@@ -372,7 +372,8 @@ pub fn reveal(kind: &str, id: &str) {
 /// After a lesson step marked its subjects (`data-focus`) and the control it
 /// asks for (`data-ask`): scroll the page, at once, so that all of them are in
 /// the part of the screen not covered by the sticky header or the lesson's
-/// sheet (on a phone). When they cannot all fit, the first subject is shown.
+/// sheet (on a phone). When they cannot all fit, the band that shows the most
+/// of them ([`crate::playground::motion::best_band`]).
 pub fn reveal_marks() {
     let doc = gloo::utils::document();
     let Some(w) = web_sys::window() else {
@@ -406,12 +407,15 @@ pub fn reveal_marks() {
         let opts = obj(&[("block", "nearest".into()), ("inline", "nearest".into())]);
         let _ = f.call1(first, &opts);
     }
-    let (mut top, mut bottom) = (f64::INFINITY, f64::NEG_INFINITY);
-    for e in &marks {
-        let r = e.get_bounding_client_rect();
-        top = top.min(r.top());
-        bottom = bottom.max(r.bottom());
-    }
+    let spans: Vec<(f64, f64)> = marks
+        .iter()
+        .map(|e| {
+            let r = e.get_bounding_client_rect();
+            (r.top(), r.bottom())
+        })
+        .collect();
+    let top = spans.iter().map(|s| s.0).fold(f64::INFINITY, f64::min);
+    let bottom = spans.iter().map(|s| s.1).fold(f64::NEG_INFINITY, f64::max);
     let room = band_bottom - band_top;
     if top >= band_top && bottom <= band_bottom {
         return;
@@ -424,7 +428,12 @@ pub fn reveal_marks() {
             bottom - band_bottom + 8.0
         }
     } else {
-        first.get_bounding_client_rect().top() - band_top - 8.0
+        // They cannot all fit: the band that shows the most of them.
+        let ask = marks.iter().position(|e| e.has_attribute("data-ask"));
+        match crate::playground::motion::best_band(&spans, ask, room, band_top) {
+            Some(start) => start - band_top,
+            None => return,
+        }
     };
     w.scroll_by_with_x_and_y(0.0, dy);
 }
