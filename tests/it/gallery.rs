@@ -435,3 +435,63 @@ fn a_new_instance_waits_for_a_probing_rebalance() {
         .unwrap()
         .contains(&format!("{} s after it joined", fast / 1000)));
 }
+
+/// apache/pulsar#16059 and #8492: a bundle unloaded from a busy broker is
+/// placed back on it, because the placement keeps only the brokers owning the
+/// fewest bundles of the namespace. Counted here from the unload events and the
+/// final owners, independently of the sentence.
+#[test]
+fn bundles_bounce_back_until_the_even_distribution_filter_is_off() {
+    use lbscope::engine::pulsar;
+    let q = gallery::questions::question("pulsar-bundles-bounce").unwrap();
+    let unloads = |sc: &Scenario| {
+        let o = gallery::outcome::<pulsar::Sim>(sc).unwrap();
+        let froms: Vec<(String, String)> = o
+            .after
+            .steps
+            .iter()
+            .flat_map(|s| s.events.iter())
+            .filter_map(|e| match e {
+                pulsar::Event::Unloaded { bundle, from, .. } => Some((bundle.to_string(), from.to_string())),
+                _ => None,
+            })
+            .collect();
+        let owner = |b: &str| {
+            let r = o.after.state.ring_view("public/default", false).unwrap();
+            r.bundles
+                .iter()
+                .find(|x| format!("public/default/{}", x.name) == b)
+                .and_then(|x| x.owner.as_ref().map(|o| o.to_string()))
+        };
+        // Bundles whose owner now is a broker they were unloaded from.
+        let mut back: Vec<&str> = froms
+            .iter()
+            .filter(|(b, f)| owner(b).as_deref() == Some(f.as_str()))
+            .map(|(b, _)| b.as_str())
+            .collect();
+        back.sort_unstable();
+        back.dedup();
+        // The busy broker is the only one shed from (the sentence says so).
+        assert!(froms.iter().all(|(_, f)| f == "broker-2"), "{froms:?}");
+        (froms.len(), back.len())
+    };
+    let (n, back) = unloads(&q.scenario());
+    assert!(n >= 4 && back == 2, "{n} unloads, {back} back");
+    let d = q.diagnosis().unwrap();
+    assert!(
+        d.contains(&format!("unloaded bundles {n} time(s) from broker-2")),
+        "{d}"
+    );
+    assert!(d.contains(&format!("{back} of them came back")), "{d}");
+    assert!(
+        d.contains("removed broker-1 and broker-3 from the candidates"),
+        "{d}"
+    );
+    let (n, back) = unloads(&q.fixed().unwrap());
+    assert_eq!(back, 0);
+    assert!(q
+        .with_fix()
+        .unwrap()
+        .contains(&format!("unloaded bundles {n} time(s)")));
+    assert!(q.with_fix().unwrap().contains("0 of them came back"));
+}
