@@ -285,6 +285,14 @@ fn diagnose_uneven_tasks(sc: &Scenario) -> Result<String, String> {
         .map(u32::to_string)
         .collect::<Vec<_>>()
         .join(", ");
+    // Slots in use per TaskManager: what slot balancing evens out.
+    let mut slots = vec![0u32; per_tm.len()];
+    for a in s.placement().iter().flatten() {
+        if let Some(n) = slots.get_mut(a.tm as usize) {
+            *n += 1;
+        }
+    }
+    let slots = slots.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
     let mode = s.config().effective_mode();
     // Flink draws the order of a region's slot requests: the same job lands
     // differently from run to run, so the diagnosis gives the spread over seeds.
@@ -299,13 +307,13 @@ fn diagnose_uneven_tasks(sc: &Scenario) -> Result<String, String> {
             format!(" Over seeds 0–9 (Flink draws the request order): {d}.")
         });
     Ok(format!(
-        "With taskmanager.load-balance.mode = {}, the TaskManagers run {list} tasks (a difference of {}) from slots holding {per_slot} tasks: {}{spread}",
+        "With taskmanager.load-balance.mode = {}, the TaskManagers fill {slots} slots and run {list} tasks (a difference of {}) from slots holding {per_slot} tasks: {}{spread}",
         mode.name(),
         m.tm.range,
         if mode == flink::LoadBalanceMode::Tasks {
-            "tasks mode evens out the count of tasks per TaskManager, not how much work each task does."
+            "tasks mode weighs each slot by its count of tasks and evens out that count per TaskManager, not how much work each task does (a busy task weighs as much as an idle one)."
         } else {
-            "each TaskManager's slots take the oldest pending requests in turn, whatever their task counts."
+            "each TaskManager's slots take the oldest pending requests in turn, whatever their task counts: slots are counted, not the tasks in them."
         }
     ))
 }

@@ -323,6 +323,24 @@ fn each_question_shows_its_symptom_and_the_fix_cures_it() {
         .join(", ");
     assert!(d.contains(&format!("{run} tasks (a difference of 2)")), "{d}");
     assert!(d.contains("Over seeds 0–9") && d.contains("[4, 3, 2] in"), "{d}");
+    // FLIP-370: the slots were even all along. JV-A's parallelism 6 makes six
+    // slot requests (JV-B's three share them) over three TaskManagers of two
+    // slots, so each fills 2 in either mode; only the task count differs.
+    // Flink's loading weight of a slot is its task count (DefaultLoadingWeight),
+    // which is what tasks mode evens out, not the work in each task.
+    for sc in [q.scenario(), q.fixed().unwrap()] {
+        let o = gallery::outcome::<flink::Sim>(&sc).unwrap();
+        let mut used = [0; 3];
+        for a in o.after.state.placement().iter().flatten() {
+            used[a.tm as usize] += 1;
+        }
+        assert_eq!(used, [2, 2, 2]);
+    }
+    assert!(d.contains("fill 2, 2, 2 slots and run"), "{d}");
+    assert!(d.contains("slots are counted, not the tasks"), "{d}");
+    let f = q.with_fix().unwrap();
+    assert!(f.contains("fill 2, 2, 2 slots and run 3, 3, 3 tasks"), "{f}");
+    assert!(f.contains("not how much work each task does"), "{f}");
     // Kafka Streams: some standbys share their active's rack; none with the tag.
     let q = questions::question("kstreams-standbys-same-rack").unwrap();
     let o = gallery::outcome::<kstreams::Sim>(&q.fixed().unwrap()).unwrap();
