@@ -240,6 +240,13 @@ test('the new questions show their symptom on the picture', async () => {
   const owners = await page.locator('.ring-pane svg.ring path.arc').evaluateAll((els) => [...new Set(els.map((e) => e.dataset.owner))]);
   assert.equal(owners.length, 2, `${owners}`);
   assert.match(await page.textContent('.question-card .diagnosis'), /served by 2 of the 3 brokers/);
+  // The bundle that bounced is back on broker-2, as the diagnosis says.
+  await page.evaluate(() => { location.hash = '#question=pulsar-bundles-bounce'; });
+  await page.waitForSelector('.question-card[data-question="pulsar-bundles-bounce"]');
+  const d = await page.textContent('.question-card .diagnosis');
+  const [, bundle] = d.match(/Placing (public\/default\/0x[0-9a-f_x]+),/);
+  assert.equal(await page.getAttribute(`.ring-pane svg.ring path.arc[data-bundle="${bundle}"]`, 'data-owner'), 'broker-2');
+  assert.match(d, /removed broker-1 and broker-3 from the candidates/);
   // app-4 runs no active task at first: a fresh link at the join shows it idle.
   await page.evaluate(() => { location.hash = '#question=kstreams-new-instance-idle'; });
   await page.waitForSelector('.question-card[data-question="kstreams-new-instance-idle"]');

@@ -140,7 +140,18 @@ fn pulsar_partitions_example() -> Scenario {
 
 const FLOW_PLUS_ONE: &str = "Pulsar's boundary is start + (end − start) / 2 + 1: the document leaves out the + 1 and, for most positions, halves the sum as if the hex digits were decimal (0x15000000 + 0x24000000 = 0x39000000, half of it 0x1c800000, not 0x19500000)";
 
+/// The Pulsar document's entries, section by section.
 fn pulsar_examples() -> Vec<Example> {
+    let mut v = pulsar_bundling_examples();
+    v.extend(pulsar_split_algorithm_examples());
+    v.extend(pulsar_unload_examples());
+    v.extend(pulsar_shedder_examples());
+    v.extend(pulsar_scalable_examples());
+    v
+}
+
+/// Topic bundling and bundle splitting: a namespace's bundles, a topic's bundle, a split.
+fn pulsar_bundling_examples() -> Vec<Example> {
     vec![
         Example {
             slug: "pulsar-default-bundles",
@@ -205,6 +216,12 @@ fn pulsar_examples() -> Vec<Example> {
                 vec![hexes(&p), p.len().saturating_sub(1).to_string()]
             }),
         },
+    ]
+}
+
+/// The bundle splitting algorithms, one entry per worked case.
+fn pulsar_split_algorithm_examples() -> Vec<Example> {
+    vec![
         Example {
             slug: "pulsar-range-equally-divide",
             title: "range_equally_divide",
@@ -292,6 +309,12 @@ fn pulsar_examples() -> Vec<Example> {
             build: || golden(include_str!("../../tests/scenarios/pulsar-doc5-flow-or-qps-case3.json")),
             numbers: Numbers::Pulsar(|o| vec![split_count(o), split_boundaries(o)]),
         },
+    ]
+}
+
+/// Manual unloading and the first shedding strategies.
+fn pulsar_unload_examples() -> Vec<Example> {
+    vec![
         Example {
             slug: "pulsar-unload-to-broker",
             title: "Unload a bundle to a chosen broker",
@@ -362,6 +385,12 @@ fn pulsar_examples() -> Vec<Example> {
                 ]
             }),
         },
+    ]
+}
+
+/// TransferShedder and AvgShedder.
+fn pulsar_shedder_examples() -> Vec<Example> {
+    vec![
         Example {
             slug: "pulsar-transfer-shedder",
             title: "TransferShedder: the standard-deviation target",
@@ -432,6 +461,12 @@ fn pulsar_examples() -> Vec<Example> {
                 ]
             }),
         },
+    ]
+}
+
+/// Scalable topics (Pulsar 5.0).
+fn pulsar_scalable_examples() -> Vec<Example> {
+    vec![
         Example {
             slug: "pulsar-scalable-topic-wave",
             title: "Scalable topic: segments split and merge with a traffic wave",

@@ -5,6 +5,8 @@
 
 use super::outcome;
 use crate::engine::pulsar::config::{Profile, SheddingStrategy};
+use crate::engine::pulsar::ids::{BrokerId, BundleId};
+use crate::engine::pulsar::place::{PlaceEvent, PlacementFilter};
 use crate::engine::schema::Patch;
 use crate::engine::{flink, kstreams, pulsar, Engine, System};
 use crate::scenario::{presets, Body, InBody, Scenario};
@@ -283,6 +285,14 @@ fn diagnose_uneven_tasks(sc: &Scenario) -> Result<String, String> {
         .map(u32::to_string)
         .collect::<Vec<_>>()
         .join(", ");
+    // Slots in use per TaskManager: what slot balancing evens out.
+    let mut slots = vec![0u32; per_tm.len()];
+    for a in s.placement().iter().flatten() {
+        if let Some(n) = slots.get_mut(a.tm as usize) {
+            *n += 1;
+        }
+    }
+    let slots = slots.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
     let mode = s.config().effective_mode();
     // Flink draws the order of a region's slot requests: the same job lands
     // differently from run to run, so the diagnosis gives the spread over seeds.
@@ -297,13 +307,13 @@ fn diagnose_uneven_tasks(sc: &Scenario) -> Result<String, String> {
             format!(" Over seeds 0–9 (Flink draws the request order): {d}.")
         });
     Ok(format!(
-        "With taskmanager.load-balance.mode = {}, the TaskManagers run {list} tasks (a difference of {}) from slots holding {per_slot} tasks: {}{spread}",
+        "With taskmanager.load-balance.mode = {}, the TaskManagers fill {slots} slots and run {list} tasks (a difference of {}) from slots holding {per_slot} tasks: {}{spread}",
         mode.name(),
         m.tm.range,
         if mode == flink::LoadBalanceMode::Tasks {
-            "tasks mode evens out the count of tasks per TaskManager, not how much work each task does."
+            "tasks mode weighs each slot by its count of tasks and evens out that count per TaskManager, not how much work each task does (a busy task weighs as much as an idle one)."
         } else {
-            "each TaskManager's slots take the oldest pending requests in turn, whatever their task counts."
+            "each TaskManager's slots take the oldest pending requests in turn, whatever their task counts: slots are counted, not the tasks in them."
         }
     ))
 }
@@ -457,6 +467,117 @@ fn diagnose_partitions(sc: &Scenario) -> Result<String, String> {
     ))
 }
 
+/// Rounds the bouncing question runs.
+const BOUNCE_ROUNDS: usize = 40;
+/// CPU held on broker-2 by something other than its topics, percent.
+const BOUNCE_CPU: f64 = 70.0;
+
+fn bundles_bounce() -> Scenario {
+    // #16059 (sheddings again and again) and #8492 (the placement keeps only
+    // the brokers owning the fewest bundles of the namespace): broker-2's CPU
+    // is busy for another reason (set directly), so ThresholdShedder unloads
+    // it, and the placement hands the bundle back to it.
+    let broker = |b: &str| pulsar::Action::AddBroker {
+        broker: b.to_string(),
+        capacity: Default::default(),
+    };
+    // broker-1 and broker-3 take the namespace; broker-2 joins and is given
+    // two bundles (pulsar-admin unload -d broker-2).
+    let mut setup = vec![broker("broker-1"), broker("broker-3")];
+    setup.extend([
+        pulsar::Action::CreateNamespace {
+            namespace: presets::PULSAR_NAMESPACE.into(),
+            bundles: Some(8),
+        },
+        pulsar::Action::CreateTopics {
+            namespace: presets::PULSAR_NAMESPACE.into(),
+            prefix: "topic".into(),
+            count: 32,
+            traffic: presets::pulsar_traffic(3000.0),
+        },
+        pulsar::Action::Assign,
+        broker("broker-2"),
+    ]);
+    for b in ["0x20000000_0x40000000", "0xc0000000_0xe0000000"] {
+        setup.push(pulsar::Action::Unload {
+            namespace: presets::PULSAR_NAMESPACE.into(),
+            bundle: Some(b.into()),
+            destination: Some("broker-2".into()),
+        });
+    }
+    setup.extend([
+        pulsar::Action::Assign,
+        pulsar::Action::SetBrokerLoad {
+            broker: "broker-2".into(),
+            usage: pulsar::broker::DirectUsage {
+                cpu: Some(BOUNCE_CPU),
+                ..Default::default()
+            },
+        },
+    ]);
+    let log = crate::scenario::Log::<pulsar::Sim> {
+        config: pulsar::Config {
+            load_balancer_load_shedding_strategy: SheddingStrategy::ThresholdShedder,
+            load_balancer_auto_bundle_split_enabled: false,
+            ..pulsar::Config::profile(Profile::Pulsar4)
+        },
+        setup,
+        actions: vec![pulsar::Action::Step; BOUNCE_ROUNDS],
+    };
+    Scenario::of::<pulsar::Sim>(1, log)
+}
+
+fn diagnose_bounce(sc: &Scenario) -> Result<String, String> {
+    let o = outcome::<pulsar::Sim>(sc)?;
+    let s = &o.after.state;
+    let events = || o.after.steps.iter().flat_map(|st| st.events.iter());
+    // Unloads (bundle, source); one whose bundle is owned by its source now
+    // came back to a broker it had left.
+    let unloads: Vec<(&BundleId, &BrokerId)> = events()
+        .filter_map(|e| match e {
+            pulsar::Event::Unloaded { bundle, from, .. } => Some((bundle, from)),
+            _ => None,
+        })
+        .collect();
+    let mut back: Vec<&BundleId> = Vec::new();
+    for &(b, f) in &unloads {
+        if s.bundles().get(b).and_then(|x| x.owner()) == Some(f) && !back.contains(&b) {
+            back.push(b);
+        }
+    }
+    let cfg = s.config();
+    // Why: the placement filter that left only the broker the bundle left.
+    let filtered = back.first().and_then(|b| {
+        events().find_map(|e| match e {
+            pulsar::Event::Place(PlaceEvent::Filtered {
+                bundle,
+                filter: PlacementFilter::RemoveMostServicingBrokersForNamespace,
+                removed,
+                left,
+                ..
+            }) if bundle == *b => Some((b, removed, *left)),
+            _ => None,
+        })
+    });
+    let why = match filtered {
+        Some((b, removed, left)) => format!(
+            "Placing {b}, loadBalancerDistributeBundlesEvenlyEnabled = true removed {} from the candidates for owning more bundles of the namespace ({left} left): the broker just unloaded owns the fewest, so it takes the bundle back.",
+            removed.iter().map(|r| r.as_str()).collect::<Vec<_>>().join(" and "),
+        ),
+        None => format!(
+            "With loadBalancerDistributeBundlesEvenlyEnabled = {} an unloaded bundle may go to any broker, and stays there.",
+            cfg.load_balancer_distribute_bundles_evenly_enabled
+        ),
+    };
+    Ok(format!(
+        "In {} rounds {} unloaded bundles {} time(s) from broker-2 (its CPU held at {BOUNCE_CPU:.0}%), and {} of them came back to a broker they had left. {why}",
+        o.after.steps.len(),
+        cfg.load_balancer_load_shedding_strategy.name(),
+        unloads.len(),
+        back.len(),
+    ))
+}
+
 /// Records behind each task's changelog in the idle-instance question.
 const IDLE_RECORDS: u64 = 200_000;
 /// Minutes the idle-instance question runs after the new instance joins.
@@ -569,6 +690,19 @@ fn questions() -> Vec<Question> {
             fix_value: "true",
             build: partitions_two_brokers,
             diagnose: diagnose_partitions,
+        },
+        Question {
+            slug: "pulsar-bundles-bounce",
+            symptom: "Bundles keep bouncing between brokers",
+            system: System::Pulsar,
+            sources: &[
+                ("apache/pulsar#16059", "https://github.com/apache/pulsar/issues/16059"),
+                ("apache/pulsar#8492", "https://github.com/apache/pulsar/issues/8492"),
+            ],
+            fix_key: "loadBalancerDistributeBundlesEvenlyEnabled",
+            fix_value: "false",
+            build: bundles_bounce,
+            diagnose: diagnose_bounce,
         },
         Question {
             slug: "pulsar-hot-topic",

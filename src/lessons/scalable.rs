@@ -70,6 +70,12 @@ fn scalable(c: &PCtx) -> Vec<&ScalableEvent> {
 }
 
 pub(super) fn lessons() -> Vec<Lesson> {
+    vec![Lesson::new(about(), 7, log(), steps())]
+}
+
+/// Three brokers, a scalable topic of two segments read by two consumers at
+/// 8000 msg/s; then 24000 msg/s, two rounds, 400 msg/s and six rounds.
+fn log() -> Log<Sim> {
     let setup = vec![
         A::AddBroker {
             broker: "broker-1".into(),
@@ -105,12 +111,15 @@ pub(super) fn lessons() -> Vec<Lesson> {
     ];
     let mut actions = vec![traffic(24_000.0), A::Step, A::Step, traffic(400.0)];
     actions.extend(std::iter::repeat_n(A::Step, 6));
-    let log = Log::<Sim> {
+    Log::<Sim> {
         config: Config::default(),
         setup,
         actions,
-    };
-    let steps = vec![
+    }
+}
+
+fn steps() -> Vec<super::Step<Sim>> {
+    vec![
         step("A topic cut into segments", 0, &[C::Load], |c: &PCtx| {
             let split = c.state.config().scalable_topic_split_msg_rate_in_threshold;
             bundle_focus(
@@ -229,41 +238,39 @@ pub(super) fn lessons() -> Vec<Lesson> {
                 c.state.scalable_topics().topics[TOPIC].layout.epoch
             ))
         }),
-    ];
-    vec![Lesson::new(
-        About {
-            id: "pulsar-scalable-topics",
-            concept: Concept::PulsarScalableTopics,
-            title: "Scalable topics: segments that split and merge",
-            idea: "Pulsar 5.0 balances load inside a topic: a hot hash-range segment splits at its midpoint, cold adjacent segments merge, and every segment is placed through a bundle.",
-            real: RealSystem {
-                settings: [
-                    "scalableTopicsEnabled",
-                    "scalableTopicAutoScaleEnabled",
-                    "scalableTopicSplitMsgRateInThreshold",
-                    "scalableTopicMergeMsgRateInThreshold",
-                    "scalableTopicSplitCooldownSeconds",
-                    "scalableTopicMergeCooldownSeconds",
-                    "scalableTopicMergeWindowSeconds",
-                    "scalableTopicMaxSegments",
-                ]
-                .iter()
-                .map(|k| setting_from::<Config>(k))
-                .collect(),
-                commands: vec![
-                    "pulsar-admin scalable-topics create TOPIC --segments N".into(),
-                    "pulsar-admin scalable-topics split-segment TOPIC --segment-id ID".into(),
-                    "pulsar-admin scalable-topics merge-segments TOPIC --segment-id-1 A --segment-id-2 B".into(),
-                ],
-                classes: vec![
-                    "org.apache.pulsar.broker.service.scalable.AutoScalePolicyEvaluator".into(),
-                    "org.apache.pulsar.broker.service.scalable.SegmentLayout".into(),
-                    "org.apache.pulsar.broker.service.scalable.SubscriptionCoordinator".into(),
-                ],
-            },
+    ]
+}
+
+fn about() -> About {
+    About {
+        id: "pulsar-scalable-topics",
+        concept: Concept::PulsarScalableTopics,
+        title: "Scalable topics: segments that split and merge",
+        idea: "Pulsar 5.0 balances load inside a topic: a hot hash-range segment splits at its midpoint, cold adjacent segments merge, and every segment is placed through a bundle.",
+        real: RealSystem {
+            settings: [
+                "scalableTopicsEnabled",
+                "scalableTopicAutoScaleEnabled",
+                "scalableTopicSplitMsgRateInThreshold",
+                "scalableTopicMergeMsgRateInThreshold",
+                "scalableTopicSplitCooldownSeconds",
+                "scalableTopicMergeCooldownSeconds",
+                "scalableTopicMergeWindowSeconds",
+                "scalableTopicMaxSegments",
+            ]
+            .iter()
+            .map(|k| setting_from::<Config>(k))
+            .collect(),
+            commands: vec![
+                "pulsar-admin scalable-topics create TOPIC --segments N".into(),
+                "pulsar-admin scalable-topics split-segment TOPIC --segment-id ID".into(),
+                "pulsar-admin scalable-topics merge-segments TOPIC --segment-id-1 A --segment-id-2 B".into(),
+            ],
+            classes: vec![
+                "org.apache.pulsar.broker.service.scalable.AutoScalePolicyEvaluator".into(),
+                "org.apache.pulsar.broker.service.scalable.SegmentLayout".into(),
+                "org.apache.pulsar.broker.service.scalable.SubscriptionCoordinator".into(),
+            ],
         },
-        7,
-        log,
-        steps,
-    )]
+    }
 }

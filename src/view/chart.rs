@@ -116,6 +116,62 @@ const PLOT_H: f64 = 260.0;
 const LEFT: f64 = 64.0;
 const RIGHT: f64 = 24.0;
 
+/// Where a chart's values land: the plot's box and the range of rounds.
+struct Plot {
+    x0: f64,
+    x1: f64,
+    top: f64,
+    bottom: f64,
+    x_min: f64,
+    x_max: f64,
+    has_data: bool,
+    /// The shared top of the percent series (when there is one).
+    pct: bool,
+    pct_max: f64,
+}
+
+impl Plot {
+    fn new(series: &[Series], top: f64) -> Plot {
+        let xs = || series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
+        let has_data = series.iter().any(|s| !s.points.is_empty());
+        let x_max = xs().fold(f64::NEG_INFINITY, f64::max);
+        let x_min = xs().fold(f64::INFINITY, f64::min);
+        let (x_min, x_max) = if has_data { (x_min, x_max) } else { (0.0, 1.0) };
+        let pct_max = nice_max(
+            series
+                .iter()
+                .filter(|s| s.unit == "%")
+                .map(peak)
+                .fold(0.0, f64::max),
+        );
+        Plot {
+            x0: LEFT,
+            x1: W - RIGHT,
+            top,
+            bottom: top + PLOT_H,
+            x_min,
+            x_max,
+            has_data,
+            pct: series.iter().any(|s| s.unit == "%"),
+            pct_max,
+        }
+    }
+    /// The top of `s`'s scale: the shared percent top, else its own.
+    fn scale(&self, s: &Series) -> f64 {
+        if s.unit == "%" {
+            self.pct_max
+        } else {
+            nice_max(peak(s))
+        }
+    }
+    fn sx(&self, x: f64) -> f64 {
+        self.x0 + (x - self.x_min) / (self.x_max - self.x_min).max(1.0) * (self.x1 - self.x0)
+    }
+    fn sy(&self, y: f64, max: f64) -> f64 {
+        self.bottom - (y / max).clamp(0.0, 1.0) * PLOT_H
+    }
+}
+
 /// The chart of `series` (a system's [`crate::engine::Engine::series`]) as an SVG document.
 pub fn chart(system: System, series: &[Series], mut caption: Caption) -> String {
     caption.title = title(system);
@@ -124,30 +180,19 @@ pub fn chart(system: System, series: &[Series], mut caption: Caption) -> String 
     svg.root_attr("data-system", system.slug());
     svg.root_attr("data-series", &series.len().to_string());
     let top = svg.caption(&caption) + 18.0;
-    let bottom = top + PLOT_H;
-    let (x0, x1) = (LEFT, W - RIGHT);
-    let xs = || series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
-    let has_data = series.iter().any(|s| !s.points.is_empty());
-    let x_max = xs().fold(f64::NEG_INFINITY, f64::max);
-    let x_min = xs().fold(f64::INFINITY, f64::min);
-    let (x_min, x_max) = if has_data { (x_min, x_max) } else { (0.0, 1.0) };
-    let pct = series.iter().any(|s| s.unit == "%");
-    let pct_max = nice_max(
-        series
-            .iter()
-            .filter(|s| s.unit == "%")
-            .map(peak)
-            .fold(0.0, f64::max),
-    );
-    let scale = |s: &Series| {
-        if s.unit == "%" {
-            pct_max
-        } else {
-            nice_max(peak(s))
-        }
-    };
-    let sx = |x: f64| x0 + (x - x_min) / (x_max - x_min).max(1.0) * (x1 - x0);
-    let sy = |y: f64, max: f64| bottom - (y / max).clamp(0.0, 1.0) * PLOT_H;
+    let plot = Plot::new(series, top);
+    axes(&mut svg, &plot);
+    for (i, s) in series.iter().enumerate() {
+        line(&mut svg, &plot, i, s);
+    }
+    let y = legend(&mut svg, &plot, series);
+    svg.fit_height(y + 4.0);
+    svg.finish()
+}
+
+/// Grid, axes and round ticks (or the note that there is no round yet).
+fn axes(svg: &mut Svg, p: &Plot) {
+    let (x0, x1, top, bottom) = (p.x0, p.x1, p.top, p.bottom);
     // Grid and axes: the left axis is the percent axis (or a fraction of each
     // line's own maximum when no series is in percent).
     for k in 0..=4 {
@@ -156,8 +201,8 @@ pub fn chart(system: System, series: &[Series], mut caption: Caption) -> String 
         svg.line(x0, y, x1, y, theme::BORDER, if k == 0 { 1.2 } else { 0.6 }, "");
         // Without a percent series each line has its own scale: the axis reads
         // as fractions of each line's top (which its legend entry gives).
-        let label = if pct {
-            format!("{} %", n(pct_max * f))
+        let label = if p.pct {
+            format!("{} %", n(p.pct_max * f))
         } else {
             ["0", "¼ top", "½ top", "¾ top", "top"][k as usize].to_string()
         };
@@ -165,12 +210,12 @@ pub fn chart(system: System, series: &[Series], mut caption: Caption) -> String 
     }
     svg.line(x0, top, x0, bottom, theme::MUTED, 1.0, "");
     // Round ticks: every round when there are few, else about eight.
-    let span = (x_max - x_min).max(0.0);
+    let span = (p.x_max - p.x_min).max(0.0);
     let step = if span <= 8.0 { 1.0 } else { (span / 8.0).ceil() };
-    let mut t = x_min;
-    while t <= x_max + 1e-9 && has_data {
-        svg.line(sx(t), bottom, sx(t), bottom + 4.0, theme::MUTED, 1.0, "");
-        svg.text(sx(t), bottom + 16.0, 11.0, "middle", "400", theme::MUTED, &n(t));
+    let mut t = p.x_min;
+    while t <= p.x_max + 1e-9 && p.has_data {
+        svg.line(p.sx(t), bottom, p.sx(t), bottom + 4.0, theme::MUTED, 1.0, "");
+        svg.text(p.sx(t), bottom + 16.0, 11.0, "middle", "400", theme::MUTED, &n(t));
         t += step;
     }
     svg.text(
@@ -182,7 +227,7 @@ pub fn chart(system: System, series: &[Series], mut caption: Caption) -> String 
         theme::MUTED,
         "round",
     );
-    if !has_data {
+    if !p.has_data {
         svg.text(
             (x0 + x1) / 2.0,
             top + PLOT_H / 2.0,
@@ -193,53 +238,58 @@ pub fn chart(system: System, series: &[Series], mut caption: Caption) -> String 
             "No round yet: step the scenario to draw its metrics.",
         );
     }
-    for (i, s) in series.iter().enumerate() {
-        let color = COLORS[i % COLORS.len()];
-        let dash = DASHES[i % DASHES.len()];
-        let max = scale(s);
-        let last = s.points.last().map_or(0.0, |p| p.1);
+}
+
+/// The `i`-th series' line (and its dots, when few enough to tell apart).
+fn line(svg: &mut Svg, p: &Plot, i: usize, s: &Series) {
+    let color = COLORS[i % COLORS.len()];
+    let dash = DASHES[i % DASHES.len()];
+    let max = p.scale(s);
+    let last = s.points.last().map_or(0.0, |p| p.1);
+    let _ = write!(
+        svg,
+        "<g class=\"series\" data-series=\"{}\" data-unit=\"{}\" data-points=\"{}\" data-last=\"{}\"><title>{}: last {}</title>",
+        esc(&s.name),
+        esc(&s.unit),
+        s.points.len(),
+        n(last),
+        esc(&s.name),
+        esc(&value(last, &s.unit))
+    );
+    if s.points.len() > 1 {
+        let pts: Vec<String> = decimate(&s.points, (p.x1 - p.x0) as usize)
+            .iter()
+            .map(|&(x, y)| format!("{},{}", n(p.sx(x)), n(p.sy(y, max))))
+            .collect();
+        let dash = if dash.is_empty() {
+            String::new()
+        } else {
+            format!(" stroke-dasharray=\"{dash}\"")
+        };
         let _ = write!(
             svg,
-            "<g class=\"series\" data-series=\"{}\" data-unit=\"{}\" data-points=\"{}\" data-last=\"{}\"><title>{}: last {}</title>",
-            esc(&s.name),
-            esc(&s.unit),
-            s.points.len(),
-            n(last),
-            esc(&s.name),
-            esc(&value(last, &s.unit))
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{color}\" stroke-width=\"2.5\" stroke-linejoin=\"round\"{dash}/>",
+            pts.join(" ")
         );
-        if s.points.len() > 1 {
-            let pts: Vec<String> = decimate(&s.points, (x1 - x0) as usize)
-                .iter()
-                .map(|&(x, y)| format!("{},{}", n(sx(x)), n(sy(y, max))))
-                .collect();
-            let dash = if dash.is_empty() {
-                String::new()
-            } else {
-                format!(" stroke-dasharray=\"{dash}\"")
-            };
+    }
+    // Dots only where they can be told apart.
+    if s.points.len() <= 60 {
+        for &(x, y) in &s.points {
             let _ = write!(
                 svg,
-                "<polyline points=\"{}\" fill=\"none\" stroke=\"{color}\" stroke-width=\"2.5\" stroke-linejoin=\"round\"{dash}/>",
-                pts.join(" ")
+                "<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{color}\"/>",
+                n(p.sx(x)),
+                n(p.sy(y, max))
             );
         }
-        // Dots only where they can be told apart.
-        if s.points.len() <= 60 {
-            for &(x, y) in &s.points {
-                let _ = write!(
-                    svg,
-                    "<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{color}\"/>",
-                    n(sx(x)),
-                    n(sy(y, max))
-                );
-            }
-        }
-        svg.raw("</g>");
     }
-    // Legend: a swatch of each line (its colour and dash), its name, its last
-    // value, and its own scale when it is not in percent.
-    let mut y = bottom + 52.0;
+    svg.raw("</g>");
+}
+
+/// Legend: a swatch of each line (its colour and dash), its name, its last
+/// value, and its own scale when it is not in percent; the `y` under it.
+fn legend(svg: &mut Svg, p: &Plot, series: &[Series]) -> f64 {
+    let y = p.bottom + 52.0;
     svg.raw("<g class=\"legend\">");
     for (i, s) in series.iter().enumerate() {
         let col = (i % 2) as f64;
@@ -267,7 +317,7 @@ pub fn chart(system: System, series: &[Series], mut caption: Caption) -> String 
         let own = if s.unit == "%" {
             String::new()
         } else {
-            format!(" (own scale, top {})", value(scale(s), &s.unit))
+            format!(" (own scale, top {})", value(p.scale(s), &s.unit))
         };
         svg.text(
             lx + 36.0,
@@ -280,9 +330,7 @@ pub fn chart(system: System, series: &[Series], mut caption: Caption) -> String 
         );
     }
     svg.raw("</g>");
-    y += series.len().div_ceil(2) as f64 * 20.0;
-    svg.fit_height(y + 4.0);
-    svg.finish()
+    y + series.len().div_ceil(2) as f64 * 20.0
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 use super::svg::{color, esc, theme, Svg};
 use super::{count, Caption, Drawable, Options, ViewError, ViewKind};
+use crate::engine::kstreams::view::ReplicaView;
 use crate::engine::kstreams::{InstanceStatus, InstanceView, Role, Sim, TaskId};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -137,84 +138,103 @@ fn card(svg: &mut Svg, i: &InstanceView, x: f64, y: f64) -> f64 {
         );
     }
     for t in &i.threads {
-        let reps: Vec<_> = i.replicas.iter().filter(|r| r.thread == t.thread).collect();
-        svg.text(
-            x + 10.0,
-            ty + 13.0,
-            11.0,
-            "start",
-            "600",
-            theme::MUTED,
-            &format!("T{}", t.thread),
-        );
-        if reps.is_empty() {
-            svg.text(x + 36.0, ty + 13.0, 11.0, "start", "400", theme::MUTED, "idle");
-        }
-        for (k, r) in reps.iter().enumerate() {
-            let cx = x + 36.0 + (k % CHIPS_PER_ROW) as f64 * (CHIP_W + 4.0);
-            let cy = ty + (k / CHIPS_PER_ROW) as f64 * (CHIP_H + 4.0);
-            let (bg, fg) = task_color(r.task);
-            let extra = format!(
-                " class=\"task {}\" data-task=\"{}\" data-role=\"{}\" data-lag=\"{}\"",
-                role_name(r.role),
-                r.task,
-                role_name(r.role),
-                r.lag
-            );
-            match r.role {
-                Role::Active => svg.rect(cx, cy, CHIP_W, CHIP_H, 4.0, bg, None, &extra),
-                Role::Standby => {
-                    svg.rect(
-                        cx,
-                        cy,
-                        CHIP_W,
-                        CHIP_H,
-                        4.0,
-                        theme::BG,
-                        Some(bg),
-                        &format!("{extra} stroke-width=\"2\""),
-                    );
-                    svg.rect(
-                        cx,
-                        cy,
-                        CHIP_W,
-                        CHIP_H,
-                        4.0,
-                        "url(#unowned-hatch)",
-                        None,
-                        " opacity=\"0.5\"",
-                    );
-                }
-                Role::WarmUp => svg.rect(
-                    cx,
-                    cy,
-                    CHIP_W,
-                    CHIP_H,
-                    4.0,
-                    theme::BG,
-                    Some(bg),
-                    &format!("{extra} stroke-width=\"2\" stroke-dasharray=\"2 2\""),
-                ),
-            }
-            let text_fill = if r.role == Role::Active { fg } else { theme::FG };
-            let label = format!(
-                "{} {}{}",
-                mark(r.role),
-                r.task,
-                if r.restoring { " ⟳" } else { "" }
-            );
-            svg.text(
-                cx + CHIP_W / 2.0,
-                cy + 13.0,
-                11.0,
-                "middle",
-                "600",
-                text_fill,
-                &label,
-            );
-        }
-        ty += reps.len().div_ceil(CHIPS_PER_ROW).max(1) as f64 * (CHIP_H + 4.0) + 4.0;
+        ty = thread_row(svg, i, t.thread, x, ty);
     }
+    lag_lines(svg, i, x, ty);
+    svg.raw("</g>");
+    h
+}
+
+/// Thread `thread` of instance `i` at `(x, ty)`: its name and a chip per task it
+/// runs (or "idle"); the `ty` of the next thread.
+fn thread_row(svg: &mut Svg, i: &InstanceView, thread: u32, x: f64, ty: f64) -> f64 {
+    let reps: Vec<_> = i.replicas.iter().filter(|r| r.thread == thread).collect();
+    svg.text(
+        x + 10.0,
+        ty + 13.0,
+        11.0,
+        "start",
+        "600",
+        theme::MUTED,
+        &format!("T{thread}"),
+    );
+    if reps.is_empty() {
+        svg.text(x + 36.0, ty + 13.0, 11.0, "start", "400", theme::MUTED, "idle");
+    }
+    for (k, r) in reps.iter().enumerate() {
+        let cx = x + 36.0 + (k % CHIPS_PER_ROW) as f64 * (CHIP_W + 4.0);
+        let cy = ty + (k / CHIPS_PER_ROW) as f64 * (CHIP_H + 4.0);
+        chip(svg, r, cx, cy);
+    }
+    ty + reps.len().div_ceil(CHIPS_PER_ROW).max(1) as f64 * (CHIP_H + 4.0) + 4.0
+}
+
+/// One task chip at `(cx, cy)`: filled when active, outlined and hatched when a
+/// standby, dashed when a warm-up.
+fn chip(svg: &mut Svg, r: &ReplicaView, cx: f64, cy: f64) {
+    let (bg, fg) = task_color(r.task);
+    let extra = format!(
+        " class=\"task {}\" data-task=\"{}\" data-role=\"{}\" data-lag=\"{}\"",
+        role_name(r.role),
+        r.task,
+        role_name(r.role),
+        r.lag
+    );
+    match r.role {
+        Role::Active => svg.rect(cx, cy, CHIP_W, CHIP_H, 4.0, bg, None, &extra),
+        Role::Standby => {
+            svg.rect(
+                cx,
+                cy,
+                CHIP_W,
+                CHIP_H,
+                4.0,
+                theme::BG,
+                Some(bg),
+                &format!("{extra} stroke-width=\"2\""),
+            );
+            svg.rect(
+                cx,
+                cy,
+                CHIP_W,
+                CHIP_H,
+                4.0,
+                "url(#unowned-hatch)",
+                None,
+                " opacity=\"0.5\"",
+            );
+        }
+        Role::WarmUp => svg.rect(
+            cx,
+            cy,
+            CHIP_W,
+            CHIP_H,
+            4.0,
+            theme::BG,
+            Some(bg),
+            &format!("{extra} stroke-width=\"2\" stroke-dasharray=\"2 2\""),
+        ),
+    }
+    let text_fill = if r.role == Role::Active { fg } else { theme::FG };
+    let label = format!(
+        "{} {}{}",
+        mark(r.role),
+        r.task,
+        if r.restoring { " ⟳" } else { "" }
+    );
+    svg.text(
+        cx + CHIP_W / 2.0,
+        cy + 13.0,
+        11.0,
+        "middle",
+        "600",
+        text_fill,
+        &label,
+    );
+}
+
+/// A line per replica still behind its changelog, from `ty`.
+fn lag_lines(svg: &mut Svg, i: &InstanceView, x: f64, mut ty: f64) {
     for r in i
         .replicas
         .iter()
@@ -236,8 +256,6 @@ fn card(svg: &mut Svg, i: &InstanceView, x: f64, y: f64) -> f64 {
         );
         ty += 14.0;
     }
-    svg.raw("</g>");
-    h
 }
 
 fn instances(sim: &Sim, mut caption: Caption) -> String {

@@ -78,21 +78,7 @@ fn upper(b: &crate::engine::pulsar::view::BundleView) -> u64 {
 }
 
 fn ring(sim: &Sim, o: &Options, mut caption: Caption) -> Result<String, ViewError> {
-    let names: Vec<&String> = sim.namespaces().keys().collect();
-    let ns = match &o.namespace {
-        Some(w) if sim.namespaces().contains_key(w) => w.clone(),
-        Some(w) => {
-            return Err(ViewError::UnknownNamespace {
-                wanted: w.clone(),
-                known: if names.is_empty() {
-                    "none".into()
-                } else {
-                    names.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
-                },
-            })
-        }
-        None => names.first().map(|s| s.to_string()).unwrap_or_default(),
-    };
+    let ns = ring_namespace(sim, o)?;
     let topic_count = sim.namespaces().get(&ns).map_or(0, |n| n.topics.len());
     let with_topics = topic_count <= TICK_LIMIT;
     let view = sim.ring_view(&ns, with_topics).unwrap_or(RingView {
@@ -112,9 +98,66 @@ fn ring(sim: &Sim, o: &Options, mut caption: Caption) -> Result<String, ViewErro
     svg.root_attr("data-bundles", &view.bundles.len().to_string());
     svg.root_attr("data-topics", &topic_count.to_string());
     let top = svg.caption(&caption);
-    let (cx, cy) = (200.0, top + 30.0 + R_OUT);
+    let c = (200.0, top + 30.0 + R_OUT);
+    arcs(&mut svg, &view, &colors, c);
+    boundaries(&mut svg, &view, c);
+    ticks(&mut svg, sim, &view, &ns, c);
+    let (cx, cy) = c;
+    svg.text(
+        cx,
+        cy - 4.0,
+        18.0,
+        "middle",
+        "700",
+        theme::FG,
+        &count(view.bundles.len(), "bundle", "bundles"),
+    );
+    svg.text(
+        cx,
+        cy + 16.0,
+        12.0,
+        "middle",
+        "400",
+        theme::MUTED,
+        &count(topic_count, "topic", "topics"),
+    );
+    // Beside the ring's top, clear of a topic tick at hash 0.
+    svg.text(
+        cx + 6.0,
+        top + 14.0,
+        10.0,
+        "start",
+        "400",
+        theme::MUTED,
+        "0x00000000",
+    );
+    let y = ring_legend(&mut svg, sim, &view, &colors, top);
+    svg.fit_height((cy + R_OUT + 40.0).max(y + 20.0));
+    Ok(svg.finish())
+}
 
-    // Arcs: one per bundle, or per run of one owner on a very large ring.
+/// The namespace the ring shows: the one asked for, else the first.
+fn ring_namespace(sim: &Sim, o: &Options) -> Result<String, ViewError> {
+    let names: Vec<&String> = sim.namespaces().keys().collect();
+    Ok(match &o.namespace {
+        Some(w) if sim.namespaces().contains_key(w) => w.clone(),
+        Some(w) => {
+            return Err(ViewError::UnknownNamespace {
+                wanted: w.clone(),
+                known: if names.is_empty() {
+                    "none".into()
+                } else {
+                    names.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+                },
+            })
+        }
+        None => names.first().map(|s| s.to_string()).unwrap_or_default(),
+    })
+}
+
+/// Arcs round the centre `(cx, cy)`: one per bundle, or per run of one owner
+/// on a very large ring.
+fn arcs(svg: &mut Svg, view: &RingView, colors: &Colors, (cx, cy): (f64, f64)) {
     svg.raw("<g class=\"arcs\">");
     let fill = |owner: &Option<String>| match owner {
         Some(o) => colors.color(o).to_string(),
@@ -133,7 +176,7 @@ fn ring(sim: &Sim, o: &Options, mut caption: Caption) -> Result<String, ViewErro
                 rate(b.load.msg_rate())
             );
             let _ = write!(
-                svg_body(&mut svg),
+                svg_body(svg),
                 "<path class=\"arc\" d=\"{}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"0.6\" data-bundle=\"{}\" data-owner=\"{}\" data-topics=\"{}\" data-msg-rate=\"{}\"><title>{}</title></path>",
                 arc_path(cx, cy, u64::from(b.range.lower), upper(b)),
                 fill(&owner),
@@ -156,7 +199,7 @@ fn ring(sim: &Sim, o: &Options, mut caption: Caption) -> Result<String, ViewErro
             let owner = owner.map(|o| o.0.to_string());
             let _ =
                 write!(
-                svg_body(&mut svg),
+                svg_body(svg),
                 "<path class=\"arc run\" d=\"{}\" fill=\"{}\" data-owner=\"{}\" data-run-bundles=\"{}\"/>",
                 arc_path(cx, cy, u64::from(view.bundles[i].range.lower), upper(&view.bundles[j])),
                 fill(&owner),
@@ -167,8 +210,10 @@ fn ring(sim: &Sim, o: &Options, mut caption: Caption) -> Result<String, ViewErro
         }
     }
     svg.raw("</g>");
+}
 
-    // Boundaries.
+/// A line at each bundle's lower boundary (on a ring small enough to draw them).
+fn boundaries(svg: &mut Svg, view: &RingView, (cx, cy): (f64, f64)) {
     if view.bundles.len() <= ARC_LIMIT {
         svg.raw("<g class=\"boundaries\">");
         for b in &view.bundles {
@@ -185,8 +230,12 @@ fn ring(sim: &Sim, o: &Options, mut caption: Caption) -> Result<String, ViewErro
         }
         svg.raw("</g>");
     }
+}
 
-    // Topic ticks, sized by traffic.
+/// Topic ticks, sized by traffic: one per topic, or per bin of the ring when
+/// the namespace has too many topics.
+fn ticks(svg: &mut Svg, sim: &Sim, view: &RingView, ns: &str, (cx, cy): (f64, f64)) {
+    let with_topics = sim.namespaces().get(ns).map_or(0, |n| n.topics.len()) <= TICK_LIMIT;
     svg.raw("<g class=\"ticks\">");
     let tick = |svg: &mut Svg, pos: u64, frac: f64, extra: &str| {
         let a = angle(pos);
@@ -218,9 +267,9 @@ fn ring(sim: &Sim, o: &Options, mut caption: Caption) -> Result<String, ViewErro
                 t.hash,
                 n(t.traffic.msg_rate())
             );
-            tick(&mut svg, u64::from(t.hash), frac, &extra);
+            tick(svg, u64::from(t.hash), frac, &extra);
         }
-    } else if let Some(nsd) = sim.namespaces().get(&ns) {
+    } else if let Some(nsd) = sim.namespaces().get(ns) {
         let mut bins = vec![(0u32, 0.0f64); BINS];
         for t in nsd.topics.values() {
             let i = ((u64::from(t.hash) * BINS as u64 / FULL_SPACE) as usize).min(BINS - 1);
@@ -235,40 +284,16 @@ fn ring(sim: &Sim, o: &Options, mut caption: Caption) -> Result<String, ViewErro
                 " class=\"tick binned\" data-topics=\"{c}\" data-msg-rate=\"{}\"",
                 n(*r)
             );
-            tick(&mut svg, k as u64 * step + step / 2, frac, &extra);
+            tick(svg, k as u64 * step + step / 2, frac, &extra);
         }
     }
     svg.raw("</g>");
-    svg.text(
-        cx,
-        cy - 4.0,
-        18.0,
-        "middle",
-        "700",
-        theme::FG,
-        &count(view.bundles.len(), "bundle", "bundles"),
-    );
-    svg.text(
-        cx,
-        cy + 16.0,
-        12.0,
-        "middle",
-        "400",
-        theme::MUTED,
-        &count(topic_count, "topic", "topics"),
-    );
-    // Beside the ring's top, clear of a topic tick at hash 0.
-    svg.text(
-        cx + 6.0,
-        top + 14.0,
-        10.0,
-        "start",
-        "400",
-        theme::MUTED,
-        "0x00000000",
-    );
+}
 
-    // Legend: brokers (every one up to 24, else the palette's first brokers), no owner.
+/// Legend from `top` at the ring's right: brokers (every one up to 24, else the
+/// palette's first brokers), no owner, and each bundle on a small ring; the
+/// `y` of its last line.
+fn ring_legend(svg: &mut Svg, sim: &Sim, view: &RingView, colors: &Colors, top: f64) -> f64 {
     let mut brokers: Vec<(&str, bool)> = sim
         .brokers()
         .iter()
@@ -313,8 +338,7 @@ fn ring(sim: &Sim, o: &Options, mut caption: Caption) -> Result<String, ViewErro
             svg.text(lx, y, 10.0, "start", "400", theme::FG, &line);
         }
     }
-    svg.fit_height((cy + R_OUT + 40.0).max(y + 20.0));
-    Ok(svg.finish())
+    y
 }
 
 /// The body of `svg`, to write to (a formatter target).

@@ -27,6 +27,53 @@ fn short(x: f64) -> String {
     }
 }
 
+/// Who colours a segment: the brokers (in name order) and the consumers of the
+/// topic's first subscription.
+struct Palette {
+    brokers: Vec<String>,
+    sub: Option<String>,
+    consumers: Vec<String>,
+}
+
+impl Palette {
+    fn broker(&self, b: &str) -> &'static str {
+        self.brokers
+            .binary_search_by(|x| x.as_str().cmp(b))
+            .map_or(GREY, |i| color(i).0)
+    }
+    /// Consumers take the palette from its fourth colour on, so that in a small
+    /// cluster they do not share a colour with the first brokers.
+    fn consumer(&self, c: &str) -> &'static str {
+        self.consumers
+            .iter()
+            .position(|x| x == c)
+            .map_or(GREY, |i| color(i + 3).0)
+    }
+    fn consumer_of(&self, s: &SegmentView) -> Option<String> {
+        self.sub
+            .as_ref()
+            .and_then(|name| s.consumers.iter().find(|(x, _)| x == name))
+            .map(|(_, c)| c.clone())
+    }
+}
+
+/// The bars' geometry: the hash axis from `x0`, `w` wide; the consumer and
+/// owner rows' tops; the rate panel's top, height and top rate.
+struct Frame {
+    x0: f64,
+    w: f64,
+    rows: [f64; 2],
+    rate_y: f64,
+    rate_h: f64,
+    top: f64,
+}
+
+impl Frame {
+    fn y_of(&self, r: f64) -> f64 {
+        self.rate_y + self.rate_h - (r / self.top).clamp(0.0, 1.0) * self.rate_h
+    }
+}
+
 /// The picture of scalable topic `topic` (its full `topic://` name), `width`
 /// user units wide; `None` when there is no such topic.
 pub fn segments_svg(sim: &Sim, topic: &str, width: f64) -> Option<String> {
@@ -35,33 +82,18 @@ pub fn segments_svg(sim: &Sim, topic: &str, width: f64) -> Option<String> {
     let cfg = sim.config();
     let split = cfg.scalable_topic_split_msg_rate_in_threshold;
     let merge = cfg.scalable_topic_merge_msg_rate_in_threshold;
-    let brokers: Vec<String> = sim.brokers().keys().map(|b| b.0.to_string()).collect();
-    let broker_color = |b: &str| {
-        brokers
-            .binary_search_by(|x| x.as_str().cmp(b))
-            .map_or(GREY, |i| color(i).0)
-    };
     let sub = st.subscriptions.keys().next().cloned();
     let consumers: Vec<String> = sub
         .as_ref()
         .and_then(|s| st.subscriptions.get(s))
         .map(|c| c.iter().cloned().collect())
         .unwrap_or_default();
-    let consumer_of = |s: &SegmentView| {
-        sub.as_ref()
-            .and_then(|name| s.consumers.iter().find(|(x, _)| x == name))
-            .map(|(_, c)| c.clone())
-    };
-    // Consumers take the palette from its fourth colour on, so that in a small
-    // cluster they do not share a colour with the first brokers.
-    let consumer_color = |c: &str| {
-        consumers
-            .iter()
-            .position(|x| x == c)
-            .map_or(GREY, |i| color(i + 3).0)
+    let pal = Palette {
+        brokers: sim.brokers().keys().map(|b| b.0.to_string()).collect(),
+        sub,
+        consumers,
     };
     let width = width.max(320.0);
-    let (x0, w) = (LABEL + 12.0, width - LABEL - 24.0);
     let title = format!("Segments of {topic}");
     let mut svg = Svg::new(width, 10.0, &title);
     svg.root_attr("data-topic", topic);
@@ -82,107 +114,148 @@ pub fn segments_svg(sim: &Sim, topic: &str, width: f64) -> Option<String> {
             sim.now_ms() / 1000
         ),
     );
-    let rows = [
-        (
-            30.0,
-            match &sub {
-                Some(s) => format!("consumer ({s})"),
-                None => "consumer (none)".to_string(),
-            },
-        ),
-        (30.0 + ROW + 6.0, "owner broker".to_string()),
+    let rate_y = 30.0 + 2.0 * (ROW + 6.0);
+    let f = Frame {
+        x0: LABEL + 12.0,
+        w: width - LABEL - 24.0,
+        rows: [30.0, 30.0 + ROW + 6.0],
+        rate_y,
+        rate_h: 44.0,
+        top: segs
+            .iter()
+            .map(|s| s.traffic.msg_rate_in)
+            .fold(split * 1.25, f64::max),
+    };
+    let labels = [
+        match &pal.sub {
+            Some(s) => format!("consumer ({s})"),
+            None => "consumer (none)".to_string(),
+        },
+        "owner broker".to_string(),
     ];
-    for (y, label) in &rows {
+    for (y, label) in f.rows.iter().zip(&labels) {
         svg.text(LABEL, y + 17.0, 11.0, "end", "400", theme::MUTED, label);
     }
-    let rate_y = 30.0 + 2.0 * (ROW + 6.0);
-    let rate_h = 44.0;
     svg.text(LABEL, rate_y + 26.0, 11.0, "end", "400", theme::MUTED, "msg/s in");
-    let top = segs
-        .iter()
-        .map(|s| s.traffic.msg_rate_in)
-        .fold(split * 1.25, f64::max);
-    let y_of = |r: f64| rate_y + rate_h - (r / top).clamp(0.0, 1.0) * rate_h;
-    svg.rect(x0, rate_y, w, rate_h, 0.0, theme::PANEL, None, "");
+    svg.rect(f.x0, rate_y, f.w, f.rate_h, 0.0, theme::PANEL, None, "");
     for s in &segs {
-        let (a, b) = (
-            x_of(u32::from(s.range.start), x0, w),
-            x_of(u32::from(s.range.end) + 1, x0, w),
-        );
-        let consumer = consumer_of(s);
-        let owner = s.owner.clone();
-        let rate = s.traffic.msg_rate_in;
-        let tip = format!(
-            "segment {} [0x{:04x}, 0x{:04x}] · {} · bundle {} · owner {} · consumer {} · {} msg/s in",
-            s.id,
-            s.range.start,
-            s.range.end,
-            s.topic,
-            s.bundle,
-            owner.as_deref().unwrap_or("none"),
-            consumer.as_deref().unwrap_or("none"),
-            n(rate)
-        );
-        let data = format!(
-            " data-segment=\"{}\" data-start=\"{}\" data-end=\"{}\" data-owner=\"{}\" data-consumer=\"{}\" data-rate=\"{}\"",
-            s.id,
-            s.range.start,
-            s.range.end,
-            esc(owner.as_deref().unwrap_or("")),
-            esc(consumer.as_deref().unwrap_or("")),
-            n(rate)
-        );
-        let fills = [
-            consumer.as_deref().map_or(GREY, consumer_color),
-            owner.as_deref().map_or(GREY, broker_color),
-        ];
-        svg.raw(&format!(
-            "<g class=\"segment\"{data}><title>{}</title>",
-            esc(&tip)
-        ));
-        for ((y, _), fill) in rows.iter().zip(fills) {
-            svg.rect(a, *y, b - a, ROW, 0.0, fill, Some(theme::BG), "");
-        }
-        let hot = rate > split;
-        svg.rect(
-            a + 1.0,
-            y_of(rate),
-            (b - a - 2.0).max(1.0),
-            rate_y + rate_h - y_of(rate),
-            0.0,
-            if hot { theme::HOT } else { theme::ACCENT },
-            None,
-            "",
-        );
-        if b - a >= 30.0 {
-            let mid = (a + b) / 2.0;
-            let ink = |c: &str| if c == "#0072B2" { "#ffffff" } else { "#000000" };
-            svg.text(
-                mid,
-                rows[0].0 + 17.0,
-                11.0,
-                "middle",
-                "600",
-                ink(fills[0]),
-                &format!("#{}", s.id),
-            );
-            let who = owner.as_deref().unwrap_or("none");
-            let who = if (who.len() as f64) * 6.5 < b - a { who } else { "" };
-            svg.text(mid, rows[1].0 + 17.0, 10.0, "middle", "400", ink(fills[1]), who);
-            svg.text(
-                mid,
-                y_of(rate) - 3.0,
-                10.0,
-                "middle",
-                "400",
-                theme::FG,
-                &short(rate),
-            );
-        }
-        svg.raw("</g>");
+        segment(&mut svg, &f, &pal, s, split);
     }
+    let axis = thresholds_and_axis(&mut svg, &f, split, merge);
+    let mut legend: Vec<(String, String)> = pal
+        .consumers
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (color(i + 3).0.to_string(), format!("consumer {c}")))
+        .collect();
+    let owners: std::collections::BTreeSet<&str> = segs.iter().filter_map(|s| s.owner.as_deref()).collect();
+    legend.extend(
+        owners
+            .iter()
+            .map(|o| (pal.broker(o).to_string(), format!("broker {o}"))),
+    );
+    let per_column = 3;
+    let mut bottom = svg.legend(f.x0, axis + 10.0, &legend, per_column);
+    let mut note = String::new();
+    let _ = write!(
+        note,
+        "split above {} msg/s, merge when cold under {} msg/s for {} s",
+        short(split),
+        short(merge),
+        cfg.scalable_topic_merge_window_seconds
+    );
+    svg.text(12.0, bottom + 14.0, 10.0, "start", "400", theme::MUTED, &note);
+    bottom += 22.0;
+    svg.fit_height(bottom);
+    Some(svg.finish())
+}
+
+/// One segment: its cells in the consumer and owner rows and its rate bar
+/// (hot above `split`), labelled when wide enough.
+fn segment(svg: &mut Svg, f: &Frame, pal: &Palette, s: &SegmentView, split: f64) {
+    let (a, b) = (
+        x_of(u32::from(s.range.start), f.x0, f.w),
+        x_of(u32::from(s.range.end) + 1, f.x0, f.w),
+    );
+    let consumer = pal.consumer_of(s);
+    let owner = s.owner.clone();
+    let rate = s.traffic.msg_rate_in;
+    let tip = format!(
+        "segment {} [0x{:04x}, 0x{:04x}] · {} · bundle {} · owner {} · consumer {} · {} msg/s in",
+        s.id,
+        s.range.start,
+        s.range.end,
+        s.topic,
+        s.bundle,
+        owner.as_deref().unwrap_or("none"),
+        consumer.as_deref().unwrap_or("none"),
+        n(rate)
+    );
+    let data = format!(
+        " data-segment=\"{}\" data-start=\"{}\" data-end=\"{}\" data-owner=\"{}\" data-consumer=\"{}\" data-rate=\"{}\"",
+        s.id,
+        s.range.start,
+        s.range.end,
+        esc(owner.as_deref().unwrap_or("")),
+        esc(consumer.as_deref().unwrap_or("")),
+        n(rate)
+    );
+    let fills = [
+        consumer.as_deref().map_or(GREY, |c| pal.consumer(c)),
+        owner.as_deref().map_or(GREY, |b| pal.broker(b)),
+    ];
+    svg.raw(&format!(
+        "<g class=\"segment\"{data}><title>{}</title>",
+        esc(&tip)
+    ));
+    for (y, fill) in f.rows.iter().zip(fills) {
+        svg.rect(a, *y, b - a, ROW, 0.0, fill, Some(theme::BG), "");
+    }
+    let hot = rate > split;
+    svg.rect(
+        a + 1.0,
+        f.y_of(rate),
+        (b - a - 2.0).max(1.0),
+        f.rate_y + f.rate_h - f.y_of(rate),
+        0.0,
+        if hot { theme::HOT } else { theme::ACCENT },
+        None,
+        "",
+    );
+    if b - a >= 30.0 {
+        let mid = (a + b) / 2.0;
+        let ink = |c: &str| if c == "#0072B2" { "#ffffff" } else { "#000000" };
+        svg.text(
+            mid,
+            f.rows[0] + 17.0,
+            11.0,
+            "middle",
+            "600",
+            ink(fills[0]),
+            &format!("#{}", s.id),
+        );
+        let who = owner.as_deref().unwrap_or("none");
+        let who = if (who.len() as f64) * 6.5 < b - a { who } else { "" };
+        svg.text(mid, f.rows[1] + 17.0, 10.0, "middle", "400", ink(fills[1]), who);
+        svg.text(
+            mid,
+            f.y_of(rate) - 3.0,
+            10.0,
+            "middle",
+            "400",
+            theme::FG,
+            &short(rate),
+        );
+    }
+    svg.raw("</g>");
+}
+
+/// The split and merge thresholds across the rate panel and the hash axis
+/// under it; the axis labels' `y`.
+fn thresholds_and_axis(svg: &mut Svg, f: &Frame, split: f64, merge: f64) -> f64 {
+    let (x0, w) = (f.x0, f.w);
     for (v, label, dash) in [(split, "split", "4 3"), (merge, "merge", "1 3")] {
-        let y = y_of(v);
+        let y = f.y_of(v);
         svg.line(
             x0,
             y,
@@ -202,18 +275,11 @@ pub fn segments_svg(sim: &Sim, topic: &str, width: f64) -> Option<String> {
             &format!("{label} {}", short(v)),
         );
     }
-    let axis = rate_y + rate_h + 14.0;
+    let base = f.rate_y + f.rate_h;
+    let axis = base + 14.0;
     for h in [0u32, 0x4000, 0x8000, 0xC000, 0x10000] {
         let x = x_of(h, x0, w);
-        svg.line(
-            x,
-            rate_y + rate_h,
-            x,
-            rate_y + rate_h + 4.0,
-            theme::MUTED,
-            1.0,
-            "",
-        );
+        svg.line(x, base, x, base + 4.0, theme::MUTED, 1.0, "");
         let anchor = match h {
             0 => "start",
             0x10000 => "end",
@@ -229,31 +295,7 @@ pub fn segments_svg(sim: &Sim, topic: &str, width: f64) -> Option<String> {
             &format!("0x{:04x}", h.min(0xFFFF)),
         );
     }
-    let mut legend: Vec<(String, String)> = consumers
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (color(i + 3).0.to_string(), format!("consumer {c}")))
-        .collect();
-    let owners: std::collections::BTreeSet<&str> = segs.iter().filter_map(|s| s.owner.as_deref()).collect();
-    legend.extend(
-        owners
-            .iter()
-            .map(|o| (broker_color(o).to_string(), format!("broker {o}"))),
-    );
-    let per_column = 3;
-    let mut bottom = svg.legend(x0, axis + 10.0, &legend, per_column);
-    let mut note = String::new();
-    let _ = write!(
-        note,
-        "split above {} msg/s, merge when cold under {} msg/s for {} s",
-        short(split),
-        short(merge),
-        cfg.scalable_topic_merge_window_seconds
-    );
-    svg.text(12.0, bottom + 14.0, 10.0, "start", "400", theme::MUTED, &note);
-    bottom += 22.0;
-    svg.fit_height(bottom);
-    Some(svg.finish())
+    axis
 }
 
 #[cfg(test)]

@@ -323,35 +323,7 @@ pub fn small(sweep: &Sweep, labels: &[String], this: &[Vec<(&'static str, f64)>]
     let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0) as f64;
     let left = (16.0 + longest * 6.0).clamp(70.0, 170.0);
     let right = w - 14.0;
-    let mut names: Vec<&'static str> = Vec::new();
-    for f in sweep.variants.iter().flat_map(|v| &v.figures) {
-        if !names.contains(&f.figure) {
-            names.push(f.figure);
-        }
-    }
-    let this_of = |vi: usize, name: &str| {
-        this.get(vi)
-            .and_then(|t| t.iter().find(|(k, _)| *k == name))
-            .map(|(_, v)| *v)
-    };
-    let (mut drawn, mut same) = (Vec::new(), Vec::new());
-    for name in names {
-        let mut all = sweep.variants.iter().enumerate().flat_map(|(vi, v)| {
-            let f = v.figures.iter().find(|f| f.figure == name);
-            f.into_iter()
-                .flat_map(|f| f.values.iter().copied())
-                .chain(this_of(vi, name))
-        });
-        let first = all.next();
-        let runs_lack_it = sweep
-            .variants
-            .iter()
-            .any(|v| v.runs > 0 && v.figures.iter().all(|f| f.figure != name));
-        match first {
-            Some(a) if !runs_lack_it && all.all(|b| b == a) => same.push(format!("{name} {}", fmt(a))),
-            _ => drawn.push(name),
-        }
-    }
+    let (drawn, same) = differing(sweep, this);
     let (row, head, gap) = (16.0, 18.0, 10.0);
     let rows = sweep.variants.len() as f64;
     let block = head + rows * row + gap;
@@ -386,15 +358,91 @@ pub fn small(sweep: &Sweep, labels: &[String], this: &[Vec<(&'static str, f64)>]
         theme::MUTED,
         "solid tick: median · dashed tick: 90th percentile",
     );
-    let mut lines = Vec::new();
-    for (pi, name) in drawn.iter().enumerate() {
-        let y0 = top + pi as f64 * block;
+    let at = Panel {
+        left,
+        right,
+        head,
+        row,
+        seed,
+    };
+    let lines = drawn
+        .iter()
+        .enumerate()
+        .map(|(pi, name)| at.draw(&mut svg, sweep, labels, this, name, top + pi as f64 * block))
+        .collect();
+    Small {
+        svg: svg.finish(),
+        lines,
+        same: same.join(", "),
+    }
+}
+
+/// The figure `name` of the run of the on-screen seed under setting `vi`.
+fn this_of(this: &[Vec<(&'static str, f64)>], vi: usize, name: &str) -> Option<f64> {
+    this.get(vi)
+        .and_then(|t| t.iter().find(|(k, _)| *k == name))
+        .map(|(_, v)| *v)
+}
+
+/// The figures of `sweep` in their first order: those that differ between runs
+/// or settings (to draw), and the others as "name value".
+fn differing(sweep: &Sweep, this: &[Vec<(&'static str, f64)>]) -> (Vec<&'static str>, Vec<String>) {
+    let mut names: Vec<&'static str> = Vec::new();
+    for f in sweep.variants.iter().flat_map(|v| &v.figures) {
+        if !names.contains(&f.figure) {
+            names.push(f.figure);
+        }
+    }
+    let (mut drawn, mut same) = (Vec::new(), Vec::new());
+    for name in names {
+        let mut all = sweep.variants.iter().enumerate().flat_map(|(vi, v)| {
+            let f = v.figures.iter().find(|f| f.figure == name);
+            f.into_iter()
+                .flat_map(|f| f.values.iter().copied())
+                .chain(this_of(this, vi, name))
+        });
+        let first = all.next();
+        let runs_lack_it = sweep
+            .variants
+            .iter()
+            .any(|v| v.runs > 0 && v.figures.iter().all(|f| f.figure != name));
+        match first {
+            Some(a) if !runs_lack_it && all.all(|b| b == a) => same.push(format!("{name} {}", fmt(a))),
+            _ => drawn.push(name),
+        }
+    }
+    (drawn, same)
+}
+
+/// The layout of one figure's panel: the dot rows' span, the heading's and a
+/// row's height, and the on-screen seed.
+struct Panel {
+    left: f64,
+    right: f64,
+    head: f64,
+    row: f64,
+    seed: u64,
+}
+
+impl Panel {
+    /// Figure `name`'s panel from `y0`: its heading and range, a row of dots per
+    /// setting; the sentence that says it.
+    fn draw(
+        &self,
+        svg: &mut Svg,
+        sweep: &Sweep,
+        labels: &[String],
+        this: &[Vec<(&'static str, f64)>],
+        name: &str,
+        y0: f64,
+    ) -> String {
+        let (left, right, seed) = (self.left, self.right, self.seed);
         let figs: Vec<Option<&crate::scenario::sweep::Figure>> = sweep
             .variants
             .iter()
-            .map(|r| r.figures.iter().find(|f| f.figure == *name))
+            .map(|r| r.figures.iter().find(|f| f.figure == name))
             .collect();
-        let marks: Vec<Option<f64>> = (0..figs.len()).map(|vi| this_of(vi, name)).collect();
+        let marks: Vec<Option<f64>> = (0..figs.len()).map(|vi| this_of(this, vi, name)).collect();
         let (lo, hi) = range(
             figs.iter()
                 .flatten()
@@ -414,13 +462,13 @@ pub fn small(sweep: &Sweep, labels: &[String], this: &[Vec<(&'static str, f64)>]
         );
         let mut words = Vec::new();
         for (vi, f) in figs.iter().enumerate() {
-            let cy = y0 + head + vi as f64 * row + row / 2.0;
+            let cy = y0 + self.head + vi as f64 * self.row + self.row / 2.0;
             svg.text(left - 8.0, cy + 4.0, 10.0, "end", "400", theme::FG, &labels[vi]);
             svg.line(left, cy, right, cy, theme::PANEL, 1.0, "");
             let mark = marks[vi];
             let Some(f) = f else {
                 // Only "rounds to settle" is left out of a run: it did not settle.
-                let none = if *name == "rounds to settle" {
+                let none = if name == "rounds to settle" {
                     "no run settled"
                 } else {
                     "no run has it"
@@ -450,7 +498,7 @@ pub fn small(sweep: &Sweep, labels: &[String], this: &[Vec<(&'static str, f64)>]
                 radius: (1.5, 3.5),
                 tick: 6.0,
             };
-            r.draw(&mut svg, f, &x);
+            r.draw(svg, f, &x);
             if let Some(m) = mark {
                 let _ = write!(
                     svg,
@@ -469,11 +517,6 @@ pub fn small(sweep: &Sweep, labels: &[String], this: &[Vec<(&'static str, f64)>]
                 mark.map_or(String::new(), |m| format!(" (seed {seed}: {})", fmt(m)))
             ));
         }
-        lines.push(format!("{name}: {}", words.join("; ")));
-    }
-    Small {
-        svg: svg.finish(),
-        lines,
-        same: same.join(", "),
+        format!("{name}: {}", words.join("; "))
     }
 }

@@ -323,6 +323,24 @@ fn each_question_shows_its_symptom_and_the_fix_cures_it() {
         .join(", ");
     assert!(d.contains(&format!("{run} tasks (a difference of 2)")), "{d}");
     assert!(d.contains("Over seeds 0–9") && d.contains("[4, 3, 2] in"), "{d}");
+    // FLIP-370: the slots were even all along. JV-A's parallelism 6 makes six
+    // slot requests (JV-B's three share them) over three TaskManagers of two
+    // slots, so each fills 2 in either mode; only the task count differs.
+    // Flink's loading weight of a slot is its task count (DefaultLoadingWeight),
+    // which is what tasks mode evens out, not the work in each task.
+    for sc in [q.scenario(), q.fixed().unwrap()] {
+        let o = gallery::outcome::<flink::Sim>(&sc).unwrap();
+        let mut used = [0; 3];
+        for a in o.after.state.placement().iter().flatten() {
+            used[a.tm as usize] += 1;
+        }
+        assert_eq!(used, [2, 2, 2]);
+    }
+    assert!(d.contains("fill 2, 2, 2 slots and run"), "{d}");
+    assert!(d.contains("slots are counted, not the tasks"), "{d}");
+    let f = q.with_fix().unwrap();
+    assert!(f.contains("fill 2, 2, 2 slots and run 3, 3, 3 tasks"), "{f}");
+    assert!(f.contains("not how much work each task does"), "{f}");
     // Kafka Streams: some standbys share their active's rack; none with the tag.
     let q = questions::question("kstreams-standbys-same-rack").unwrap();
     let o = gallery::outcome::<kstreams::Sim>(&q.fixed().unwrap()).unwrap();
@@ -434,4 +452,64 @@ fn a_new_instance_waits_for_a_probing_rebalance() {
         .with_fix()
         .unwrap()
         .contains(&format!("{} s after it joined", fast / 1000)));
+}
+
+/// apache/pulsar#16059 and #8492: a bundle unloaded from a busy broker is
+/// placed back on it, because the placement keeps only the brokers owning the
+/// fewest bundles of the namespace. Counted here from the unload events and the
+/// final owners, independently of the sentence.
+#[test]
+fn bundles_bounce_back_until_the_even_distribution_filter_is_off() {
+    use lbscope::engine::pulsar;
+    let q = gallery::questions::question("pulsar-bundles-bounce").unwrap();
+    let unloads = |sc: &Scenario| {
+        let o = gallery::outcome::<pulsar::Sim>(sc).unwrap();
+        let froms: Vec<(String, String)> = o
+            .after
+            .steps
+            .iter()
+            .flat_map(|s| s.events.iter())
+            .filter_map(|e| match e {
+                pulsar::Event::Unloaded { bundle, from, .. } => Some((bundle.to_string(), from.to_string())),
+                _ => None,
+            })
+            .collect();
+        let owner = |b: &str| {
+            let r = o.after.state.ring_view("public/default", false).unwrap();
+            r.bundles
+                .iter()
+                .find(|x| format!("public/default/{}", x.name) == b)
+                .and_then(|x| x.owner.as_ref().map(|o| o.to_string()))
+        };
+        // Bundles whose owner now is a broker they were unloaded from.
+        let mut back: Vec<&str> = froms
+            .iter()
+            .filter(|(b, f)| owner(b).as_deref() == Some(f.as_str()))
+            .map(|(b, _)| b.as_str())
+            .collect();
+        back.sort_unstable();
+        back.dedup();
+        // The busy broker is the only one shed from (the sentence says so).
+        assert!(froms.iter().all(|(_, f)| f == "broker-2"), "{froms:?}");
+        (froms.len(), back.len())
+    };
+    let (n, back) = unloads(&q.scenario());
+    assert!(n >= 4 && back == 2, "{n} unloads, {back} back");
+    let d = q.diagnosis().unwrap();
+    assert!(
+        d.contains(&format!("unloaded bundles {n} time(s) from broker-2")),
+        "{d}"
+    );
+    assert!(d.contains(&format!("{back} of them came back")), "{d}");
+    assert!(
+        d.contains("removed broker-1 and broker-3 from the candidates"),
+        "{d}"
+    );
+    let (n, back) = unloads(&q.fixed().unwrap());
+    assert_eq!(back, 0);
+    assert!(q
+        .with_fix()
+        .unwrap()
+        .contains(&format!("unloaded bundles {n} time(s)")));
+    assert!(q.with_fix().unwrap().contains("0 of them came back"));
 }
