@@ -740,3 +740,96 @@ mod streams_group_assignor_configs {
         assert!(keys.contains(&"streams.assignor.name"));
     }
 }
+
+/// A whole rebalance under each streams group assignor, through the simulator.
+mod streams_group_runs {
+    use super::*;
+    use lbscope::engine::kstreams::{Action, Event, Sim, SubtopologySpec};
+    use lbscope::engine::Engine;
+
+    fn group(cfg: Config) -> (Sim, Vec<Event>) {
+        let mut s = Sim::new(cfg, 3).unwrap();
+        for topic in ["in", "clicks"] {
+            s.apply(&Action::DefineTopic {
+                topic: topic.into(),
+                partitions: 2,
+                racks: vec![],
+                replication_factor: 1,
+            })
+            .unwrap();
+        }
+        for (name, zone) in [("a", "z1"), ("b", "z2")] {
+            s.apply(&Action::AddInstance {
+                name: name.into(),
+                threads: Some(2),
+                rack: None,
+                tags: [("zone".to_string(), zone.to_string())].into_iter().collect(),
+                process_id: None,
+            })
+            .unwrap();
+        }
+        let specs: Vec<SubtopologySpec> = vec![
+            serde_json::from_value(serde_json::json!({"sources": ["in"], "stores": ["counts"]})).unwrap(),
+            serde_json::from_value(serde_json::json!({"sources": ["clicks"]})).unwrap(),
+        ];
+        let evs = s
+            .apply(&Action::DefineTopology {
+                subtopologies: specs,
+                copartition_groups: vec![],
+            })
+            .unwrap();
+        (s, evs)
+    }
+
+    fn ran(evs: &[Event]) -> Option<lbscope::engine::kstreams::assignor::Assignor> {
+        evs.iter().find_map(|e| match e {
+            Event::RebalanceStarted { assignor, .. } => Some(*assignor),
+            _ => None,
+        })
+    }
+
+    /// Derived by reading `BalancedTaskAssignor`: the stateful 0_0 and 0_1 go
+    /// one to each instance, their standbys to the other, and the stateless 1_0
+    /// and 1_1 one to each; inside an instance the stateful active, the standby
+    /// and a stateless active are levelled over the two threads, so one thread
+    /// runs two actives while the other holds the standby. The state stays
+    /// consistent (the invariants hold).
+    #[test]
+    fn the_balanced_assignor_runs_a_streams_group() {
+        let cfg = Config {
+            streams_assignor_name: Some("balanced".into()),
+            ..super::cfg(1, &[])
+        };
+        let (s, evs) = group(cfg);
+        assert_eq!(
+            ran(&evs),
+            Some(lbscope::engine::kstreams::assignor::Assignor::StreamsGroupBalanced)
+        );
+        s.invariants().unwrap();
+        for name in ["a", "b"] {
+            let i = s.instance(name).unwrap();
+            assert_eq!(i.active_tasks().len(), 2, "{name}");
+            assert_eq!(i.standby_tasks().len(), 1, "{name}");
+            let per_thread: Vec<usize> = i.threads.iter().map(|t| t.active.len()).collect();
+            assert_eq!(per_thread, vec![2, 0], "{name}");
+        }
+    }
+
+    /// With the zone tag set the sticky assignor reports the keys it spreads
+    /// standbys over, and each standby lands in the other zone.
+    #[test]
+    fn the_sticky_assignor_spreads_standbys_over_zones() {
+        let (s, evs) = group(super::cfg(1, &["zone"]));
+        assert_eq!(
+            ran(&evs),
+            Some(lbscope::engine::kstreams::assignor::Assignor::StreamsGroupSticky)
+        );
+        s.invariants().unwrap();
+        let a = s.instance("a").unwrap();
+        let b = s.instance("b").unwrap();
+        for t in a.standby_tasks() {
+            assert!(b.active_tasks().contains(&t));
+        }
+        assert_eq!(a.standby_tasks().len() + b.standby_tasks().len(), 2);
+    }
+}

@@ -11,7 +11,8 @@
 //! Which one a rebalance runs is [`crate::engine::kstreams::Config::assignor`];
 //! each registry entry's [`StrategyInfo`] names the one config key and value that
 //! select it over the defaults (`internal.task.assignor.class`,
-//! `task.assignor.class` or `group.protocol`).
+//! `task.assignor.class`, `group.protocol` or, in a streams group,
+//! `streams.assignor.name`).
 //!
 //! Standby placement is a separate family in Kafka (`StandbyTaskAssignor`,
 //! chosen by `StandbyTaskAssignorFactory` from `rack.aware.assignment.tags` and

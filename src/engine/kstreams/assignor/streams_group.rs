@@ -1,6 +1,7 @@
 //! The group coordinator's `StickyTaskAssignor` for streams groups
 //! (`group.protocol=streams`, KIP-1071; `group-coordinator/.../streams/assignor/
-//! StickyTaskAssignor` and `ProcessState`). The broker assigns tasks to *members*
+//! StickyTaskAssignor` and `ProcessState`, at apache/kafka
+//! 058944c8144d5487db696959993120e620cb6aa8). The broker assigns tasks to *members*
 //! (one per stream thread) grouped by process (one per instance), with quotas per
 //! member rounded up:
 //!
@@ -17,7 +18,12 @@
 //!   ties by fewer stateless actives per member);
 //! * standbys (`streams.num.standby.replicas`, else the broker's
 //!   `group.streams.num.standby.replicas`), tasks in descending (partition,
-//!   sub-topology) order: the previous active member, then the least-loaded
+//!   sub-topology) order: with `rack.aware.assignment.tags` set, first every copy
+//!   that still makes the task more tag-diverse
+//!   ([`super::rack_aware_standby_picker`]; equally diverse processes with room
+//!   ranked by previous holding, active first, then by load; the member that held
+//!   it while under the total quota, else the least-loaded member); then the
+//!   previous active member, then the least-loaded
 //!   previous standby member (both under the total quota, on a process without a
 //!   copy); the rest, in descending (sub-topology, partition) order, to the
 //!   least-loaded process without a copy.
@@ -27,7 +33,7 @@
 //! a restart), each group most caught-up (highest offset sum) first.
 //!
 //! No lags, warm-ups or probing rebalances; `client.rack` and the rack-aware
-//! strategies are not used. Sub-topology ids are strings on the broker, so they
+//! active strategies are not used. Sub-topology ids are strings on the broker, so they
 //! sort as text ("10" before "2").
 //!
 //! lbscope's rules where Java leaves the order open (hash maps, heap ties):
