@@ -33,6 +33,7 @@ mod kstreams_rack;
 mod kstreams_reliability;
 mod kstreams_scale;
 mod kstreams_setup;
+mod kstreams_streams_group;
 mod kstreams_strict_actions;
 mod kstreams_task_assignor_convergence;
 mod lessons;

@@ -73,6 +73,15 @@ pub struct Config {
     /// Group config `streams.num.standby.replicas` (null: the broker's default).
     #[serde(rename = "streams.num.standby.replicas")]
     pub streams_num_standby_replicas: Option<u32>,
+    /// Broker config `group.streams.assignors` (KIP-1357): the task assignors the
+    /// coordinator offers streams groups, by name or class name; the first is the
+    /// default of a group that selects none.
+    #[serde(rename = "group.streams.assignors")]
+    pub group_streams_assignors: Vec<String>,
+    /// Group config `streams.assignor.name` (KIP-1357): which of
+    /// `group.streams.assignors` the group runs (null: the first).
+    #[serde(rename = "streams.assignor.name")]
+    pub streams_assignor_name: Option<String>,
     /// lbscope only: records per second one replica restores from its changelog.
     #[serde(rename = "lbscope.restore.records.per.second")]
     pub restore_records_per_second: u64,
@@ -100,6 +109,8 @@ impl Default for Config {
             group_streams_num_standby_replicas: 0,
             group_streams_max_standby_replicas: 2,
             streams_num_standby_replicas: None,
+            group_streams_assignors: vec![STICKY_ASSIGNOR_NAME.into(), BALANCED_ASSIGNOR_NAME.into()],
+            streams_assignor_name: None,
             restore_records_per_second: 10_000,
             unmodelled: BTreeMap::new(),
         }
@@ -112,7 +123,10 @@ impl Config {
     /// `internal.task.assignor.class` (Kafka's `StreamsPartitionAssignor`).
     pub fn assignor(&self) -> Assignor {
         if self.group_protocol == GroupProtocol::Streams {
-            return Assignor::StreamsGroupSticky;
+            return match self.streams_assignor() {
+                Some(BALANCED_ASSIGNOR_NAME) => Assignor::StreamsGroupBalanced,
+                _ => Assignor::StreamsGroupSticky,
+            };
         }
         match self.task_assignor_class.as_deref() {
             Some("high_availability") => Assignor::HighAvailability,
@@ -122,6 +136,19 @@ impl Config {
                 AssignorKind::HighAvailability => Assignor::HighAvailability,
                 AssignorKind::Sticky => Assignor::Sticky,
             },
+        }
+    }
+
+    /// The name of the assignor a streams group runs: `streams.assignor.name`,
+    /// else the first of `group.streams.assignors` (class names read as their
+    /// built-in's name); `None` when the list is empty (refused by validation).
+    pub fn streams_assignor(&self) -> Option<&'static str> {
+        match &self.streams_assignor_name {
+            Some(n) => streams_assignor_name_of(n),
+            None => self
+                .group_streams_assignors
+                .first()
+                .and_then(|n| streams_assignor_name_of(n)),
         }
     }
 
@@ -152,6 +179,7 @@ impl Config {
                 )));
             }
         }
+        self.validate_streams_assignors()?;
         if let Some(n) = self.streams_num_standby_replicas {
             if n > self.group_streams_max_standby_replicas {
                 return Err(Error::BadConfig(format!(
@@ -198,6 +226,75 @@ impl Config {
             return Err(Error::BadConfig(format!(
                 "num.standby.replicas above the playground limit of {MAX_STANDBY_REPLICAS}"
             )));
+        }
+        Ok(())
+    }
+}
+
+/// The built-in streams group assignors: (name, class name).
+pub const STREAMS_GROUP_ASSIGNORS: [(&str, &str); 2] = [
+    (
+        STICKY_ASSIGNOR_NAME,
+        "org.apache.kafka.coordinator.group.streams.assignor.StickyTaskAssignor",
+    ),
+    (
+        BALANCED_ASSIGNOR_NAME,
+        "org.apache.kafka.coordinator.group.streams.assignor.BalancedTaskAssignor",
+    ),
+];
+/// `StickyTaskAssignor.name()`.
+pub const STICKY_ASSIGNOR_NAME: &str = "sticky";
+/// `BalancedTaskAssignor.name()`.
+pub const BALANCED_ASSIGNOR_NAME: &str = "balanced";
+
+/// The built-in name of a `group.streams.assignors` entry (a name or a class name).
+pub fn streams_assignor_name_of(entry: &str) -> Option<&'static str> {
+    let e = entry.trim();
+    STREAMS_GROUP_ASSIGNORS
+        .iter()
+        .find(|(n, c)| *n == e || *c == e)
+        .map(|(n, _)| *n)
+}
+
+impl Config {
+    /// `group.streams.assignors` names only built-in assignors, each once, and
+    /// `streams.assignor.name` one of them.
+    fn validate_streams_assignors(&self) -> Result<(), Error> {
+        let known = || {
+            STREAMS_GROUP_ASSIGNORS
+                .iter()
+                .map(|(n, c)| format!("{n} ({c})"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if self.group_streams_assignors.is_empty() {
+            return Err(Error::BadConfig(format!(
+                "group.streams.assignors must name at least one assignor; the built-in ones are {}",
+                known()
+            )));
+        }
+        let mut names = Vec::new();
+        for e in &self.group_streams_assignors {
+            let Some(n) = streams_assignor_name_of(e) else {
+                return Err(Error::BadConfig(format!(
+                    "group.streams.assignors: unknown assignor {e:?}; lbscope models the built-in assignors {}",
+                    known()
+                )));
+            };
+            if names.contains(&n) {
+                return Err(Error::BadConfig(format!(
+                    "group.streams.assignors names the assignor {n} twice"
+                )));
+            }
+            names.push(n);
+        }
+        if let Some(g) = &self.streams_assignor_name {
+            if !names.contains(&g.as_str()) {
+                return Err(Error::BadConfig(format!(
+                    "streams.assignor.name {g:?} is not one of group.streams.assignors: {}",
+                    names.join(", ")
+                )));
+            }
         }
         Ok(())
     }

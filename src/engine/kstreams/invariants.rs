@@ -63,8 +63,10 @@ pub fn check(sim: &Sim) -> Result<(), String> {
     // (`StickyTaskAssignor.assignActive`, step 1). What holds there instead is
     // the quota itself: no member ends with more active tasks than
     // `ceil(tasks / members)` (the quotas only shrink as members fill up, and
-    // the least-loaded pass adds to a member below the group's average).
-    let streams = sim.config().group_protocol == super::config::GroupProtocol::Streams;
+    // the least-loaded pass adds to a member below the group's average). The
+    // balanced assignor levels a process's members on all their tasks, so a
+    // member may run more actives than that while a sibling holds standbys.
+    let streams = sim.config().assignor() == super::assignor::Assignor::StreamsGroupSticky;
     let member_count: usize = sim
         .instances()
         .values()

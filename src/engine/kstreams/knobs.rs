@@ -84,10 +84,23 @@ pub(super) const KNOBS: &[Knob] = &[
     Knob::new("group.streams.max.standby.replicas", Kind::Int { min: 0, max: 16 }, ASSIGN, "Broker: the most standbys a streams group may set."),
     Knob::new("streams.num.standby.replicas", Kind::Int { min: 0, max: 16 }, ASSIGN, "Group: standbys per task under the streams protocol (unset: the broker's default).").optional(),
     Knob::new(
+        "group.streams.assignors",
+        Kind::TextList,
+        ASSIGN,
+        "Broker (KIP-1357): the assignors streams groups may run, by name (sticky, balanced) or class name; the first is the default.",
+    ),
+    Knob::new(
+        "streams.assignor.name",
+        Kind::Choice(&["sticky", "balanced"]),
+        ASSIGN,
+        "Group (KIP-1357): which of group.streams.assignors the group runs (unset: the first).",
+    )
+    .optional(),
+    Knob::new(
         "rack.aware.assignment.tags",
         Kind::TextList,
         RACK,
-        "Client tag keys that standbys are spread over.",
+        "Client tag keys that standbys are spread over; under group.protocol=streams the first key counts most.",
     ),
     Knob::new(
         "rack.aware.assignment.strategy",

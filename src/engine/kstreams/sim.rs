@@ -1215,6 +1215,9 @@ impl Engine for Sim {
         if info.key == standby::TAG_AWARE_KEY {
             patch = patch.set("num.standby.replicas", serde_json::json!(1))?;
         }
+        if info.key == "streams.assignor.name" {
+            patch = patch.set("group.protocol", serde_json::json!("streams"))?;
+        }
         patch.apply_to(&Config::default())
     }
 }

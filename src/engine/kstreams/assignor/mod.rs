@@ -3,12 +3,16 @@
 //! * [`high_availability`] is `HighAvailabilityTaskAssignor` (Kafka's default since 2.6);
 //! * [`sticky`] is `LegacyStickyTaskAssignor`;
 //! * [`sticky_task_assignor`] is KIP-924's built-in `StickyTaskAssignor`;
-//! * [`streams_group`] is the group coordinator's `StickyTaskAssignor` (KIP-1071).
+//! * [`streams_group`] is the group coordinator's `StickyTaskAssignor` (KIP-1071),
+//!   with [`rack_aware_standby_picker`] for its rack-aware standbys;
+//! * [`streams_group_balanced`] is the group coordinator's `BalancedTaskAssignor`
+//!   (KIP-1357, `streams.assignor.name=balanced`).
 //!
 //! Which one a rebalance runs is [`crate::engine::kstreams::Config::assignor`];
 //! each registry entry's [`StrategyInfo`] names the one config key and value that
 //! select it over the defaults (`internal.task.assignor.class`,
-//! `task.assignor.class` or `group.protocol`).
+//! `task.assignor.class`, `group.protocol` or, in a streams group,
+//! `streams.assignor.name`).
 //!
 //! Standby placement is a separate family in Kafka (`StandbyTaskAssignor`,
 //! chosen by `StandbyTaskAssignorFactory` from `rack.aware.assignment.tags` and
@@ -19,9 +23,11 @@
 //! balancing loop the high-availability assignor uses.
 
 pub mod high_availability;
+pub mod rack_aware_standby_picker;
 pub mod sticky;
 pub mod sticky_task_assignor;
 pub mod streams_group;
+pub mod streams_group_balanced;
 
 use super::client_state::{ClientState, ConsumerState, TaskMeta};
 use super::rack_aware::RackModel;
@@ -168,6 +174,8 @@ pub enum Assignor {
     StickyTaskAssignor,
     /// The group coordinator's `StickyTaskAssignor` (`group.protocol=streams`, KIP-1071).
     StreamsGroupSticky,
+    /// The group coordinator's `BalancedTaskAssignor` (`streams.assignor.name=balanced`).
+    StreamsGroupBalanced,
 }
 
 impl Assignor {
@@ -224,11 +232,12 @@ pub trait TaskAssignor: Sync {
 }
 
 /// Every task assignor, in the order the settings list them.
-pub static REGISTRY: [&dyn TaskAssignor; 4] = [
+pub static REGISTRY: [&dyn TaskAssignor; 5] = [
     &high_availability::HighAvailabilityTaskAssignor,
     &sticky::LegacyStickyTaskAssignor,
     &sticky_task_assignor::StickyTaskAssignor,
     &streams_group::StreamsGroupStickyTaskAssignor,
+    &streams_group_balanced::StreamsGroupBalancedTaskAssignor,
 ];
 
 /// The implementation of `a`.
@@ -440,6 +449,7 @@ mod registry_tests {
             Assignor::Sticky,
             Assignor::StickyTaskAssignor,
             Assignor::StreamsGroupSticky,
+            Assignor::StreamsGroupBalanced,
         ];
         for a in all {
             assert_eq!(REGISTRY.iter().filter(|s| s.id() == a).count(), 1, "{a:?}");

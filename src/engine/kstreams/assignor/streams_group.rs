@@ -1,6 +1,7 @@
 //! The group coordinator's `StickyTaskAssignor` for streams groups
 //! (`group.protocol=streams`, KIP-1071; `group-coordinator/.../streams/assignor/
-//! StickyTaskAssignor` and `ProcessState`). The broker assigns tasks to *members*
+//! StickyTaskAssignor` and `ProcessState`, at apache/kafka
+//! 058944c8144d5487db696959993120e620cb6aa8). The broker assigns tasks to *members*
 //! (one per stream thread) grouped by process (one per instance), with quotas per
 //! member rounded up:
 //!
@@ -17,7 +18,12 @@
 //!   ties by fewer stateless actives per member);
 //! * standbys (`streams.num.standby.replicas`, else the broker's
 //!   `group.streams.num.standby.replicas`), tasks in descending (partition,
-//!   sub-topology) order: the previous active member, then the least-loaded
+//!   sub-topology) order: with `rack.aware.assignment.tags` set, first every copy
+//!   that still makes the task more tag-diverse
+//!   ([`super::rack_aware_standby_picker`]; equally diverse processes with room
+//!   ranked by previous holding, active first, then by load; the member that held
+//!   it while under the total quota, else the least-loaded member); then the
+//!   previous active member, then the least-loaded
 //!   previous standby member (both under the total quota, on a process without a
 //!   copy); the rest, in descending (sub-topology, partition) order, to the
 //!   least-loaded process without a copy.
@@ -27,7 +33,7 @@
 //! a restart), each group most caught-up (highest offset sum) first.
 //!
 //! No lags, warm-ups or probing rebalances; `client.rack` and the rack-aware
-//! strategies are not used. Sub-topology ids are strings on the broker, so they
+//! active strategies are not used. Sub-topology ids are strings on the broker, so they
 //! sort as text ("10" before "2").
 //!
 //! lbscope's rules where Java leaves the order open (hash maps, heap ties):
@@ -37,6 +43,7 @@
 //! members of a process to the first in that order; the offsets a process reports
 //! for tasks none of its members holds are its first member's.
 
+use super::rack_aware_standby_picker::RackAwareStandbyPicker;
 use super::{Assignor, Ctx, MemberTasks, Reason, TaskAssignor};
 use crate::engine::kstreams::client_state::ConsumerState;
 use crate::engine::kstreams::threads::{self, ThreadTasks};
@@ -265,11 +272,95 @@ fn assign_active(ctx: &mut Ctx, st: &mut State, mut tasks: Vec<usize>, stateful:
     }
 }
 
+/// `hasRoom`: some member of the process is below the total quota.
+fn has_room(st: &State, p: usize) -> bool {
+    st.procs[p]
+        .member_counts
+        .iter()
+        .any(|&n| n < st.total_q.per_member)
+}
+
+/// The processes that held `t` before, each with its best rank: 0 for the
+/// previous active member's, then 1, 2, … in the ranked previous standby order;
+/// with the member that held it.
+fn prev_holders(st: &State, t: usize) -> BTreeMap<usize, (usize, Member)> {
+    let mut out = BTreeMap::new();
+    if let Some(v) = st.prev_standby.get(&t) {
+        for (i, &mb) in v.iter().enumerate() {
+            out.entry(mb.0).or_insert((1 + i, mb));
+        }
+    }
+    if let Some(&mb) = st.prev_active.get(&t) {
+        out.insert(mb.0, (0, mb));
+    }
+    out
+}
+
+/// `assignRackAwareStandbys`: the standbys of `t` that still make it more
+/// tag-diverse, on processes with room; ties by previous holder rank, then load.
+/// Returns how many it placed.
+fn assign_rack_aware_standbys(
+    ctx: &mut Ctx,
+    st: &mut State,
+    picker: &mut RackAwareStandbyPicker,
+    t: usize,
+    want: u32,
+) -> u32 {
+    picker.start_task();
+    if let Some(&owner) = st.owner.get(&t) {
+        picker.mark_used(owner);
+    }
+    let holders = prev_holders(st, t);
+    let rank = |p: usize| holders.get(&p).map_or(usize::MAX, |h| h.0);
+    let mut placed = 0;
+    while placed < want {
+        let winner = {
+            let st: &State = st;
+            picker.pick_next(
+                |p| !st.procs[p].assigned.contains(&t) && has_room(st, p),
+                |a, b| {
+                    rank(a).cmp(&rank(b)).then(
+                        st.procs[a]
+                            .load()
+                            .partial_cmp(&st.procs[b].load())
+                            .unwrap_or(Ordering::Equal),
+                    )
+                },
+            )
+        };
+        let Some(p) = winner else { break };
+        let m = match holders.get(&p) {
+            Some(&(_, mb)) if st.count(mb) < st.total_q.per_member => mb.1,
+            _ => match st.procs[p].least_loaded_member() {
+                Some(m) => m,
+                None => break,
+            },
+        };
+        let n = st.add((p, m), t, false, true);
+        st.total_q.reached(n);
+        ctx.add_standby(p, t, Reason::TagDiverse);
+        picker.mark_used(p);
+        placed += 1;
+    }
+    placed
+}
+
 fn assign_standby(ctx: &mut Ctx, st: &mut State, mut tasks: Vec<usize>, want: u32) {
     tasks.stable_sort_by_key(|&t| std::cmp::Reverse(by_partition_then_sub(ctx, t)));
+    let keys = &ctx.cfg.rack_aware_assignment_tags;
+    let mut picker = (!keys.is_empty()).then(|| {
+        let tags: Vec<_> = ctx.clients.iter().map(|c| c.tags.clone()).collect();
+        RackAwareStandbyPicker::new(keys, &tags)
+    });
     let mut to_least_loaded: Vec<(usize, u32)> = Vec::new();
     for &t in &tasks {
-        for i in 0..want {
+        // Tag diversity ranks above stickiness: the rack-aware pick places what it
+        // can, the sticky rules the rest.
+        let first = match picker.as_mut() {
+            Some(pk) => assign_rack_aware_standbys(ctx, st, pk, t, want),
+            None => 0,
+        };
+        for i in first..want {
             if let Some(mb) = st.prev_active.get(&t).copied() {
                 if !st.procs[mb.0].assigned.contains(&t) && st.count(mb) < st.total_q.per_member {
                     let n = st.add(mb, t, false, true);
@@ -347,22 +438,40 @@ impl TaskAssignor for StreamsGroupStickyTaskAssignor {
         assign(ctx)
     }
 
-    /// The members' tasks as the assignor gave them (a client it did not assign,
-    /// which cannot happen after [`assign`], would be spread client-side).
     fn thread_tasks(&self, ctx: &Ctx, ci: usize, consumers: &[ConsumerState]) -> Vec<ThreadTasks> {
-        let Some(mt) = ctx.member_tasks.as_ref().and_then(|m| m.get(ci)) else {
-            return threads::distribute(ctx, ci, consumers);
-        };
-        (0..consumers.len())
-            .map(|k| {
-                let m = mt.get(k).cloned().unwrap_or_default();
-                ThreadTasks {
-                    stateful: m.active.into_iter().collect(),
-                    stateless: Vec::new(),
-                    standby: m.standby.into_iter().collect(),
-                }
-            })
-            .collect()
+        member_thread_tasks(ctx, ci, consumers)
+    }
+}
+
+/// The members' tasks as a streams group's assignor gave them (a client it did
+/// not assign, which cannot happen after it ran, would be spread client-side).
+pub(super) fn member_thread_tasks(ctx: &Ctx, ci: usize, consumers: &[ConsumerState]) -> Vec<ThreadTasks> {
+    let Some(mt) = ctx.member_tasks.as_ref().and_then(|m| m.get(ci)) else {
+        return threads::distribute(ctx, ci, consumers);
+    };
+    (0..consumers.len())
+        .map(|k| {
+            let m = mt.get(k).cloned().unwrap_or_default();
+            ThreadTasks {
+                stateful: m.active.into_iter().collect(),
+                stateless: Vec::new(),
+                standby: m.standby.into_iter().collect(),
+            }
+        })
+        .collect()
+}
+
+/// A streams group places the group's standbys, not the client's
+/// `num.standby.replicas`: say so when they differ.
+pub(super) fn warn_unused_client_standbys(ctx: &mut Ctx) {
+    let want = ctx.standby_replicas;
+    if ctx.cfg.num_standby_replicas != want {
+        ctx.log.push(Event::Warning {
+            message: format!(
+                "group.protocol=streams: the client's num.standby.replicas ({}) is not used; the group places {want} standbys per task (streams.num.standby.replicas, else the broker's group.streams.num.standby.replicas)",
+                ctx.cfg.num_standby_replicas
+            ),
+        });
     }
 }
 
@@ -445,14 +554,7 @@ pub fn assign(ctx: &mut Ctx) -> bool {
         tasks_per_member: st.total_q.per_member as u32,
         standby_replicas: want,
     });
-    if ctx.cfg.num_standby_replicas != want {
-        ctx.log.push(Event::Warning {
-            message: format!(
-                "group.protocol=streams: the client's num.standby.replicas ({}) is not used; the group places {want} standbys per task (streams.num.standby.replicas, else the broker's group.streams.num.standby.replicas)",
-                ctx.cfg.num_standby_replicas
-            ),
-        });
-    }
+    warn_unused_client_standbys(ctx);
     if members == 0 {
         return false;
     }
@@ -467,7 +569,7 @@ pub fn assign(ctx: &mut Ctx) -> bool {
         ctx.log.push(Event::StandbyAssignorChosen {
             assignor: super::Assignor::StreamsGroupSticky,
             standby_assignor: "StickyTaskAssignor (group coordinator)".into(),
-            tags: Vec::new(),
+            tags: ctx.cfg.rack_aware_assignment_tags.clone(),
             members_with_client_rack: ctx.members_with_rack(),
             members: ctx.clients.len() as u32,
             strategy: ctx.cfg.rack_aware_assignment_strategy,
