@@ -268,7 +268,7 @@ pub fn notes() -> Vec<FidelityNote> {
         note(K, "Kafka version followed",
             "Not mentioned.",
             "The assignors as on apache/kafka trunk (Kafka 4.x): the client-side streams assignors as of trunk commit 1eb7644 (2024-10-25; unchanged in the 3.8+ and 4.x lines in what is modelled), the group coordinator's streams StickyTaskAssignor (KIP-1071) as of trunk commit 058944c.",
-            "Follows those; the assignor is chosen as Kafka 3.8+ chooses it: group.protocol=streams uses the group coordinator's StickyTaskAssignor, else task.assignor.class (KIP-924, the built-in org.apache.kafka.streams.processor.assignment.assignors.StickyTaskAssignor) when set, else internal.task.assignor.class (HighAvailabilityTaskAssignor by default, or LegacyStickyTaskAssignor). The old lbscope values task.assignor.class = high_availability / sticky still select the legacy assignors.",
+            "Follows those; the assignor is chosen as Kafka 3.8+ chooses it: group.protocol=streams uses the group coordinator's assignor (streams.assignor.name among group.streams.assignors: sticky by default, or balanced; both spread standbys over rack.aware.assignment.tags first), else task.assignor.class (KIP-924, the built-in org.apache.kafka.streams.processor.assignment.assignors.StickyTaskAssignor) when set, else internal.task.assignor.class (HighAvailabilityTaskAssignor by default, or LegacyStickyTaskAssignor). The old lbscope values task.assignor.class = high_availability / sticky still select the legacy assignors.",
             None),
         note(K, "High-availability failover moves caught-up tasks",
             "Kafka Streams assigns a task to an instance with a caught-up copy of its state when one exists.",

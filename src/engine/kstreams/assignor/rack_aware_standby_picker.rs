@@ -18,10 +18,11 @@
 //! the used values only grow and a holder stays a holder. Giving up a key starts
 //! again from every process.
 //!
-//! Kafka 4.4's coordinator answers the same picks through `TagTree` and
-//! `IdenticalTagGroups` (processes with identical tag values grouped, the groups
-//! kept in a tree by load) to stay fast on large groups; lbscope's groups are
-//! small enough for the plain scan, which the tree reproduces.
+//! Later upstream versions keep processes in `TagTree` and `IdenticalTagGroups`
+//! (processes with identical tag values grouped, the groups kept in a tree by
+//! load) to stay fast on large groups. lbscope follows the scanning version that
+//! the assignor commit it follows calls; that the tree breaks every tie the same
+//! way is not checked.
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
