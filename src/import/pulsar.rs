@@ -752,9 +752,10 @@ fn set_load_manager(
         notes.add(
             "import",
             format!(
-                "the brokers run Pulsar {}: lbscope starts from its default config (the pulsar-4.x profile); set_profile \
+                "the brokers run Pulsar {}: lbscope starts from its default config (the {} profile); set_profile \
                  or set_config switch strategies",
                 versions.iter().copied().collect::<Vec<_>>().join(", "),
+                config.profile.name()
             ),
         );
     }
