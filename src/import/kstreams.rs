@@ -164,160 +164,197 @@ fn arrow_list(s: &str) -> Vec<String> {
 
 /// Parse a `Topology#describe()` text.
 pub fn parse(input: &str, text: &str) -> Result<Description, ImportError> {
-    let mut d = Description::default();
-    let last = text.trim_end().lines().count();
-    let cut = |n: usize| {
-        if n == last {
-            " (is the text cut short?)"
-        } else {
-            ""
-        }
+    let mut p = Parser {
+        input,
+        d: Description::default(),
+        last: text.trim_end().lines().count(),
+        nodes: 0,
+        legacy_global: None,
+        legacy_global_id: 0,
     };
-    let mut nodes = 0usize;
-    // Kafka 1.0: `GlobalStore:` entries come after a `Global Stores:` header.
-    let mut legacy_global: Option<usize> = None;
-    let mut legacy_global_id = 0u32;
     for (i, raw) in text.lines().enumerate() {
-        let n = i + 1;
-        let line = raw.trim();
-        if line.is_empty() || line == "none" {
-            continue;
-        }
-        if line == "Topologies:" || line == "Sub-topologies:" {
-            continue;
+        p.line(i + 1, raw.trim())?;
+    }
+    validate(input, &p.d)?;
+    Ok(p.d)
+}
+
+/// A description as it is read, line by line.
+struct Parser<'a> {
+    input: &'a str,
+    d: Description,
+    /// The last line's number (a malformed last line may be a cut).
+    last: usize,
+    /// Nodes read so far.
+    nodes: usize,
+    /// Kafka 1.0: the line of the `Global Stores:` header, once seen.
+    legacy_global: Option<usize>,
+    /// Kafka 1.0: the id the next `GlobalStore:` entry gets.
+    legacy_global_id: u32,
+}
+
+impl Parser<'_> {
+    /// Read one (trimmed) line.
+    fn line(&mut self, n: usize, line: &str) -> Result<(), ImportError> {
+        if line.is_empty() || line == "none" || line == "Topologies:" || line == "Sub-topologies:" {
+            return Ok(());
         }
         if line == "Global Stores:" {
-            legacy_global = Some(n);
-            legacy_global_id = d.subtopologies.iter().map(|s| s.id + 1).max().unwrap_or(0);
-            continue;
+            // Kafka 1.0: `GlobalStore:` entries come after a `Global Stores:` header.
+            self.legacy_global = Some(n);
+            self.legacy_global_id = self.d.subtopologies.iter().map(|s| s.id + 1).max().unwrap_or(0);
+            return Ok(());
         }
         if let Some(rest) = line.strip_prefix("Topology: ") {
             let name = rest.strip_suffix(':').unwrap_or(rest);
-            d.named = Some(check_name(input, n, "topology", name)?);
-            continue;
+            self.d.named = Some(check_name(self.input, n, "topology", name)?);
+            return Ok(());
         }
         if let Some(rest) = line.strip_prefix("Sub-topology: ") {
-            if d.subtopologies.len() >= MAX_SUBTOPOLOGIES {
-                return Err(ImportError::too_large(
-                    input,
-                    format!(
-                        "line {n}: more than {} sub-topologies",
-                        thousands(MAX_SUBTOPOLOGIES)
-                    ),
-                ));
-            }
-            let (id, global) = match rest.split_once(' ') {
-                Some((id, tail)) if tail.trim() == "for global store (will not generate tasks)" => (id, true),
-                Some(_) => {
-                    return Err(bad(
-                        input,
-                        n,
-                        format!("not a sub-topology header: {:?}", shorten(line, 80)),
-                    ))
-                }
-                None => (rest, false),
-            };
-            let id: u32 = id.trim().parse().map_err(|_| {
-                bad(
-                    input,
-                    n,
-                    format!("sub-topology id {:?} is not a whole number", shorten(id, 20)),
-                )
-            })?;
-            if d.subtopologies.iter().any(|s| s.id == id) {
-                return Err(bad(input, n, format!("sub-topology {id} is described twice")));
-            }
-            d.subtopologies.push(Subtopology {
-                id,
-                line: n,
-                global,
-                nodes: Vec::new(),
-            });
-            continue;
+            return self.subtopology(n, line, rest);
         }
         if let Some(rest) = line.strip_prefix("GlobalStore: ") {
-            // Kafka 1.0: `GlobalStore: SOURCE (topic: [t])` then `--> PROC (store: S)`.
-            if legacy_global.is_none() {
+            return self.legacy_global_store(n, line, rest);
+        }
+        if let Some(rest) = line.strip_prefix("-->").or_else(|| line.strip_prefix("<--")) {
+            return self.arrow(n, line, rest);
+        }
+        self.node(n, line)
+    }
+
+    /// `Sub-topology: N [for global store (will not generate tasks)]`.
+    fn subtopology(&mut self, n: usize, line: &str, rest: &str) -> Result<(), ImportError> {
+        let input = self.input;
+        if self.d.subtopologies.len() >= MAX_SUBTOPOLOGIES {
+            return Err(ImportError::too_large(
+                input,
+                format!(
+                    "line {n}: more than {} sub-topologies",
+                    thousands(MAX_SUBTOPOLOGIES)
+                ),
+            ));
+        }
+        let (id, global) = match rest.split_once(' ') {
+            Some((id, tail)) if tail.trim() == "for global store (will not generate tasks)" => (id, true),
+            Some(_) => {
                 return Err(bad(
                     input,
                     n,
-                    "a GlobalStore line outside the Global Stores section",
-                ));
+                    format!("not a sub-topology header: {:?}", shorten(line, 80)),
+                ))
             }
-            let (name, _, topics) = name_and(rest, &["topic", "topics"]).ok_or_else(|| {
+            None => (rest, false),
+        };
+        let id: u32 = id.trim().parse().map_err(|_| {
+            bad(
+                input,
+                n,
+                format!("sub-topology id {:?} is not a whole number", shorten(id, 20)),
+            )
+        })?;
+        if self.d.subtopologies.iter().any(|s| s.id == id) {
+            return Err(bad(input, n, format!("sub-topology {id} is described twice")));
+        }
+        self.d.subtopologies.push(Subtopology {
+            id,
+            line: n,
+            global,
+            nodes: Vec::new(),
+        });
+        Ok(())
+    }
+
+    /// Kafka 1.0: `GlobalStore: SOURCE (topic: [t])` (then `--> PROC (store: S)`).
+    fn legacy_global_store(&mut self, n: usize, line: &str, rest: &str) -> Result<(), ImportError> {
+        let input = self.input;
+        if self.legacy_global.is_none() {
+            return Err(bad(
+                input,
+                n,
+                "a GlobalStore line outside the Global Stores section",
+            ));
+        }
+        let (name, _, topics) = name_and(rest, &["topic", "topics"]).ok_or_else(|| {
+            bad(
+                input,
+                n,
+                format!("not a GlobalStore line: {:?}", shorten(line, 80)),
+            )
+        })?;
+        let topics = bracket_list(topics).unwrap_or_else(|| vec![topics.to_string()]);
+        let name = check_name(input, n, "source", name)?;
+        self.d.subtopologies.push(Subtopology {
+            id: self.legacy_global_id,
+            line: n,
+            global: true,
+            nodes: vec![Node {
+                name,
+                kind: NodeKind::Source(Topics::Names(topics)),
+                line: n,
+                successors: None,
+                predecessors: Some(Vec::new()),
+            }],
+        });
+        self.legacy_global_id += 1;
+        Ok(())
+    }
+
+    /// A `-->` or `<--` line of the last node (or Kafka 1.0's global store processor).
+    fn arrow(&mut self, n: usize, line: &str, rest: &str) -> Result<(), ImportError> {
+        let input = self.input;
+        let forward = line.starts_with("-->");
+        let legacy_section = self.legacy_global.is_some();
+        let Some(sub) = self.d.subtopologies.last_mut() else {
+            return Err(bad(input, n, "an arrow line before any node"));
+        };
+        let legacy = legacy_section && sub.global && sub.nodes.len() == 1 && forward;
+        let Some(node) = sub.nodes.last_mut() else {
+            return Err(bad(input, n, "an arrow line before any node"));
+        };
+        if legacy && node.successors.is_none() && rest.contains(" (store: ") {
+            // Kafka 1.0 global store: `--> PROC (store: S)`.
+            let (proc_name, _, store) = name_and(rest.trim(), &["store"]).ok_or_else(|| {
                 bad(
                     input,
                     n,
-                    format!("not a GlobalStore line: {:?}", shorten(line, 80)),
+                    format!("not a global store line: {:?}", shorten(line, 80)),
                 )
             })?;
-            let topics = bracket_list(topics).unwrap_or_else(|| vec![topics.to_string()]);
-            let name = check_name(input, n, "source", name)?;
-            d.subtopologies.push(Subtopology {
-                id: legacy_global_id,
+            let proc_name = check_name(input, n, "processor", proc_name)?;
+            let store = check_name(input, n, "store", store)?;
+            node.successors = Some(vec![proc_name.clone()]);
+            sub.nodes.push(Node {
+                name: proc_name,
+                kind: NodeKind::Processor(vec![store]),
                 line: n,
-                global: true,
-                nodes: vec![Node {
-                    name,
-                    kind: NodeKind::Source(Topics::Names(topics)),
-                    line: n,
-                    successors: None,
-                    predecessors: Some(Vec::new()),
-                }],
+                successors: Some(Vec::new()),
+                predecessors: Some(vec![sub.nodes[0].name.clone()]),
             });
-            legacy_global_id += 1;
-            continue;
+            return Ok(());
         }
-        if let Some(rest) = line.strip_prefix("-->").or_else(|| line.strip_prefix("<--")) {
-            let forward = line.starts_with("-->");
-            let Some(sub) = d.subtopologies.last_mut() else {
-                return Err(bad(input, n, "an arrow line before any node"));
-            };
-            let legacy = legacy_global.is_some() && sub.global && sub.nodes.len() == 1 && forward;
-            let Some(node) = sub.nodes.last_mut() else {
-                return Err(bad(input, n, "an arrow line before any node"));
-            };
-            if legacy && node.successors.is_none() && rest.contains(" (store: ") {
-                // Kafka 1.0 global store: `--> PROC (store: S)`.
-                let (proc_name, _, store) = name_and(rest.trim(), &["store"]).ok_or_else(|| {
-                    bad(
-                        input,
-                        n,
-                        format!("not a global store line: {:?}", shorten(line, 80)),
-                    )
-                })?;
-                let proc_name = check_name(input, n, "processor", proc_name)?;
-                let store = check_name(input, n, "store", store)?;
-                node.successors = Some(vec![proc_name.clone()]);
-                sub.nodes.push(Node {
-                    name: proc_name,
-                    kind: NodeKind::Processor(vec![store]),
-                    line: n,
-                    successors: Some(Vec::new()),
-                    predecessors: Some(vec![sub.nodes[0].name.clone()]),
-                });
-                continue;
-            }
-            let names = arrow_list(rest);
-            let slot = if forward {
-                &mut node.successors
-            } else {
-                &mut node.predecessors
-            };
-            if slot.is_some() {
-                return Err(bad(
-                    input,
-                    n,
-                    format!(
-                        "a second {} line for {}",
-                        if forward { "-->" } else { "<--" },
-                        node.name
-                    ),
-                ));
-            }
-            *slot = Some(names);
-            continue;
+        let slot = if forward {
+            &mut node.successors
+        } else {
+            &mut node.predecessors
+        };
+        if slot.is_some() {
+            return Err(bad(
+                input,
+                n,
+                format!(
+                    "a second {} line for {}",
+                    if forward { "-->" } else { "<--" },
+                    node.name
+                ),
+            ));
         }
+        *slot = Some(arrow_list(rest));
+        Ok(())
+    }
+
+    /// A `Source:`, `Processor:` or `Sink:` line: a new node of the last sub-topology.
+    fn node(&mut self, n: usize, line: &str) -> Result<(), ImportError> {
+        let input = self.input;
         let (kind_word, rest) = match line.split_once(": ") {
             Some((k @ ("Source" | "Processor" | "Sink"), r)) => (k, r),
             _ => {
@@ -328,87 +365,106 @@ pub fn parse(input: &str, text: &str) -> Result<Description, ImportError> {
                 ))
             }
         };
-        let Some(sub) = d.subtopologies.last_mut() else {
+        if self.d.subtopologies.is_empty() {
             return Err(bad(
                 input,
                 n,
                 format!("a {kind_word} line before any Sub-topology line"),
             ));
-        };
-        nodes += 1;
-        if nodes > MAX_NODES {
+        }
+        self.nodes += 1;
+        if self.nodes > MAX_NODES {
             return Err(ImportError::too_large(
                 input,
                 format!("line {n}: more than {} nodes", thousands(MAX_NODES)),
             ));
         }
-        let malformed = || {
-            bad(
-                input,
-                n,
-                format!("not a {kind_word} line: {:?}{}", shorten(line, 80), cut(n)),
-            )
-        };
+        let cut = if n == self.last { " (is the text cut short?)" } else { "" };
+        let malformed = || bad(input, n, format!("not a {kind_word} line: {:?}{cut}", shorten(line, 80)));
         let node = match kind_word {
-            "Source" => {
-                let (name, _, topics) = name_and(rest, &["topics"]).ok_or_else(malformed)?;
-                // `[a, b]` is a topic set unless its inside holds regex syntax (Kafka
-                // prints a pattern without brackets, but a pattern may start with one).
-                let regexy = |s: &str| s.chars().any(|c| "*+?()|\\^${}[]".contains(c));
-                let topics = match bracket_list(topics) {
-                    Some(list) if !list.iter().any(|t| regexy(t)) => {
-                        for t in &list {
-                            check_topic_name(input, n, t)?;
-                        }
-                        Topics::Names(list)
-                    }
-                    _ => Topics::Pattern(topics.to_string()),
-                };
-                Node {
-                    name: check_name(input, n, "source", name)?,
-                    kind: NodeKind::Source(topics),
-                    line: n,
-                    successors: None,
-                    predecessors: Some(Vec::new()),
-                }
-            }
-            "Processor" => {
-                let (name, _, stores) = name_and(rest, &["stores"]).ok_or_else(malformed)?;
-                let stores = bracket_list(stores).ok_or_else(malformed)?;
-                let stores = stores
-                    .iter()
-                    .map(|s| check_name(input, n, "store", s))
-                    .collect::<Result<Vec<_>, _>>()?;
-                Node {
-                    name: check_name(input, n, "processor", name)?,
-                    kind: NodeKind::Processor(stores),
-                    line: n,
-                    successors: None,
-                    predecessors: None,
-                }
-            }
-            _ => {
-                let (name, key, target) =
-                    name_and(rest, &["topic", "extractor class"]).ok_or_else(malformed)?;
-                let kind = if key == "topic" {
-                    check_topic_name(input, n, target)?;
-                    NodeKind::Sink(target.to_string())
-                } else {
-                    NodeKind::SinkExtractor(shorten(target, 200))
-                };
-                Node {
-                    name: check_name(input, n, "sink", name)?,
-                    kind,
-                    line: n,
-                    successors: Some(Vec::new()),
-                    predecessors: None,
-                }
-            }
+            "Source" => source_node(input, n, rest, malformed)?,
+            "Processor" => processor_node(input, n, rest, malformed)?,
+            _ => sink_node(input, n, rest, malformed)?,
         };
-        sub.nodes.push(node);
+        if let Some(sub) = self.d.subtopologies.last_mut() {
+            sub.nodes.push(node);
+        }
+        Ok(())
     }
-    validate(input, &d)?;
-    Ok(d)
+}
+
+/// `Source: NAME (topics: [a, b])` or `(topics: PATTERN)`.
+fn source_node(
+    input: &str,
+    n: usize,
+    rest: &str,
+    malformed: impl Fn() -> ImportError,
+) -> Result<Node, ImportError> {
+    let (name, _, topics) = name_and(rest, &["topics"]).ok_or_else(malformed)?;
+    // `[a, b]` is a topic set unless its inside holds regex syntax (Kafka
+    // prints a pattern without brackets, but a pattern may start with one).
+    let regexy = |s: &str| s.chars().any(|c| "*+?()|\\^${}[]".contains(c));
+    let topics = match bracket_list(topics) {
+        Some(list) if !list.iter().any(|t| regexy(t)) => {
+            for t in &list {
+                check_topic_name(input, n, t)?;
+            }
+            Topics::Names(list)
+        }
+        _ => Topics::Pattern(topics.to_string()),
+    };
+    Ok(Node {
+        name: check_name(input, n, "source", name)?,
+        kind: NodeKind::Source(topics),
+        line: n,
+        successors: None,
+        predecessors: Some(Vec::new()),
+    })
+}
+
+/// `Processor: NAME (stores: [s1, s2])`.
+fn processor_node(
+    input: &str,
+    n: usize,
+    rest: &str,
+    malformed: impl Fn() -> ImportError,
+) -> Result<Node, ImportError> {
+    let (name, _, stores) = name_and(rest, &["stores"]).ok_or_else(&malformed)?;
+    let stores = bracket_list(stores).ok_or_else(malformed)?;
+    let stores = stores
+        .iter()
+        .map(|s| check_name(input, n, "store", s))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Node {
+        name: check_name(input, n, "processor", name)?,
+        kind: NodeKind::Processor(stores),
+        line: n,
+        successors: None,
+        predecessors: None,
+    })
+}
+
+/// `Sink: NAME (topic: T)` or `(extractor class: C)`.
+fn sink_node(
+    input: &str,
+    n: usize,
+    rest: &str,
+    malformed: impl Fn() -> ImportError,
+) -> Result<Node, ImportError> {
+    let (name, key, target) = name_and(rest, &["topic", "extractor class"]).ok_or_else(malformed)?;
+    let kind = if key == "topic" {
+        check_topic_name(input, n, target)?;
+        NodeKind::Sink(target.to_string())
+    } else {
+        NodeKind::SinkExtractor(shorten(target, 200))
+    };
+    Ok(Node {
+        name: check_name(input, n, "sink", name)?,
+        kind,
+        line: n,
+        successors: Some(Vec::new()),
+        predecessors: None,
+    })
 }
 
 /// Every sub-topology has nodes and a source, every node its arrow lines, and
