@@ -517,7 +517,7 @@ fn bench_browser_scenario(path: &std::path::Path, topics: u32, rounds: usize) ->
         ));
     }
     let sc = crate::bench::pulsar_scenario(1000, topics, 16_384);
-    std::fs::write(&path, serde_json::to_vec(&sc).map_err(|e| e.to_string())?)
+    std::fs::write(path, serde_json::to_vec(&sc).map_err(|e| e.to_string())?)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     let (setup, s) = crate::bench::pulsar_scenario_rounds(&sc, 3, rounds.max(1))?;
     let page = crate::bench::pulsar_scenario_store_rounds(&sc, 3, rounds.max(1))?;

@@ -673,12 +673,15 @@ pub(super) fn build(
 /// `kafka-topics.sh --describe`'s topics: partitions, replication factor, input.
 type Described = BTreeMap<String, (u32, Option<u32>, String)>;
 
+/// The descriptions read, each with its input's name.
+type Descriptions<'a> = Vec<(&'a str, Description)>;
+
 /// Parse every input: the descriptions, and the topics `kafka-topics.sh` describes
 /// (a topic described twice must agree).
 fn parse_inputs<'a>(
     inputs: &[Input<'a>],
     notes: &mut Notes,
-) -> Result<(Vec<(&'a str, Description)>, Described), ImportError> {
+) -> Result<(Descriptions<'a>, Described), ImportError> {
     let mut descriptions = Vec::new();
     let mut described = Described::new();
     for inp in inputs {
@@ -709,7 +712,7 @@ fn parse_inputs<'a>(
 }
 
 /// Exactly one description: lbscope imports one application at a time.
-fn one_description(mut descriptions: Vec<(&str, Description)>) -> Result<(&str, Description), ImportError> {
+fn one_description(mut descriptions: Descriptions<'_>) -> Result<(&str, Description), ImportError> {
     match descriptions.len() {
         0 => Err(ImportError::Missing(
             "no Topology#describe() text among the inputs: print topology.describe() in your application \
