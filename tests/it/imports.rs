@@ -766,6 +766,32 @@ fn pulsar_bundles_without_load_reports_open_on_one_assumed_broker() {
     );
 }
 
+/// `lbscope import pulsar bundles.json` alone: the scenario on stdout, and the
+/// assumed broker, ownership and load said on stderr.
+#[test]
+fn cli_imports_pulsar_bundles_alone() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lbscope"))
+        .args(["import", "pulsar"])
+        .arg(dir().join("pulsar/bundles-only/bundles.json"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(
+            "lbscope: notice: import: no load report: the bundle boundaries are real, the brokers and loads are \
+             assumed: one broker broker-1:8080"
+        ),
+        "{stderr}"
+    );
+    let sc = Scenario::from_json(&String::from_utf8_lossy(&out.stdout)).unwrap();
+    let log = run::to_text(&run::event_log(&sc).unwrap());
+    assert!(
+        log.contains("namespace public/default created with 7 bundles at the given boundaries"),
+        "{log}"
+    );
+}
+
 /// The binary end to end: `lbscope import … > x.json && lbscope run x.json`.
 #[test]
 fn cli_import_then_run() {
