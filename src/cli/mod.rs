@@ -304,6 +304,7 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Run one command; its output for stdout (empty when it wrote there itself).
 fn run(cmd: Command) -> Result<String, String> {
     match cmd {
         Command::Ring { bundles, topics } => ring(bundles, &topics),
@@ -314,81 +315,8 @@ fn run(cmd: Command) -> Result<String, String> {
             quiet_rounds,
             band,
             profile,
-        } => {
-            let settle = settle_of(quiet_rounds, band)?;
-            let mut sc = read_scenario(&file)?;
-            if let Some(p) = profile {
-                sc.with_profile(&p)?;
-            }
-            if rounds > crate::scenario::MAX_ACTIONS {
-                return Err(format!(
-                    "--rounds {rounds} is more than the limit of {}",
-                    crate::scenario::MAX_ACTIONS
-                ));
-            }
-            sc.validate().map_err(|e| e.to_string())?;
-            rounds_note(&mut sc, rounds);
-            // One replay, each event written as it is made: the log is never kept.
-            let stdout = std::io::stdout();
-            let mut out = std::io::BufWriter::new(stdout.lock());
-            match format {
-                Format::Text => run::write_text_with(&sc, settle, &mut out),
-                Format::Json => run::write_json_with(&sc, settle, &mut out),
-            }
-            .map_err(|e| e.to_string())?;
-            Ok(String::new())
-        }
-        Command::Sweep {
-            scenario,
-            seeds,
-            vary,
-            setting,
-            rounds,
-            format,
-            svg,
-            figure,
-            threads,
-            quiet_rounds,
-            band,
-            profile,
-        } => {
-            use crate::scenario::sweep;
-            let mut sc = scenario_arg(&scenario)?;
-            if let Some(p) = profile {
-                sc.with_profile(&p)?;
-            }
-            if rounds > crate::scenario::MAX_ACTIONS {
-                return Err(format!(
-                    "--rounds {rounds} is more than the limit of {}",
-                    crate::scenario::MAX_ACTIONS
-                ));
-            }
-            sc.validate().map_err(|e| e.to_string())?;
-            // The whole log (a preset's cursor is where its page opens), then the rounds.
-            sc.cursor = None;
-            sc.push_rounds(rounds);
-            let plan = sweep::Plan {
-                scenario: sc,
-                seeds: sweep::parse_seeds(&seeds)?,
-                variants: sweep::parse_variants(&setting, &vary)?,
-                settle: settle_of(quiet_rounds, band)?,
-            };
-            if threads == Some(0) {
-                return Err("--threads must be at least 1".into());
-            }
-            let result = sweep::sweep(&plan, threads.unwrap_or_else(sweep::available_threads))?;
-            if let Some(path) = svg {
-                let title = format!("{} outcomes over seeds", plan.scenario.body.system().title());
-                let pic = crate::view::sweep::draw(&result, &figure, &title)?;
-                std::fs::write(&path, pic).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            } else if !figure.is_empty() {
-                return Err("--figure picks what --svg draws: give --svg too".into());
-            }
-            Ok(match format {
-                Format::Text => crate::safe_text::message(&result.to_text()).into_owned(),
-                Format::Json => crate::safe_text::json(&result.to_json()).into_owned(),
-            })
-        }
+        } => run_file(&file, format, rounds, settle_of(quiet_rounds, band)?, profile),
+        cmd @ Command::Sweep { .. } => sweep(cmd),
         Command::Render {
             file,
             view,
@@ -406,60 +334,9 @@ fn run(cmd: Command) -> Result<String, String> {
             rounds,
             out,
         }),
-        Command::Url { file, base } => {
-            let sc = read_scenario(&file)?;
-            if base.contains('#') {
-                return Err(format!(
-                    "--base {base:?} holds a '#': the scenario is the link's fragment (#s=...), so the page address must have none"
-                ));
-            }
-            let link = format!("{}{}", base, url::to_fragment(&sc));
-            // A link that no reader would open is refused rather than printed.
-            url::check_openable(&sc, &link).map_err(|e| format!("{}: {e}", file.display()))?;
-            Ok(link + "\n")
-        }
+        Command::Url { file, base } => share_link(&file, &base),
         Command::Preset { name, list, describe } => preset(name.as_deref(), list, describe),
-        Command::Import {
-            system,
-            files,
-            partitions,
-            pattern_topics,
-            application_id,
-            instances,
-            threads,
-            standbys,
-            task_managers,
-            slots,
-            namespace,
-            reported_usage,
-            seed,
-        } => {
-            let mut o = crate::import::Options {
-                application_id,
-                instances,
-                threads,
-                standbys,
-                task_managers,
-                slots,
-                namespace,
-                reported_usage,
-                seed,
-                ..Default::default()
-            };
-            for p in &partitions {
-                o.set("--partitions", p)?;
-            }
-            for p in &pattern_topics {
-                o.set("--pattern-topics", p)?;
-            }
-            let texts = read_inputs(&files)?;
-            let inputs: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
-            let imported = crate::import::import(sys_of(system), &inputs, &o).map_err(|e| e.to_string())?;
-            for n in &imported.notices {
-                eprintln!("lbscope: notice: {}", crate::safe_text::message(&n.to_string()));
-            }
-            Ok(crate::safe_text::json(&imported.scenario.to_json()).into_owned() + "\n")
-        }
+        cmd @ Command::Import { .. } => import(cmd),
         Command::Decode { link } => {
             let link = read_link(&link)?;
             let sc = url::decode(&link).map_err(|e| e.to_string())?;
@@ -470,31 +347,7 @@ fn run(cmd: Command) -> Result<String, String> {
             topics,
             rounds,
             ..
-        } => {
-            if topics > MAX_BENCH_TOPICS {
-                return Err(format!(
-                    "--topics {topics} is more than the {MAX_BENCH_TOPICS} topics of the largest benchmark cluster"
-                ));
-            }
-            let sc = crate::bench::pulsar_scenario(1000, topics, 16_384);
-            std::fs::write(&path, serde_json::to_vec(&sc).map_err(|e| e.to_string())?)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            let (setup, s) = crate::bench::pulsar_scenario_rounds(&sc, 3, rounds.max(1))?;
-            let page = crate::bench::pulsar_scenario_store_rounds(&sc, 3, rounds.max(1))?;
-            Ok(serde_json::json!({
-                "scenario": path.display().to_string(),
-                "topics": topics,
-                "setup_ms": setup,
-                "median_ms": s.median_ms,
-                "p90_ms": s.p90_ms,
-                "min_ms": s.min_ms,
-                "rounds": s.iterations,
-                "store_median_ms": page.median_ms,
-                "store_min_ms": page.min_ms,
-            })
-            .to_string()
-                + "\n")
-        }
+        } => bench_browser_scenario(&path, topics, rounds),
         Command::Bench { quick, format, .. } => {
             let report = crate::bench::run(quick, |what| eprintln!("bench: {what}"));
             Ok(match format {
@@ -503,6 +356,184 @@ fn run(cmd: Command) -> Result<String, String> {
             })
         }
     }
+}
+
+/// `lbscope run FILE`: replay the scenario (with `rounds` more rounds), each
+/// event written to stdout as it is made.
+fn run_file(
+    file: &std::path::Path,
+    format: Format,
+    rounds: usize,
+    settle: run::Settle,
+    profile: Option<String>,
+) -> Result<String, String> {
+    let mut sc = read_scenario(file)?;
+    if let Some(p) = profile {
+        sc.with_profile(&p)?;
+    }
+    if rounds > crate::scenario::MAX_ACTIONS {
+        return Err(format!(
+            "--rounds {rounds} is more than the limit of {}",
+            crate::scenario::MAX_ACTIONS
+        ));
+    }
+    sc.validate().map_err(|e| e.to_string())?;
+    rounds_note(&mut sc, rounds);
+    // One replay, each event written as it is made: the log is never kept.
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    match format {
+        Format::Text => run::write_text_with(&sc, settle, &mut out),
+        Format::Json => run::write_json_with(&sc, settle, &mut out),
+    }
+    .map_err(|e| e.to_string())?;
+    Ok(String::new())
+}
+
+/// `lbscope sweep`: the scenario over seeds and settings, as text, JSON or an SVG.
+fn sweep(cmd: Command) -> Result<String, String> {
+    let Command::Sweep {
+        scenario,
+        seeds,
+        vary,
+        setting,
+        rounds,
+        format,
+        svg,
+        figure,
+        threads,
+        quiet_rounds,
+        band,
+        profile,
+    } = cmd
+    else {
+        unreachable!("sweep runs Command::Sweep")
+    };
+    use crate::scenario::sweep;
+    let mut sc = scenario_arg(&scenario)?;
+    if let Some(p) = profile {
+        sc.with_profile(&p)?;
+    }
+    if rounds > crate::scenario::MAX_ACTIONS {
+        return Err(format!(
+            "--rounds {rounds} is more than the limit of {}",
+            crate::scenario::MAX_ACTIONS
+        ));
+    }
+    sc.validate().map_err(|e| e.to_string())?;
+    // The whole log (a preset's cursor is where its page opens), then the rounds.
+    sc.cursor = None;
+    sc.push_rounds(rounds);
+    let plan = sweep::Plan {
+        scenario: sc,
+        seeds: sweep::parse_seeds(&seeds)?,
+        variants: sweep::parse_variants(&setting, &vary)?,
+        settle: settle_of(quiet_rounds, band)?,
+    };
+    if threads == Some(0) {
+        return Err("--threads must be at least 1".into());
+    }
+    let result = sweep::sweep(&plan, threads.unwrap_or_else(sweep::available_threads))?;
+    if let Some(path) = svg {
+        let title = format!("{} outcomes over seeds", plan.scenario.body.system().title());
+        let pic = crate::view::sweep::draw(&result, &figure, &title)?;
+        std::fs::write(&path, pic).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    } else if !figure.is_empty() {
+        return Err("--figure picks what --svg draws: give --svg too".into());
+    }
+    Ok(match format {
+        Format::Text => crate::safe_text::message(&result.to_text()).into_owned(),
+        Format::Json => crate::safe_text::json(&result.to_json()).into_owned(),
+    })
+}
+
+/// `lbscope url FILE`: the share link of a scenario.
+fn share_link(file: &std::path::Path, base: &str) -> Result<String, String> {
+    let sc = read_scenario(file)?;
+    if base.contains('#') {
+        return Err(format!(
+            "--base {base:?} holds a '#': the scenario is the link's fragment (#s=...), so the page address must have none"
+        ));
+    }
+    let link = format!("{}{}", base, url::to_fragment(&sc));
+    // A link that no reader would open is refused rather than printed.
+    url::check_openable(&sc, &link).map_err(|e| format!("{}: {e}", file.display()))?;
+    Ok(link + "\n")
+}
+
+/// `lbscope import SYSTEM FILE...`: the scenario as JSON on stdout, the notices on stderr.
+fn import(cmd: Command) -> Result<String, String> {
+    let Command::Import {
+        system,
+        files,
+        partitions,
+        pattern_topics,
+        application_id,
+        instances,
+        threads,
+        standbys,
+        task_managers,
+        slots,
+        namespace,
+        reported_usage,
+        seed,
+    } = cmd
+    else {
+        unreachable!("import runs Command::Import")
+    };
+    let mut o = crate::import::Options {
+        application_id,
+        instances,
+        threads,
+        standbys,
+        task_managers,
+        slots,
+        namespace,
+        reported_usage,
+        seed,
+        ..Default::default()
+    };
+    for p in &partitions {
+        o.set("--partitions", p)?;
+    }
+    for p in &pattern_topics {
+        o.set("--pattern-topics", p)?;
+    }
+    let texts = read_inputs(&files)?;
+    let inputs: Vec<(&str, &str)> = texts.iter().map(|(n, t)| (n.as_str(), t.as_str())).collect();
+    let imported = crate::import::import(sys_of(system), &inputs, &o).map_err(|e| e.to_string())?;
+    for n in &imported.notices {
+        eprintln!("lbscope: notice: {}", crate::safe_text::message(&n.to_string()));
+    }
+    Ok(crate::safe_text::json(&imported.scenario.to_json()).into_owned() + "\n")
+}
+
+/// `lbscope bench --browser-scenario FILE`: write the browser benchmark's
+/// scenario and time its rounds natively.
+fn bench_browser_scenario(path: &std::path::Path, topics: u32, rounds: usize) -> Result<String, String> {
+    if topics > MAX_BENCH_TOPICS {
+        return Err(format!(
+            "--topics {topics} is more than the {MAX_BENCH_TOPICS} topics of the largest benchmark cluster"
+        ));
+    }
+    let sc = crate::bench::pulsar_scenario(1000, topics, 16_384);
+    std::fs::write(path, serde_json::to_vec(&sc).map_err(|e| e.to_string())?)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let (setup, s) = crate::bench::pulsar_scenario_rounds(&sc, 3, rounds.max(1))?;
+    let page = crate::bench::pulsar_scenario_store_rounds(&sc, 3, rounds.max(1))?;
+    Ok(serde_json::json!({
+        "scenario": path.display().to_string(),
+        "topics": topics,
+        "setup_ms": setup,
+        "median_ms": s.median_ms,
+        "p90_ms": s.p90_ms,
+        "min_ms": s.min_ms,
+        "rounds": s.iterations,
+        "store_median_ms": page.median_ms,
+        "store_min_ms": page.min_ms,
+    })
+    .to_string()
+        + "\n")
 }
 
 /// The settling rule asked for on the command line.

@@ -86,14 +86,46 @@ fn unique_names(g: &JobGraph, input: &str, notes: &mut Notes) -> Vec<String> {
     out
 }
 
-/// Build the Flink scenario.
+/// Build the Flink scenario: parse the job graph and the TaskManagers, check
+/// the job against them, then assemble the setup and one `schedule`.
 pub(super) fn build(
     inputs: &[Input<'_>],
     options: &Options,
     notes: &mut Notes,
 ) -> Result<Scenario, ImportError> {
-    let mut job: Option<(&str, JobGraph, InputKind)> = None;
-    let mut tms: Option<(&str, Vec<flink_rest::TaskManager>)> = None;
+    let (job, tms) = parse_inputs(inputs, notes)?;
+    let Some((jname, g, _)) = job else {
+        return Err(ImportError::Missing(
+            "no job graph among the inputs: give the JSON of env.getExecutionPlan() or of the REST API's \
+             /jobs/:jobid/plan or /jobs/:jobid"
+                .into(),
+        ));
+    };
+    let spec = job_spec(jname, &g, notes)?;
+    let mut sc = Scenario::empty(System::Flink, options.seed);
+    let Body::Flink(log) = &mut sc.body else {
+        unreachable!("an empty Flink scenario")
+    };
+    log.setup.push(flink::Action::DefineJob { job: spec.clone() });
+    let total_slots = add_task_managers(log, options, tms, notes)?;
+    check_slots(&spec, total_slots)?;
+    log.actions.push(flink::Action::Schedule);
+    Ok(sc)
+}
+
+/// The one job graph read, with its input's name and kind.
+type Job<'a> = Option<(&'a str, JobGraph, InputKind)>;
+/// The one `/taskmanagers` list read, with its input's name.
+type TaskManagers<'a> = Option<(&'a str, Vec<flink_rest::TaskManager>)>;
+
+/// Parse every input: one job graph (an execution plan is chained as Flink
+/// chains it) and at most one TaskManager list.
+fn parse_inputs<'a>(
+    inputs: &[Input<'a>],
+    notes: &mut Notes,
+) -> Result<(Job<'a>, TaskManagers<'a>), ImportError> {
+    let mut job: Job<'a> = None;
+    let mut tms: TaskManagers<'a> = None;
     for inp in inputs {
         let v = json::parse(inp.name, inp.text)?;
         match inp.kind {
@@ -148,13 +180,12 @@ pub(super) fn build(
             _ => {}
         }
     }
-    let Some((jname, g, _)) = job else {
-        return Err(ImportError::Missing(
-            "no job graph among the inputs: give the JSON of env.getExecutionPlan() or of the REST API's \
-             /jobs/:jobid/plan or /jobs/:jobid"
-                .into(),
-        ));
-    };
+    Ok((job, tms))
+}
+
+/// The job as lbscope defines it: vertices under unique names, each edge's
+/// distribution pattern (a FORWARD edge needs equal parallelisms).
+fn job_spec(jname: &str, g: &JobGraph, notes: &mut Notes) -> Result<JobSpec, ImportError> {
     if g.vertices.len() > MAX_VERTICES {
         return Err(ImportError::too_large(
             jname,
@@ -164,7 +195,7 @@ pub(super) fn build(
             ),
         ));
     }
-    let names = unique_names(&g, jname, notes);
+    let names = unique_names(g, jname, notes);
     let mut spec = JobSpec::default();
     let mut groups = BTreeSet::new();
     for (v, name) in g.vertices.iter().zip(&names) {
@@ -218,14 +249,18 @@ pub(super) fn build(
             ),
         );
     }
+    Ok(spec)
+}
 
-    // TaskManagers.
-    let mut sc = Scenario::empty(System::Flink, options.seed);
-    let Body::Flink(log) = &mut sc.body else {
-        unreachable!("an empty Flink scenario")
-    };
-    log.setup.push(flink::Action::DefineJob { job: spec.clone() });
-    let total_slots: u64 = match (options.task_managers, options.slots, tms) {
+/// The TaskManagers: `--task-managers N --slots S`, else the `/taskmanagers`
+/// list. Returns the slots in all.
+fn add_task_managers(
+    log: &mut crate::scenario::Log<flink::Sim>,
+    options: &Options,
+    tms: TaskManagers<'_>,
+    notes: &mut Notes,
+) -> Result<u64, ImportError> {
+    match (options.task_managers, options.slots, tms) {
         (Some(n), Some(s), list) => {
             if let Some((name, _)) = list {
                 notes.add(
@@ -248,65 +283,71 @@ pub(super) fn build(
                 count: n,
                 slots: None,
             });
-            u64::from(n) * u64::from(s)
+            Ok(u64::from(n) * u64::from(s))
         }
-        (Some(_), None, _) => {
-            return Err(ImportError::Missing(
-                "--task-managers needs --slots S too (taskmanager.numberOfTaskSlots of each TaskManager)"
-                    .into(),
-            ))
-        }
-        (None, Some(_), _) => {
-            return Err(ImportError::Missing(
-                "--slots needs --task-managers N too (how many TaskManagers run the job)".into(),
-            ))
-        }
-        (None, None, Some((name, list))) => {
-            if list.is_empty() {
-                return Err(ImportError::bad(name, "taskmanagers: the list is empty"));
-            }
-            if list.len() > MAX_TASK_MANAGERS {
-                return Err(ImportError::too_large(
-                    name,
-                    format!(
-                        "{} TaskManagers; lbscope runs at most {MAX_TASK_MANAGERS}",
-                        list.len()
-                    ),
-                ));
-            }
-            let mut seen = BTreeSet::new();
-            let mut total = 0u64;
-            for (i, tm) in list.iter().enumerate() {
-                if tm.slots == 0 || tm.slots > MAX_SLOTS_PER_TASK_MANAGER {
-                    return Err(ImportError::bad(
-                        name,
-                        format!(
-                            "taskmanagers[{i}].slotsNumber: {} is not 1 to {MAX_SLOTS_PER_TASK_MANAGER}",
-                            tm.slots
-                        ),
-                    ));
-                }
-                let (mut n, _) = clean_name(&tm.id);
-                n = shorten(&n, 80);
-                if n.is_empty() || !seen.insert(n.clone()) {
-                    n = format!("tm-{}", i + 1);
-                    seen.insert(n.clone());
-                }
-                total += u64::from(tm.slots);
-                log.setup.push(flink::Action::AddTaskManager {
-                    name: Some(n),
-                    slots: Some(tm.slots),
-                });
-            }
-            total
-        }
-        (None, None, None) => return Err(ImportError::Missing(
+        (Some(_), None, _) => Err(ImportError::Missing(
+            "--task-managers needs --slots S too (taskmanager.numberOfTaskSlots of each TaskManager)".into(),
+        )),
+        (None, Some(_), _) => Err(ImportError::Missing(
+            "--slots needs --task-managers N too (how many TaskManagers run the job)".into(),
+        )),
+        (None, None, Some((name, list))) => listed_task_managers(&mut log.setup, name, &list),
+        (None, None, None) => Err(ImportError::Missing(
             "the job graph does not say how many TaskManagers run it: pass --task-managers N --slots S, or \
                  give the REST API's /taskmanagers JSON"
                 .into(),
         )),
-    };
-    // Slots the job needs: the largest parallelism of each slot sharing group, summed.
+    }
+}
+
+/// One `add_task_manager` per listed TaskManager (its id cleaned, or `tm-N`
+/// when empty or repeated). Returns the slots in all.
+fn listed_task_managers(
+    setup: &mut Vec<flink::Action>,
+    name: &str,
+    list: &[flink_rest::TaskManager],
+) -> Result<u64, ImportError> {
+    if list.is_empty() {
+        return Err(ImportError::bad(name, "taskmanagers: the list is empty"));
+    }
+    if list.len() > MAX_TASK_MANAGERS {
+        return Err(ImportError::too_large(
+            name,
+            format!(
+                "{} TaskManagers; lbscope runs at most {MAX_TASK_MANAGERS}",
+                list.len()
+            ),
+        ));
+    }
+    let mut seen = BTreeSet::new();
+    let mut total = 0u64;
+    for (i, tm) in list.iter().enumerate() {
+        if tm.slots == 0 || tm.slots > MAX_SLOTS_PER_TASK_MANAGER {
+            return Err(ImportError::bad(
+                name,
+                format!(
+                    "taskmanagers[{i}].slotsNumber: {} is not 1 to {MAX_SLOTS_PER_TASK_MANAGER}",
+                    tm.slots
+                ),
+            ));
+        }
+        let (mut n, _) = clean_name(&tm.id);
+        n = shorten(&n, 80);
+        if n.is_empty() || !seen.insert(n.clone()) {
+            n = format!("tm-{}", i + 1);
+            seen.insert(n.clone());
+        }
+        total += u64::from(tm.slots);
+        setup.push(flink::Action::AddTaskManager {
+            name: Some(n),
+            slots: Some(tm.slots),
+        });
+    }
+    Ok(total)
+}
+
+/// The job needs the largest parallelism of each slot sharing group, summed.
+fn check_slots(spec: &JobSpec, total_slots: u64) -> Result<(), ImportError> {
     let mut need: BTreeMap<String, u32> = BTreeMap::new();
     for v in &spec.vertices {
         let g = v
@@ -324,8 +365,7 @@ pub(super) fn build(
              (--task-managers N --slots S)"
         )));
     }
-    log.actions.push(flink::Action::Schedule);
-    Ok(sc)
+    Ok(())
 }
 
 fn set_job<'a>(

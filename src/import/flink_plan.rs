@@ -203,8 +203,52 @@ fn cap_name(mut s: String) -> String {
     s
 }
 
-/// Apply Flink's chaining to the operators.
+/// Apply Flink's chaining to the operators: read the stream edges, check the
+/// graph is acyclic, build the chains as `createChain` does, then assemble the
+/// job vertices and edges.
 pub fn chain(input: &str, ops: &[Operator]) -> Result<JobGraph, ImportError> {
+    let mut sg = stream_graph(input, ops)?;
+    check_acyclic(input, ops, &sg)?;
+    // Outputs in the order of their consumers' ids (then the input position).
+    for outs in &mut sg.out_edges {
+        outs.stable_sort_by_key(|&e| (ops[sg.edges[e].dst].id, e));
+    }
+    let mut chains = Chains {
+        ops,
+        sg: &sg,
+        built: vec![false; ops.len()],
+        names: vec![String::new(); ops.len()],
+        order: Vec::new(),
+        transitive: BTreeMap::new(),
+    };
+    let mut sources: Vec<usize> = (0..ops.len()).filter(|&i| sg.in_edges[i].is_empty()).collect();
+    sources.stable_sort_by_key(|&i| ops[i].id);
+    for s in sources {
+        if !chains.built[s] {
+            chains.create_from(s);
+        }
+    }
+    Ok(chains.job_graph())
+}
+
+/// One stream edge: (source, target, strategy).
+struct Edge {
+    src: usize,
+    dst: usize,
+    strategy: String,
+}
+
+/// The operators' stream edges, with each operator's in- and out-edges
+/// (in-edges in `predecessors` order).
+struct StreamGraph {
+    edges: Vec<Edge>,
+    in_edges: Vec<Vec<usize>>,
+    out_edges: Vec<Vec<usize>>,
+}
+
+/// Read the stream edges: every predecessor id names an operator, and a
+/// FORWARD edge joins equal parallelisms.
+fn stream_graph(input: &str, ops: &[Operator]) -> Result<StreamGraph, ImportError> {
     let mut index: BTreeMap<i64, usize> = BTreeMap::new();
     for (i, o) in ops.iter().enumerate() {
         if let Some(first) = index.insert(o.id, i) {
@@ -214,15 +258,11 @@ pub fn chain(input: &str, ops: &[Operator]) -> Result<JobGraph, ImportError> {
             ));
         }
     }
-    // Stream edges: (source, target, strategy); in-edges in `predecessors` order.
-    struct Edge {
-        src: usize,
-        dst: usize,
-        strategy: String,
-    }
-    let mut edges = Vec::new();
-    let mut in_edges: Vec<Vec<usize>> = vec![Vec::new(); ops.len()];
-    let mut out_edges: Vec<Vec<usize>> = vec![Vec::new(); ops.len()];
+    let mut sg = StreamGraph {
+        edges: Vec::new(),
+        in_edges: vec![Vec::new(); ops.len()],
+        out_edges: vec![Vec::new(); ops.len()],
+    };
     for (t, o) in ops.iter().enumerate() {
         for (k, (pid, s)) in o.inputs.iter().enumerate() {
             let src = *index.get(pid).ok_or_else(|| {
@@ -244,95 +284,106 @@ pub fn chain(input: &str, ops: &[Operator]) -> Result<JobGraph, ImportError> {
                     ),
                 ));
             }
-            in_edges[t].push(edges.len());
-            out_edges[src].push(edges.len());
-            edges.push(Edge {
+            sg.in_edges[t].push(sg.edges.len());
+            sg.out_edges[src].push(sg.edges.len());
+            sg.edges.push(Edge {
                 src,
                 dst: t,
                 strategy: s.clone(),
             });
         }
     }
-    // The stream graph must be acyclic (Kahn).
-    let mut indeg: Vec<usize> = in_edges.iter().map(Vec::len).collect();
+    Ok(sg)
+}
+
+/// The stream graph must be acyclic (Kahn's algorithm).
+fn check_acyclic(input: &str, ops: &[Operator], sg: &StreamGraph) -> Result<(), ImportError> {
+    let mut indeg: Vec<usize> = sg.in_edges.iter().map(Vec::len).collect();
     let mut queue: Vec<usize> = (0..ops.len()).filter(|&i| indeg[i] == 0).collect();
     let mut seen = 0;
     while let Some(i) = queue.pop() {
         seen += 1;
-        for &e in &out_edges[i] {
-            let d = edges[e].dst;
+        for &e in &sg.out_edges[i] {
+            let d = sg.edges[e].dst;
             indeg[d] -= 1;
             if indeg[d] == 0 {
                 queue.push(d);
             }
         }
     }
-    if seen != ops.len() {
-        let stuck = (0..ops.len()).find(|&i| indeg[i] > 0).unwrap_or(0);
-        return Err(ImportError::bad(
-            input,
-            format!(
-                "{}: operator {} is on a cycle of predecessors; a stream graph without iterations has none",
-                ops[stuck].path, ops[stuck].name
-            ),
-        ));
+    if seen == ops.len() {
+        return Ok(());
     }
-    // Outputs in the order of their consumers' ids (then the input position).
-    for outs in &mut out_edges {
-        outs.stable_sort_by_key(|&e| (ops[edges[e].dst].id, e));
-    }
-    let chainable = |e: usize| -> bool {
-        let ed = &edges[e];
-        in_edges[ed.dst].len() == 1
-            && is_forward(&ed.strategy)
-            && ops[ed.src].parallelism == ops[ed.dst].parallelism
-    };
+    let stuck = (0..ops.len()).find(|&i| indeg[i] > 0).unwrap_or(0);
+    Err(ImportError::bad(
+        input,
+        format!(
+            "{}: operator {} is on a cycle of predecessors; a stream graph without iterations has none",
+            ops[stuck].path, ops[stuck].name
+        ),
+    ))
+}
 
-    // createChain, iteratively. A frame is one createChain call.
-    struct Frame {
-        node: usize,
-        start: usize,
-        stage: u8,
-        k: usize,
-        acc: Vec<usize>,
-        chained: Vec<usize>,
-    }
-    let mut built = vec![false; ops.len()];
-    let mut names: Vec<String> = vec![String::new(); ops.len()];
-    let mut order: Vec<usize> = Vec::new();
-    let mut transitive: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    let mut sources: Vec<usize> = (0..ops.len()).filter(|&i| in_edges[i].is_empty()).collect();
-    sources.stable_sort_by_key(|&i| ops[i].id);
-    for s in sources {
-        if built[s] {
-            continue;
-        }
-        let mut stack = vec![Frame {
-            node: s,
-            start: s,
+/// One `createChain` call of the iterative walk.
+struct Frame {
+    node: usize,
+    start: usize,
+    stage: u8,
+    k: usize,
+    acc: Vec<usize>,
+    chained: Vec<usize>,
+}
+
+impl Frame {
+    fn new(node: usize, start: usize) -> Frame {
+        Frame {
+            node,
+            start,
             stage: 0,
             k: 0,
             acc: Vec::new(),
             chained: Vec::new(),
-        }];
+        }
+    }
+}
+
+/// The chains as they are built.
+struct Chains<'a> {
+    ops: &'a [Operator],
+    sg: &'a StreamGraph,
+    /// Chain heads already built.
+    built: Vec<bool>,
+    /// Each node's chained name (moved to its chain's head when done).
+    names: Vec<String>,
+    /// Chain heads in the order `createChain` finishes them.
+    order: Vec<usize>,
+    /// Each head's transitive (non-chainable) outputs.
+    transitive: BTreeMap<usize, Vec<usize>>,
+}
+
+impl Chains<'_> {
+    /// Whether edge `e` chains (`isChainable`: one input, FORWARD, same parallelism).
+    fn chainable(&self, e: usize) -> bool {
+        let ed = &self.sg.edges[e];
+        self.sg.in_edges[ed.dst].len() == 1
+            && is_forward(&ed.strategy)
+            && self.ops[ed.src].parallelism == self.ops[ed.dst].parallelism
+    }
+
+    /// `createChain` from source `s`, iteratively (a frame per call).
+    fn create_from(&mut self, s: usize) {
+        let mut stack = vec![Frame::new(s, s)];
         'frames: while let Some(f) = stack.last_mut() {
-            let outs = &out_edges[f.node];
+            let outs = &self.sg.out_edges[f.node];
             if f.stage == 0 {
                 // Chainable outputs first, in the same chain.
                 while f.k < outs.len() {
                     let e = outs[f.k];
                     f.k += 1;
-                    if chainable(e) {
-                        f.chained.push(edges[e].dst);
+                    if self.chainable(e) {
+                        f.chained.push(self.sg.edges[e].dst);
                         let start = f.start;
-                        stack.push(Frame {
-                            node: edges[e].dst,
-                            start,
-                            stage: 0,
-                            k: 0,
-                            acc: Vec::new(),
-                            chained: Vec::new(),
-                        });
+                        stack.push(Frame::new(self.sg.edges[e].dst, start));
                         continue 'frames;
                     }
                 }
@@ -343,67 +394,73 @@ pub fn chain(input: &str, ops: &[Operator]) -> Result<JobGraph, ImportError> {
             while f.k < outs.len() {
                 let e = outs[f.k];
                 f.k += 1;
-                if !chainable(e) {
+                if !self.chainable(e) {
                     f.acc.push(e);
-                    let t = edges[e].dst;
-                    if !built[t] {
-                        stack.push(Frame {
-                            node: t,
-                            start: t,
-                            stage: 0,
-                            k: 0,
-                            acc: Vec::new(),
-                            chained: Vec::new(),
-                        });
+                    let t = self.sg.edges[e].dst;
+                    if !self.built[t] {
+                        stack.push(Frame::new(t, t));
                         continue 'frames;
                     }
                 }
             }
-            // Done: name the node (createChainedName) and close the chain at its head.
             let Some(f) = stack.pop() else { break };
-            let own = &ops[f.node].name;
-            // Each chained child has this node as its only input: its name moves here.
-            let mut kids: Vec<String> = f.chained.iter().map(|c| std::mem::take(&mut names[*c])).collect();
-            let name = match kids.len() {
-                0 => own.clone(),
-                1 => format!("{own} -> {}", kids.remove(0)),
-                _ => format!("{own} -> ({})", kids.join(", ")),
-            };
-            names[f.node] = cap_name(name);
-            if f.node == f.start {
-                built[f.node] = true;
-                order.push(f.node);
-                transitive.insert(f.node, f.acc);
-            } else if let Some(parent) = stack.last_mut() {
-                // A chained child's transitive outputs follow its elder siblings' and
-                // come before the parent's own non-chainable outputs.
-                parent.acc.extend(f.acc);
-            }
+            self.finish(f, stack.last_mut());
         }
     }
-    let vpos: BTreeMap<usize, usize> = order.iter().enumerate().map(|(i, &n)| (n, i)).collect();
-    let mut g = JobGraph::default();
-    for &head in &order {
-        g.vertices.push(JobVertex {
-            name: names[head].clone(),
-            parallelism: ops[head].parallelism,
-            slot_sharing_group: None,
-            origin: ops[head].path.clone(),
-        });
+
+    /// A node done: name it (`createChainedName`) and close the chain at its head.
+    fn finish(&mut self, f: Frame, parent: Option<&mut Frame>) {
+        let own = &self.ops[f.node].name;
+        // Each chained child has this node as its only input: its name moves here.
+        let mut kids: Vec<String> = f
+            .chained
+            .iter()
+            .map(|c| std::mem::take(&mut self.names[*c]))
+            .collect();
+        let name = match kids.len() {
+            0 => own.clone(),
+            1 => format!("{own} -> {}", kids.remove(0)),
+            _ => format!("{own} -> ({})", kids.join(", ")),
+        };
+        self.names[f.node] = cap_name(name);
+        if f.node == f.start {
+            self.built[f.node] = true;
+            self.order.push(f.node);
+            self.transitive.insert(f.node, f.acc);
+        } else if let Some(parent) = parent {
+            // A chained child's transitive outputs follow its elder siblings' and
+            // come before the parent's own non-chainable outputs.
+            parent.acc.extend(f.acc);
+        }
     }
-    for &head in &order {
-        for &e in transitive.get(&head).map(Vec::as_slice).unwrap_or(&[]) {
-            let Some(&to) = vpos.get(&edges[e].dst) else {
-                continue;
-            };
-            g.edges.push(JobEdge {
-                from: vpos[&head],
-                to,
-                strategy: edges[e].strategy.clone(),
+
+    /// The job graph: one vertex per chain head, in creation order, and each
+    /// head's transitive outputs as its edges.
+    fn job_graph(&self) -> JobGraph {
+        let vpos: BTreeMap<usize, usize> = self.order.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+        let mut g = JobGraph::default();
+        for &head in &self.order {
+            g.vertices.push(JobVertex {
+                name: self.names[head].clone(),
+                parallelism: self.ops[head].parallelism,
+                slot_sharing_group: None,
+                origin: self.ops[head].path.clone(),
             });
         }
+        for &head in &self.order {
+            for &e in self.transitive.get(&head).map(Vec::as_slice).unwrap_or(&[]) {
+                let Some(&to) = vpos.get(&self.sg.edges[e].dst) else {
+                    continue;
+                };
+                g.edges.push(JobEdge {
+                    from: vpos[&head],
+                    to,
+                    strategy: self.sg.edges[e].strategy.clone(),
+                });
+            }
+        }
+        g
     }
-    Ok(g)
 }
 
 #[cfg(test)]

@@ -108,40 +108,10 @@ fn plan_obj<'a>(input: &'a str, v: &'a Value) -> Result<(Obj<'a>, Option<Obj<'a>
 pub fn parse_job(input: &str, v: &Value) -> Result<(JobGraph, Vec<String>, Option<String>), ImportError> {
     let (plan, wrapper) = plan_obj(input, v)?;
     let mut unused = Vec::new();
-    // Job details: names, slot sharing groups and parallelism per vertex id.
-    // Per vertex id: name, slot sharing group, parallelism.
-    type Detail = (Option<String>, Option<String>, Option<u64>);
-    let mut details: BTreeMap<String, Detail> = BTreeMap::new();
-    if let Some(w) = &wrapper {
-        if let Some(vs) = w.arr("vertices")? {
-            if vs.len() > MAX_VERTICES {
-                return Err(ImportError::too_large(
-                    input,
-                    format!("more than {} vertices", thousands(MAX_VERTICES)),
-                ));
-            }
-            for (i, x) in vs.iter().enumerate() {
-                let o = Obj::new(input, x, &format!("vertices[{i}]"))?;
-                let id = o.req_str("id")?;
-                let name = o.str("name")?.map(str::to_string);
-                o.touch(&["slotSharingGroupId"]);
-                let ssg = match o.str("slotSharingGroupName")? {
-                    Some(n) if !n.is_empty() => Some(n.to_string()),
-                    _ => match o.get("slotSharingGroupId") {
-                        Some(Value::String(s)) => {
-                            Some(format!("ssg-{}", s.chars().take(8).collect::<String>()))
-                        }
-                        Some(other) => Some(format!("ssg-{}", super::shorten(&other.to_string(), 16))),
-                        None => None,
-                    },
-                };
-                let p = o.u64("parallelism")?;
-                details.insert(id.to_string(), (name, ssg, p));
-                unused.extend(o.unused().into_iter().map(|f| format!("vertices[].{f}")));
-            }
-        }
-        unused.extend(w.unused().into_iter().filter(|f| f != "plan"));
-    }
+    let details = match &wrapper {
+        Some(w) => read_details(input, w, &mut unused)?,
+        None => BTreeMap::new(),
+    };
     let job_type = plan.str("type")?.map(str::to_string);
     plan.touch(&["jid", "name"]);
     let nodes = plan.arr("nodes")?.ok_or_else(|| plan.err("nodes", "missing"))?;
@@ -160,7 +130,7 @@ pub fn parse_job(input: &str, v: &Value) -> Result<(JobGraph, Vec<String>, Optio
     }
     let mut g = JobGraph::default();
     let mut ids: BTreeMap<String, usize> = BTreeMap::new();
-    let mut inputs: Vec<Vec<(u64, String, String, String)>> = Vec::new();
+    let mut inputs: Vec<Vec<PlanInput>> = Vec::new();
     for (i, n) in nodes.iter().enumerate() {
         let path = format!("{}nodes[{i}]", if wrapper.is_some() { "plan." } else { "" });
         let o = Obj::new(input, n, &path)?;
@@ -168,54 +138,135 @@ pub fn parse_job(input: &str, v: &Value) -> Result<(JobGraph, Vec<String>, Optio
         if ids.insert(id.clone(), i).is_some() {
             return Err(o.err("id", format!("vertex {id} is listed twice")));
         }
-        let det = details.get(&id);
-        let p = match o.u64("parallelism")? {
-            Some(p) => p,
-            None => det
-                .and_then(|d| d.2)
-                .ok_or_else(|| o.err("parallelism", "missing"))?,
-        };
-        let parallelism = u32::try_from(p)
-            .ok()
-            .filter(|p| *p >= 1)
-            .ok_or_else(|| o.err("parallelism", format!("{p} is not a parallelism of 1 or more")))?;
-        let desc = o.str("description")?.unwrap_or("");
-        let operator = o.str("operator")?.unwrap_or("");
-        let name = det
-            .and_then(|d| d.0.clone())
-            .filter(|n| !n.is_empty())
-            .unwrap_or_else(|| {
-                let from_desc = name_from_description(desc);
-                if !from_desc.is_empty() {
-                    from_desc
-                } else if !operator.is_empty() {
-                    unescape_html(operator)
-                } else {
-                    format!("vertex {id}")
-                }
-            });
-        let mut ins = Vec::new();
-        if let Some(list) = o.arr("inputs")? {
-            for (k, x) in list.iter().enumerate() {
-                let io = Obj::new(input, x, &format!("{path}.inputs[{k}]"))?;
-                let from = io.req_str("id")?.to_string();
-                let num = io.u64("num")?.unwrap_or(k as u64);
-                let strategy = io.str("ship_strategy")?.unwrap_or("").to_string();
-                let exchange = io.str("exchange")?.unwrap_or("").to_string();
-                ins.push((num, from, strategy, exchange));
-                unused.extend(io.unused().into_iter().map(|f| format!("inputs[].{f}")));
-            }
-        }
-        unused.extend(o.unused().into_iter().map(|f| format!("nodes[].{f}")));
+        let (vertex, ins) = read_vertex(input, &o, &id, path, details.get(&id), &mut unused)?;
         inputs.push(ins);
-        g.vertices.push(JobVertex {
-            name,
-            parallelism,
-            slot_sharing_group: det.and_then(|d| d.1.clone()),
-            origin: path,
-        });
+        g.vertices.push(vertex);
     }
     unused.extend(plan.unused().into_iter().filter(|f| f != "type"));
+    let blocking = link_inputs(input, &mut g, &ids, inputs)?;
+    if blocking > 0 {
+        unused.push(format!(
+            "inputs[].exchange ({blocking} blocking or hybrid exchanges)"
+        ));
+    }
+    if let Some(id) = details.keys().find(|id| !ids.contains_key(*id)) {
+        return Err(ImportError::bad(
+            input,
+            format!("vertices: vertex {} is not in the plan", super::shorten(id, 40)),
+        ));
+    }
+    Ok((g, unused, job_type))
+}
+
+/// Per vertex id from the job details: name, slot sharing group, parallelism.
+type Detail = (Option<String>, Option<String>, Option<u64>);
+
+/// One input of a plan node: `num`, the producing vertex's id, `ship_strategy`, `exchange`.
+type PlanInput = (u64, String, String, String);
+
+/// The job details' `vertices`: each one's name, slot sharing group (its name,
+/// else `ssg-` and the id's start) and parallelism.
+fn read_details(
+    input: &str,
+    w: &Obj<'_>,
+    unused: &mut Vec<String>,
+) -> Result<BTreeMap<String, Detail>, ImportError> {
+    let mut details: BTreeMap<String, Detail> = BTreeMap::new();
+    if let Some(vs) = w.arr("vertices")? {
+        if vs.len() > MAX_VERTICES {
+            return Err(ImportError::too_large(
+                input,
+                format!("more than {} vertices", thousands(MAX_VERTICES)),
+            ));
+        }
+        for (i, x) in vs.iter().enumerate() {
+            let o = Obj::new(input, x, &format!("vertices[{i}]"))?;
+            let id = o.req_str("id")?;
+            let name = o.str("name")?.map(str::to_string);
+            o.touch(&["slotSharingGroupId"]);
+            let ssg = match o.str("slotSharingGroupName")? {
+                Some(n) if !n.is_empty() => Some(n.to_string()),
+                _ => match o.get("slotSharingGroupId") {
+                    Some(Value::String(s)) => Some(format!("ssg-{}", s.chars().take(8).collect::<String>())),
+                    Some(other) => Some(format!("ssg-{}", super::shorten(&other.to_string(), 16))),
+                    None => None,
+                },
+            };
+            let p = o.u64("parallelism")?;
+            details.insert(id.to_string(), (name, ssg, p));
+            unused.extend(o.unused().into_iter().map(|f| format!("vertices[].{f}")));
+        }
+    }
+    unused.extend(w.unused().into_iter().filter(|f| f != "plan"));
+    Ok(details)
+}
+
+/// One plan node: its vertex (parallelism from the node, else the details;
+/// name from the details, else the description, the operator or the id) and
+/// its inputs as printed.
+fn read_vertex(
+    input: &str,
+    o: &Obj<'_>,
+    id: &str,
+    path: String,
+    det: Option<&Detail>,
+    unused: &mut Vec<String>,
+) -> Result<(JobVertex, Vec<PlanInput>), ImportError> {
+    let p = match o.u64("parallelism")? {
+        Some(p) => p,
+        None => det
+            .and_then(|d| d.2)
+            .ok_or_else(|| o.err("parallelism", "missing"))?,
+    };
+    let parallelism = u32::try_from(p)
+        .ok()
+        .filter(|p| *p >= 1)
+        .ok_or_else(|| o.err("parallelism", format!("{p} is not a parallelism of 1 or more")))?;
+    let desc = o.str("description")?.unwrap_or("");
+    let operator = o.str("operator")?.unwrap_or("");
+    let name = det
+        .and_then(|d| d.0.clone())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| {
+            let from_desc = name_from_description(desc);
+            if !from_desc.is_empty() {
+                from_desc
+            } else if !operator.is_empty() {
+                unescape_html(operator)
+            } else {
+                format!("vertex {id}")
+            }
+        });
+    let mut ins = Vec::new();
+    if let Some(list) = o.arr("inputs")? {
+        for (k, x) in list.iter().enumerate() {
+            let io = Obj::new(input, x, &format!("{path}.inputs[{k}]"))?;
+            let from = io.req_str("id")?.to_string();
+            let num = io.u64("num")?.unwrap_or(k as u64);
+            let strategy = io.str("ship_strategy")?.unwrap_or("").to_string();
+            let exchange = io.str("exchange")?.unwrap_or("").to_string();
+            ins.push((num, from, strategy, exchange));
+            unused.extend(io.unused().into_iter().map(|f| format!("inputs[].{f}")));
+        }
+    }
+    unused.extend(o.unused().into_iter().map(|f| format!("nodes[].{f}")));
+    let vertex = JobVertex {
+        name,
+        parallelism,
+        slot_sharing_group: det.and_then(|d| d.1.clone()),
+        origin: path,
+    };
+    Ok((vertex, ins))
+}
+
+/// The edges: each node's inputs in `num` order, every one naming a vertex and
+/// a ship strategy. Returns how many exchanges are blocking or hybrid.
+fn link_inputs(
+    input: &str,
+    g: &mut JobGraph,
+    ids: &BTreeMap<String, usize>,
+    inputs: Vec<Vec<PlanInput>>,
+) -> Result<usize, ImportError> {
     let mut blocking = 0usize;
     for (to, mut ins) in inputs.into_iter().enumerate() {
         ins.stable_sort_by_key(|x| x.0);
@@ -246,22 +297,7 @@ pub fn parse_job(input: &str, v: &Value) -> Result<(JobGraph, Vec<String>, Optio
             });
         }
     }
-    if blocking > 0 {
-        unused.push(format!(
-            "inputs[].exchange ({blocking} blocking or hybrid exchanges)"
-        ));
-    }
-    if !details.is_empty() {
-        for id in details.keys() {
-            if !ids.contains_key(id) {
-                return Err(ImportError::bad(
-                    input,
-                    format!("vertices: vertex {} is not in the plan", super::shorten(id, 40)),
-                ));
-            }
-        }
-    }
-    Ok((g, unused, job_type))
+    Ok(blocking)
 }
 
 /// One TaskManager of `/taskmanagers`.

@@ -166,6 +166,12 @@ pub(super) fn detect(text: &str) -> InputKind {
     }
 }
 
+/// The byte that opens a JSON object (a named constant, so that a lone brace
+/// in a byte literal does not read as the start of a block).
+pub(super) const OBJECT_OPEN: u8 = b'{';
+/// The byte that opens a JSON array.
+pub(super) const ARRAY_OPEN: u8 = b'[';
+
 /// Count the JSON values of `text` from its structure (commas and openings
 /// outside strings), refusing before parsing when there are too many.
 pub(super) fn check_value_count(input: &str, text: &str, max: usize) -> Result<(), ImportError> {
@@ -189,7 +195,7 @@ pub(super) fn check_value_count(input: &str, text: &str, max: usize) -> Result<(
         }
         match b {
             b'"' => in_str = true,
-            b',' | b'[' | b'{' => {
+            b',' | ARRAY_OPEN | OBJECT_OPEN => {
                 n += 1;
                 if n > max {
                     return Err(ImportError::too_large(

@@ -242,7 +242,7 @@ pub fn detect(text: &str) -> InputKind {
     if t.is_empty() {
         return InputKind::Empty;
     }
-    if t.starts_with('{') || t.starts_with('[') {
+    if matches!(t.as_bytes()[0], json::OBJECT_OPEN | json::ARRAY_OPEN) {
         return json::detect(t);
     }
     let mut lines = t.lines().map(str::trim).filter(|l| !l.is_empty());
@@ -262,7 +262,7 @@ pub fn detect(text: &str) -> InputKind {
     if looks_like_topic_name(first) {
         // A name followed by a JSON object is a stats block; names alone a list.
         let after = t[t.find(first).map_or(0, |i| i + first.len())..].trim_start();
-        return if after.starts_with('{') {
+        return if after.as_bytes().first() == Some(&json::OBJECT_OPEN) {
             InputKind::PulsarTopicStats
         } else {
             InputKind::PulsarTopicList

@@ -9,6 +9,9 @@
 //! leader), `assign_bundle` for every reported bundle, topics (a topic in a bundle
 //! no report owns is placed by lbscope's lookup, as a client lookup would place
 //! it), then traffic.
+//!
+//! A `namespaces bundles` output without any load report opens on its real
+//! boundaries with one assumed broker ([`ASSUMED_BROKER`]) owning every bundle.
 
 use super::pulsar_admin::{self, BrokerReport, NamedTopic, RESOURCES};
 use super::{json, shorten, thousands, ImportError, Input, InputKind, Notes, Options};
@@ -152,43 +155,64 @@ fn reported_usage(r: &BrokerReport) -> pulsar::broker::DirectUsage {
     }
 }
 
-/// Build the Pulsar scenario.
+/// The broker lbscope adds when no load report names one (a `namespaces bundles`
+/// output alone): it owns every bundle.
+pub const ASSUMED_BROKER: &str = "broker-1:8080";
+
+/// The namespace a lone `namespaces bundles` output is taken for when nothing
+/// else names one (Pulsar's default namespace).
+const ASSUMED_NAMESPACE: &str = "public/default";
+
+/// Build the Pulsar scenario: parse every input, check that they agree, then
+/// assemble the setup.
 pub(super) fn build(
     inputs: &[Input<'_>],
     options: &Options,
     notes: &mut Notes,
 ) -> Result<Scenario, ImportError> {
-    let mut bundle_inputs: Vec<(&str, Vec<u32>)> = Vec::new();
-    let mut reports: Vec<(&str, BrokerReport)> = Vec::new();
-    let mut named: Vec<(&str, NamedTopic)> = Vec::new();
+    let parsed = parse_inputs(inputs, notes)?;
+    check_enough(&parsed, options)?;
+    let owners = check_ownership(&parsed.reports)?;
+    let topics = collect_topics(parsed.named, notes)?;
+    let tilings = tile_namespaces(&parsed.bundles, &owners, &topics, options, notes)?;
+    assemble(&parsed.reports, &owners, &tilings, &topics, options, notes)
+}
+
+/// What the inputs say, each read on its own.
+struct Parsed<'a> {
+    /// Each `namespaces bundles` input's boundaries.
+    bundles: Vec<(&'a str, Vec<u32>)>,
+    /// Each load report.
+    reports: Vec<(&'a str, BrokerReport)>,
+    /// Each topic named, with its input.
+    named: Vec<(&'a str, NamedTopic)>,
+}
+
+/// Parse every input by its kind, noting the fields lbscope does not read.
+fn parse_inputs<'a>(inputs: &[Input<'a>], notes: &mut Notes) -> Result<Parsed<'a>, ImportError> {
+    let mut p = Parsed {
+        bundles: Vec::new(),
+        reports: Vec::new(),
+        named: Vec::new(),
+    };
     for inp in inputs {
         match inp.kind {
             InputKind::PulsarBundles => {
                 let v = json::parse(inp.name, inp.text)?;
                 let (b, unused) = pulsar_admin::parse_bundles(inp.name, &v)?;
                 notes.unused_fields(inp.name, "bundles", unused);
-                bundle_inputs.push((inp.name, b));
+                p.bundles.push((inp.name, b));
             }
             InputKind::PulsarLocalBrokerData | InputKind::PulsarLoadReport => {
                 let v = json::parse(inp.name, inp.text)?;
                 let r = pulsar_admin::parse_load_report(inp.name, &v)?;
                 notes.unused_fields(inp.name, "load report", r.unused.iter().cloned());
-                reports.push((inp.name, r));
+                p.reports.push((inp.name, r));
             }
             InputKind::PulsarTopicList | InputKind::PulsarTopicStats => {
-                let list = pulsar_admin::parse_topics(inp.name, inp.text)?;
-                let mut unused = BTreeSet::new();
-                for t in &list {
-                    if let Some(s) = &t.stats {
-                        unused.extend(s.unused.iter().cloned());
-                        for (_, p) in &s.per_partition {
-                            unused.extend(p.unused.iter().map(|f| format!("partitions.*.{f}")));
-                        }
-                    }
-                }
-                notes.unused_fields(inp.name, "topics stats", unused);
-                named.extend(list.into_iter().map(|t| (inp.name, t)));
-                if named.len() > pulsar_admin::MAX_TOPICS {
+                let list = parse_topic_input(inp, notes)?;
+                p.named.extend(list.into_iter().map(|t| (inp.name, t)));
+                if p.named.len() > pulsar_admin::MAX_TOPICS {
                     return Err(ImportError::too_large(
                         inp.name,
                         format!(
@@ -210,20 +234,62 @@ pub(super) fn build(
             _ => {}
         }
     }
-    if reports.is_empty() {
+    Ok(p)
+}
+
+/// One topic list or topic stats input, with the stats fields it does not use noted.
+fn parse_topic_input(inp: &Input<'_>, notes: &mut Notes) -> Result<Vec<NamedTopic>, ImportError> {
+    let list = pulsar_admin::parse_topics(inp.name, inp.text)?;
+    let mut unused = BTreeSet::new();
+    for s in list.iter().filter_map(|t| t.stats.as_ref()) {
+        unused.extend(s.unused.iter().cloned());
+        for (_, p) in &s.per_partition {
+            unused.extend(p.unused.iter().map(|f| format!("partitions.*.{f}")));
+        }
+    }
+    notes.unused_fields(inp.name, "topics stats", unused);
+    Ok(list)
+}
+
+/// The inputs must name the brokers (load reports) or at least the bundles:
+/// a `namespaces bundles` output alone opens on one assumed broker.
+fn check_enough(p: &Parsed<'_>, options: &Options) -> Result<(), ImportError> {
+    if !p.reports.is_empty() {
+        return Ok(());
+    }
+    if p.bundles.is_empty() {
         return Err(ImportError::Missing(
             "no load report among the inputs: give `pulsar-admin --admin-url http://BROKER:8080 broker-stats \
              load-report` of each broker (they name the brokers, their capacities and the bundles they own)"
                 .into(),
         ));
     }
+    if options.reported_usage {
+        return Err(ImportError::BadOption(
+            "--reported-usage pins each broker's usage to its load report, but no load report was given"
+                .into(),
+        ));
+    }
+    Ok(())
+}
 
-    // Brokers and the bundles they own.
-    let mut brokers: BTreeSet<String> = BTreeSet::new();
-    let mut owner: BTreeMap<(String, BundleRange), (String, &str)> = BTreeMap::new();
-    let mut reported: BTreeMap<String, Vec<BundleRange>> = BTreeMap::new();
-    for (input, r) in &reports {
-        if !brokers.insert(r.broker.clone()) {
+/// Who owns which bundle, by the load reports.
+struct Owners<'a> {
+    /// `(namespace, range)` → (broker, the report's input).
+    owner: BTreeMap<(String, BundleRange), (String, &'a str)>,
+    /// Each namespace's reported bundles.
+    reported: BTreeMap<String, Vec<BundleRange>>,
+}
+
+/// Check that no broker reports twice and no bundle has two owners.
+fn check_ownership<'a>(reports: &[(&'a str, BrokerReport)]) -> Result<Owners<'a>, ImportError> {
+    let mut brokers: BTreeSet<&str> = BTreeSet::new();
+    let mut o = Owners {
+        owner: BTreeMap::new(),
+        reported: BTreeMap::new(),
+    };
+    for (input, r) in reports {
+        if !brokers.insert(&r.broker) {
             return Err(ImportError::bad(
                 input,
                 format!("broker {} has a load report in another input too", r.broker),
@@ -231,7 +297,7 @@ pub(super) fn build(
         }
         for b in &r.bundles {
             let (ns, range) = split_bundle(input, b)?;
-            if let Some((other, _)) = owner.get(&(ns.clone(), range)) {
+            if let Some((other, _)) = o.owner.get(&(ns.clone(), range)) {
                 return Err(ImportError::bad(
                     input,
                     format!(
@@ -240,52 +306,94 @@ pub(super) fn build(
                     ),
                 ));
             }
-            owner.insert((ns.clone(), range), (r.broker.clone(), input));
-            reported.entry(ns).or_default().push(range);
+            o.owner.insert((ns.clone(), range), (r.broker.clone(), input));
+            o.reported.entry(ns).or_default().push(range);
         }
         for s in &r.stats {
             split_bundle(input, &s.bundle)?;
         }
     }
+    Ok(o)
+}
 
-    // Topics (partitioned stats with per-partition stats become their partitions).
-    struct TopicIn<'a> {
-        name: TopicName,
-        input: &'a str,
-        line: usize,
-        traffic: Option<Traffic>,
-        /// A partitioned topic without per-partition stats: its partition count.
-        partitions: u32,
-    }
-    let mut topics: Vec<TopicIn<'_>> = Vec::new();
-    let mut by_name: BTreeMap<TopicName, usize> = BTreeMap::new();
-    let mut repeats = 0usize;
+/// One topic to create.
+struct TopicIn {
+    name: TopicName,
+    traffic: Option<Traffic>,
+    /// A partitioned topic without per-partition stats: its partition count.
+    partitions: u32,
+}
+
+/// The topics, each once (partitioned stats with per-partition stats become
+/// their partitions; partitions listed by name join their partitioned topic).
+fn collect_topics(named: Vec<(&str, NamedTopic)>, notes: &mut Notes) -> Result<Vec<TopicIn>, ImportError> {
+    let mut topics = Topics::default();
     for (input, t) in named {
-        let parse = |n: &str, line: usize| {
-            TopicName::parse(n).map_err(|e| ImportError::bad(input, format!("line {line}: {e}")))
-        };
-        let mut add = |name: TopicName, traffic: Option<Traffic>, partitions: u32, line: usize| match by_name
-            .get(&name)
-        {
+        topics.add_named(input, t, notes)?;
+        let count: usize = topics.list.iter().map(|t| t.partitions.max(1) as usize).sum();
+        if count > pulsar_admin::MAX_TOPICS {
+            return Err(ImportError::too_large(
+                input,
+                format!(
+                    "the inputs name more than {} topics (partitions counted one by one); lbscope imports at most \
+                     that many",
+                    thousands(pulsar_admin::MAX_TOPICS)
+                ),
+            ));
+        }
+    }
+    if topics.repeats > 0 {
+        notes.add(
+            "import",
+            format!(
+                "{} topic names appear more than once; each is created once",
+                topics.repeats
+            ),
+        );
+    }
+    let mut list = topics.list;
+    merge_listed_partitions(&mut list, notes);
+    Ok(list)
+}
+
+/// Topics as they are collected, each name once.
+#[derive(Default)]
+struct Topics {
+    list: Vec<TopicIn>,
+    by_name: BTreeMap<TopicName, usize>,
+    repeats: usize,
+}
+
+impl Topics {
+    /// Add a topic; a name seen before counts as a repeat and only lends its
+    /// traffic to a first sighting that had none.
+    fn add(&mut self, name: TopicName, traffic: Option<Traffic>, partitions: u32) {
+        match self.by_name.get(&name) {
             Some(&i) => {
-                repeats += 1;
-                if topics[i].traffic.is_none() && traffic.is_some() {
-                    topics[i].traffic = traffic;
-                    topics[i].partitions = partitions;
+                self.repeats += 1;
+                let t = &mut self.list[i];
+                if t.traffic.is_none() && traffic.is_some() {
+                    t.traffic = traffic;
+                    t.partitions = partitions;
                 }
             }
             None => {
-                by_name.insert(name.clone(), topics.len());
-                topics.push(TopicIn {
+                self.by_name.insert(name.clone(), self.list.len());
+                self.list.push(TopicIn {
                     name,
-                    input,
-                    line,
                     traffic,
                     partitions,
                 });
             }
+        }
+    }
+
+    /// Add one named topic of `input` (its partitions, when its stats list them).
+    fn add_named(&mut self, input: &str, t: NamedTopic, notes: &mut Notes) -> Result<(), ImportError> {
+        let parse = |n: &str| {
+            TopicName::parse(n).map_err(|e| ImportError::bad(input, format!("line {}: {e}", t.line)))
         };
-        let name = parse(&t.name, t.line)?;
+        let name = parse(&t.name)?;
         match t.stats {
             Some(s) if !s.per_partition.is_empty() => {
                 for (pname, ps) in s.per_partition {
@@ -299,7 +407,7 @@ pub(super) fn build(
                             ),
                         ));
                     }
-                    add(parse(&pname, t.line)?, Some(ps.traffic), 0, t.line);
+                    self.add(parse(&pname)?, Some(ps.traffic), 0);
                 }
             }
             Some(s) if s.partitions > 0 => {
@@ -311,135 +419,76 @@ pub(super) fn build(
                         t.line, s.partitions
                     ),
                 );
-                add(name, Some(s.traffic), s.partitions, t.line);
+                self.add(name, Some(s.traffic), s.partitions);
             }
-            Some(s) => add(name, Some(s.traffic), 0, t.line),
-            None => add(name, None, 0, t.line),
+            Some(s) => self.add(name, Some(s.traffic), 0),
+            None => self.add(name, None, 0),
         }
-        let count: usize = topics.iter().map(|t| t.partitions.max(1) as usize).sum();
-        if count > pulsar_admin::MAX_TOPICS {
-            return Err(ImportError::too_large(
-                input,
-                format!(
-                    "the inputs name more than {} topics (partitions counted one by one); lbscope imports at most \
-                     that many",
-                    thousands(pulsar_admin::MAX_TOPICS)
-                ),
-            ));
-        }
+        Ok(())
     }
-    if repeats > 0 {
-        notes.add(
-            "import",
-            format!("{repeats} topic names appear more than once; each is created once"),
-        );
-    }
-    // Partitions listed by name belong to a partitioned topic created whole from its stats.
+}
+
+/// Partitions listed by name belong to a partitioned topic created whole from its stats.
+fn merge_listed_partitions(topics: &mut Vec<TopicIn>, notes: &mut Notes) {
     let parents: BTreeMap<String, u32> = topics
         .iter()
         .filter(|t| t.partitions > 0)
         .map(|t| (t.name.0.to_string(), t.partitions))
         .collect();
-    if !parents.is_empty() {
-        let before = topics.len();
-        topics.retain(|t| {
-            let Some((parent, idx)) = t.name.0.rsplit_once("-partition-") else {
-                return true;
-            };
-            !parents
-                .get(parent)
-                .is_some_and(|&n| idx.parse::<u32>().is_ok_and(|i| i < n))
-        });
-        let merged = before - topics.len();
-        if merged > 0 {
-            notes.add(
-                "import",
-                format!("{merged} partitions listed by name are created with their partitioned topic"),
-            );
-        }
+    if parents.is_empty() {
+        return;
     }
+    let before = topics.len();
+    topics.retain(|t| {
+        let Some((parent, idx)) = t.name.0.rsplit_once("-partition-") else {
+            return true;
+        };
+        !parents
+            .get(parent)
+            .is_some_and(|&n| idx.parse::<u32>().is_ok_and(|i| i < n))
+    });
+    let merged = before - topics.len();
+    if merged > 0 {
+        notes.add(
+            "import",
+            format!("{merged} partitions listed by name are created with their partitioned topic"),
+        );
+    }
+}
 
-    // Namespaces and their bundles.
-    let mut namespaces: BTreeSet<String> = reported.keys().cloned().collect();
+/// Each namespace's bundles: a `namespaces bundles` input's, else the reported
+/// ones, else the default count.
+fn tile_namespaces(
+    bundle_inputs: &[(&str, Vec<u32>)],
+    owners: &Owners<'_>,
+    topics: &[TopicIn],
+    options: &Options,
+    notes: &mut Notes,
+) -> Result<BTreeMap<String, Tiling>, ImportError> {
+    let mut namespaces: BTreeSet<String> = owners.reported.keys().cloned().collect();
     namespaces.extend(topics.iter().map(|t| t.name.namespace().to_string()));
     let mut tilings: BTreeMap<String, Tiling> = BTreeMap::new();
-    if let Some(ns) = &options.namespace {
-        if bundle_inputs.len() != 1 {
-            return Err(ImportError::BadOption(format!(
-                "--namespace {ns} names the namespace of one `namespaces bundles` input, but {} were given",
-                bundle_inputs.len()
-            )));
-        }
-        let parts: Vec<&str> = ns.split('/').collect();
-        if parts.len() != 2 || parts.iter().any(|p| p.is_empty()) {
-            return Err(ImportError::BadOption(format!(
-                "--namespace {ns:?} is not of the form tenant/namespace"
-            )));
-        }
-    }
-    for (input, b) in &bundle_inputs {
-        let ranges = {
-            let mut s: Vec<u32> = b.iter().copied().collect::<BTreeSet<_>>().into_iter().collect();
-            s.dedup();
-            bundle::ranges_from_boundaries(&s)
-        };
-        let fits = |ns: &str| {
-            reported
-                .get(ns)
-                .is_none_or(|rs| rs.iter().all(|r| ranges.binary_search(r).is_ok()))
-        };
+    check_namespace_option(options, bundle_inputs.len())?;
+    for (input, b) in bundle_inputs {
+        let ranges = distinct_ranges(b);
         let ns = match &options.namespace {
             Some(ns) => ns.clone(),
-            None => {
-                let open: Vec<&String> = namespaces.iter().filter(|n| !tilings.contains_key(*n)).collect();
-                let fitting: Vec<&String> = open
-                    .iter()
-                    .copied()
-                    .filter(|n| reported.contains_key(*n) && fits(n))
-                    .collect();
-                if open.len() == 1 {
-                    open[0].clone()
-                } else if fitting.len() == 1 {
-                    notes.add(
-                        input,
-                        format!(
-                            "taken as the bundles of {}, the one namespace whose reported bundles it holds",
-                            fitting[0]
-                        ),
-                    );
-                    fitting[0].clone()
-                } else {
-                    return Err(ImportError::Missing(format!(
-                        "{input}: `namespaces bundles` does not print its namespace and lbscope cannot tell which \
-                         it is ({}): pass --namespace TENANT/NS",
-                        if open.is_empty() {
-                            "no load report or topic names a namespace".to_string()
-                        } else {
-                            format!("candidates {}", open.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "))
-                        }
-                    )));
-                }
-            }
+            None => namespace_of_bundles(
+                input,
+                &ranges,
+                &namespaces,
+                &tilings,
+                owners,
+                bundle_inputs.len(),
+                notes,
+            )?,
         };
         if tilings.contains_key(&ns) {
             return Err(ImportError::BadOption(format!(
                 "two `namespaces bundles` inputs for {ns}; give one"
             )));
         }
-        if let Some(rs) = reported.get(&ns) {
-            if let Some(r) = rs.iter().find(|r| ranges.binary_search(r).is_err()) {
-                let (broker, rin) = owner
-                    .get(&(ns.clone(), *r))
-                    .map_or((String::new(), *input), |(b, i)| (b.clone(), *i));
-                return Err(ImportError::bad(
-                    rin,
-                    format!(
-                        "broker {broker} owns bundle {ns}/{r}, which is not one of the bundles {input} gives for {ns} \
-                         (was a bundle split between the two outputs?)"
-                    ),
-                ));
-            }
-        }
+        check_reported_fit(input, &ns, &ranges, owners)?;
         namespaces.insert(ns.clone());
         tilings.insert(ns, Tiling::Given(b.clone()));
     }
@@ -447,54 +496,8 @@ pub(super) fn build(
         if tilings.contains_key(ns) {
             continue;
         }
-        match reported.get(ns) {
-            Some(rs) => {
-                let mut rs = rs.clone();
-                rs.stable_sort();
-                let mut tiling = Vec::new();
-                let mut at: u64 = 0;
-                let mut gaps = 0;
-                for r in &rs {
-                    if u64::from(r.lower) < at {
-                        return Err(ImportError::Missing(format!(
-                            "the load reports list overlapping bundles of {ns} ({r} and the one before it): give \
-                             `pulsar-admin namespaces bundles {ns}`"
-                        )));
-                    }
-                    if u64::from(r.lower) > at {
-                        tiling.push(BundleRange {
-                            lower: at as u32,
-                            upper: r.lower,
-                        });
-                        gaps += 1;
-                    }
-                    tiling.push(*r);
-                    at = u64::from(r.upper);
-                }
-                if at < u64::from(bundle::LAST_BOUNDARY) {
-                    tiling.push(BundleRange {
-                        lower: at as u32,
-                        upper: bundle::LAST_BOUNDARY,
-                    });
-                    gaps += 1;
-                }
-                notes.add(
-                    "import",
-                    format!(
-                        "no `namespaces bundles` input for {ns}: its bundles are the {} the load reports list{}",
-                        rs.len(),
-                        if gaps > 0 {
-                            format!(
-                                ", and each of the {gaps} gaps between them is taken as one unowned bundle (give \
-                                 `pulsar-admin namespaces bundles {ns}` for the exact boundaries)"
-                            )
-                        } else {
-                            String::new()
-                        }
-                    ),
-                );
-                tilings.insert(ns.clone(), Tiling::Reported(tiling));
-            }
+        let tiling = match owners.reported.get(ns) {
+            Some(rs) => tiling_from_reports(ns, rs, notes)?,
             None => {
                 notes.add(
                     "import",
@@ -503,23 +506,229 @@ pub(super) fn build(
                          `pulsar-admin namespaces bundles {ns}` for its real boundaries)"
                     ),
                 );
-                tilings.insert(ns.clone(), Tiling::Default);
+                Tiling::Default
             }
-        }
+        };
+        tilings.insert(ns.clone(), tiling);
     }
+    Ok(tilings)
+}
 
-    // The scenario.
+/// The bundles a list of boundaries makes (duplicates and order ignored).
+fn distinct_ranges(b: &[u32]) -> Vec<BundleRange> {
+    let s: Vec<u32> = b.iter().copied().collect::<BTreeSet<_>>().into_iter().collect();
+    bundle::ranges_from_boundaries(&s)
+}
+
+/// `--namespace` names the namespace of exactly one bundles input, as tenant/namespace.
+fn check_namespace_option(options: &Options, bundle_inputs: usize) -> Result<(), ImportError> {
+    let Some(ns) = &options.namespace else {
+        return Ok(());
+    };
+    if bundle_inputs != 1 {
+        return Err(ImportError::BadOption(format!(
+            "--namespace {ns} names the namespace of one `namespaces bundles` input, but {bundle_inputs} were given"
+        )));
+    }
+    let parts: Vec<&str> = ns.split('/').collect();
+    if parts.len() != 2 || parts.iter().any(|p| p.is_empty()) {
+        return Err(ImportError::BadOption(format!(
+            "--namespace {ns:?} is not of the form tenant/namespace"
+        )));
+    }
+    Ok(())
+}
+
+/// Which namespace a `namespaces bundles` input is (it does not print its own):
+/// the one namespace not yet tiled, else the one whose reported bundles it holds;
+/// with nothing naming any namespace, a lone bundles input is Pulsar's default
+/// namespace.
+fn namespace_of_bundles(
+    input: &str,
+    ranges: &[BundleRange],
+    namespaces: &BTreeSet<String>,
+    tilings: &BTreeMap<String, Tiling>,
+    owners: &Owners<'_>,
+    bundle_inputs: usize,
+    notes: &mut Notes,
+) -> Result<String, ImportError> {
+    let fits = |ns: &str| {
+        owners
+            .reported
+            .get(ns)
+            .is_none_or(|rs| rs.iter().all(|r| ranges.binary_search(r).is_ok()))
+    };
+    let open: Vec<&String> = namespaces.iter().filter(|n| !tilings.contains_key(*n)).collect();
+    let fitting: Vec<&String> = open
+        .iter()
+        .copied()
+        .filter(|n| owners.reported.contains_key(*n) && fits(n))
+        .collect();
+    if open.len() == 1 {
+        return Ok(open[0].clone());
+    }
+    if fitting.len() == 1 {
+        notes.add(
+            input,
+            format!(
+                "taken as the bundles of {}, the one namespace whose reported bundles it holds",
+                fitting[0]
+            ),
+        );
+        return Ok(fitting[0].clone());
+    }
+    if namespaces.is_empty() && bundle_inputs == 1 {
+        notes.add(
+            input,
+            format!(
+                "no load report or topic names a namespace: taken as the bundles of {ASSUMED_NAMESPACE} (pass \
+                 --namespace TENANT/NS for another)"
+            ),
+        );
+        return Ok(ASSUMED_NAMESPACE.to_string());
+    }
+    Err(ImportError::Missing(format!(
+        "{input}: `namespaces bundles` does not print its namespace and lbscope cannot tell which it is ({}): pass \
+         --namespace TENANT/NS",
+        if open.is_empty() {
+            "no load report or topic names a namespace".to_string()
+        } else {
+            format!("candidates {}", open.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "))
+        }
+    )))
+}
+
+/// Every bundle a report owns in `ns` must be one of the bundles `input` gives.
+fn check_reported_fit(
+    input: &str,
+    ns: &str,
+    ranges: &[BundleRange],
+    owners: &Owners<'_>,
+) -> Result<(), ImportError> {
+    let Some(rs) = owners.reported.get(ns) else {
+        return Ok(());
+    };
+    let Some(r) = rs.iter().find(|r| ranges.binary_search(r).is_err()) else {
+        return Ok(());
+    };
+    let (broker, rin) = owners
+        .owner
+        .get(&(ns.to_string(), *r))
+        .map_or((String::new(), input), |(b, i)| (b.clone(), *i));
+    Err(ImportError::bad(
+        rin,
+        format!(
+            "broker {broker} owns bundle {ns}/{r}, which is not one of the bundles {input} gives for {ns} (was a \
+             bundle split between the two outputs?)"
+        ),
+    ))
+}
+
+/// A namespace's bundles from the reports alone: the reported ones, each gap
+/// between them one unowned bundle.
+fn tiling_from_reports(ns: &str, reported: &[BundleRange], notes: &mut Notes) -> Result<Tiling, ImportError> {
+    let mut rs = reported.to_vec();
+    rs.stable_sort();
+    let mut tiling = Vec::new();
+    let mut at: u64 = 0;
+    let mut gaps = 0;
+    for r in &rs {
+        if u64::from(r.lower) < at {
+            return Err(ImportError::Missing(format!(
+                "the load reports list overlapping bundles of {ns} ({r} and the one before it): give \
+                 `pulsar-admin namespaces bundles {ns}`"
+            )));
+        }
+        if u64::from(r.lower) > at {
+            tiling.push(BundleRange {
+                lower: at as u32,
+                upper: r.lower,
+            });
+            gaps += 1;
+        }
+        tiling.push(*r);
+        at = u64::from(r.upper);
+    }
+    if at < u64::from(bundle::LAST_BOUNDARY) {
+        tiling.push(BundleRange {
+            lower: at as u32,
+            upper: bundle::LAST_BOUNDARY,
+        });
+        gaps += 1;
+    }
+    notes.add(
+        "import",
+        format!(
+            "no `namespaces bundles` input for {ns}: its bundles are the {} the load reports list{}",
+            rs.len(),
+            if gaps > 0 {
+                format!(
+                    ", and each of the {gaps} gaps between them is taken as one unowned bundle (give \
+                     `pulsar-admin namespaces bundles {ns}` for the exact boundaries)"
+                )
+            } else {
+                String::new()
+            }
+        ),
+    );
+    Ok(Tiling::Reported(tiling))
+}
+
+/// The scenario: config, namespaces, brokers, ownership, topics, traffic.
+fn assemble(
+    reports: &[(&str, BrokerReport)],
+    owners: &Owners<'_>,
+    tilings: &BTreeMap<String, Tiling>,
+    topics: &[TopicIn],
+    options: &Options,
+    notes: &mut Notes,
+) -> Result<Scenario, ImportError> {
     let mut sc = Scenario::empty(System::Pulsar, options.seed);
     let Body::Pulsar(log) = &mut sc.body else {
         unreachable!("an empty Pulsar scenario")
     };
+    set_load_manager(&mut log.config, reports, notes);
+    let ranges_of = create_namespaces(
+        &mut log.setup,
+        tilings,
+        log.config.default_number_of_namespace_bundles,
+    );
+    if reports.is_empty() {
+        add_assumed_broker(
+            &mut log.setup,
+            &ranges_of,
+            log.config.profile.name(),
+            topics,
+            notes,
+        );
+    } else {
+        add_brokers(&mut log.setup, reports, options, notes);
+    }
+    create_topics(
+        &mut log.setup,
+        topics,
+        &ranges_of,
+        owners,
+        reports.is_empty(),
+        notes,
+    );
+    set_traffic(&mut log.setup, topics, reports, &ranges_of, notes)?;
+    Ok(sc)
+}
+
+/// The load manager the reports name, and the profile lbscope starts from.
+fn set_load_manager(
+    config: &mut pulsar::config::Config,
+    reports: &[(&str, BrokerReport)],
+    notes: &mut Notes,
+) {
     let managers: BTreeSet<&str> = reports
         .iter()
         .filter_map(|(_, r)| r.load_manager.as_deref())
         .collect();
     if let Some(first) = reports.iter().find_map(|(_, r)| r.load_manager.as_deref()) {
         match load_manager(first) {
-            Some(lm) => log.config.load_manager_class_name = lm,
+            Some(lm) => config.load_manager_class_name = lm,
             None => notes.add(
                 "import",
                 format!(
@@ -543,51 +752,74 @@ pub(super) fn build(
         notes.add(
             "import",
             format!(
-                "the brokers run Pulsar {}: lbscope starts from its default config (the pulsar-4.x profile); \
-                 set_profile or set_config switch strategies",
-                versions.iter().copied().collect::<Vec<_>>().join(", ")
+                "the brokers run Pulsar {}: lbscope starts from its default config (the {} profile); set_profile \
+                 or set_config switch strategies",
+                versions.iter().copied().collect::<Vec<_>>().join(", "),
+                config.profile.name()
             ),
         );
     }
-    let default_bundles = log.config.default_number_of_namespace_bundles;
-    let mut ranges_of: BTreeMap<String, Vec<BundleRange>> = BTreeMap::new();
-    for (ns, t) in &tilings {
-        match t {
-            Tiling::Given(b) => {
-                log.setup.push(pulsar::Action::CreateNamespaceWithBoundaries {
+}
+
+/// One namespace action per tiling; returns each namespace's bundles.
+fn create_namespaces(
+    setup: &mut Vec<pulsar::Action>,
+    tilings: &BTreeMap<String, Tiling>,
+    default_bundles: u32,
+) -> BTreeMap<String, Vec<BundleRange>> {
+    let mut ranges_of = BTreeMap::new();
+    for (ns, t) in tilings {
+        let (action, ranges) = match t {
+            Tiling::Given(b) => (
+                pulsar::Action::CreateNamespaceWithBoundaries {
                     namespace: ns.clone(),
                     boundaries: b.clone(),
-                });
-                let s: Vec<u32> = b.iter().copied().collect::<BTreeSet<_>>().into_iter().collect();
-                ranges_of.insert(ns.clone(), bundle::ranges_from_boundaries(&s));
-            }
+                },
+                distinct_ranges(b),
+            ),
             Tiling::Reported(rs) => {
                 let mut b: Vec<u32> = rs.iter().map(|r| r.lower).collect();
                 b.push(bundle::LAST_BOUNDARY);
-                log.setup.push(pulsar::Action::CreateNamespaceWithBoundaries {
-                    namespace: ns.clone(),
-                    boundaries: b,
-                });
-                ranges_of.insert(ns.clone(), rs.clone());
+                (
+                    pulsar::Action::CreateNamespaceWithBoundaries {
+                        namespace: ns.clone(),
+                        boundaries: b,
+                    },
+                    rs.clone(),
+                )
             }
             Tiling::Default => {
-                log.setup.push(pulsar::Action::CreateNamespace {
-                    namespace: ns.clone(),
-                    bundles: None,
-                });
                 let b = bundle::initial_boundaries(default_bundles).unwrap_or_default();
-                ranges_of.insert(ns.clone(), bundle::ranges_from_boundaries(&b));
+                (
+                    pulsar::Action::CreateNamespace {
+                        namespace: ns.clone(),
+                        bundles: None,
+                    },
+                    bundle::ranges_from_boundaries(&b),
+                )
             }
-        }
+        };
+        setup.push(action);
+        ranges_of.insert(ns.clone(), ranges);
     }
-    for (input, r) in &reports {
+    ranges_of
+}
+
+/// One broker per report (the first lbscope's leader), then each reported bundle's owner.
+fn add_brokers(
+    setup: &mut Vec<pulsar::Action>,
+    reports: &[(&str, BrokerReport)],
+    options: &Options,
+    notes: &mut Notes,
+) {
+    for (input, r) in reports {
         let capacity = capacity(input, r, options.reported_usage, notes);
-        log.setup.push(pulsar::Action::AddBroker {
+        setup.push(pulsar::Action::AddBroker {
             broker: r.broker.clone(),
             capacity,
         });
         if options.reported_usage {
-            log.setup.push(pulsar::Action::SetBrokerLoad {
+            setup.push(pulsar::Action::SetBrokerLoad {
                 broker: r.broker.clone(),
                 usage: reported_usage(r),
             });
@@ -600,17 +832,69 @@ pub(super) fn build(
             reports[0].1.broker
         ),
     );
-    for (_, r) in &reports {
+    for (_, r) in reports {
         for b in &r.bundles {
-            log.setup.push(pulsar::Action::AssignBundle {
+            setup.push(pulsar::Action::AssignBundle {
                 bundle: b.clone(),
                 broker: r.broker.clone(),
             });
         }
     }
-    // Topics, and the bundles they land in.
+}
+
+/// Without a load report: one broker of lbscope's default capacity, owning
+/// every bundle (the one broker a lookup could pick).
+fn add_assumed_broker(
+    setup: &mut Vec<pulsar::Action>,
+    ranges_of: &BTreeMap<String, Vec<BundleRange>>,
+    profile: &str,
+    topics: &[TopicIn],
+    notes: &mut Notes,
+) {
+    let c = Capacity::default();
+    setup.push(pulsar::Action::AddBroker {
+        broker: ASSUMED_BROKER.to_string(),
+        capacity: c,
+    });
+    let mut count = 0;
+    for (ns, ranges) in ranges_of {
+        for r in ranges {
+            setup.push(pulsar::Action::AssignBundle {
+                bundle: format!("{ns}/{r}"),
+                broker: ASSUMED_BROKER.to_string(),
+            });
+            count += 1;
+        }
+    }
+    let load = if topics.iter().any(|t| t.traffic.is_some()) {
+        "the load is the topics stats' traffic"
+    } else {
+        "every bundle's load is zero (give topics stats for the traffic)"
+    };
+    notes.add(
+        "import",
+        format!(
+            "no load report: the bundle boundaries are real, the brokers and loads are assumed: one broker \
+             {ASSUMED_BROKER} of lbscope's default capacity ({} cores, {:.0} MB memory, {:.0} MB direct memory, \
+             {:.0}/{:.0} Mbit/s NIC in/out) owns all {count} bundles; {load}; lbscope starts from the {profile} \
+             profile (give each broker's `broker-stats load-report` for the real brokers, owners and usage)",
+            c.cpu_cores, c.memory_mb, c.direct_memory_mb, c.nic_in_mbit, c.nic_out_mbit
+        ),
+    );
+}
+
+/// Create each topic (hashed into its bundle as Pulsar hashes it), noting the
+/// bundles with topics that no reporting broker owns.
+fn create_topics(
+    setup: &mut Vec<pulsar::Action>,
+    topics: &[TopicIn],
+    ranges_of: &BTreeMap<String, Vec<BundleRange>>,
+    owners: &Owners<'_>,
+    all_owned: bool,
+    notes: &mut Notes,
+) {
     let mut unowned_bundles: BTreeSet<(String, BundleRange)> = BTreeSet::new();
-    for t in &topics {
+    for t in topics {
         let ns = t.name.namespace().to_string();
         let ranges = &ranges_of[&ns];
         let mut hashes = Vec::new();
@@ -618,51 +902,57 @@ pub(super) fn build(
             for i in 0..t.partitions {
                 hashes.push(TopicName(format!("{}-partition-{i}", t.name.0).into()).hash());
             }
-            log.setup.push(pulsar::Action::CreatePartitionedTopic {
+            setup.push(pulsar::Action::CreatePartitionedTopic {
                 topic: t.name.0.to_string(),
                 partitions: t.partitions,
             });
         } else {
             hashes.push(t.name.hash());
-            log.setup.push(pulsar::Action::CreateTopic {
+            setup.push(pulsar::Action::CreateTopic {
                 topic: t.name.0.to_string(),
             });
         }
-        for h in hashes {
-            if let Some(i) = bundle::find(ranges, h) {
-                if !owner.contains_key(&(ns.clone(), ranges[i])) {
-                    unowned_bundles.insert((ns.clone(), ranges[i]));
-                }
+        for i in hashes.into_iter().filter_map(|h| bundle::find(ranges, h)) {
+            if !all_owned && !owners.owner.contains_key(&(ns.clone(), ranges[i])) {
+                unowned_bundles.insert((ns.clone(), ranges[i]));
             }
         }
-        let _ = (t.input, t.line);
     }
-    if !unowned_bundles.is_empty() {
-        let list: Vec<String> = unowned_bundles
-            .iter()
-            .take(8)
-            .map(|(n, r)| format!("{n}/{r}"))
-            .collect();
-        notes.add(
-            "import",
-            format!(
-                "{} bundles with topics are owned by no reporting broker ({}{}): lbscope's placement assigns them \
-                 at the topics' first lookup",
-                unowned_bundles.len(),
-                list.join(", "),
-                if unowned_bundles.len() > list.len() { ", …" } else { "" }
-            ),
-        );
+    if unowned_bundles.is_empty() {
+        return;
     }
+    let list: Vec<String> = unowned_bundles
+        .iter()
+        .take(8)
+        .map(|(n, r)| format!("{n}/{r}"))
+        .collect();
+    notes.add(
+        "import",
+        format!(
+            "{} bundles with topics are owned by no reporting broker ({}{}): lbscope's placement assigns them at the \
+             topics' first lookup",
+            unowned_bundles.len(),
+            list.join(", "),
+            if unowned_bundles.len() > list.len() { ", …" } else { "" }
+        ),
+    );
+}
+
+/// The traffic: each topic's stats, else the reports' per-bundle stats.
+fn set_traffic(
+    setup: &mut Vec<pulsar::Action>,
+    topics: &[TopicIn],
+    reports: &[(&str, BrokerReport)],
+    ranges_of: &BTreeMap<String, Vec<BundleRange>>,
+    notes: &mut Notes,
+) -> Result<(), ImportError> {
     let with_stats = topics.iter().filter(|t| t.traffic.is_some()).count();
-    for t in &topics {
-        if let Some(tr) = t.traffic {
-            if tr.is_active() {
-                log.setup.push(pulsar::Action::SetTopicTraffic {
-                    topic: t.name.0.to_string(),
-                    traffic: tr,
-                });
-            }
+    for t in topics {
+        if let Some(tr) = t.traffic.filter(Traffic::is_active) {
+            setup.push(pulsar::Action::SetTopicTraffic {
+                topic: t.name.0.to_string(),
+                traffic: tr,
+            });
         }
     }
     let bundle_stats: Vec<(&str, &pulsar_admin::BundleStats)> = reports
@@ -671,34 +961,7 @@ pub(super) fn build(
         .collect();
     let reported_topics: u64 = bundle_stats.iter().map(|(_, s)| s.topics).sum();
     if with_stats == 0 && !bundle_stats.is_empty() {
-        let mut set = 0;
-        for (input, s) in &bundle_stats {
-            let (ns, range) = split_bundle(input, &s.bundle)?;
-            if ranges_of
-                .get(&ns)
-                .is_none_or(|rs| rs.binary_search(&range).is_err())
-            {
-                return Err(ImportError::bad(
-                    input,
-                    format!("lastStats: {} is not one of the bundles of {ns}", s.bundle),
-                ));
-            }
-            if s.traffic.is_active() {
-                log.setup.push(pulsar::Action::SetBundleLoad {
-                    bundle: s.bundle.clone(),
-                    load: Some(s.traffic),
-                });
-                set += 1;
-            }
-        }
-        notes.add(
-            "import",
-            format!(
-                "no topic has stats: the traffic of {set} bundles is set from the load reports' per-bundle stats \
-                 (lastStats / bundleStats; it stays with the bundle, and a split divides it; topics stats give each \
-                 topic's own)"
-            ),
-        );
+        set_bundle_loads(setup, &bundle_stats, ranges_of, notes)?;
     } else if !bundle_stats.is_empty() {
         notes.add(
             "import",
@@ -722,5 +985,43 @@ pub(super) fn build(
             "no topic names among the inputs: give `pulsar-admin namespaces topics NS` or topics stats",
         );
     }
-    Ok(sc)
+    Ok(())
+}
+
+/// Without topic stats, each reported bundle's `lastStats` as its load.
+fn set_bundle_loads(
+    setup: &mut Vec<pulsar::Action>,
+    bundle_stats: &[(&str, &pulsar_admin::BundleStats)],
+    ranges_of: &BTreeMap<String, Vec<BundleRange>>,
+    notes: &mut Notes,
+) -> Result<(), ImportError> {
+    let mut set = 0;
+    for (input, s) in bundle_stats {
+        let (ns, range) = split_bundle(input, &s.bundle)?;
+        if ranges_of
+            .get(&ns)
+            .is_none_or(|rs| rs.binary_search(&range).is_err())
+        {
+            return Err(ImportError::bad(
+                input,
+                format!("lastStats: {} is not one of the bundles of {ns}", s.bundle),
+            ));
+        }
+        if s.traffic.is_active() {
+            setup.push(pulsar::Action::SetBundleLoad {
+                bundle: s.bundle.clone(),
+                load: Some(s.traffic),
+            });
+            set += 1;
+        }
+    }
+    notes.add(
+        "import",
+        format!(
+            "no topic has stats: the traffic of {set} bundles is set from the load reports' per-bundle stats \
+             (lastStats / bundleStats; it stays with the bundle, and a split divides it; topics stats give each \
+             topic's own)"
+        ),
+    );
+    Ok(())
 }

@@ -21,7 +21,7 @@
 //!   `for t in $(pulsar-admin namespaces topics NS); do echo $t; pulsar-admin topics
 //!   stats $t; done` prints them.
 
-use super::json::Obj;
+use super::json::{Obj, OBJECT_OPEN};
 use super::{shorten, thousands, ImportError};
 use crate::engine::pulsar::traffic::Traffic;
 use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -527,7 +527,7 @@ pub fn parse_topics(input: &str, text: &str) -> Result<Vec<NamedTopic>, ImportEr
         if pos >= bytes.len() {
             break;
         }
-        if bytes[pos] == b'{' {
+        if bytes[pos] == OBJECT_OPEN {
             return Err(ImportError::bad(
                 input,
                 format!(
@@ -579,7 +579,7 @@ pub fn parse_topics(input: &str, text: &str) -> Result<Vec<NamedTopic>, ImportEr
             p += 1;
         }
         let mut stats = None;
-        if p < bytes.len() && bytes[p] == b'{' {
+        if p < bytes.len() && bytes[p] == OBJECT_OPEN {
             let rest = &t[p..];
             let mut it = serde_json::Deserializer::from_str(rest).into_iter::<TopicStats>();
             let s: TopicStats = match it.next() {

@@ -163,7 +163,7 @@ pub fn run_json(job: &str) -> String {
 /// [`run_json`] with the worker's kept runs (its one entry point): a spread
 /// job ([`spread_message`]) gets a [`SpreadReply`], a compare job a [`CompareReply`].
 pub fn run_json_with(cache: &mut CompareCache, job: &str) -> String {
-    if job.starts_with("{\"spread\":") {
+    if job.starts_with(SPREAD_ENVELOPE) {
         return spread_json(job);
     }
     let reply = match serde_json::from_str::<CompareJob>(job) {
@@ -227,6 +227,9 @@ pub struct SpreadReply {
     /// The spread, or why there is none.
     pub result: Result<SpreadView, String>,
 }
+
+/// How a spread job's text begins ([`Envelope`] as serde writes it).
+const SPREAD_ENVELOPE: &str = "{\"spread\":";
 
 /// A spread job as the worker is handed it: `{"spread":{…}}` (a compare job
 /// is handed over bare).

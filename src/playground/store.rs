@@ -569,6 +569,18 @@ impl Store {
         if !view_only && !matches!(msg, Msg::Propose(true)) {
             s.proposal = None;
         }
+        s.apply(msg);
+        if follow {
+            s.follow_lesson();
+        }
+        s.revision += 1;
+        s
+    }
+
+    /// Apply one message (not `AtField`) to this store: the page's own state here,
+    /// the session's and what opens in [`Store::apply_session`] and [`Store::apply_open`].
+    fn apply(&mut self, msg: Msg) {
+        let s = self;
         match msg {
             Msg::Tab(t) => {
                 if s.tab != t {
@@ -585,15 +597,25 @@ impl Store {
             Msg::Dismiss => {}
             Msg::Highlight(h) => s.highlight = h,
             Msg::Play(p) => s.playing = p,
+            Msg::Speed(ms) => s.speed_ms = ms.clamp(50, 10_000),
+            Msg::Help(h) => s.help = h,
+            Msg::Notify(n) => s.notice = Some(n),
+            Msg::Page(p) => s.page = p,
+            other => s.apply_session(other),
+        }
+    }
+
+    /// Messages that change the active (or a shown) session: edits, rounds,
+    /// proposals, undo and redo, seeking, a rewritten scenario.
+    fn apply_session(&mut self, msg: Msg) {
+        let s = self;
+        match msg {
             Msg::SetConfig(key, value) => {
                 let r = s.active().edit().set_config(&key, value);
                 if let Err(e) = r {
                     s.field_error = Some((key, e));
                 }
             }
-            Msg::Speed(ms) => s.speed_ms = ms.clamp(50, 10_000),
-            Msg::Help(h) => s.help = h,
-            Msg::AtField(..) => {} // handled above
             Msg::Propose(false) => s.proposal = None,
             Msg::Propose(true) => {
                 let r = s.active().get().propose();
@@ -609,7 +631,6 @@ impl Store {
                     s.fail(e);
                 }
             }
-            Msg::Notify(n) => s.notice = Some(n),
             Msg::Act(a) => {
                 let target = s.shown(a.system()).clone();
                 let r = target.edit().act(&a);
@@ -631,6 +652,33 @@ impl Store {
                     }
                 }
             }
+            Msg::Undo => {
+                let r = s.active().edit().undo();
+                if let Err(e) = r {
+                    s.fail(e);
+                }
+            }
+            Msg::Redo => {
+                let r = s.active().edit().redo();
+                if let Err(e) = r {
+                    s.fail(e);
+                }
+            }
+            Msg::Seek(n) => {
+                let r = s.active().edit().seek(n);
+                if let Err(e) = r {
+                    s.fail(e);
+                }
+            }
+            other => s.apply_open(other),
+        }
+    }
+
+    /// Messages that open something: a scenario, an example, a question, a
+    /// lesson step, the page's location, a reset.
+    fn apply_open(&mut self, msg: Msg) {
+        let s = self;
+        match msg {
             Msg::Open(sc) => {
                 s.example = None;
                 s.question = None;
@@ -659,7 +707,6 @@ impl Store {
             }
             Msg::Location(f) => s.location(&f),
             Msg::Lesson(m) => s.lesson_msg(m),
-            Msg::Page(p) => s.page = p,
             Msg::Reset => match s.lesson_on_screen().map(|r| (r.lesson, r.step)) {
                 Some((l, k)) => {
                     if let Err(e) = s.open_lesson(l, k) {
@@ -672,30 +719,8 @@ impl Store {
                     s.tabs[s.tab.index()] = default_tab(s.tab)
                 }
             },
-            Msg::Undo => {
-                let r = s.active().edit().undo();
-                if let Err(e) = r {
-                    s.fail(e);
-                }
-            }
-            Msg::Redo => {
-                let r = s.active().edit().redo();
-                if let Err(e) = r {
-                    s.fail(e);
-                }
-            }
-            Msg::Seek(n) => {
-                let r = s.active().edit().seek(n);
-                if let Err(e) = r {
-                    s.fail(e);
-                }
-            }
+            other => unreachable!("{other:?} is applied by Store::apply or Store::apply_session"),
         }
-        if follow {
-            s.follow_lesson();
-        }
-        s.revision += 1;
-        s
     }
 
     /// The active session is replaced (a lesson's, or the learner's tab).

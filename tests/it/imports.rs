@@ -142,6 +142,13 @@ const CASES: &[Case] = &[
         rounds: 2,
     },
     Case {
+        name: "pulsar-bundles-only",
+        system: System::Pulsar,
+        files: &["pulsar/bundles-only/bundles.json"],
+        options: Options::default,
+        rounds: 1,
+    },
+    Case {
         name: "pulsar-simple",
         system: System::Pulsar,
         files: &[
@@ -560,9 +567,17 @@ fn pulsar_errors_name_what_is_missing() {
     let report = read("pulsar/small/broker-1.load-report.json");
     let topics = read("pulsar/small/topics.txt");
     assert_eq!(
-        err(System::Pulsar, &[("b", &bundles), ("t", &topics)], &o),
+        err(System::Pulsar, &[("t", &topics)], &o),
         "no load report among the inputs: give `pulsar-admin --admin-url http://BROKER:8080 broker-stats \
          load-report` of each broker (they name the brokers, their capacities and the bundles they own)"
+    );
+    assert_eq!(
+        err(
+            System::Pulsar,
+            &[("b", &bundles), ("t", &topics)],
+            &opts(|o| o.reported_usage = true)
+        ),
+        "--reported-usage pins each broker's usage to its load report, but no load report was given"
     );
     let stats = "{\n  \"msgRateIn\" : 1.0,\n  \"publishers\" : [ ]\n}\n";
     assert!(err(System::Pulsar, &[("r", &report), ("s", stats)], &o)
@@ -666,6 +681,114 @@ fn pulsar_errors_name_what_is_missing() {
     assert_eq!(
         err(System::Pulsar, &[("r", &wrong_type)], &o),
         "r: cpu.usage: expected a number, found a string"
+    );
+}
+
+/// A `namespaces bundles` output without load reports opens on its real
+/// boundaries, one assumed broker owning every bundle, the load from the topics
+/// stats when given and zero otherwise; the notice says so.
+#[test]
+fn pulsar_bundles_without_load_reports_open_on_one_assumed_broker() {
+    use lbscope::engine::pulsar::Action;
+    use lbscope::scenario::Body;
+    let o = Options::default();
+    let bundles = read("pulsar/bundles-only/bundles.json");
+    let topics = read("pulsar/small/topics.txt");
+    let stats = read("pulsar/cluster/topics-stats.txt");
+    let assumed = |i: &Imported| {
+        i.notices
+            .iter()
+            .find(|n| n.text.starts_with("no load report:"))
+            .map(|n| n.text.clone())
+            .unwrap_or_else(|| panic!("no assumption notice in {:?}", i.notices))
+    };
+    let setup = |i: &Imported| match &i.scenario.body {
+        Body::Pulsar(l) => l.setup.clone(),
+        _ => panic!("not a Pulsar scenario"),
+    };
+    // The topic list names public/default, so the bundles are taken for it.
+    let listed = import(System::Pulsar, &[("b", &bundles), ("t", &topics)], &o).unwrap();
+    let text = assumed(&listed);
+    assert!(
+        text.contains("one broker broker-1:8080 of lbscope's default capacity"),
+        "{text}"
+    );
+    assert!(text.contains("owns all 7 bundles"), "{text}");
+    assert!(text.contains("every bundle's load is zero"), "{text}");
+    assert!(text.contains("the pulsar-5.0 profile"), "{text}");
+    let s = setup(&listed);
+    // Boundaries as given (7 uneven bundles), not the profile's 32.
+    assert!(
+        matches!(&s[0], Action::CreateNamespaceWithBoundaries { namespace, boundaries }
+        if namespace == "public/default" && boundaries.len() == 8 && boundaries[1] == 0x2000_0000)
+    );
+    let assigned = s
+        .iter()
+        .filter(|a| matches!(a, Action::AssignBundle { broker, .. } if broker == "broker-1:8080"))
+        .count();
+    assert_eq!(assigned, 7);
+    assert!(!s.iter().any(|a| matches!(a, Action::SetTopicTraffic { .. })));
+    // The replayed log: each real bundle assigned to the one broker.
+    let log = run::to_text(&run::event_log(&listed.scenario).unwrap());
+    for r in [
+        "0x00000000_0x20000000",
+        "0x80000000_0xc0000000",
+        "0xe0000000_0xffffffff",
+    ] {
+        assert!(
+            log.contains(&format!("bundle public/default/{r} assigned to broker-1:8080")),
+            "{log}"
+        );
+    }
+    // With topics stats, the load is their traffic.
+    // (These stats name two namespaces: --namespace says whose bundles they are.)
+    let ns = opts(|o| o.namespace = Some("public/default".into()));
+    let with_stats = import(System::Pulsar, &[("b", &bundles), ("s", &stats)], &ns).unwrap();
+    assert!(assumed(&with_stats).contains("the load is the topics stats' traffic"));
+    assert!(setup(&with_stats)
+        .iter()
+        .any(|a| matches!(a, Action::SetTopicTraffic { .. })));
+    // Alone, the bundles are taken for public/default and say so.
+    let alone = import(System::Pulsar, &[("b", &bundles)], &o).unwrap();
+    assert!(alone.notices.iter().any(|n| n.input == "b"
+        && n.text.starts_with(
+            "no load report or topic names a namespace: taken as the bundles of public/default"
+        )));
+    let other = import(
+        System::Pulsar,
+        &[("b", &bundles)],
+        &opts(|o| o.namespace = Some("shop/orders".into())),
+    )
+    .unwrap();
+    assert!(
+        matches!(&setup(&other)[0], Action::CreateNamespaceWithBoundaries { namespace, .. }
+        if namespace == "shop/orders")
+    );
+}
+
+/// `lbscope import pulsar bundles.json` alone: the scenario on stdout, and the
+/// assumed broker, ownership and load said on stderr.
+#[test]
+fn cli_imports_pulsar_bundles_alone() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_lbscope"))
+        .args(["import", "pulsar"])
+        .arg(dir().join("pulsar/bundles-only/bundles.json"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(
+            "lbscope: notice: import: no load report: the bundle boundaries are real, the brokers and loads are \
+             assumed: one broker broker-1:8080"
+        ),
+        "{stderr}"
+    );
+    let sc = Scenario::from_json(&String::from_utf8_lossy(&out.stdout)).unwrap();
+    let log = run::to_text(&run::event_log(&sc).unwrap());
+    assert!(
+        log.contains("namespace public/default created with 7 bundles at the given boundaries"),
+        "{log}"
     );
 }
 
