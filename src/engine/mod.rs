@@ -16,6 +16,7 @@ pub mod pulsar;
 pub mod rng;
 pub mod schema;
 pub mod strategy;
+pub mod tagged;
 
 use serde::{de::DeserializeOwned, Deserialize, Serialize};
 use std::fmt::Debug;

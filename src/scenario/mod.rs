@@ -30,8 +30,8 @@ pub const MAX_ACTIONS: usize = 100_000;
 /// benchmark cluster is well under 1 MiB; 100,000 verbose actions fit.
 pub const MAX_JSON_BYTES: usize = 64 << 20;
 
-/// A replayable scenario.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A replayable scenario (read by [`read::scenario`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Scenario {
     /// Format version ([`FORMAT_VERSION`]).
     pub format: u32,
@@ -48,8 +48,18 @@ pub struct Scenario {
     pub cursor: Option<usize>,
 }
 
+impl<'de> Deserialize<'de> for Scenario {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = serde_json::Value::deserialize(d)?;
+        read::scenario(v).map_err(|e| match e {
+            ScenarioError::Json(m) => serde::de::Error::custom(m),
+            e => serde::de::Error::custom(e),
+        })
+    }
+}
+
 /// The per-system part of a scenario (written with `"system": "<slug>"`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "system", rename_all = "snake_case")]
 #[allow(clippy::large_enum_variant)] // a value read once per replay; boxing buys nothing
 pub enum Body {
@@ -187,22 +197,16 @@ impl Body {
 }
 
 /// Config, setup and log of one engine.
-#[derive(Serialize, Deserialize)]
-#[serde(bound(serialize = "", deserialize = ""))]
+#[derive(Serialize)]
+#[serde(bound(serialize = ""))]
 pub struct Log<E: Engine> {
     /// Config; only values that differ from the default are written, and every
-    /// key read is checked against the engine's schema.
-    #[serde(
-        default,
-        serialize_with = "non_default",
-        deserialize_with = "crate::engine::schema::deserialize"
-    )]
+    /// key read is checked against the engine's schema ([`read::scenario`]).
+    #[serde(serialize_with = "non_default")]
     pub config: E::Config,
-    /// Actions that build the initial cluster (not undoable).
-    #[serde(default)]
+    /// Actions that build the initial cluster (not undoable); empty when absent.
     pub setup: Vec<E::Action>,
-    /// The user's actions, in order.
-    #[serde(default)]
+    /// The user's actions, in order; empty when absent.
     pub actions: Vec<E::Action>,
 }
 
@@ -489,7 +493,7 @@ impl Scenario {
         }
         let raw = upgrade(raw);
         let extra = read::action_keys(&raw);
-        let s: Scenario = read::typed(raw)?;
+        let s = read::scenario(raw)?;
         read::check_fieldless(&s, &extra)?;
         s.validate()?;
         Ok(s)

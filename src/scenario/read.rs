@@ -4,8 +4,10 @@
 //! and over-long strings, each with the path where it stands; the typed parse
 //! then names the path of whatever the format refuses.
 
-use super::{ScenarioError, MAX_ACTIONS};
-use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use super::{Body, Log, Scenario, ScenarioError, MAX_ACTIONS};
+use crate::engine::{schema, Engine, System};
+use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 use std::fmt;
 
@@ -237,17 +239,72 @@ pub fn check_fieldless(
     sc.body.visit(Check(extra))
 }
 
-/// Parse `value` as `T`, naming the path of what is refused.
-pub fn typed<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, ScenarioError> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner().to_string();
-        if path == "." || path.is_empty() {
-            ScenarioError::Json(inner)
-        } else {
-            ScenarioError::Json(format!("{path}: {inner}"))
-        }
+/// Read a scenario from its JSON value, naming the path of what is refused
+/// (`seed: invalid type ...`, `setup[3]: unknown field `bundle` ...`). Each
+/// field is read from its own part of the value, so the scenario's actions are
+/// read by the same reader as any other JSON value.
+pub fn scenario(value: Value) -> Result<Scenario, ScenarioError> {
+    let Value::Object(mut m) = value else {
+        return Err(ScenarioError::Json(
+            "a scenario is a JSON object (`{\"format\": 2, \"system\": ...}`)".into(),
+        ));
+    };
+    let format: u32 = required(&mut m, "format")?;
+    let engine: String = field(&mut m, "engine")?.unwrap_or_default();
+    let seed: u64 = required(&mut m, "seed")?;
+    let cursor: Option<usize> = field::<Option<usize>>(&mut m, "cursor")?.flatten();
+    let body = match required(&mut m, "system")? {
+        System::Pulsar => Body::Pulsar(log(m)?),
+        System::Flink => Body::Flink(log(m)?),
+        System::Kstreams => Body::Kstreams(log(m)?),
+    };
+    Ok(Scenario {
+        format,
+        engine,
+        seed,
+        body,
+        cursor,
     })
+}
+
+/// The config, setup and log of one engine: the scenario's other fields (the
+/// top-level ones [`prescan`] does not know are refused there).
+fn log<E: Engine>(mut m: Map<String, Value>) -> Result<Log<E>, ScenarioError> {
+    let config = match m.remove("config") {
+        Some(v) => schema::read::<E::Config>(v).map_err(|e| at_path("config", e))?,
+        None => E::Config::default(),
+    };
+    Ok(Log {
+        config,
+        setup: actions::<E>(&mut m, "setup")?,
+        actions: actions::<E>(&mut m, "actions")?,
+    })
+}
+
+/// The list `key` of actions (empty when absent), each read on its own.
+fn actions<E: Engine>(m: &mut Map<String, Value>, key: &str) -> Result<Vec<E::Action>, ScenarioError> {
+    let items: Vec<Value> = field(m, key)?.unwrap_or_default();
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, a)| serde_json::from_value(a).map_err(|e| at_path(&format!("{key}[{i}]"), e)))
+        .collect()
+}
+
+/// The field `key` read as `T`, if present.
+fn field<T: DeserializeOwned>(m: &mut Map<String, Value>, key: &str) -> Result<Option<T>, ScenarioError> {
+    m.remove(key)
+        .map(|v| serde_json::from_value(v).map_err(|e| at_path(key, e)))
+        .transpose()
+}
+
+/// The field `key` read as `T`; missing is an error.
+fn required<T: DeserializeOwned>(m: &mut Map<String, Value>, key: &'static str) -> Result<T, ScenarioError> {
+    field(m, key)?.ok_or_else(|| ScenarioError::Json(format!("missing field `{key}`")))
+}
+
+fn at_path(path: &str, e: impl fmt::Display) -> ScenarioError {
+    ScenarioError::Json(format!("{path}: {e}"))
 }
 
 #[cfg(test)]
@@ -302,6 +359,50 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("seed"), "{e}");
+    }
+
+    #[test]
+    fn an_action_error_names_the_list_and_index() {
+        let e = Scenario::from_json(
+            r#"{"format":2,"seed":1,"system":"pulsar","setup":[{"op":"step"},
+                {"op":"create_namespace","namespace":"t/n","bundle":4}]}"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("setup[1]: unknown field `bundle`, expected `namespace` or `bundles`"),
+            "{e}"
+        );
+        let e = Scenario::from_json(r#"{"format":2,"seed":1,"system":"flink","actions":[{"op":"shedule"}]}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("actions[0]: unknown variant `shedule`, expected one of"),
+            "{e}"
+        );
+        let e = Scenario::from_json(r#"{"format":2,"seed":1,"system":"kafka"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("system: unknown variant `kafka`"), "{e}");
+        let e = Scenario::from_json(r#"{"format":2,"system":"flink"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("missing field `seed`"), "{e}");
+    }
+
+    #[test]
+    fn a_scenario_inside_another_value_reads_the_same() {
+        let s = crate::scenario::presets::default_scenario(
+            <crate::engine::kstreams::Sim as crate::engine::Engine>::SYSTEM,
+        );
+        let back: Scenario = serde_json::from_str(&s.to_json()).unwrap();
+        assert_eq!(back, s);
+        let e = serde_json::from_str::<Scenario>(
+            r#"{"format":2,"seed":1,"system":"pulsar","config":{"nope":1}}"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.starts_with("config: "), "{e}");
     }
 
     #[test]

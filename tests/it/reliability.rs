@@ -1111,7 +1111,7 @@ fn run_json_is_one_valid_document_when_an_action_is_refused() {
     // Refused before any event (a cursor past the log): still a document.
     v["cursor"] = serde_json::json!(9);
     let f = temp("refused-cursor.json", v.to_string().as_bytes());
-    let sc = lbscope::scenario::read::typed(v.clone());
+    let sc = lbscope::scenario::read::scenario(v.clone());
     assert!(sc.is_ok());
     let mut out = Vec::new();
     let e = lbscope::scenario::run::write_json(&sc.unwrap(), &mut out).unwrap_err();

@@ -28,14 +28,17 @@ fn ops_in_source(system: &str) -> BTreeSet<String> {
     let src = std::fs::read_to_string(dir.join("action.rs"))
         .or_else(|_| std::fs::read_to_string(dir.join("mod.rs")))
         .unwrap();
+    // Written at the top level or indented inside `tagged_enum!`.
     let start = src.find("pub enum Action {").expect("Action enum");
+    let indent = &src[src[..start].rfind('\n').map_or(0, |i| i + 1)..start];
+    let variant = format!("{indent}    ");
     let body = &src[start..];
-    let end = body.find("\n}").unwrap();
+    let end = body.find(&format!("\n{indent}}}")).unwrap();
     body[..end]
         .lines()
         .skip(1)
         .filter_map(|l| {
-            let t = l.strip_prefix("    ")?;
+            let t = l.strip_prefix(variant.as_str())?;
             let first = t.chars().next()?;
             first.is_ascii_uppercase().then(|| {
                 let name: String = t.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();

@@ -41,6 +41,7 @@
 //! name.
 
 use super::load::BrokerId;
+use crate::engine::tagged::tagged_enum;
 use crate::sort::StableSort;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -49,19 +50,21 @@ use std::fmt;
 mod pattern;
 pub use pattern::Pattern;
 
-/// The auto-failover policy of an isolation policy (`AutoFailoverPolicyData`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "policy_type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum AutoFailoverPolicy {
-    /// `MinAvailablePolicy`: fail over to the secondaries when fewer than
-    /// `min_limit` primaries are available.
-    MinAvailable {
-        /// `min_limit`.
-        min_limit: u32,
-        /// `usage_threshold` (percent; 100 = a broker is never too busy). Not read
-        /// by either load manager's placement.
-        usage_threshold: u32,
-    },
+tagged_enum! {
+    "policy_type", "AutoFailoverPolicy";
+    /// The auto-failover policy of an isolation policy (`AutoFailoverPolicyData`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum AutoFailoverPolicy {
+        /// `MinAvailablePolicy`: fail over to the secondaries when fewer than
+        /// `min_limit` primaries are available.
+        MinAvailable {
+            /// `min_limit`.
+            min_limit: u32,
+            /// `usage_threshold` (percent; 100 = a broker is never too busy). Not read
+            /// by either load manager's placement.
+            usage_threshold: u32,
+        },
+    }
 }
 
 impl AutoFailoverPolicy {

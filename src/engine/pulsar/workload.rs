@@ -46,6 +46,7 @@ use super::namespace::{Namespace, UNRANKED};
 use super::topic::TopicName;
 use super::traffic::{Traffic, MAX_RATE};
 use super::{Error, Event, Sim};
+use crate::engine::tagged::tagged_enum;
 use crate::engine::{Narrate, SimRng};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -63,123 +64,127 @@ pub const MAX_FACTOR: f64 = MAX_RATE;
 /// Bytes per message a Zipf skew assumes for a topic that had no traffic.
 pub const ZIPF_MSG_BYTES: f64 = 1024.0;
 
-/// Which topics a pattern shapes.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Target {
-    /// Every topic of every namespace.
-    All,
-    /// One topic, or every partition of a partitioned topic.
-    Topic {
-        /// Full or short name.
-        topic: String,
-    },
-    /// Topics whose full name (`persistent://tenant/ns/topic`) matches a pattern
-    /// where `*` stands for any run of characters (a pattern without `://` is
-    /// matched against `tenant/ns/topic`).
-    Matching {
-        /// The pattern.
-        pattern: String,
-    },
-    /// Every topic of a namespace.
-    Namespace {
-        /// `tenant/namespace`.
-        namespace: String,
-    },
-    /// The topics of a namespace whose hash lies in `[lower, upper)` (`upper`
-    /// `0xffffffff` includes it, as the last bundle does).
-    HashRange {
-        /// `tenant/namespace`.
-        namespace: String,
-        /// Lowest hash.
-        lower: u32,
-        /// Upper bound.
-        upper: u32,
-    },
+tagged_enum! {
+    "kind", "Target";
+    /// Which topics a pattern shapes.
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum Target {
+        /// Every topic of every namespace.
+        All,
+        /// One topic, or every partition of a partitioned topic.
+        Topic {
+            /// Full or short name.
+            topic: String,
+        },
+        /// Topics whose full name (`persistent://tenant/ns/topic`) matches a pattern
+        /// where `*` stands for any run of characters (a pattern without `://` is
+        /// matched against `tenant/ns/topic`).
+        Matching {
+            /// The pattern.
+            pattern: String,
+        },
+        /// Every topic of a namespace.
+        Namespace {
+            /// `tenant/namespace`.
+            namespace: String,
+        },
+        /// The topics of a namespace whose hash lies in `[lower, upper)` (`upper`
+        /// `0xffffffff` includes it, as the last bundle does).
+        HashRange {
+            /// `tenant/namespace`.
+            namespace: String,
+            /// Lowest hash.
+            lower: u32,
+            /// Upper bound.
+            upper: u32,
+        },
+    }
 }
 
-/// What a pattern does to the traffic of its topics.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum Shape {
-    /// Every targeted topic carries this traffic.
-    Constant {
-        /// The traffic per topic.
-        traffic: Traffic,
-    },
-    /// Each round, each topic's rates are multiplied by a factor drawn
-    /// uniformly in `[1 - p/100, 1 + p/100]`.
-    Jitter {
-        /// `p`, 0..=100.
-        percent: f64,
-    },
-    /// Rates multiplied by `1 + a/100 · sin(2π (now + phase) / period)`, `now`
-    /// the simulated time in minutes.
-    Wave {
-        /// Period, minutes (1 440: a day).
-        period_minutes: f64,
-        /// `a`, 0..=100.
-        amplitude_percent: f64,
-        /// Phase, minutes.
-        #[serde(default)]
-        phase_minutes: f64,
-    },
-    /// Rates multiplied by `multiplier` during rounds `start_round ..
-    /// start_round + rounds`.
-    Burst {
-        /// First round of the burst.
-        start_round: u64,
-        /// How many rounds it lasts.
-        rounds: u64,
-        /// The factor.
-        multiplier: f64,
-    },
-    /// Rates multiplied by a factor going linearly from `from` (up to
-    /// `start_round`) to `to` (from `start_round + rounds` on; at once when
-    /// `rounds` is 0).
-    Ramp {
-        /// Factor before the ramp.
-        #[serde(default = "one")]
-        from: f64,
-        /// Factor after it.
-        to: f64,
-        /// Round the ramp starts at.
-        #[serde(default)]
-        start_round: u64,
-        /// Rounds it takes.
-        #[serde(default)]
-        rounds: u64,
-    },
-    /// `total` msg/s published spread over the targeted topics, the topic of
-    /// rank `k` (ranks shuffled from the pattern's seed) getting a share
-    /// proportional to `1 / k^s`; the ranks are drawn again every
-    /// `redraw_every` rounds (0: never). The other rates follow in proportion
-    /// (a topic without traffic gets as much out as in, [`ZIPF_MSG_BYTES`] per
-    /// message, and one producer and one consumer).
-    Zipf {
-        /// Total msg/s in.
-        total_msg_rate_in: f64,
-        /// `s`, 0..=10.
-        exponent: f64,
-        /// Rounds between redraws (0: never).
-        #[serde(default)]
-        redraw_every: u64,
-        /// The seed the ranks are shuffled from, so that the same seed gives
-        /// the same skew on the same topics; without it, the pattern's own seed
-        /// (drawn from the simulation's RNG when it was added).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        seed: Option<u64>,
-    },
-    /// Each round, each topic's producer and consumer counts move by a whole
-    /// number drawn uniformly in `[-n, n]` from its base (never below 0).
-    Churn {
-        /// Most producers that come or go.
-        #[serde(default)]
-        producers: u32,
-        /// Most consumers that come or go.
-        #[serde(default)]
-        consumers: u32,
-    },
+tagged_enum! {
+    "kind", "Shape";
+    /// What a pattern does to the traffic of its topics.
+    #[derive(Clone, Debug, PartialEq)]
+    pub enum Shape {
+        /// Every targeted topic carries this traffic.
+        Constant {
+            /// The traffic per topic.
+            traffic: Traffic,
+        },
+        /// Each round, each topic's rates are multiplied by a factor drawn
+        /// uniformly in `[1 - p/100, 1 + p/100]`.
+        Jitter {
+            /// `p`, 0..=100.
+            percent: f64,
+        },
+        /// Rates multiplied by `1 + a/100 · sin(2π (now + phase) / period)`, `now`
+        /// the simulated time in minutes.
+        Wave {
+            /// Period, minutes (1 440: a day).
+            period_minutes: f64,
+            /// `a`, 0..=100.
+            amplitude_percent: f64,
+            /// Phase, minutes.
+            #[serde(default)]
+            phase_minutes: f64,
+        },
+        /// Rates multiplied by `multiplier` during rounds `start_round ..
+        /// start_round + rounds`.
+        Burst {
+            /// First round of the burst.
+            start_round: u64,
+            /// How many rounds it lasts.
+            rounds: u64,
+            /// The factor.
+            multiplier: f64,
+        },
+        /// Rates multiplied by a factor going linearly from `from` (up to
+        /// `start_round`) to `to` (from `start_round + rounds` on; at once when
+        /// `rounds` is 0).
+        Ramp {
+            /// Factor before the ramp.
+            #[serde(default = "one")]
+            from: f64,
+            /// Factor after it.
+            to: f64,
+            /// Round the ramp starts at.
+            #[serde(default)]
+            start_round: u64,
+            /// Rounds it takes.
+            #[serde(default)]
+            rounds: u64,
+        },
+        /// `total` msg/s published spread over the targeted topics, the topic of
+        /// rank `k` (ranks shuffled from the pattern's seed) getting a share
+        /// proportional to `1 / k^s`; the ranks are drawn again every
+        /// `redraw_every` rounds (0: never). The other rates follow in proportion
+        /// (a topic without traffic gets as much out as in, [`ZIPF_MSG_BYTES`] per
+        /// message, and one producer and one consumer).
+        Zipf {
+            /// Total msg/s in.
+            total_msg_rate_in: f64,
+            /// `s`, 0..=10.
+            exponent: f64,
+            /// Rounds between redraws (0: never).
+            #[serde(default)]
+            redraw_every: u64,
+            /// The seed the ranks are shuffled from, so that the same seed gives
+            /// the same skew on the same topics; without it, the pattern's own seed
+            /// (drawn from the simulation's RNG when it was added).
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            seed: Option<u64>,
+        },
+        /// Each round, each topic's producer and consumer counts move by a whole
+        /// number drawn uniformly in `[-n, n]` from its base (never below 0).
+        Churn {
+            /// Most producers that come or go.
+            #[serde(default)]
+            producers: u32,
+            /// Most consumers that come or go.
+            #[serde(default)]
+            consumers: u32,
+        },
+    }
 }
 
 fn one() -> f64 {
