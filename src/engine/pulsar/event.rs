@@ -307,6 +307,107 @@ fn opt(b: &Option<BrokerId>) -> String {
 impl Narrate for Event {
     fn narrate(&self) -> String {
         match self {
+            Event::NamespaceCreated { .. }
+            | Event::TopicsCreated { .. }
+            | Event::PartitionedTopicCreated { .. }
+            | Event::TopicTrafficSet { .. }
+            | Event::BrokerAdded { .. }
+            | Event::BrokerCapacitySet { .. }
+            | Event::BrokerLoadSet { .. }
+            | Event::BundleLoadSet { .. } => self.narrate_setup(),
+            Event::TopicCreated { topic, hash, bundle } => {
+                format!("topic {topic}: crc32 = 0x{hash:08x} -> bundle {bundle}")
+            }
+            Event::BrokerCrashed { broker, orphaned } => {
+                format!("broker {broker} crashed: {} bundles orphaned", orphaned.len())
+            }
+            Event::BrokerRestored { broker } => format!("broker {broker} is back"),
+            Event::BundleAssigned { bundle, broker } => {
+                format!("bundle {bundle} assigned to {broker} directly; clients redirected to {broker}")
+            }
+            Event::LeaderElected { broker, previous } => {
+                format!("{broker} is the leader (previously {})", opt(previous))
+            }
+            Event::NoLeader => "no broker alive: no leader".into(),
+            Event::ConfigSet { changes } => format!("config: {}", changes.join("; ")),
+            Event::ProfileSet { profile } => format!("profile {profile:?} applied"),
+            Event::Warning { message } => format!("WARN {message}"),
+            Event::Lookup { .. }
+            | Event::StateChanged { .. }
+            | Event::SplitCandidate { .. }
+            | Event::BundleSplit { .. }
+            | Event::Unloaded { .. }
+            | Event::Reconnected { .. } => self.narrate_bundles(),
+            Event::NoBrokerAvailable { bundle } => format!("lookup {bundle}: no broker available"),
+            Event::Reported { .. } => self.narrate_start(usize::MAX).0,
+            Event::SplitSkipped { bundle, reason } => format!("not splitting {bundle}: {reason}"),
+            Event::UnloadSkipped { bundle, reason } => format!("unload of {bundle} skipped: {reason}"),
+            Event::SheddingSkipped { reason } => format!("no shedding: {reason}"),
+            Event::IsolationPolicySet { .. }
+            | Event::IsolationPolicyDeleted { .. }
+            | Event::AntiAffinityGroupSet { .. }
+            | Event::AntiAffinityGroupDeleted { .. }
+            | Event::FailureDomainSet { .. }
+            | Event::FailureDomainDeleted { .. } => self.narrate_policies(),
+            Event::Shed(e) => e.narrate(),
+            Event::Place(e) => e.narrate(),
+            Event::Workload(e) => e.narrate(),
+            Event::Scalable(e) => e.narrate(),
+            Event::RoundDone { metrics } => metrics.narrate(),
+        }
+    }
+
+    fn narrate_start(&self, chars: usize) -> (String, bool) {
+        match self {
+            Event::Reported {
+                published,
+                skipped,
+                sampled,
+            } if published.is_empty() => (
+                format!(
+                    "no broker report published: {skipped} unchanged{}",
+                    if *sampled {
+                        "; leader sampled every bundle"
+                    } else {
+                        ""
+                    }
+                ),
+                false,
+            ),
+            Event::Reported {
+                published,
+                skipped,
+                sampled,
+            } => crate::engine::list_narration(
+                &format!(
+                    "{} broker report{} published (",
+                    published.len(),
+                    if published.len() == 1 { "" } else { "s" }
+                ),
+                published.iter().map(|(b, why, u)| format!("{b} {u:.1}%: {why}")),
+                "; ",
+                || {
+                    format!(
+                        "), {skipped} unchanged{}",
+                        if *sampled {
+                            "; leader sampled every bundle"
+                        } else {
+                            ""
+                        }
+                    )
+                },
+                chars,
+            ),
+            Event::Shed(e) => e.narrate_start(chars),
+            _ => (self.narrate(), false),
+        }
+    }
+}
+
+impl Event {
+    /// Namespaces, topics, brokers and their loads.
+    fn narrate_setup(&self) -> String {
+        match self {
             Event::NamespaceCreated { namespace, bundles } => {
                 let even = u32::try_from(bundles.len())
                     .ok()
@@ -329,9 +430,6 @@ impl Narrate for Event {
                         bundle::LAST_BOUNDARY
                     )
                 }
-            }
-            Event::TopicCreated { topic, hash, bundle } => {
-                format!("topic {topic}: crc32 = 0x{hash:08x} -> bundle {bundle}")
             }
             Event::TopicsCreated {
                 namespace,
@@ -373,10 +471,6 @@ impl Narrate for Event {
                 capacity.nic_in_mbit,
                 capacity.nic_out_mbit
             ),
-            Event::BrokerCrashed { broker, orphaned } => {
-                format!("broker {broker} crashed: {} bundles orphaned", orphaned.len())
-            }
-            Event::BrokerRestored { broker } => format!("broker {broker} is back"),
             Event::BrokerCapacitySet { broker, capacity } => format!(
                 "broker {broker} capacity: {} cores, {} MB heap, {} MB direct, NIC {}/{} Mbit/s",
                 capacity.cpu_cores,
@@ -411,16 +505,13 @@ impl Narrate for Event {
                 ),
                 None => format!("bundle {bundle} load follows its topics again"),
             },
-            Event::BundleAssigned { bundle, broker } => {
-                format!("bundle {bundle} assigned to {broker} directly; clients redirected to {broker}")
-            }
-            Event::LeaderElected { broker, previous } => {
-                format!("{broker} is the leader (previously {})", opt(previous))
-            }
-            Event::NoLeader => "no broker alive: no leader".into(),
-            Event::ConfigSet { changes } => format!("config: {}", changes.join("; ")),
-            Event::ProfileSet { profile } => format!("profile {profile:?} applied"),
-            Event::Warning { message } => format!("WARN {message}"),
+            _ => unreachable!("narrate_setup is called only for its kinds"),
+        }
+    }
+
+    /// Lookups, bundle states, splits and unloads.
+    fn narrate_bundles(&self) -> String {
+        match self {
             Event::Lookup {
                 bundle,
                 broker,
@@ -430,7 +521,6 @@ impl Narrate for Event {
                 "lookup {bundle}: owner {broker} ({how}; {}/{} candidates); clients redirected to {broker}",
                 candidates.0, candidates.1
             ),
-            Event::NoBrokerAvailable { bundle } => format!("lookup {bundle}: no broker available"),
             Event::StateChanged {
                 bundle,
                 from,
@@ -444,13 +534,15 @@ impl Narrate for Event {
                 opt(src),
                 if *forced { " [override]" } else { "" }
             ),
-            Event::Reported { .. } => self.narrate_start(usize::MAX).0,
-            Event::SplitCandidate { bundle, reasons, hits } => format!(
+            Event::SplitCandidate {
+                bundle,
+                reasons,
+                hits,
+            } => format!(
                 "split candidate {bundle}: {}{}",
                 reasons.join(", "),
                 hits.map_or(String::new(), |(h, t)| format!(" (hit {h}, must exceed {t})"))
             ),
-            Event::SplitSkipped { bundle, reason } => format!("not splitting {bundle}: {reason}"),
             Event::BundleSplit {
                 bundle,
                 children,
@@ -469,7 +561,14 @@ impl Narrate for Event {
                 if plan.notes.is_empty() {
                     String::new()
                 } else {
-                    format!(" [{}]", plan.notes.iter().map(|n| n.why.clone()).collect::<Vec<_>>().join("; "))
+                    format!(
+                        " [{}]",
+                        plan.notes
+                            .iter()
+                            .map(|n| n.why.clone())
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    )
                 },
                 plan.remark.as_ref().map_or(String::new(), |r| format!(" ({r})")),
                 if *unloaded { "; children unloaded" } else { "" }
@@ -483,13 +582,20 @@ impl Narrate for Event {
                 "unload {bundle} from {from}{}: {reason}",
                 to.as_ref().map_or(String::new(), |t| format!(" -> {t}"))
             ),
-            Event::UnloadSkipped { bundle, reason } => format!("unload of {bundle} skipped: {reason}"),
             Event::Reconnected {
                 bundle,
                 topics,
                 sessions,
-            } => format!("{bundle}: {topics} topic(s) closed, {sessions} session(s) reconnect (latency blip)"),
-            Event::SheddingSkipped { reason } => format!("no shedding: {reason}"),
+            } => {
+                format!("{bundle}: {topics} topic(s) closed, {sessions} session(s) reconnect (latency blip)")
+            }
+            _ => unreachable!("narrate_bundles is called only for its kinds"),
+        }
+    }
+
+    /// Isolation policies, anti-affinity groups and failure domains.
+    fn narrate_policies(&self) -> String {
+        match self {
             Event::IsolationPolicySet {
                 policy,
                 namespaces,
@@ -545,57 +651,7 @@ impl Narrate for Event {
                 "failure domain {domain} deleted (had [{}])",
                 brokers.iter().map(|b| b.as_str()).collect::<Vec<_>>().join(", ")
             ),
-            Event::Shed(e) => e.narrate(),
-            Event::Place(e) => e.narrate(),
-            Event::Workload(e) => e.narrate(),
-            Event::Scalable(e) => e.narrate(),
-            Event::RoundDone { metrics } => metrics.narrate(),
-        }
-    }
-
-    fn narrate_start(&self, chars: usize) -> (String, bool) {
-        match self {
-            Event::Reported {
-                published,
-                skipped,
-                sampled,
-            } if published.is_empty() => (
-                format!(
-                    "no broker report published: {skipped} unchanged{}",
-                    if *sampled {
-                        "; leader sampled every bundle"
-                    } else {
-                        ""
-                    }
-                ),
-                false,
-            ),
-            Event::Reported {
-                published,
-                skipped,
-                sampled,
-            } => crate::engine::list_narration(
-                &format!(
-                    "{} broker report{} published (",
-                    published.len(),
-                    if published.len() == 1 { "" } else { "s" }
-                ),
-                published.iter().map(|(b, why, u)| format!("{b} {u:.1}%: {why}")),
-                "; ",
-                || {
-                    format!(
-                        "), {skipped} unchanged{}",
-                        if *sampled {
-                            "; leader sampled every bundle"
-                        } else {
-                            ""
-                        }
-                    )
-                },
-                chars,
-            ),
-            Event::Shed(e) => e.narrate_start(chars),
-            _ => (self.narrate(), false),
+            _ => unreachable!("narrate_policies is called only for its kinds"),
         }
     }
 }

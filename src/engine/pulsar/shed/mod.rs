@@ -494,6 +494,55 @@ impl Narrate for ShedEvent {
                 *unloaded_at_ms as f64 / 1000.0,
                 *eligible_at_ms as f64 / 1000.0
             ),
+            ShedEvent::Overloaded { .. } | ShedEvent::AboveThreshold { .. } | ShedEvent::LowerBoundary { .. } | ShedEvent::UniformImbalance { .. } => self.narrate_threshold(),
+            ShedEvent::ThresholdAverages { .. } => self.narrate_start(usize::MAX).0,
+            ShedEvent::TransferStats { .. } | ShedEvent::TransferPair { .. } | ShedEvent::TransferOutdated { .. } | ShedEvent::TransferCoolDown { .. } | ShedEvent::TransferDecision { .. } => self.narrate_transfer(),
+            ShedEvent::TransferStdUpdated { std, target_std } => {
+                format!("TransferShedder: std after the planned moves {std:.3} (target {target_std:.3})")
+            }
+            ShedEvent::AvgScores { scores } => {
+                let s: Vec<String> = scores.iter().map(|(b, v)| format!("{b} {v:.1}")).collect();
+                format!("AvgShedder: scores {}", s.join(", "))
+            }
+            ShedEvent::AvgPair { .. } | ShedEvent::AvgPlan { .. } | ShedEvent::BundleChosen { .. } => self.narrate_avg(),
+        }
+    }
+
+    fn narrate_start(&self, chars: usize) -> (String, bool) {
+        let ShedEvent::ThresholdAverages {
+            history_percentage,
+            samples,
+            cluster_average,
+        } = self
+        else {
+            return (self.narrate(), false);
+        };
+        let parts = samples.iter().map(|s| match s.previous {
+            Some(p) => format!(
+                "{} {} = {:.2} × {} + {:.2} × {}",
+                s.broker,
+                pct(s.average),
+                history_percentage,
+                pct(p),
+                1.0 - history_percentage,
+                pct(s.current)
+            ),
+            None => format!("{} {} (first observation)", s.broker, pct(s.average)),
+        });
+        crate::engine::list_narration(
+            "ThresholdShedder: moving averages ",
+            parts,
+            ", ",
+            || format!("; cluster average {}", pct(*cluster_average)),
+            chars,
+        )
+    }
+}
+
+impl ShedEvent {
+    /// Overloaded brokers, thresholds, boundaries and imbalance.
+    fn narrate_threshold(&self) -> String {
+        match self {
             ShedEvent::Overloaded {
                 broker,
                 usage,
@@ -511,7 +560,6 @@ impl Narrate for ShedEvent {
                 mbs(*throughput),
                 mbs(*min_to_offload)
             ),
-            ShedEvent::ThresholdAverages { .. } => self.narrate_start(usize::MAX).0,
             ShedEvent::AboveThreshold {
                 broker,
                 usage,
@@ -567,6 +615,13 @@ impl Narrate for ShedEvent {
                 mbs(*min_throughput),
                 metric.fmt(*required)
             ),
+            _ => unreachable!("narrate_threshold is called only for its kinds"),
+        }
+    }
+
+    /// TransferShedder's statistics, pairs and decisions.
+    fn narrate_transfer(&self) -> String {
+        match self {
             ShedEvent::TransferStats {
                 average,
                 std,
@@ -639,13 +694,13 @@ impl Narrate for ShedEvent {
                 "TransferShedder decision: {label:?} ({reason:?}); load average {}, std {std:.3} (target {target_std:.3}); {unloads} bundle(s) chosen; {brokers_without_load_data} broker(s) without top-bundles data, {brokers_with_few_bundles} with too few movable bundles",
                 pct(*average)
             ),
-            ShedEvent::TransferStdUpdated { std, target_std } => {
-                format!("TransferShedder: std after the planned moves {std:.3} (target {target_std:.3})")
-            }
-            ShedEvent::AvgScores { scores } => {
-                let s: Vec<String> = scores.iter().map(|(b, v)| format!("{b} {v:.1}")).collect();
-                format!("AvgShedder: scores {}", s.join(", "))
-            }
+            _ => unreachable!("narrate_transfer is called only for its kinds"),
+        }
+    }
+
+    /// AvgShedder's pairs and plan, and the bundle chosen.
+    fn narrate_avg(&self) -> String {
+        match self {
             ShedEvent::AvgPair {
                 low,
                 high,
@@ -700,37 +755,8 @@ impl Narrate for ShedEvent {
                 metric.fmt(*marked),
                 metric.fmt(*target)
             ),
+            _ => unreachable!("narrate_avg is called only for its kinds"),
         }
-    }
-
-    fn narrate_start(&self, chars: usize) -> (String, bool) {
-        let ShedEvent::ThresholdAverages {
-            history_percentage,
-            samples,
-            cluster_average,
-        } = self
-        else {
-            return (self.narrate(), false);
-        };
-        let parts = samples.iter().map(|s| match s.previous {
-            Some(p) => format!(
-                "{} {} = {:.2} × {} + {:.2} × {}",
-                s.broker,
-                pct(s.average),
-                history_percentage,
-                pct(p),
-                1.0 - history_percentage,
-                pct(s.current)
-            ),
-            None => format!("{} {} (first observation)", s.broker, pct(s.average)),
-        });
-        crate::engine::list_narration(
-            "ThresholdShedder: moving averages ",
-            parts,
-            ", ",
-            || format!("; cluster average {}", pct(*cluster_average)),
-            chars,
-        )
     }
 }
 
