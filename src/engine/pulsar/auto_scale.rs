@@ -291,8 +291,29 @@ pub fn decide(
         ev.split_blocked = Some("scalableTopicAutoScaleEnabled is false".into());
         return (Decision::None, ev);
     }
-    let stats = |id: u64| load.get(&id).map(|s| s.stats).unwrap_or_default();
-    // Split pass.
+    if let Some(split) = split_pass(active, load, cfg, &mut ev) {
+        return (split, ev);
+    }
+    let merge = merge_pass(layout, active, load, cfg, now_ms, &mut ev);
+    (merge, ev)
+}
+
+/// A segment's rates (zero without a load record).
+fn stats_of(load: &BTreeMap<u64, LoadSample>, id: u64) -> LoadStats {
+    load.get(&id).map(|s| s.stats).unwrap_or_default()
+}
+
+/// The split pass: unless at `scalableTopicMaxSegments` or cooling down, the
+/// busiest segment when a subscription has more consumers than segments,
+/// else the hottest segment if a rate exceeds its threshold. Records why it
+/// was blocked and the hottest segment in `ev`.
+fn split_pass(
+    active: &[&SegmentInfo],
+    load: &BTreeMap<u64, LoadSample>,
+    cfg: &AutoScaleConfig,
+    ev: &mut Evaluation,
+) -> Option<Decision> {
+    let stats = |id: u64| stats_of(load, id);
     if active.len() as i64 >= cfg.max_segments {
         ev.split_blocked = Some(format!(
             "{} active segments, at scalableTopicMaxSegments {}",
@@ -315,13 +336,10 @@ pub fn decide(
                 }
             }
             if let Some((s, _)) = best {
-                return (
-                    Decision::Split {
-                        segment: s.id,
-                        reason: "consumer-count".into(),
-                    },
-                    ev,
-                );
+                return Some(Decision::Split {
+                    segment: s.id,
+                    reason: "consumer-count".into(),
+                });
             }
         }
         let mut hottest: Option<Hottest> = None;
@@ -354,27 +372,39 @@ pub fn decide(
         }
         ev.hottest = hottest.clone();
         if let Some(h) = hottest.filter(|h| h.score > 1.0) {
-            return (
-                Decision::Split {
-                    segment: h.segment,
-                    reason: h.metric,
-                },
-                ev,
-            );
+            return Some(Decision::Split {
+                segment: h.segment,
+                reason: h.metric,
+            });
         }
     }
-    // Merge pass.
+    None
+}
+
+/// The merge pass: unless at `scalableTopicMinSegments` or cooling down, the
+/// adjacent pair of cold segments (both under every merge threshold for the
+/// merge window, within `scalableTopicMaxDagDepth`) with the lowest combined
+/// rate. Records why it was blocked, the pairs refused and the coldest in `ev`.
+fn merge_pass(
+    layout: &SegmentLayout,
+    active: &[&SegmentInfo],
+    load: &BTreeMap<u64, LoadSample>,
+    cfg: &AutoScaleConfig,
+    now_ms: u64,
+    ev: &mut Evaluation,
+) -> Decision {
+    let stats = |id: u64| stats_of(load, id);
     if active.len() as i64 <= cfg.min_segments {
         ev.merge_blocked = Some(format!(
             "{} active segments, at scalableTopicMinSegments {}",
             active.len(),
             cfg.min_segments
         ));
-        return (Decision::None, ev);
+        return Decision::None;
     }
     if let Some(left) = ev.merge_cooldown_left_ms {
         ev.merge_blocked = Some(format!("merge cooldown: {} s left", left.div_ceil(1000)));
-        return (Decision::None, ev);
+        return Decision::None;
     }
     let cold = |id: u64| -> Result<(), String> {
         let Some(s) = load.get(&id) else {
@@ -429,14 +459,11 @@ pub fn decide(
     }
     ev.coldest = coldest;
     match coldest {
-        Some((a, b, _)) => (
-            Decision::Merge {
-                segment1: a,
-                segment2: b,
-                reason: "cold".into(),
-            },
-            ev,
-        ),
-        None => (Decision::None, ev),
+        Some((a, b, _)) => Decision::Merge {
+            segment1: a,
+            segment2: b,
+            reason: "cold".into(),
+        },
+        None => Decision::None,
     }
 }
