@@ -3,7 +3,7 @@
 
 use super::broker::{Capacity, DirectUsage};
 use super::bundle::{self, BundleRange};
-use super::config::Profile;
+use super::config::{Profile, SheddingStrategy};
 use super::ids::{BrokerId, BundleId};
 use super::ownership::ServiceUnitState;
 use super::topic::TopicName;
@@ -11,6 +11,7 @@ use super::traffic::{self, Traffic};
 use super::{isolation, place, shed, split, RoundMetrics};
 use crate::engine::Narrate;
 use serde::{Deserialize, Serialize};
+use std::fmt;
 
 /// What happened, with the numbers behind it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -206,14 +207,14 @@ pub enum Event {
         /// Pre-assigned / planned destination.
         to: Option<BrokerId>,
         /// Why.
-        reason: String,
+        reason: UnloadCause,
     },
     /// An unload did not happen.
     UnloadSkipped {
         /// Bundle.
         bundle: BundleId,
         /// Why.
-        reason: String,
+        reason: UnloadSkipReason,
     },
     /// An unload or crash closed the bundle's topic sessions; clients reconnect (latency blip).
     Reconnected {
@@ -283,7 +284,7 @@ pub enum Event {
     /// The shedding pass did not run.
     SheddingSkipped {
         /// Why.
-        reason: String,
+        reason: SheddingSkipReason,
     },
     /// The shedding strategy's explanation.
     Shed(shed::ShedEvent),
@@ -302,6 +303,91 @@ pub enum Event {
 
 fn opt(b: &Option<BrokerId>) -> String {
     b.as_ref().map_or("-".to_string(), |b| b.0.to_string())
+}
+
+/// Why a bundle was unloaded ([`Event::Unloaded`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "by", rename_all = "snake_case")]
+pub enum UnloadCause {
+    /// The shedding strategy chose it.
+    Shedding {
+        /// The strategy.
+        strategy: SheddingStrategy,
+    },
+    /// `pulsar-admin namespaces unload -b`.
+    Admin,
+    /// `pulsar-admin namespaces unload` of the whole namespace.
+    AdminNamespace,
+    /// A child of a split, unloaded (`loadBalancerAutoUnloadSplitBundlesEnabled`).
+    SplitChild,
+}
+
+impl fmt::Display for UnloadCause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UnloadCause::Shedding { strategy } => write!(f, "{strategy:?}"),
+            UnloadCause::Admin => f.write_str("admin unload"),
+            UnloadCause::AdminNamespace => f.write_str("admin unload of the namespace"),
+            UnloadCause::SplitChild => f.write_str("split child unloaded"),
+        }
+    }
+}
+
+/// Why an unload did not happen ([`Event::UnloadSkipped`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "why", rename_all = "snake_case")]
+pub enum UnloadSkipReason {
+    /// No broker owns the bundle.
+    NotOwned,
+    /// The strategy named another broker as its owner.
+    OwnerMismatch {
+        /// The owner the strategy named.
+        named: BrokerId,
+        /// The owner now.
+        owner: Option<BrokerId>,
+    },
+    /// A namespace policy keeps the bundle where it is (the modular manager's
+    /// checks before unloading a shed bundle).
+    Policy {
+        /// The policy's refusal.
+        refusal: shed::PolicyRefusal,
+    },
+}
+
+impl fmt::Display for UnloadSkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UnloadSkipReason::NotOwned => f.write_str("not owned by any broker"),
+            UnloadSkipReason::OwnerMismatch { named, owner } => write!(
+                f,
+                "the strategy named {named} as owner, but the owner is {}",
+                owner.as_ref().map_or("nobody".to_string(), |o| o.0.to_string())
+            ),
+            UnloadSkipReason::Policy { refusal } => refusal.fmt(f),
+        }
+    }
+}
+
+/// Why the shedding pass did not run ([`Event::SheddingSkipped`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SheddingSkipReason {
+    /// `loadBalancerEnabled` or `loadBalancerSheddingEnabled` is off.
+    Disabled,
+    /// No broker is leader.
+    NoLeader,
+    /// Fewer than two brokers are alive.
+    OneBroker,
+}
+
+impl fmt::Display for SheddingSkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SheddingSkipReason::Disabled => "loadBalancerEnabled / loadBalancerSheddingEnabled is off",
+            SheddingSkipReason::NoLeader => "no leader",
+            SheddingSkipReason::OneBroker => "Only 1 broker available: no load shedding will be performed",
+        })
+    }
 }
 
 impl Narrate for Event {

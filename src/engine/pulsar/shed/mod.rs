@@ -16,6 +16,7 @@
 
 pub mod ema;
 pub mod inputs;
+pub mod reason;
 pub mod shared;
 pub mod strategy;
 
@@ -27,6 +28,7 @@ use serde::{Deserialize, Serialize};
 use shared::mbs;
 
 pub use ema::BrokerLoadEma;
+pub use reason::{BrokerSkipReason, IdleReason, PolicyRefusal};
 pub use strategy::{Interface, LoadSheddingStrategy, ShedContext};
 
 crate::engine::strategy::registry! {
@@ -68,7 +70,8 @@ pub trait SheddingPolicies {
     fn in_top_bundles(&self, bundle: &BundleId) -> bool;
     /// `TransferShedder.isTransferable` for moving `bundle` from `src` to `dst`:
     /// `Err(why)` when a policy forbids it.
-    fn is_transferable(&self, bundle: &BundleId, src: &BrokerId, dst: &BrokerId) -> Result<(), String>;
+    fn is_transferable(&self, bundle: &BundleId, src: &BrokerId, dst: &BrokerId)
+        -> Result<(), PolicyRefusal>;
 }
 
 /// No policies: every bundle is reported and transferable.
@@ -79,7 +82,7 @@ impl SheddingPolicies for NoPolicies {
         true
     }
 
-    fn is_transferable(&self, _: &BundleId, _: &BrokerId, _: &BrokerId) -> Result<(), String> {
+    fn is_transferable(&self, _: &BundleId, _: &BrokerId, _: &BrokerId) -> Result<(), PolicyRefusal> {
         Ok(())
     }
 }
@@ -180,7 +183,7 @@ pub enum ShedEvent {
         /// The strategy.
         strategy: SheddingStrategy,
         /// Why nothing was shed.
-        reason: String,
+        reason: IdleReason,
     },
     /// A broker that qualified could not shed, and why (sole bundle, no bundle,
     /// below the minimum throughput, nothing eligible).
@@ -190,7 +193,7 @@ pub enum ShedEvent {
         /// The broker.
         broker: BrokerId,
         /// Why.
-        reason: String,
+        reason: BrokerSkipReason,
     },
     /// A bundle was passed over because a namespace policy forbids moving it.
     PolicyRefused {
@@ -203,7 +206,7 @@ pub enum ShedEvent {
         /// Where it would have gone.
         to: BrokerId,
         /// Why.
-        reason: String,
+        reason: PolicyRefusal,
     },
     /// A bundle was passed over because it was unloaded within the grace period.
     RecentlyUnloaded {
@@ -770,13 +773,10 @@ pub struct ShedOutcome {
 }
 
 impl ShedOutcome {
-    fn idle(strategy: SheddingStrategy, reason: impl Into<String>) -> Self {
+    fn idle(strategy: SheddingStrategy, reason: IdleReason) -> Self {
         ShedOutcome {
             unloads: Vec::new(),
-            events: vec![ShedEvent::Idle {
-                strategy,
-                reason: reason.into(),
-            }],
+            events: vec![ShedEvent::Idle { strategy, reason }],
         }
     }
 }
@@ -843,10 +843,7 @@ impl Shedder {
     ) -> ShedOutcome {
         let strategy = conf.load_balancer_load_shedding_strategy;
         if !shared::is_load_shedding_enabled(conf) {
-            return ShedOutcome::idle(
-                strategy,
-                "shedding disabled (loadBalancerEnabled / loadBalancerSheddingEnabled)",
-            );
+            return ShedOutcome::idle(strategy, IdleReason::SheddingDisabled);
         }
         let recent = shared::recently_unloaded(load, conf, now_ms);
         let grace = shared::grace_period_ms(conf);
@@ -867,7 +864,7 @@ impl Shedder {
         if out.unloads.is_empty() && !out.events.iter().any(|e| matches!(e, ShedEvent::Idle { .. })) {
             out.events.push(ShedEvent::Idle {
                 strategy,
-                reason: "no bundle selected".into(),
+                reason: IdleReason::NoBundleSelected,
             });
         }
         out

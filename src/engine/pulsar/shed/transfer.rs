@@ -61,7 +61,7 @@ use super::super::load::{BrokerId, BundleId, BundleStats, LoadData, LocalBrokerD
 use super::inputs::{frac_input, line, pc, InputsContext, ShedBand, ShedInputs};
 use super::shared::is_system_service_namespace;
 use super::{
-    recently_unloaded_event, Metric, ShedContext, ShedEvent, ShedOutcome, SheddingPolicies, TransferReason, Unload,
+    recently_unloaded_event, BrokerSkipReason, IdleReason, Metric, ShedContext, ShedEvent, ShedOutcome, SheddingPolicies, TransferReason, Unload,
     UnloadLabel, UnloadReason,
 };
 use crate::sort::StableSort;
@@ -216,7 +216,7 @@ impl TransferShedder {
                 if reason == UnloadReason::NoBrokers {
                     out.events.push(ShedEvent::Idle {
                         strategy: S,
-                        reason: "no brokers".into(),
+                        reason: IdleReason::NoBrokers,
                     });
                 }
                 let empty = Stats::new(0.0, 0.0, 0);
@@ -267,10 +267,10 @@ impl TransferShedder {
         if self.unload_condition_hit_count <= hit_thr {
             pass.out.events.push(ShedEvent::Idle {
                 strategy: S,
-                reason: format!(
-                    "shedding condition hit {} time(s) ≤ loadBalancerSheddingConditionHitCountThreshold {hit_thr}",
-                    self.unload_condition_hit_count
-                ),
+                reason: IdleReason::HitCount {
+                    hits: self.unload_condition_hit_count,
+                    threshold: hit_thr,
+                },
             });
             decision(
                 &mut pass.out,
@@ -430,7 +430,10 @@ impl Pass<'_> {
         if !(pairs_done < max_pairs && self.min_i < self.max_i) {
             self.out.events.push(ShedEvent::Idle {
                 strategy: S,
-                reason: format!("stop: no more broker pairs ({pairs_done} of at most {max_pairs} shed)"),
+                reason: IdleReason::NoMorePairs {
+                    shed: pairs_done,
+                    max: max_pairs,
+                },
             });
             return None;
         }
@@ -443,10 +446,12 @@ impl Pass<'_> {
         } else {
             self.out.events.push(ShedEvent::Idle {
                 strategy: S,
-                reason: format!(
-                    "stop: std {:.3} ≤ target {:.3}, {} not underloaded, {} not overloaded",
-                    self.st.std, self.target, self.rows[self.min_i].id, self.rows[self.max_i].id
-                ),
+                reason: IdleReason::TargetMet {
+                    std: self.st.std,
+                    target: self.target,
+                    min_broker: self.rows[self.min_i].id.clone(),
+                    max_broker: self.rows[self.max_i].id.clone(),
+                },
             });
             None
         }
@@ -487,7 +492,7 @@ impl Pass<'_> {
             self.out.events.push(ShedEvent::BrokerSkipped {
                 strategy: S,
                 broker: max_b.clone(),
-                reason: "its top-bundles report is empty".into(),
+                reason: BrokerSkipReason::EmptyTopBundles,
             });
             return false;
         }
@@ -496,7 +501,9 @@ impl Pass<'_> {
             self.out.events.push(ShedEvent::BrokerSkipped {
                 strategy: S,
                 broker: max_b.clone(),
-                reason: format!("its sole bundle {} is overloading it", max_top[0].0),
+                reason: BrokerSkipReason::SoleBundle {
+                    bundle: max_top[0].0.clone(),
+                },
             });
             return false;
         }
@@ -564,8 +571,7 @@ impl Pass<'_> {
             self.out.events.push(ShedEvent::BrokerSkipped {
                 strategy: S,
                 broker: max_b.clone(),
-                reason: "no top bundle can be unloaded without overshooting; consider splitting its bundles"
-                    .into(),
+                reason: BrokerSkipReason::WouldOvershoot,
             });
             false
         }
@@ -849,7 +855,10 @@ mod tests {
         assert!(out
             .events
             .iter()
-            .any(|e| matches!(e, ShedEvent::Idle { reason, .. } if reason.starts_with("stop: std"))));
+            .any(|e| matches!(e, ShedEvent::Idle {
+                    reason: IdleReason::TargetMet { .. },
+                    ..
+                })));
         assert_eq!(shedder.strategies.transfer.unload_condition_hit_count, 0);
     }
 
