@@ -5,6 +5,7 @@
 //! that names a strategy: the config value that selects it, the settings
 //! panel's choices, the fidelity page and the property tests all read it.
 
+use super::schema::{ConfigError, Patch, Schema};
 use serde::Serialize;
 
 /// What the registry tells about one strategy.
@@ -20,6 +21,16 @@ pub struct StrategyInfo {
     pub summary: &'static str,
     /// The engine source file that holds it, relative to `src/engine/`.
     pub file: &'static str,
+}
+
+impl StrategyInfo {
+    /// The config patch that selects it: `key` set to `name`, read as JSON
+    /// when it is a JSON literal (`true`, `3`), else as a string.
+    pub fn patch<C: Schema>(&self) -> Result<Patch<C>, ConfigError> {
+        let value =
+            serde_json::from_str(self.name).unwrap_or_else(|_| serde_json::Value::String(self.name.into()));
+        Patch::<C>::one(self.key, value)
+    }
 }
 
 /// What a strategy's own file says about it: the registry adds the key and

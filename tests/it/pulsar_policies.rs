@@ -444,7 +444,7 @@ fn skipped(ev: &[Event], bundle_prefix: &str) -> Vec<String> {
     ev.iter()
         .filter_map(|e| match e {
             Event::UnloadSkipped { bundle, reason } if bundle.to_string().starts_with(bundle_prefix) => {
-                Some(reason.clone())
+                Some(reason.to_string())
             }
             _ => None,
         })
@@ -888,7 +888,7 @@ fn transfer_shedder_respects_isolation_policies() {
             assert!(refused > 0, "the shedder tried and was refused");
             assert!(ev.iter().any(
                 |e| matches!(e, Event::Shed(ShedEvent::PolicyRefused { reason, .. })
-                if reason.contains("BrokerIsolationPoliciesFilter"))
+                if reason.to_string().contains("BrokerIsolationPoliciesFilter"))
             ));
         } else {
             assert_eq!(refused, 0, "the bundles are not in the report at all");

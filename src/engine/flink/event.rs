@@ -503,7 +503,39 @@ fn issue_order(order: &[u32], regions: u32) -> String {
 
 impl Narrate for Event {
     fn narrate(&self) -> String {
-        use slot_sharing::AssignReason as R;
+        match self {
+            Event::JobDefined { .. }
+            | Event::TaskManagerLost { .. }
+            | Event::ConfigChanged { .. }
+            | Event::StrategiesChosen { .. }
+            | Event::SlotsOccupied { .. }
+            | Event::TaskManagerResourcesSet { .. }
+            | Event::SlotSharingGroupResourcesSet { .. }
+            | Event::ResourceRequirementsSet { .. } => self.narrate_cluster(),
+            Event::TaskManagerAdded { tm, slots } => format!("{tm} registered with {slots} slots"),
+            Event::TaskManagerRemoved { tm, slots } => format!("{tm} ({slots} slots) decommissioned"),
+            Event::TaskManagerRestored { tm, at_ms, slots } => {
+                format!("t={at_ms} ms: {tm} registered again with {slots} free slots")
+            }
+            Event::SubtasksAssigned { .. } | Event::SlotSharingDone { .. } => self.narrate_slot_sharing(),
+            Event::SlotRequestsIssued { .. }
+            | Event::SlotsAllocated { .. }
+            | Event::ResourceViewSettled { .. }
+            | Event::PreMappingUnfulfilled { .. }
+            | Event::SlotRequestsTimedOut { .. } => self.narrate_requests(),
+            Event::SlotRequestMatched { .. } | Event::SlotRequestsMatched { .. } => self.narrate_matching(),
+            Event::AdaptiveStrategiesChosen { .. }
+            | Event::ParallelismDetermined { .. }
+            | Event::WaitingForResources { .. }
+            | Event::Rescaling { .. } => self.narrate_adaptive(),
+            Event::SchedulingFinished { .. } | Event::SchedulingFailed { .. } => self.narrate_outcome(),
+        }
+    }
+}
+
+impl Event {
+    /// The job, the TaskManagers and the configuration.
+    fn narrate_cluster(&self) -> String {
         match self {
             Event::JobDefined {
                 vertices,
@@ -519,8 +551,6 @@ impl Narrate for Event {
                 slot_sharing_groups.join(", "),
                 topological_order.join(" → ")
             ),
-            Event::TaskManagerAdded { tm, slots } => format!("{tm} registered with {slots} slots"),
-            Event::TaskManagerRemoved { tm, slots } => format!("{tm} ({slots} slots) decommissioned"),
             Event::TaskManagerLost {
                 tm,
                 at_ms,
@@ -542,9 +572,6 @@ impl Narrate for Event {
                         requests.len()
                     )
                 }
-            }
-            Event::TaskManagerRestored { tm, at_ms, slots } => {
-                format!("t={at_ms} ms: {tm} registered again with {slots} free slots")
             }
             Event::ConfigChanged {
                 configured_mode,
@@ -597,6 +624,49 @@ impl Narrate for Event {
                     ""
                 }
             ),
+            Event::SlotsOccupied {
+                tm,
+                job,
+                slots,
+                tasks,
+                tm_slots,
+            } => format!(
+                "{tm}: {job} holds {slots} of its {tm_slots} slots with {}; the ResourceManager counts them, \
+                 this job's slot pool does not see their tasks",
+                count(*tasks, "task")
+            ),
+            Event::TaskManagerResourcesSet {
+                tm,
+                resources,
+                default_slot,
+                slots,
+            } => match (resources, default_slot) {
+                (Some(r), Some(d)) => {
+                    format!("{tm}: total resources {r}; default slot ({slots} slots) {d}; slots are carved dynamically")
+                }
+                _ => format!("{tm}: no declared resources; {slots} slots that fit any request"),
+            },
+            Event::SlotSharingGroupResourcesSet { group, resources } => match resources {
+                Some(r) => format!("slot sharing group {group}: each slot request asks for {r}"),
+                None => format!("slot sharing group {group}: slot requests are UNKNOWN (any slot)"),
+            },
+            Event::ResourceRequirementsSet {
+                vertex,
+                lower_bound,
+                upper_bound,
+                max_parallelism,
+            } => format!(
+                "{vertex}: parallelism between {lower_bound} and {upper_bound} for the adaptive scheduler \
+                 (max parallelism {max_parallelism})"
+            ),
+            _ => unreachable!("narrate_cluster is called only for its kinds"),
+        }
+    }
+
+    /// Phase 1: subtasks into slot requests.
+    fn narrate_slot_sharing(&self) -> String {
+        use slot_sharing::AssignReason as R;
+        match self {
             Event::SubtasksAssigned {
                 vertex,
                 parallelism,
@@ -665,6 +735,13 @@ impl Narrate for Event {
                 spread.min,
                 spread.range
             ),
+            _ => unreachable!("narrate_slot_sharing is called only for its kinds"),
+        }
+    }
+
+    /// Slot requests issued, slots allocated, the resource view.
+    fn narrate_requests(&self) -> String {
+        match self {
             Event::SlotRequestsIssued {
                 at_ms,
                 requests,
@@ -711,6 +788,43 @@ impl Narrate for Event {
                     "a partial view: requests are served one by one from what is there"
                 }
             ),
+            Event::PreMappingUnfulfilled {
+                at_ms,
+                pending,
+                free_slots,
+                requested,
+                offered,
+            } => format!(
+                "t={at_ms} ms: {pending} pending requests ({}) cannot all be served by the {free_slots} free slots ({}); \
+                 the tasks-balanced strategy matches none of them and waits",
+                profiles(requested),
+                profiles(offered)
+            ),
+            Event::SlotRequestsTimedOut {
+                at_ms,
+                requests,
+                requested_at_ms,
+                timeout_ms,
+                next_batch_at_ms,
+            } => {
+                let why = if *next_batch_at_ms == u64::MAX {
+                    "no more slots were coming".to_string()
+                } else {
+                    format!("the next batch would settle only at t={next_batch_at_ms} ms")
+                };
+                format!(
+                    "t={at_ms} ms: {} slot requests issued at t={requested_at_ms} ms timed out after \
+                     slot.request.timeout={timeout_ms} ms ({why})",
+                    requests.len()
+                )
+            }
+            _ => unreachable!("narrate_requests is called only for its kinds"),
+        }
+    }
+
+    /// Phase 2: slot requests matched to slots.
+    fn narrate_matching(&self) -> String {
+        match self {
             Event::SlotRequestMatched {
                 at_ms: _,
                 request,
@@ -796,53 +910,13 @@ impl Narrate for Event {
                 },
                 count(*tm_tasks_now, "task")
             ),
-            Event::PreMappingUnfulfilled {
-                at_ms,
-                pending,
-                free_slots,
-                requested,
-                offered,
-            } => format!(
-                "t={at_ms} ms: {pending} pending requests ({}) cannot all be served by the {free_slots} free slots ({}); \
-                 the tasks-balanced strategy matches none of them and waits",
-                profiles(requested),
-                profiles(offered)
-            ),
-            Event::SlotsOccupied {
-                tm,
-                job,
-                slots,
-                tasks,
-                tm_slots,
-            } => format!(
-                "{tm}: {job} holds {slots} of its {tm_slots} slots with {}; the ResourceManager counts them, \
-                 this job's slot pool does not see their tasks",
-                count(*tasks, "task")
-            ),
-            Event::TaskManagerResourcesSet {
-                tm,
-                resources,
-                default_slot,
-                slots,
-            } => match (resources, default_slot) {
-                (Some(r), Some(d)) => {
-                    format!("{tm}: total resources {r}; default slot ({slots} slots) {d}; slots are carved dynamically")
-                }
-                _ => format!("{tm}: no declared resources; {slots} slots that fit any request"),
-            },
-            Event::SlotSharingGroupResourcesSet { group, resources } => match resources {
-                Some(r) => format!("slot sharing group {group}: each slot request asks for {r}"),
-                None => format!("slot sharing group {group}: slot requests are UNKNOWN (any slot)"),
-            },
-            Event::ResourceRequirementsSet {
-                vertex,
-                lower_bound,
-                upper_bound,
-                max_parallelism,
-            } => format!(
-                "{vertex}: parallelism between {lower_bound} and {upper_bound} for the adaptive scheduler \
-                 (max parallelism {max_parallelism})"
-            ),
+            _ => unreachable!("narrate_matching is called only for its kinds"),
+        }
+    }
+
+    /// The adaptive scheduler's parallelism, waits and rescales.
+    fn narrate_adaptive(&self) -> String {
+        match self {
             Event::AdaptiveStrategiesChosen {
                 effective_mode,
                 slot_sharing_resolver,
@@ -935,24 +1009,13 @@ impl Narrate for Event {
                     "sufficient resources after stabilization"
                 }
             ),
-            Event::SlotRequestsTimedOut {
-                at_ms,
-                requests,
-                requested_at_ms,
-                timeout_ms,
-                next_batch_at_ms,
-            } => {
-                let why = if *next_batch_at_ms == u64::MAX {
-                    "no more slots were coming".to_string()
-                } else {
-                    format!("the next batch would settle only at t={next_batch_at_ms} ms")
-                };
-                format!(
-                    "t={at_ms} ms: {} slot requests issued at t={requested_at_ms} ms timed out after \
-                     slot.request.timeout={timeout_ms} ms ({why})",
-                    requests.len()
-                )
-            }
+            _ => unreachable!("narrate_adaptive is called only for its kinds"),
+        }
+    }
+
+    /// How scheduling ended.
+    fn narrate_outcome(&self) -> String {
+        match self {
             Event::SchedulingFinished {
                 at_ms,
                 scheduling_time_ms,
@@ -990,6 +1053,7 @@ impl Narrate for Event {
                 "t={at_ms} ms: scheduling failed: {unfulfilled} of {requests} slot requests unfulfilled within \
                  {timeout_ms} ms; the job is not running"
             ),
+            _ => unreachable!("narrate_outcome is called only for its kinds"),
         }
     }
 }

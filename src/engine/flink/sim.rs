@@ -790,9 +790,7 @@ impl Engine for Sim {
     /// `info.key` set to `info.name`, and for an adaptive scheduler's resolver also
     /// `jobmanager.scheduler: adaptive` (the resolvers run only there).
     fn strategy_config(info: &crate::engine::strategy::StrategyInfo) -> Result<Config, ConfigError> {
-        let value =
-            serde_json::from_str(info.name).unwrap_or_else(|_| serde_json::Value::String(info.name.into()));
-        let mut patch = schema::Patch::<Config>::one(info.key, value)?;
+        let mut patch = info.patch::<Config>()?;
         if adaptive::slot_matching_resolver::REGISTRY
             .iter()
             .any(|r| r.info() == *info)

@@ -472,156 +472,20 @@ pub fn allocate(
             None => groups.push((p, 1)),
         }
     }
-    let n_tm = cluster.tms.len();
-    // Free positions not in view, per running TaskManager (ascending).
-    let mut spare: Vec<VecDeque<u32>> = (0..n_tm)
-        .map(|t| {
-            let tm = &cluster.tms[t];
-            if !tm.is_running() {
-                return VecDeque::new();
-            }
-            tm.slots
-                .iter()
-                .enumerate()
-                .filter(|(s, occ)| {
-                    occ.is_none()
-                        && !tm.is_other_job_slot(*s)
-                        && !view.contains(SlotAddr {
-                            tm: t as u32,
-                            slot: *s as u32,
-                        })
-                })
-                .map(|(s, _)| s as u32)
-                .collect()
-        })
-        .collect();
-    let mut got: Vec<u32> = vec![0; n_tm];
+    let mut free = FreeResources::new(cluster, view);
+    let mut got: Vec<u32> = vec![0; free.cluster.tms.len()];
     let mut short = 0u32;
-    // Free resources of fine-grained TaskManagers and slot totals, kept up to date here
-    // so that each choice costs O(log n).
-    let mut free_res: Vec<Option<Resources>> = cluster.tms.iter().map(|t| t.free_resources()).collect();
-    let totals: Vec<u64> = cluster.tms.iter().map(|t| t.slots.len() as u64).collect();
-
-    let can_host = |cluster: &Cluster,
-                    spare: &[VecDeque<u32>],
-                    free_res: &[Option<Resources>],
-                    t: usize,
-                    p: ResourceProfile| {
-        let tm = &cluster.tms[t];
-        if !tm.is_running() {
-            return false;
-        }
-        match (free_res[t], tm.default_slot()) {
-            (Some(free), Some(default)) => {
-                free.fits(p.effective(default))
-                    && (!spare[t].is_empty() || tm.slots.len() < MAX_SLOTS_PER_TASK_MANAGER as usize)
-            }
-            _ => !spare[t].is_empty(),
-        }
-    };
-    // The ResourceManager's utilisation of t now (see `TaskManager::utilization`).
-    let util = |cluster: &Cluster, spare: &[VecDeque<u32>], free_res: &[Option<Resources>], t: usize| {
-        let tm = &cluster.tms[t];
-        match (tm.resources, free_res[t]) {
-            (Some(total), Some(free)) => {
-                let cpu = Utilization {
-                    num: total.cpu_milli - free.cpu_milli.min(total.cpu_milli),
-                    den: total.cpu_milli,
-                };
-                let mem = Utilization {
-                    num: total.memory_mb - free.memory_mb.min(total.memory_mb),
-                    den: total.memory_mb,
-                };
-                cpu.max(mem)
-            }
-            _ => Utilization {
-                num: totals[t] - spare[t].len() as u64,
-                den: totals[t],
-            },
-        }
-    };
-    // Take a position on t for `p`.
-    let take = |cluster: &mut Cluster,
-                spare: &mut [VecDeque<u32>],
-                free_res: &mut [Option<Resources>],
-                view: &mut View,
-                t: usize,
-                p: ResourceProfile| {
-        let tm = &mut cluster.tms[t];
-        let slot = match spare[t].pop_front() {
-            Some(s) => s,
-            None => {
-                tm.slots.push(None);
-                tm.slot_profiles.push(None);
-                (tm.slots.len() - 1) as u32
-            }
-        };
-        let profile = match (tm.resources, tm.default_slot()) {
-            (Some(_), Some(default)) => {
-                let r = p.effective(default);
-                tm.slot_profiles[slot as usize] = Some(r);
-                if let Some(f) = free_res[t].as_mut() {
-                    *f = f.minus(r);
-                }
-                ResourceProfile::of(r)
-            }
-            _ => ResourceProfile::Any,
-        };
-        view.hold(SlotAddr { tm: t as u32, slot }, profile);
-    };
-
     for (p, n) in groups {
-        let mut left = n;
-        match how {
-            ResourceMatching::AnyMatching => {
-                for (t, got_t) in got.iter_mut().enumerate() {
-                    while left > 0 && can_host(cluster, &spare, &free_res, t, p) {
-                        take(cluster, &mut spare, &mut free_res, view, t, p);
-                        *got_t += 1;
-                        left -= 1;
-                    }
-                    if left == 0 {
-                        break;
-                    }
-                }
-            }
+        let left = match how {
+            ResourceMatching::AnyMatching => free.any_matching(view, p, n, &mut got),
             ResourceMatching::LeastUtilization | ResourceMatching::MostUtilization => {
                 let least = how == ResourceMatching::LeastUtilization;
-                let mut least_q: BTreeSet<(Utilization, usize)> = BTreeSet::new();
-                let mut most_q: BTreeSet<(Reverse<Utilization>, usize)> = BTreeSet::new();
-                for t in 0..n_tm {
-                    if can_host(cluster, &spare, &free_res, t, p) {
-                        let k = util(cluster, &spare, &free_res, t);
-                        if least {
-                            least_q.insert((k, t));
-                        } else {
-                            most_q.insert((Reverse(k), t));
-                        }
-                    }
-                }
-                while left > 0 {
-                    let t = if least {
-                        least_q.pop_first().map(|(_, t)| t)
-                    } else {
-                        most_q.pop_first().map(|(_, t)| t)
-                    };
-                    let Some(t) = t else { break };
-                    take(cluster, &mut spare, &mut free_res, view, t, p);
-                    got[t] += 1;
-                    left -= 1;
-                    if can_host(cluster, &spare, &free_res, t, p) {
-                        let k = util(cluster, &spare, &free_res, t);
-                        if least {
-                            least_q.insert((k, t));
-                        } else {
-                            most_q.insert((Reverse(k), t));
-                        }
-                    }
-                }
+                free.by_utilization(view, p, n, least, &mut got)
             }
-        }
+        };
         short += left as u32;
     }
+    let cluster = free.cluster;
     let per_tm: Vec<TmCount> = got
         .iter()
         .enumerate()
@@ -638,6 +502,172 @@ pub fn allocate(
         per_tm,
         unfulfilled: short,
     })
+}
+
+/// What the ResourceManager can still hand out: free positions not in view
+/// per running TaskManager (ascending), free resources of fine-grained
+/// TaskManagers and slot totals, kept up to date so that each choice costs
+/// O(log n).
+struct FreeResources<'c> {
+    cluster: &'c mut Cluster,
+    spare: Vec<VecDeque<u32>>,
+    free_res: Vec<Option<Resources>>,
+    totals: Vec<u64>,
+}
+
+impl<'c> FreeResources<'c> {
+    fn new(cluster: &'c mut Cluster, view: &View) -> Self {
+        let spare: Vec<VecDeque<u32>> = (0..cluster.tms.len())
+            .map(|t| {
+                let tm = &cluster.tms[t];
+                if !tm.is_running() {
+                    return VecDeque::new();
+                }
+                tm.slots
+                    .iter()
+                    .enumerate()
+                    .filter(|(s, occ)| {
+                        occ.is_none()
+                            && !tm.is_other_job_slot(*s)
+                            && !view.contains(SlotAddr {
+                                tm: t as u32,
+                                slot: *s as u32,
+                            })
+                    })
+                    .map(|(s, _)| s as u32)
+                    .collect()
+            })
+            .collect();
+        let free_res = cluster.tms.iter().map(|t| t.free_resources()).collect();
+        let totals = cluster.tms.iter().map(|t| t.slots.len() as u64).collect();
+        FreeResources {
+            cluster,
+            spare,
+            free_res,
+            totals,
+        }
+    }
+
+    /// Whether TaskManager `t` can host a slot for `p`.
+    fn can_host(&self, t: usize, p: ResourceProfile) -> bool {
+        let tm = &self.cluster.tms[t];
+        if !tm.is_running() {
+            return false;
+        }
+        match (self.free_res[t], tm.default_slot()) {
+            (Some(free), Some(default)) => {
+                free.fits(p.effective(default))
+                    && (!self.spare[t].is_empty() || tm.slots.len() < MAX_SLOTS_PER_TASK_MANAGER as usize)
+            }
+            _ => !self.spare[t].is_empty(),
+        }
+    }
+
+    /// The ResourceManager's utilisation of `t` now (see `TaskManager::utilization`).
+    fn utilization(&self, t: usize) -> Utilization {
+        let tm = &self.cluster.tms[t];
+        match (tm.resources, self.free_res[t]) {
+            (Some(total), Some(free)) => {
+                let cpu = Utilization {
+                    num: total.cpu_milli - free.cpu_milli.min(total.cpu_milli),
+                    den: total.cpu_milli,
+                };
+                let mem = Utilization {
+                    num: total.memory_mb - free.memory_mb.min(total.memory_mb),
+                    den: total.memory_mb,
+                };
+                cpu.max(mem)
+            }
+            _ => Utilization {
+                num: self.totals[t] - self.spare[t].len() as u64,
+                den: self.totals[t],
+            },
+        }
+    }
+
+    /// Take a position on `t` for `p` and put it in view.
+    fn take(&mut self, view: &mut View, t: usize, p: ResourceProfile) {
+        let tm = &mut self.cluster.tms[t];
+        let slot = match self.spare[t].pop_front() {
+            Some(s) => s,
+            None => {
+                tm.slots.push(None);
+                tm.slot_profiles.push(None);
+                (tm.slots.len() - 1) as u32
+            }
+        };
+        let profile = match (tm.resources, tm.default_slot()) {
+            (Some(_), Some(default)) => {
+                let r = p.effective(default);
+                tm.slot_profiles[slot as usize] = Some(r);
+                if let Some(f) = self.free_res[t].as_mut() {
+                    *f = f.minus(r);
+                }
+                ResourceProfile::of(r)
+            }
+            _ => ResourceProfile::Any,
+        };
+        view.hold(SlotAddr { tm: t as u32, slot }, profile);
+    }
+
+    /// `AnyMatchingResourceMatchingStrategy`: `n` slots for `p` from the
+    /// TaskManagers in order, each filled before the next. How many are left.
+    fn any_matching(&mut self, view: &mut View, p: ResourceProfile, n: usize, got: &mut [u32]) -> usize {
+        let mut left = n;
+        for (t, got_t) in got.iter_mut().enumerate() {
+            while left > 0 && self.can_host(t, p) {
+                self.take(view, t, p);
+                *got_t += 1;
+                left -= 1;
+            }
+            if left == 0 {
+                break;
+            }
+        }
+        left
+    }
+
+    /// The least (`least`) or most utilised TaskManager that can host `p`,
+    /// one slot at a time, `n` times. How many are left.
+    fn by_utilization(
+        &mut self,
+        view: &mut View,
+        p: ResourceProfile,
+        n: usize,
+        least: bool,
+        got: &mut [u32],
+    ) -> usize {
+        let mut left = n;
+        let mut least_q: BTreeSet<(Utilization, usize)> = BTreeSet::new();
+        let mut most_q: BTreeSet<(Reverse<Utilization>, usize)> = BTreeSet::new();
+        let enqueue = |least_q: &mut BTreeSet<_>, most_q: &mut BTreeSet<_>, k: Utilization, t: usize| {
+            if least {
+                least_q.insert((k, t));
+            } else {
+                most_q.insert((Reverse(k), t));
+            }
+        };
+        for t in 0..self.cluster.tms.len() {
+            if self.can_host(t, p) {
+                enqueue(&mut least_q, &mut most_q, self.utilization(t), t);
+            }
+        }
+        while left > 0 {
+            let t = if least {
+                least_q.pop_first().map(|(_, t)| t)
+            } else {
+                most_q.pop_first().map(|(_, t)| t)
+            };
+            let Some(t) = t else { break };
+            self.take(view, t, p);
+            got[t] += 1;
+            left -= 1;
+            if self.can_host(t, p) {
+                enqueue(&mut least_q, &mut most_q, self.utilization(t), t);
+            }
+        }
+        left
+    }
 }
 
 /// Drop the matched requests from `pending`, keeping the order of the rest.

@@ -101,41 +101,13 @@ pub fn run(cluster: &mut Cluster, placement: &mut Vec<Option<SlotAddr>>, round: 
     } = round;
     let mut events = Vec::new();
     let mut pending: VecDeque<u32> = pending.into();
-    let mut view = View::new(cluster);
-    for a in held {
-        let profile = cluster
-            .tms
-            .get(a.tm as usize)
-            .map_or(ResourceProfile::Any, |t| t.slot_profile(a.slot as usize));
-        view.hold(a, profile);
-    }
-    let mut tm_tasks: Vec<u32> = cluster
-        .tms
-        .iter()
-        .map(|t| {
-            t.slots
-                .iter()
-                .flatten()
-                .map(|&r| tasks.get(r as usize).copied().unwrap_or(0))
-                .sum()
-        })
-        .collect();
+    let mut view = held_view(cluster, held);
+    let mut tm_tasks = tasks_per_tm(cluster, tasks);
     let rm = ResourceMatching::for_mode(mode);
     let deadline = start_ms.saturating_add(timeout_ms);
     let mut last_change = start_ms;
     let mut next_arrival = 0usize;
     let total_requests = pending.len() as u32;
-
-    let register = |cluster: &mut Cluster, a: Arrival, events: &mut Vec<Event>| {
-        if let Some(t) = cluster.tms.get_mut(a.tm) {
-            t.state = TmState::Running;
-            events.push(Event::TaskManagerRestored {
-                tm: t.name.clone(),
-                at_ms: a.at_ms,
-                slots: t.slot_count(),
-            });
-        }
-    };
 
     let (end_ms, succeeded) = loop {
         let mut fire = last_change.saturating_add(max_interval_ms);
@@ -236,6 +208,46 @@ pub fn run(cluster: &mut Cluster, placement: &mut Vec<Option<SlotAddr>>, round: 
         end_ms,
         now_ms,
         succeeded,
+    }
+}
+
+/// The slots the job holds, in view before the round.
+fn held_view(cluster: &Cluster, held: Vec<SlotAddr>) -> View {
+    let mut view = View::new(cluster);
+    for a in held {
+        let profile = cluster
+            .tms
+            .get(a.tm as usize)
+            .map_or(ResourceProfile::Any, |t| t.slot_profile(a.slot as usize));
+        view.hold(a, profile);
+    }
+    view
+}
+
+/// Tasks per TaskManager in the slots already occupied.
+fn tasks_per_tm(cluster: &Cluster, tasks: &[u32]) -> Vec<u32> {
+    cluster
+        .tms
+        .iter()
+        .map(|t| {
+            t.slots
+                .iter()
+                .flatten()
+                .map(|&r| tasks.get(r as usize).copied().unwrap_or(0))
+                .sum()
+        })
+        .collect()
+}
+
+/// A TaskManager re-registers.
+fn register(cluster: &mut Cluster, a: Arrival, events: &mut Vec<Event>) {
+    if let Some(t) = cluster.tms.get_mut(a.tm) {
+        t.state = TmState::Running;
+        events.push(Event::TaskManagerRestored {
+            tm: t.name.clone(),
+            at_ms: a.at_ms,
+            slots: t.slot_count(),
+        });
     }
 }
 

@@ -462,6 +462,70 @@ fn standby_choice_text(
 impl Narrate for Event {
     fn narrate(&self) -> String {
         match self {
+            Event::TopicDefined { .. }
+            | Event::TopologyDefined { .. }
+            | Event::InstanceAdded { .. }
+            | Event::InstanceCrashed { .. }
+            | Event::InstanceRestarted { .. }
+            | Event::Produced { .. }
+            | Event::TaskRestored { .. } => self.narrate_cluster(),
+            Event::InstanceRemoved {
+                instance,
+                active_released,
+            } => {
+                format!(
+                    "instance {instance} shut down, releasing {}",
+                    tasks_text(active_released)
+                )
+            }
+            Event::ThreadAdded {
+                instance,
+                thread,
+                threads,
+            } => {
+                format!("{instance}: StreamThread-{thread} added ({threads} threads)")
+            }
+            Event::ThreadRemoved {
+                instance,
+                thread,
+                threads,
+            } => {
+                format!("{instance}: StreamThread-{thread} removed ({threads} threads)")
+            }
+            Event::TimeAdvanced { from_ms, to_ms } => format!("time {from_ms} ms -> {to_ms} ms"),
+            Event::Workload(e) => e.narrate(),
+            Event::WarmupCaughtUp { task, instance, lag } => {
+                format!("warm-up of {task} on {instance} caught up (lag {lag})")
+            }
+            Event::RebalanceStarted { .. }
+            | Event::TaskAssigned { .. }
+            | Event::RackAwareOptimized { .. }
+            | Event::HighAvailabilityTarget { .. }
+            | Event::ActiveMovementExplained { .. } => self.narrate_rebalance(),
+            Event::ActiveQuota { .. }
+            | Event::MemberQuotas { .. }
+            | Event::StandbyAssignorChosen { .. }
+            | Event::ThreadsAssigned { .. }
+            | Event::InstanceIdle { .. }
+            | Event::RebalanceCompleted { .. } => self.narrate_distribution(),
+            Event::ProbingRebalanceScheduled { at_ms, warmups } => {
+                format!("probing rebalance scheduled at {at_ms} ms to check {warmups} warm-ups")
+            }
+            Event::AssignmentSet { .. }
+            | Event::TaskOffsetsCleared { .. }
+            | Event::TaskOffsetsSet { .. }
+            | Event::EndOffsetsSet { .. }
+            | Event::PartitionRacksSet { .. } => self.narrate_state(),
+            Event::ConfigSet { key, value } => format!("{key} = {value}"),
+            Event::Warning { message } => format!("warning: {message}"),
+        }
+    }
+}
+
+impl Event {
+    /// Topics, topology, instances and traffic.
+    fn narrate_cluster(&self) -> String {
+        match self {
             Event::TopicDefined { topic, partitions, racks } => {
                 if racks.is_empty() {
                     format!("topic {topic} created with {partitions} partitions")
@@ -487,9 +551,6 @@ impl Narrate for Event {
                 "instance {instance} started (process id {process_id}, {threads} threads{})",
                 rack.as_ref().map(|r| format!(", rack {r}")).unwrap_or_default()
             ),
-            Event::InstanceRemoved { instance, active_released } => {
-                format!("instance {instance} shut down, releasing {}", tasks_text(active_released))
-            }
             Event::InstanceCrashed {
                 instance,
                 active_lost,
@@ -502,12 +563,6 @@ impl Narrate for Event {
                 instance,
                 tasks_with_local_state,
             } => format!("instance {instance} restarted with local state for {tasks_with_local_state} tasks"),
-            Event::ThreadAdded { instance, thread, threads } => {
-                format!("{instance}: StreamThread-{thread} added ({threads} threads)")
-            }
-            Event::ThreadRemoved { instance, thread, threads } => {
-                format!("{instance}: StreamThread-{thread} removed ({threads} threads)")
-            }
             Event::Produced {
                 topic,
                 partition,
@@ -524,17 +579,19 @@ impl Narrate for Event {
                 (_, _, Some(p)) => format!("{records} records to {topic}-{p} (tasks {})", tasks_text(tasks)),
                 _ => format!("{records} records spread over {topic} (tasks {})", tasks_text(tasks)),
             },
-            Event::TimeAdvanced { from_ms, to_ms } => format!("time {from_ms} ms -> {to_ms} ms"),
-            Event::Workload(e) => e.narrate(),
             Event::TaskRestored {
                 task,
                 instance,
                 records,
                 restore_ms,
             } => format!("task {task} on {instance} restored {records} records in {restore_ms} ms and is running"),
-            Event::WarmupCaughtUp { task, instance, lag } => {
-                format!("warm-up of {task} on {instance} caught up (lag {lag})")
-            }
+            _ => unreachable!("narrate_cluster is called only for its kinds"),
+        }
+    }
+
+    /// A rebalance's start and the assignor's decisions.
+    fn narrate_rebalance(&self) -> String {
+        match self {
             Event::RebalanceStarted {
                 generation,
                 trigger,
@@ -641,6 +698,13 @@ impl Narrate for Event {
                     )
                 }
             }
+            _ => unreachable!("narrate_rebalance is called only for its kinds"),
+        }
+    }
+
+    /// Quotas, standby assignor, threads and the rebalance's end.
+    fn narrate_distribution(&self) -> String {
+        match self {
             Event::ActiveQuota {
                 assignor,
                 tasks,
@@ -688,9 +752,6 @@ impl Narrate for Event {
                 threads,
                 standbys,
             } => format!("{instance} ({threads} threads) has no active task and idles ({standbys} standbys)"),
-            Event::ProbingRebalanceScheduled { at_ms, warmups } => {
-                format!("probing rebalance scheduled at {at_ms} ms to check {warmups} warm-ups")
-            }
             Event::RebalanceCompleted {
                 generation,
                 active,
@@ -704,6 +765,13 @@ impl Narrate for Event {
             } => format!(
                 "generation {generation}: {active} active ({sticky} sticky, {moved} moved), {standby} standby, {warmups} warm-up; {busy_instances} busy and {idle_instances} idle instances; longest restore ~{max_restore_ms} ms"
             ),
+            _ => unreachable!("narrate_distribution is called only for its kinds"),
+        }
+    }
+
+    /// An assignment, offsets or partition racks set by hand.
+    fn narrate_state(&self) -> String {
+        match self {
             Event::AssignmentSet {
                 instance,
                 threads,
@@ -766,8 +834,7 @@ impl Narrate for Event {
                     .collect();
                 format!("partition racks: {}", parts.join("; "))
             }
-            Event::ConfigSet { key, value } => format!("{key} = {value}"),
-            Event::Warning { message } => format!("warning: {message}"),
+            _ => unreachable!("narrate_state is called only for its kinds"),
         }
     }
 }

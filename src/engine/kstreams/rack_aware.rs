@@ -627,16 +627,7 @@ pub fn optimize_standby(
 ) {
     let Some(rm) = ctx.rack.clone() else { return };
     let nc = ctx.clients.len();
-    let total_cost = |ctx: &Ctx| -> i64 {
-        let mut sum = 0;
-        for (k, c) in ctx.clients.iter().enumerate() {
-            for &t in &c.standby {
-                sum += rm.changelog_miss[t][rm.client_rack[k]] * traffic;
-            }
-        }
-        sum
-    };
-    let before = total_cost(ctx);
+    let before = standby_cost(ctx, &rm, traffic);
     let mut holders: Vec<Vec<usize>> = vec![Vec::new(); ctx.tasks.len()];
     for (k, c) in ctx.clients.iter().enumerate() {
         for &t in c.active.iter().chain(c.standby.iter()) {
@@ -652,20 +643,7 @@ pub fn optimize_standby(
     // pair can only improve if some task each way gains in sum (moves come in
     // swaps because counts are kept), so pairs whose bounds add up to <= 0 are
     // skipped without changing the result.
-    let nr = rm.racks.len();
-    let bound = |ctx: &Ctx, k: usize| -> Vec<i64> {
-        let rk = rm.client_rack[k];
-        (0..nr)
-            .map(|r| {
-                ctx.clients[k]
-                    .standby
-                    .iter()
-                    .map(|&t| (rm.changelog_miss[t][rk] - rm.changelog_miss[t][r]) * traffic - non_overlap)
-                    .max()
-                    .unwrap_or(i64::MIN / 4)
-            })
-            .collect()
-    };
+    let bound = |ctx: &Ctx, k: usize| gain_bounds(ctx, &rm, k, traffic, non_overlap);
     let mut best: Vec<Vec<i64>> = (0..nc).map(|k| bound(ctx, k)).collect();
     let ncls = classes.iter().max().map_or(1, |m| m + 1);
     let class = |k: usize| classes.get(k).copied();
@@ -714,39 +692,21 @@ pub fn optimize_standby(
                 if m1.is_empty() || m2.is_empty() {
                     continue;
                 }
-                let mut list: Vec<(usize, usize)> = m1
-                    .iter()
-                    .map(|&t| (t, 0))
-                    .chain(m2.iter().map(|&t| (t, 1)))
-                    .collect();
-                list.stable_sort();
-                let owner: Vec<usize> = list.iter().map(|x| x.1).collect();
                 let pair_rack = [rm.client_rack[i], rm.client_rack[j]];
-                let cost: Vec<Vec<i64>> = list
-                    .iter()
-                    .map(|&(t, _)| {
-                        pair_rack
-                            .iter()
-                            .map(|&r| rm.changelog_miss[t][r] * traffic)
-                            .collect()
-                    })
-                    .collect();
-                let group = vec![0; list.len()];
-                // Racks renumbered 0 and 1 for the pair.
-                let Some(new_owner) = solve(&owner, &cost, &group, 1, &[0, 1], 2, non_overlap, false) else {
+                let Some(owners) = solve_pair(&rm, pair_rack, &m1, &m2, traffic, non_overlap) else {
                     continue;
                 };
                 let who = [i, j];
                 let mut pair_moved = false;
-                for (x, &(t, o)) in list.iter().enumerate() {
-                    if new_owner[x] != o {
+                for (t, o, n) in owners {
+                    if n != o {
                         for h in holders[t].iter_mut() {
                             if *h == who[o] {
-                                *h = who[new_owner[x]];
+                                *h = who[n];
                             }
                         }
                         ctx.remove_standby(who[o], t);
-                        ctx.add_standby(who[new_owner[x]], t, Reason::Rack);
+                        ctx.add_standby(who[n], t, Reason::Rack);
                         for &h in &holders[t] {
                             memo[h].clear();
                         }
@@ -764,7 +724,7 @@ pub fn optimize_standby(
             }
         }
     }
-    let after = total_cost(ctx) + moved_total * non_overlap;
+    let after = standby_cost(ctx, &rm, traffic) + moved_total * non_overlap;
     ctx.log.push(Event::RackAwareOptimized {
         target: "standbys".into(),
         strategy: rm.strategy,
@@ -776,6 +736,64 @@ pub fn optimize_standby(
     });
 }
 
+/// What the standbys' changelog reads across racks cost.
+fn standby_cost(ctx: &Ctx, rm: &RackModel, traffic: i64) -> i64 {
+    let mut sum = 0;
+    for (k, c) in ctx.clients.iter().enumerate() {
+        for &t in &c.standby {
+            sum += rm.changelog_miss[t][rm.client_rack[k]] * traffic;
+        }
+    }
+    sum
+}
+
+/// Upper bound of the gain of moving one standby of client `k` to each rack.
+fn gain_bounds(ctx: &Ctx, rm: &RackModel, k: usize, traffic: i64, non_overlap: i64) -> Vec<i64> {
+    let rk = rm.client_rack[k];
+    (0..rm.racks.len())
+        .map(|r| {
+            ctx.clients[k]
+                .standby
+                .iter()
+                .map(|&t| (rm.changelog_miss[t][rk] - rm.changelog_miss[t][r]) * traffic - non_overlap)
+                .max()
+                .unwrap_or(i64::MIN / 4)
+        })
+        .collect()
+}
+
+/// The min-cost flow over one pair of clients (on racks `pair_rack`, renumbered
+/// 0 and 1): the movable standbys `m1` of the first and `m2` of the second as
+/// (task, owner 0 or 1, the owner it gets) in task order; `None` when the flow
+/// finds nothing better.
+fn solve_pair(
+    rm: &RackModel,
+    pair_rack: [usize; 2],
+    m1: &[usize],
+    m2: &[usize],
+    traffic: i64,
+    non_overlap: i64,
+) -> Option<Vec<(usize, usize, usize)>> {
+    let mut list: Vec<(usize, usize)> = m1
+        .iter()
+        .map(|&t| (t, 0))
+        .chain(m2.iter().map(|&t| (t, 1)))
+        .collect();
+    list.stable_sort();
+    let owner: Vec<usize> = list.iter().map(|x| x.1).collect();
+    let cost: Vec<Vec<i64>> = list
+        .iter()
+        .map(|&(t, _)| {
+            pair_rack
+                .iter()
+                .map(|&r| rm.changelog_miss[t][r] * traffic)
+                .collect()
+        })
+        .collect();
+    let group = vec![0; list.len()];
+    let new_owner = solve(&owner, &cost, &group, 1, &[0, 1], 2, non_overlap, false)?;
+    Some(list.iter().zip(new_owner).map(|(&(t, o), n)| (t, o, n)).collect())
+}
 #[cfg(test)]
 mod tests {
     use super::*;

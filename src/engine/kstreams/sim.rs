@@ -1209,9 +1209,7 @@ impl Engine for Sim {
 
     /// The tag-aware standby entry also needs standbys to place: one per task.
     fn strategy_config(info: &crate::engine::strategy::StrategyInfo) -> Result<Config, schema::ConfigError> {
-        let value =
-            serde_json::from_str(info.name).unwrap_or_else(|_| serde_json::Value::String(info.name.into()));
-        let mut patch = schema::Patch::<Config>::one(info.key, value)?;
+        let mut patch = info.patch::<Config>()?;
         if info.key == standby::TAG_AWARE_KEY {
             patch = patch.set("num.standby.replicas", serde_json::json!(1))?;
         }

@@ -38,7 +38,7 @@ use super::isolation::{AutoFailoverPolicy, NamespaceIsolationPolicy, Pattern, Un
 use super::load::{BrokerId, BundleId};
 use super::split;
 use super::split_threshold::can_split;
-use super::{Error, Event, Sim, MAX_BUNDLES};
+use super::{Error, Event, Sim, UnloadCause, MAX_BUNDLES};
 use crate::sort::StableSort;
 use std::collections::BTreeSet;
 
@@ -200,7 +200,7 @@ impl Sim {
                         )));
                     }
                 }
-                self.unload_bundle(&bid, dst.clone(), true, "admin unload", &mut ev);
+                self.unload_bundle(&bid, dst.clone(), true, UnloadCause::Admin, &mut ev);
             }
             None => {
                 if dst.is_some() {
@@ -213,7 +213,7 @@ impl Sim {
                     .map(|(b, _)| b.clone())
                     .collect();
                 for bid in owned {
-                    self.unload_bundle(&bid, None, true, "admin unload of the namespace", &mut ev);
+                    self.unload_bundle(&bid, None, true, UnloadCause::AdminNamespace, &mut ev);
                 }
             }
         }

@@ -63,7 +63,7 @@ use super::namespace::SYSTEM_NAMESPACE;
 use super::ownership::ServiceUnitState;
 use super::place::{join_sorted, PlaceEvent, PlacementFilter, MAX_LISTED};
 use super::shed::shared::weights;
-use super::shed::SheddingPolicies;
+use super::shed::{PolicyRefusal, SheddingPolicies};
 use super::{Event, Sim};
 use std::collections::BTreeMap;
 
@@ -532,7 +532,11 @@ impl<'a> PlacementContext<'a> {
 
     /// `ModularLoadManagerImpl.shouldNamespacePoliciesUnload`: `Err(why)` when no
     /// broker but `current` satisfies the namespace policies.
-    pub fn should_namespace_policies_unload(&self, bid: &BundleId, current: &BrokerId) -> Result<(), String> {
+    pub fn should_namespace_policies_unload(
+        &self,
+        bid: &BundleId,
+        current: &BrokerId,
+    ) -> Result<(), PolicyRefusal> {
         // With no isolation policy at all the candidates are the alive brokers with
         // a load report: finding one besides `current` is enough (the shedder asks
         // this of every bundle it picks, and listing 1,000 brokers each time was
@@ -550,7 +554,7 @@ impl<'a> PlacementContext<'a> {
 
     /// [`Self::should_namespace_policies_unload`] worked out in full: every alive
     /// broker through `applyNamespacePolicies`.
-    fn namespace_policies_check(&self, bid: &BundleId, current: &BrokerId) -> Result<(), String> {
+    fn namespace_policies_check(&self, bid: &BundleId, current: &BrokerId) -> Result<(), PolicyRefusal> {
         let alive = self.alive();
         let all: Vec<&BrokerId> = alive.iter().map(|b| &b.id).collect();
         let data = join_sorted(&all, &self.load.brokers);
@@ -562,10 +566,10 @@ impl<'a> PlacementContext<'a> {
         if applied.candidates.iter().any(|b| *b != current) {
             Ok(())
         } else {
-            Err(format!(
-                "no broker but {current} satisfies the namespace policies ({})",
-                applied.explain()
-            ))
+            Err(PolicyRefusal::NoOtherPolicyBroker {
+                current: current.clone(),
+                policies: applied.explain(),
+            })
         }
     }
 
@@ -575,7 +579,7 @@ impl<'a> PlacementContext<'a> {
         &self,
         bid: &BundleId,
         current: &BrokerId,
-    ) -> Result<(), String> {
+    ) -> Result<(), PolicyRefusal> {
         // No group, nothing to check (before listing the alive brokers).
         if self.anti_affinity.group_of(&bid.namespace).is_none() {
             return Ok(());
@@ -594,27 +598,28 @@ impl<'a> PlacementContext<'a> {
         if anti_affinity::should_anti_affinity_namespace_unload(current, &applied.candidates, Some(&counts)) {
             Ok(())
         } else {
-            Err(format!(
-                "anti-affinity group {group}: every candidate owns as many of the group as {current} ({}), so it would come back",
-                numbers(
-                    applied
-                        .candidates
-                        .iter()
-                        .map(|b| (b.as_str(), counts.get(*b).copied().unwrap_or(0)))
-                )
-            ))
+            Err(PolicyRefusal::AntiAffinityWouldReturn {
+                group,
+                current: current.clone(),
+                owned: applied
+                    .candidates
+                    .iter()
+                    .take(MAX_LISTED)
+                    .map(|b| ((*b).clone(), counts.get(*b).copied().unwrap_or(0)))
+                    .collect(),
+                candidates: applied.candidates.len(),
+            })
         }
     }
 
     /// The modular manager's checks before it unloads a shed bundle
     /// (`doLoadShedding`): shedding-excluded namespace, namespace policies,
     /// anti-affinity. `Err(why)` keeps the bundle where it is.
-    pub fn modular_may_unload(&self, bid: &BundleId, current: &BrokerId) -> Result<(), String> {
+    pub fn modular_may_unload(&self, bid: &BundleId, current: &BrokerId) -> Result<(), PolicyRefusal> {
         if self.is_shedding_excluded(&bid.namespace) {
-            return Err(format!(
-                "namespace {} is in loadBalancerSheddingExcludedNamespaces",
-                bid.namespace.as_str()
-            ));
+            return Err(PolicyRefusal::ExcludedNamespace {
+                namespace: bid.namespace.as_str().to_string(),
+            });
         }
         self.should_namespace_policies_unload(bid, current)?;
         self.should_anti_affinity_namespace_unload(bid, current)
@@ -640,28 +645,26 @@ impl SheddingPolicies for PlacementContext<'_> {
     /// it, the destination must pass the whole filter pipeline for it, and some
     /// candidate other than the source must remain (unload) or the destination be
     /// one (transfer).
-    fn is_transferable(&self, bundle: &BundleId, src: &BrokerId, dst: &BrokerId) -> Result<(), String> {
+    fn is_transferable(
+        &self,
+        bundle: &BundleId,
+        src: &BrokerId,
+        dst: &BrokerId,
+    ) -> Result<(), PolicyRefusal> {
         let ns = bundle.namespace.as_str();
         if !shedding_allowed_with_policies(
             self.isolation.policy_for(ns).is_some(),
             self.anti_affinity.group_of(ns).is_some(),
             self.config.load_balancer_shedding_bundles_with_policies_enabled,
         ) {
-            return Err(
-                "its namespace has an isolation policy or an anti-affinity group and loadBalancerSheddingBundlesWithPoliciesEnabled is off"
-                    .into(),
-            );
+            return Err(PolicyRefusal::WithPolicies);
         }
         let sel = self.extensible(bundle);
         if !sel.cands.contains(&dst) {
-            return Err(format!(
-                "the destination {dst} does not pass the broker filters for it ({})",
-                sel.events
-                    .iter()
-                    .map(crate::engine::Narrate::narrate)
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            ));
+            return Err(PolicyRefusal::FilteredOut {
+                destination: dst.clone(),
+                filters: sel.events,
+            });
         }
         let others: Vec<&&BrokerId> = sel.cands.iter().filter(|b| **b != src).collect();
         let ok = if self.config.load_balancer_transfer_enabled {
@@ -672,7 +675,7 @@ impl SheddingPolicies for PlacementContext<'_> {
         if ok {
             Ok(())
         } else {
-            Err(format!("no candidate but {src} may own it"))
+            Err(PolicyRefusal::NoOtherCandidate { source: src.clone() })
         }
     }
 }
@@ -1096,7 +1099,7 @@ mod tests {
         set_policy(&mut s, "my-tenant/use/my-ns.*", &["broker1"], &["broker1"], 1);
         let ctx = placement_context!(s);
         let e = ctx.should_namespace_policies_unload(&b, &BrokerId("broker1".into()));
-        assert!(e.unwrap_err().contains("no broker but broker1"));
+        assert!(e.unwrap_err().to_string().contains("no broker but broker1"));
         set_policy(&mut s, "my-tenant/use/my-ns.*", &["broker"], &["broker"], 1);
         let ctx = placement_context!(s);
         assert!(ctx

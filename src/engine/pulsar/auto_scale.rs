@@ -34,6 +34,7 @@ use super::segment_layout::{SegmentInfo, SegmentLayout};
 use super::Config;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::fmt;
 
 /// The resolved auto split/merge policy (`AutoScaleConfig`), times in ms.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -219,6 +220,131 @@ pub enum Decision {
     },
 }
 
+/// Why a split or merge pass did not run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "why", rename_all = "snake_case")]
+pub enum Blocked {
+    /// `scalableTopicAutoScaleEnabled` is false.
+    Disabled,
+    /// At `scalableTopicMaxSegments` (split).
+    AtMaxSegments {
+        /// Active segments.
+        active: usize,
+        /// `scalableTopicMaxSegments`.
+        max: i64,
+    },
+    /// At `scalableTopicMinSegments` (merge).
+    AtMinSegments {
+        /// Active segments.
+        active: usize,
+        /// `scalableTopicMinSegments`.
+        min: i64,
+    },
+    /// The split cooldown has time left.
+    SplitCooldown {
+        /// Time left (ms).
+        left_ms: u64,
+    },
+    /// The merge cooldown has time left.
+    MergeCooldown {
+        /// Time left (ms).
+        left_ms: u64,
+    },
+}
+
+impl fmt::Display for Blocked {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Blocked::Disabled => f.write_str("scalableTopicAutoScaleEnabled is false"),
+            Blocked::AtMaxSegments { active, max } => {
+                write!(f, "{active} active segments, at scalableTopicMaxSegments {max}")
+            }
+            Blocked::AtMinSegments { active, min } => {
+                write!(f, "{active} active segments, at scalableTopicMinSegments {min}")
+            }
+            Blocked::SplitCooldown { left_ms } => {
+                write!(f, "split cooldown: {} s left", left_ms.div_ceil(1000))
+            }
+            Blocked::MergeCooldown { left_ms } => {
+                write!(f, "merge cooldown: {} s left", left_ms.div_ceil(1000))
+            }
+        }
+    }
+}
+
+/// Why an adjacent pair of segments was not merged.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "why", rename_all = "snake_case")]
+pub enum MergeRefusal {
+    /// A segment is at `scalableTopicMaxDagDepth` merges deep.
+    DagDepth {
+        /// The first segment's merge depth.
+        depth1: u32,
+        /// The second's.
+        depth2: u32,
+        /// `scalableTopicMaxDagDepth`.
+        max: i64,
+    },
+    /// A segment has no load record.
+    NoLoadRecord {
+        /// The segment.
+        segment: u64,
+    },
+    /// A segment's record is younger than the merge window.
+    RecordTooRecent {
+        /// The segment.
+        segment: u64,
+        /// When its record was written (ms).
+        modified_ms: u64,
+        /// Now (ms).
+        now_ms: u64,
+        /// `scalableTopicMergeWindowSeconds` (ms).
+        window_ms: i64,
+    },
+    /// A segment's rate is not below its merge threshold.
+    NotCold {
+        /// The segment.
+        segment: u64,
+        /// Which rate.
+        metric: String,
+        /// That rate.
+        rate: f64,
+        /// Its merge threshold.
+        threshold: f64,
+    },
+}
+
+impl fmt::Display for MergeRefusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MergeRefusal::DagDepth { depth1, depth2, max } => {
+                write!(
+                    f,
+                    "merge depths {depth1} and {depth2}, scalableTopicMaxDagDepth {max}"
+                )
+            }
+            MergeRefusal::NoLoadRecord { segment } => write!(f, "segment {segment} has no load record"),
+            MergeRefusal::RecordTooRecent {
+                segment,
+                modified_ms,
+                now_ms,
+                window_ms,
+            } => write!(
+                f,
+                "segment {segment}'s record is {} s old, under the {} s merge window",
+                (*now_ms as i128 - *modified_ms as i128) / 1000,
+                window_ms / 1000
+            ),
+            MergeRefusal::NotCold {
+                segment,
+                metric,
+                rate,
+                threshold,
+            } => write!(f, "segment {segment} {metric} {rate} is not below {threshold}"),
+        }
+    }
+}
+
 /// Why a pass did not run, or what it found: the numbers behind a decision.
 #[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
 pub struct Evaluation {
@@ -231,15 +357,15 @@ pub struct Evaluation {
     /// Merge cooldown left, ms.
     pub merge_cooldown_left_ms: Option<u64>,
     /// Why the split pass did not run.
-    pub split_blocked: Option<String>,
+    pub split_blocked: Option<Blocked>,
     /// Why the merge pass did not run (or `None` when it ran or was not reached).
-    pub merge_blocked: Option<String>,
+    pub merge_blocked: Option<Blocked>,
     /// The hottest segment: id, score, metric, its rate and threshold.
     pub hottest: Option<Hottest>,
     /// The coldest mergeable pair and its combined rate.
     pub coldest: Option<(u64, u64, f64)>,
     /// Adjacent pairs considered for a merge and why each was turned down.
-    pub merge_refusals: Vec<(u64, u64, String)>,
+    pub merge_refusals: Vec<(u64, u64, MergeRefusal)>,
     /// The order the segments were walked in (ids).
     pub order: Vec<u64>,
 }
@@ -288,19 +414,39 @@ pub fn decide(
         ..Default::default()
     };
     if !cfg.enabled {
-        ev.split_blocked = Some("scalableTopicAutoScaleEnabled is false".into());
+        ev.split_blocked = Some(Blocked::Disabled);
         return (Decision::None, ev);
     }
-    let stats = |id: u64| load.get(&id).map(|s| s.stats).unwrap_or_default();
-    // Split pass.
+    if let Some(split) = split_pass(active, load, cfg, &mut ev) {
+        return (split, ev);
+    }
+    let merge = merge_pass(layout, active, load, cfg, now_ms, &mut ev);
+    (merge, ev)
+}
+
+/// A segment's rates (zero without a load record).
+fn stats_of(load: &BTreeMap<u64, LoadSample>, id: u64) -> LoadStats {
+    load.get(&id).map(|s| s.stats).unwrap_or_default()
+}
+
+/// The split pass: unless at `scalableTopicMaxSegments` or cooling down, the
+/// busiest segment when a subscription has more consumers than segments,
+/// else the hottest segment if a rate exceeds its threshold. Records why it
+/// was blocked and the hottest segment in `ev`.
+fn split_pass(
+    active: &[&SegmentInfo],
+    load: &BTreeMap<u64, LoadSample>,
+    cfg: &AutoScaleConfig,
+    ev: &mut Evaluation,
+) -> Option<Decision> {
+    let stats = |id: u64| stats_of(load, id);
     if active.len() as i64 >= cfg.max_segments {
-        ev.split_blocked = Some(format!(
-            "{} active segments, at scalableTopicMaxSegments {}",
-            active.len(),
-            cfg.max_segments
-        ));
+        ev.split_blocked = Some(Blocked::AtMaxSegments {
+            active: active.len(),
+            max: cfg.max_segments,
+        });
     } else if let Some(left) = ev.split_cooldown_left_ms {
-        ev.split_blocked = Some(format!("split cooldown: {} s left", left.div_ceil(1000)));
+        ev.split_blocked = Some(Blocked::SplitCooldown { left_ms: left });
     } else {
         if ev.required_consumers as usize > active.len() {
             let mut best: Option<(&SegmentInfo, f64)> = None;
@@ -315,13 +461,10 @@ pub fn decide(
                 }
             }
             if let Some((s, _)) = best {
-                return (
-                    Decision::Split {
-                        segment: s.id,
-                        reason: "consumer-count".into(),
-                    },
-                    ev,
-                );
+                return Some(Decision::Split {
+                    segment: s.id,
+                    reason: "consumer-count".into(),
+                });
             }
         }
         let mut hottest: Option<Hottest> = None;
@@ -354,47 +497,61 @@ pub fn decide(
         }
         ev.hottest = hottest.clone();
         if let Some(h) = hottest.filter(|h| h.score > 1.0) {
-            return (
-                Decision::Split {
-                    segment: h.segment,
-                    reason: h.metric,
-                },
-                ev,
-            );
+            return Some(Decision::Split {
+                segment: h.segment,
+                reason: h.metric,
+            });
         }
     }
-    // Merge pass.
+    None
+}
+
+/// The merge pass: unless at `scalableTopicMinSegments` or cooling down, the
+/// adjacent pair of cold segments (both under every merge threshold for the
+/// merge window, within `scalableTopicMaxDagDepth`) with the lowest combined
+/// rate. Records why it was blocked, the pairs refused and the coldest in `ev`.
+fn merge_pass(
+    layout: &SegmentLayout,
+    active: &[&SegmentInfo],
+    load: &BTreeMap<u64, LoadSample>,
+    cfg: &AutoScaleConfig,
+    now_ms: u64,
+    ev: &mut Evaluation,
+) -> Decision {
+    let stats = |id: u64| stats_of(load, id);
     if active.len() as i64 <= cfg.min_segments {
-        ev.merge_blocked = Some(format!(
-            "{} active segments, at scalableTopicMinSegments {}",
-            active.len(),
-            cfg.min_segments
-        ));
-        return (Decision::None, ev);
+        ev.merge_blocked = Some(Blocked::AtMinSegments {
+            active: active.len(),
+            min: cfg.min_segments,
+        });
+        return Decision::None;
     }
     if let Some(left) = ev.merge_cooldown_left_ms {
-        ev.merge_blocked = Some(format!("merge cooldown: {} s left", left.div_ceil(1000)));
-        return (Decision::None, ev);
+        ev.merge_blocked = Some(Blocked::MergeCooldown { left_ms: left });
+        return Decision::None;
     }
-    let cold = |id: u64| -> Result<(), String> {
+    let cold = |id: u64| -> Result<(), MergeRefusal> {
         let Some(s) = load.get(&id) else {
-            return Err(format!("segment {id} has no load record"));
+            return Err(MergeRefusal::NoLoadRecord { segment: id });
         };
         let age = now_ms as i128 - s.modified_ms as i128;
         if age < cfg.merge_window_ms as i128 {
-            return Err(format!(
-                "segment {id}'s record is {} s old, under the {} s merge window",
-                age / 1000,
-                cfg.merge_window_ms / 1000
-            ));
+            return Err(MergeRefusal::RecordTooRecent {
+                segment: id,
+                modified_ms: s.modified_ms,
+                now_ms,
+                window_ms: cfg.merge_window_ms,
+            });
         }
         let r = s.stats.rates();
         for i in 0..4 {
             if r[i] >= cfg.merge[i] {
-                return Err(format!(
-                    "segment {id} {} {} is not below {}",
-                    METRICS[i], r[i], cfg.merge[i]
-                ));
+                return Err(MergeRefusal::NotCold {
+                    segment: id,
+                    metric: METRICS[i].into(),
+                    rate: r[i],
+                    threshold: cfg.merge[i],
+                });
             }
         }
         Ok(())
@@ -410,10 +567,11 @@ pub fn decide(
                 ev.merge_refusals.push((
                     a.id,
                     b.id,
-                    format!(
-                        "merge depths {da} and {db}, scalableTopicMaxDagDepth {}",
-                        cfg.max_dag_depth
-                    ),
+                    MergeRefusal::DagDepth {
+                        depth1: da,
+                        depth2: db,
+                        max: cfg.max_dag_depth,
+                    },
                 ));
                 continue;
             }
@@ -429,14 +587,11 @@ pub fn decide(
     }
     ev.coldest = coldest;
     match coldest {
-        Some((a, b, _)) => (
-            Decision::Merge {
-                segment1: a,
-                segment2: b,
-                reason: "cold".into(),
-            },
-            ev,
-        ),
-        None => (Decision::None, ev),
+        Some((a, b, _)) => Decision::Merge {
+            segment1: a,
+            segment2: b,
+            reason: "cold".into(),
+        },
+        None => Decision::None,
     }
 }

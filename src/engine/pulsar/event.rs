@@ -3,7 +3,7 @@
 
 use super::broker::{Capacity, DirectUsage};
 use super::bundle::{self, BundleRange};
-use super::config::Profile;
+use super::config::{Profile, SheddingStrategy};
 use super::ids::{BrokerId, BundleId};
 use super::ownership::ServiceUnitState;
 use super::topic::TopicName;
@@ -11,6 +11,7 @@ use super::traffic::{self, Traffic};
 use super::{isolation, place, shed, split, RoundMetrics};
 use crate::engine::Narrate;
 use serde::{Deserialize, Serialize};
+use std::fmt;
 
 /// What happened, with the numbers behind it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -206,14 +207,14 @@ pub enum Event {
         /// Pre-assigned / planned destination.
         to: Option<BrokerId>,
         /// Why.
-        reason: String,
+        reason: UnloadCause,
     },
     /// An unload did not happen.
     UnloadSkipped {
         /// Bundle.
         bundle: BundleId,
         /// Why.
-        reason: String,
+        reason: UnloadSkipReason,
     },
     /// An unload or crash closed the bundle's topic sessions; clients reconnect (latency blip).
     Reconnected {
@@ -283,7 +284,7 @@ pub enum Event {
     /// The shedding pass did not run.
     SheddingSkipped {
         /// Why.
-        reason: String,
+        reason: SheddingSkipReason,
     },
     /// The shedding strategy's explanation.
     Shed(shed::ShedEvent),
@@ -304,8 +305,194 @@ fn opt(b: &Option<BrokerId>) -> String {
     b.as_ref().map_or("-".to_string(), |b| b.0.to_string())
 }
 
+/// Why a bundle was unloaded ([`Event::Unloaded`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "by", rename_all = "snake_case")]
+pub enum UnloadCause {
+    /// The shedding strategy chose it.
+    Shedding {
+        /// The strategy.
+        strategy: SheddingStrategy,
+    },
+    /// `pulsar-admin namespaces unload -b`.
+    Admin,
+    /// `pulsar-admin namespaces unload` of the whole namespace.
+    AdminNamespace,
+    /// A child of a split, unloaded (`loadBalancerAutoUnloadSplitBundlesEnabled`).
+    SplitChild,
+}
+
+impl fmt::Display for UnloadCause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UnloadCause::Shedding { strategy } => write!(f, "{strategy:?}"),
+            UnloadCause::Admin => f.write_str("admin unload"),
+            UnloadCause::AdminNamespace => f.write_str("admin unload of the namespace"),
+            UnloadCause::SplitChild => f.write_str("split child unloaded"),
+        }
+    }
+}
+
+/// Why an unload did not happen ([`Event::UnloadSkipped`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "why", rename_all = "snake_case")]
+pub enum UnloadSkipReason {
+    /// No broker owns the bundle.
+    NotOwned,
+    /// The strategy named another broker as its owner.
+    OwnerMismatch {
+        /// The owner the strategy named.
+        named: BrokerId,
+        /// The owner now.
+        owner: Option<BrokerId>,
+    },
+    /// A namespace policy keeps the bundle where it is (the modular manager's
+    /// checks before unloading a shed bundle).
+    Policy {
+        /// The policy's refusal.
+        refusal: shed::PolicyRefusal,
+    },
+}
+
+impl fmt::Display for UnloadSkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UnloadSkipReason::NotOwned => f.write_str("not owned by any broker"),
+            UnloadSkipReason::OwnerMismatch { named, owner } => write!(
+                f,
+                "the strategy named {named} as owner, but the owner is {}",
+                owner.as_ref().map_or("nobody".to_string(), |o| o.0.to_string())
+            ),
+            UnloadSkipReason::Policy { refusal } => refusal.fmt(f),
+        }
+    }
+}
+
+/// Why the shedding pass did not run ([`Event::SheddingSkipped`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SheddingSkipReason {
+    /// `loadBalancerEnabled` or `loadBalancerSheddingEnabled` is off.
+    Disabled,
+    /// No broker is leader.
+    NoLeader,
+    /// Fewer than two brokers are alive.
+    OneBroker,
+}
+
+impl fmt::Display for SheddingSkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SheddingSkipReason::Disabled => "loadBalancerEnabled / loadBalancerSheddingEnabled is off",
+            SheddingSkipReason::NoLeader => "no leader",
+            SheddingSkipReason::OneBroker => "Only 1 broker available: no load shedding will be performed",
+        })
+    }
+}
+
 impl Narrate for Event {
     fn narrate(&self) -> String {
+        match self {
+            Event::NamespaceCreated { .. }
+            | Event::TopicsCreated { .. }
+            | Event::PartitionedTopicCreated { .. }
+            | Event::TopicTrafficSet { .. }
+            | Event::BrokerAdded { .. }
+            | Event::BrokerCapacitySet { .. }
+            | Event::BrokerLoadSet { .. }
+            | Event::BundleLoadSet { .. } => self.narrate_setup(),
+            Event::TopicCreated { topic, hash, bundle } => {
+                format!("topic {topic}: crc32 = 0x{hash:08x} -> bundle {bundle}")
+            }
+            Event::BrokerCrashed { broker, orphaned } => {
+                format!("broker {broker} crashed: {} bundles orphaned", orphaned.len())
+            }
+            Event::BrokerRestored { broker } => format!("broker {broker} is back"),
+            Event::BundleAssigned { bundle, broker } => {
+                format!("bundle {bundle} assigned to {broker} directly; clients redirected to {broker}")
+            }
+            Event::LeaderElected { broker, previous } => {
+                format!("{broker} is the leader (previously {})", opt(previous))
+            }
+            Event::NoLeader => "no broker alive: no leader".into(),
+            Event::ConfigSet { changes } => format!("config: {}", changes.join("; ")),
+            Event::ProfileSet { profile } => format!("profile {profile:?} applied"),
+            Event::Warning { message } => format!("WARN {message}"),
+            Event::Lookup { .. }
+            | Event::StateChanged { .. }
+            | Event::SplitCandidate { .. }
+            | Event::BundleSplit { .. }
+            | Event::Unloaded { .. }
+            | Event::Reconnected { .. } => self.narrate_bundles(),
+            Event::NoBrokerAvailable { bundle } => format!("lookup {bundle}: no broker available"),
+            Event::Reported { .. } => self.narrate_start(usize::MAX).0,
+            Event::SplitSkipped { bundle, reason } => format!("not splitting {bundle}: {reason}"),
+            Event::UnloadSkipped { bundle, reason } => format!("unload of {bundle} skipped: {reason}"),
+            Event::SheddingSkipped { reason } => format!("no shedding: {reason}"),
+            Event::IsolationPolicySet { .. }
+            | Event::IsolationPolicyDeleted { .. }
+            | Event::AntiAffinityGroupSet { .. }
+            | Event::AntiAffinityGroupDeleted { .. }
+            | Event::FailureDomainSet { .. }
+            | Event::FailureDomainDeleted { .. } => self.narrate_policies(),
+            Event::Shed(e) => e.narrate(),
+            Event::Place(e) => e.narrate(),
+            Event::Workload(e) => e.narrate(),
+            Event::Scalable(e) => e.narrate(),
+            Event::RoundDone { metrics } => metrics.narrate(),
+        }
+    }
+
+    fn narrate_start(&self, chars: usize) -> (String, bool) {
+        match self {
+            Event::Reported {
+                published,
+                skipped,
+                sampled,
+            } if published.is_empty() => (
+                format!(
+                    "no broker report published: {skipped} unchanged{}",
+                    if *sampled {
+                        "; leader sampled every bundle"
+                    } else {
+                        ""
+                    }
+                ),
+                false,
+            ),
+            Event::Reported {
+                published,
+                skipped,
+                sampled,
+            } => crate::engine::list_narration(
+                &format!(
+                    "{} broker report{} published (",
+                    published.len(),
+                    if published.len() == 1 { "" } else { "s" }
+                ),
+                published.iter().map(|(b, why, u)| format!("{b} {u:.1}%: {why}")),
+                "; ",
+                || {
+                    format!(
+                        "), {skipped} unchanged{}",
+                        if *sampled {
+                            "; leader sampled every bundle"
+                        } else {
+                            ""
+                        }
+                    )
+                },
+                chars,
+            ),
+            Event::Shed(e) => e.narrate_start(chars),
+            _ => (self.narrate(), false),
+        }
+    }
+}
+
+impl Event {
+    /// Namespaces, topics, brokers and their loads.
+    fn narrate_setup(&self) -> String {
         match self {
             Event::NamespaceCreated { namespace, bundles } => {
                 let even = u32::try_from(bundles.len())
@@ -329,9 +516,6 @@ impl Narrate for Event {
                         bundle::LAST_BOUNDARY
                     )
                 }
-            }
-            Event::TopicCreated { topic, hash, bundle } => {
-                format!("topic {topic}: crc32 = 0x{hash:08x} -> bundle {bundle}")
             }
             Event::TopicsCreated {
                 namespace,
@@ -373,10 +557,6 @@ impl Narrate for Event {
                 capacity.nic_in_mbit,
                 capacity.nic_out_mbit
             ),
-            Event::BrokerCrashed { broker, orphaned } => {
-                format!("broker {broker} crashed: {} bundles orphaned", orphaned.len())
-            }
-            Event::BrokerRestored { broker } => format!("broker {broker} is back"),
             Event::BrokerCapacitySet { broker, capacity } => format!(
                 "broker {broker} capacity: {} cores, {} MB heap, {} MB direct, NIC {}/{} Mbit/s",
                 capacity.cpu_cores,
@@ -411,16 +591,13 @@ impl Narrate for Event {
                 ),
                 None => format!("bundle {bundle} load follows its topics again"),
             },
-            Event::BundleAssigned { bundle, broker } => {
-                format!("bundle {bundle} assigned to {broker} directly; clients redirected to {broker}")
-            }
-            Event::LeaderElected { broker, previous } => {
-                format!("{broker} is the leader (previously {})", opt(previous))
-            }
-            Event::NoLeader => "no broker alive: no leader".into(),
-            Event::ConfigSet { changes } => format!("config: {}", changes.join("; ")),
-            Event::ProfileSet { profile } => format!("profile {profile:?} applied"),
-            Event::Warning { message } => format!("WARN {message}"),
+            _ => unreachable!("narrate_setup is called only for its kinds"),
+        }
+    }
+
+    /// Lookups, bundle states, splits and unloads.
+    fn narrate_bundles(&self) -> String {
+        match self {
             Event::Lookup {
                 bundle,
                 broker,
@@ -430,7 +607,6 @@ impl Narrate for Event {
                 "lookup {bundle}: owner {broker} ({how}; {}/{} candidates); clients redirected to {broker}",
                 candidates.0, candidates.1
             ),
-            Event::NoBrokerAvailable { bundle } => format!("lookup {bundle}: no broker available"),
             Event::StateChanged {
                 bundle,
                 from,
@@ -444,13 +620,15 @@ impl Narrate for Event {
                 opt(src),
                 if *forced { " [override]" } else { "" }
             ),
-            Event::Reported { .. } => self.narrate_start(usize::MAX).0,
-            Event::SplitCandidate { bundle, reasons, hits } => format!(
+            Event::SplitCandidate {
+                bundle,
+                reasons,
+                hits,
+            } => format!(
                 "split candidate {bundle}: {}{}",
                 reasons.join(", "),
                 hits.map_or(String::new(), |(h, t)| format!(" (hit {h}, must exceed {t})"))
             ),
-            Event::SplitSkipped { bundle, reason } => format!("not splitting {bundle}: {reason}"),
             Event::BundleSplit {
                 bundle,
                 children,
@@ -469,7 +647,14 @@ impl Narrate for Event {
                 if plan.notes.is_empty() {
                     String::new()
                 } else {
-                    format!(" [{}]", plan.notes.iter().map(|n| n.why.clone()).collect::<Vec<_>>().join("; "))
+                    format!(
+                        " [{}]",
+                        plan.notes
+                            .iter()
+                            .map(|n| n.why.clone())
+                            .collect::<Vec<_>>()
+                            .join("; ")
+                    )
                 },
                 plan.remark.as_ref().map_or(String::new(), |r| format!(" ({r})")),
                 if *unloaded { "; children unloaded" } else { "" }
@@ -483,13 +668,20 @@ impl Narrate for Event {
                 "unload {bundle} from {from}{}: {reason}",
                 to.as_ref().map_or(String::new(), |t| format!(" -> {t}"))
             ),
-            Event::UnloadSkipped { bundle, reason } => format!("unload of {bundle} skipped: {reason}"),
             Event::Reconnected {
                 bundle,
                 topics,
                 sessions,
-            } => format!("{bundle}: {topics} topic(s) closed, {sessions} session(s) reconnect (latency blip)"),
-            Event::SheddingSkipped { reason } => format!("no shedding: {reason}"),
+            } => {
+                format!("{bundle}: {topics} topic(s) closed, {sessions} session(s) reconnect (latency blip)")
+            }
+            _ => unreachable!("narrate_bundles is called only for its kinds"),
+        }
+    }
+
+    /// Isolation policies, anti-affinity groups and failure domains.
+    fn narrate_policies(&self) -> String {
+        match self {
             Event::IsolationPolicySet {
                 policy,
                 namespaces,
@@ -545,57 +737,7 @@ impl Narrate for Event {
                 "failure domain {domain} deleted (had [{}])",
                 brokers.iter().map(|b| b.as_str()).collect::<Vec<_>>().join(", ")
             ),
-            Event::Shed(e) => e.narrate(),
-            Event::Place(e) => e.narrate(),
-            Event::Workload(e) => e.narrate(),
-            Event::Scalable(e) => e.narrate(),
-            Event::RoundDone { metrics } => metrics.narrate(),
-        }
-    }
-
-    fn narrate_start(&self, chars: usize) -> (String, bool) {
-        match self {
-            Event::Reported {
-                published,
-                skipped,
-                sampled,
-            } if published.is_empty() => (
-                format!(
-                    "no broker report published: {skipped} unchanged{}",
-                    if *sampled {
-                        "; leader sampled every bundle"
-                    } else {
-                        ""
-                    }
-                ),
-                false,
-            ),
-            Event::Reported {
-                published,
-                skipped,
-                sampled,
-            } => crate::engine::list_narration(
-                &format!(
-                    "{} broker report{} published (",
-                    published.len(),
-                    if published.len() == 1 { "" } else { "s" }
-                ),
-                published.iter().map(|(b, why, u)| format!("{b} {u:.1}%: {why}")),
-                "; ",
-                || {
-                    format!(
-                        "), {skipped} unchanged{}",
-                        if *sampled {
-                            "; leader sampled every bundle"
-                        } else {
-                            ""
-                        }
-                    )
-                },
-                chars,
-            ),
-            Event::Shed(e) => e.narrate_start(chars),
-            _ => (self.narrate(), false),
+            _ => unreachable!("narrate_policies is called only for its kinds"),
         }
     }
 }

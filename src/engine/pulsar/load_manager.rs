@@ -29,7 +29,7 @@ use super::broker::{Broker, Capacity, DirectUsage};
 use super::config::{LoadManager, SheddingStrategy};
 use super::load::{BrokerId, BundleId};
 use super::ownership::ServiceUnitState;
-use super::{place, shed, Error, Event, Sim};
+use super::{place, shed, Error, Event, SheddingSkipReason, Sim, UnloadCause, UnloadSkipReason};
 
 impl Sim {
     /// A broker joins; with `report` its first load report reaches the leader at
@@ -186,13 +186,13 @@ impl Sim {
         bid: &BundleId,
         to: Option<BrokerId>,
         admin_destination: bool,
-        reason: &str,
+        reason: UnloadCause,
         ev: &mut Vec<Event>,
     ) -> bool {
         let Some(from) = self.bundles.get(bid).and_then(|s| s.owner().cloned()) else {
             ev.push(Event::UnloadSkipped {
                 bundle: bid.clone(),
-                reason: "not owned by any broker".into(),
+                reason: UnloadSkipReason::NotOwned,
             });
             return false;
         };
@@ -200,7 +200,7 @@ impl Sim {
             bundle: bid.clone(),
             from: from.clone(),
             to: to.clone(),
-            reason: reason.to_string(),
+            reason,
         });
         self.close_sessions(bid, ev);
         self.counters.bundles_moved += 1;
@@ -277,20 +277,17 @@ impl Sim {
 
     /// [`Sim::shed_phase`], appending its events to `ev`.
     pub(crate) fn shed_into(&mut self, ev: &mut Vec<Event>) {
-        let skip = |ev: &mut Vec<Event>, r: &str| {
-            ev.push(Event::SheddingSkipped {
-                reason: r.to_string(),
-            })
-        };
+        let skip =
+            |ev: &mut Vec<Event>, reason: SheddingSkipReason| ev.push(Event::SheddingSkipped { reason });
         if !(self.config.load_balancer_enabled && self.config.load_balancer_shedding_enabled) {
-            return skip(ev, "loadBalancerEnabled / loadBalancerSheddingEnabled is off");
+            return skip(ev, SheddingSkipReason::Disabled);
         }
         if self.leader.is_none() {
-            return skip(ev, "no leader");
+            return skip(ev, SheddingSkipReason::NoLeader);
         }
         // Fewer than two alive brokers (the walk stops at the second).
         if self.alive().nth(1).is_none() {
-            return skip(ev, "Only 1 broker available: no load shedding will be performed");
+            return skip(ev, SheddingSkipReason::OneBroker);
         }
         let grace = u64::from(self.config.load_balancer_shedding_grace_period_minutes) * 60_000;
         let timeout = self.now_ms.saturating_sub(grace);
@@ -319,20 +316,19 @@ impl Sim {
             if owner.as_ref() != Some(&u.from) {
                 ev.push(Event::UnloadSkipped {
                     bundle: u.bundle.clone(),
-                    reason: format!(
-                        "the strategy named {} as owner, but the owner is {}",
-                        u.from,
-                        owner.map_or("nobody".to_string(), |o| o.0.to_string())
-                    ),
+                    reason: UnloadSkipReason::OwnerMismatch {
+                        named: u.from.clone(),
+                        owner,
+                    },
                 });
                 continue;
             }
             if self.config.load_manager_class_name == LoadManager::Modular {
                 let policies = super::assign::placement_context!(self);
-                if let Err(reason) = policies.modular_may_unload(&u.bundle, &u.from) {
+                if let Err(refusal) = policies.modular_may_unload(&u.bundle, &u.from) {
                     ev.push(Event::UnloadSkipped {
                         bundle: u.bundle.clone(),
-                        reason,
+                        reason: UnloadSkipReason::Policy { refusal },
                     });
                     continue;
                 }
@@ -343,7 +339,9 @@ impl Sim {
                 &u.bundle,
                 to,
                 false,
-                &format!("{:?}", self.effective.load_balancer_load_shedding_strategy),
+                UnloadCause::Shedding {
+                    strategy: self.effective.load_balancer_load_shedding_strategy,
+                },
                 ev,
             ) {
                 self.load.recently_unloaded.insert(u.bundle.clone(), now);

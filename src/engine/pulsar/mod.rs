@@ -67,7 +67,7 @@ pub use action::Action;
 pub use bulk_lookup::Lookups;
 pub use config::Config;
 pub use error::Error;
-pub use event::Event;
+pub use event::{Event, SheddingSkipReason, UnloadCause, UnloadSkipReason};
 pub use round::{Phase, RoundMetrics};
 pub(crate) use sim::ns_id;
 pub use sim::{effective_config, BundleState, RoundCounters, Sim, MAX_BULK_TOPICS, MAX_BUNDLES};

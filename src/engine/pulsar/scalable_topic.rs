@@ -368,6 +368,85 @@ impl Narrate for ScalableEvent {
                 segments.len(),
                 placed_list(segments)
             ),
+            ScalableEvent::TrafficSet { .. }
+            | ScalableEvent::Consumer { .. }
+            | ScalableEvent::Split { .. }
+            | ScalableEvent::Merged { .. }
+            | ScalableEvent::LoadReported { .. } => self.narrate_layout(),
+            ScalableEvent::Evaluated {
+                topic,
+                trigger,
+                at_ms,
+                decision,
+                evaluation: e,
+            } => {
+                let mut parts = vec![format!(
+                    "{topic} auto-scale ({trigger}, t = {} s): {} active",
+                    at_ms / 1000,
+                    e.active
+                )];
+                if e.required_consumers > 0 {
+                    parts.push(format!(
+                        "most consumers in a subscription {}",
+                        e.required_consumers
+                    ));
+                }
+                if let Some(b) = &e.split_blocked {
+                    parts.push(format!("no split ({b})"));
+                }
+                if let Some(h) = &e.hottest {
+                    parts.push(format!(
+                        "hottest segment {} {} {} / {} = {:.2}",
+                        h.segment,
+                        h.metric,
+                        num(h.rate),
+                        num(h.threshold),
+                        h.score
+                    ));
+                }
+                if let Some(b) = &e.merge_blocked {
+                    parts.push(format!("no merge ({b})"));
+                }
+                if let Some((a, b, c)) = e.coldest {
+                    parts.push(format!("coldest pair {a}+{b} at {} combined", num(c)));
+                } else if let Some((a, b, why)) = e.merge_refusals.first() {
+                    parts.push(format!("pair {a}+{b} not mergeable: {why}"));
+                }
+                let out = match decision {
+                    Decision::None => "no action".to_string(),
+                    Decision::Split { segment, reason } => format!("split segment {segment} ({reason})"),
+                    Decision::Merge {
+                        segment1,
+                        segment2,
+                        reason,
+                    } => format!("merge segments {segment1} and {segment2} ({reason})"),
+                };
+                format!("{} -> {out}", parts.join("; "))
+            }
+            ScalableEvent::Assigned {
+                topic,
+                subscription,
+                assignment,
+            } => format!(
+                "{topic} subscription {subscription}: {}",
+                if assignment.is_empty() {
+                    "no consumer".to_string()
+                } else {
+                    assignment
+                        .iter()
+                        .map(|(s, c)| format!("segment {s} -> {c}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            ),
+        }
+    }
+}
+
+impl ScalableEvent {
+    /// Traffic, consumers, splits, merges and load reports.
+    fn narrate_layout(&self) -> String {
+        match self {
             ScalableEvent::TrafficSet {
                 topic,
                 traffic,
@@ -455,72 +534,7 @@ impl Narrate for ScalableEvent {
                     .join(", "),
                 num(threshold * 100.0)
             ),
-            ScalableEvent::Evaluated {
-                topic,
-                trigger,
-                at_ms,
-                decision,
-                evaluation: e,
-            } => {
-                let mut parts = vec![format!(
-                    "{topic} auto-scale ({trigger}, t = {} s): {} active",
-                    at_ms / 1000,
-                    e.active
-                )];
-                if e.required_consumers > 0 {
-                    parts.push(format!(
-                        "most consumers in a subscription {}",
-                        e.required_consumers
-                    ));
-                }
-                if let Some(b) = &e.split_blocked {
-                    parts.push(format!("no split ({b})"));
-                }
-                if let Some(h) = &e.hottest {
-                    parts.push(format!(
-                        "hottest segment {} {} {} / {} = {:.2}",
-                        h.segment,
-                        h.metric,
-                        num(h.rate),
-                        num(h.threshold),
-                        h.score
-                    ));
-                }
-                if let Some(b) = &e.merge_blocked {
-                    parts.push(format!("no merge ({b})"));
-                }
-                if let Some((a, b, c)) = e.coldest {
-                    parts.push(format!("coldest pair {a}+{b} at {} combined", num(c)));
-                } else if let Some((a, b, why)) = e.merge_refusals.first() {
-                    parts.push(format!("pair {a}+{b} not mergeable: {why}"));
-                }
-                let out = match decision {
-                    Decision::None => "no action".to_string(),
-                    Decision::Split { segment, reason } => format!("split segment {segment} ({reason})"),
-                    Decision::Merge {
-                        segment1,
-                        segment2,
-                        reason,
-                    } => format!("merge segments {segment1} and {segment2} ({reason})"),
-                };
-                format!("{} -> {out}", parts.join("; "))
-            }
-            ScalableEvent::Assigned {
-                topic,
-                subscription,
-                assignment,
-            } => format!(
-                "{topic} subscription {subscription}: {}",
-                if assignment.is_empty() {
-                    "no consumer".to_string()
-                } else {
-                    assignment
-                        .iter()
-                        .map(|(s, c)| format!("segment {s} -> {c}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                }
-            ),
+            _ => unreachable!("narrate_layout is called only for its kinds"),
         }
     }
 }

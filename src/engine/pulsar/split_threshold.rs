@@ -31,7 +31,7 @@ use super::load::{BrokerId, BundleId};
 use super::ownership::ServiceUnitState;
 use super::split::{self, FlowLimits, SplitPlan, SplitTopic};
 use super::traffic::MIB;
-use super::{BundleState, Event, Sim};
+use super::{BundleState, Event, Sim, UnloadCause};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -639,7 +639,7 @@ impl Sim {
                         bundle: cid.clone(),
                         from: o.clone(),
                         to: None,
-                        reason: "split child unloaded".into(),
+                        reason: UnloadCause::SplitChild,
                     });
                     self.close_sessions(cid, ev);
                     self.counters.bundles_moved += 1;

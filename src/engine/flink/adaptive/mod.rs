@@ -39,6 +39,7 @@ pub mod slot_sharing_resolver;
 pub mod slot_sharing_slot_allocator;
 pub mod state_locality_slot_assigner;
 
+use super::config::LoadBalanceMode;
 use super::job_graph::JobGraph;
 use super::key_group_range_assignment::{
     compute_default_max_parallelism, key_group_range_for_operator_index,
@@ -46,6 +47,7 @@ use super::key_group_range_assignment::{
 use super::resource_profile::ResourceProfile;
 use super::slot_matching::{self, MatchRule, ResourceMatching, Tally, View, DETAIL_LIMIT};
 use super::slot_pool::Arrival;
+use super::slot_sharing::SlotSharingPlan;
 use super::task_manager::{SlotAddr, TmState};
 use super::{
     AdaptiveRun, Error, Event, GroupSlots, JobStatus, RescaleTrigger, Sim, VertexParallelismInfo, WaitReason,
@@ -54,7 +56,7 @@ use slot_matching_resolver::SlotMatchingResolver;
 use slot_sharing_resolver::SlotSharingResolver;
 use slot_sharing_slot_allocator::{
     calculate_required_slots, determine_parallelism, minimum_required_slots, slot_sharing_group_meta_infos,
-    VertexInformation,
+    VertexInformation, VertexParallelism,
 };
 use state_locality_slot_assigner::PreviousSubtask;
 use std::collections::BTreeMap;
@@ -230,7 +232,84 @@ impl Sim {
         let desired = calculate_required_slots(&infos, groups);
         let minimum = minimum_required_slots(&infos, groups);
         let mode = self.config.effective_mode();
-        // The job keeps the slots it holds (free again for the new plan); the rest go.
+        let free = self.offer_slots(at, held, desired, mode, events);
+        let Some(vp) = determine_parallelism(&infos, groups, free.len() as u64) else {
+            return Err(Error::NotEnoughSlots {
+                needed: minimum,
+                available: free.len() as u64,
+            });
+        };
+        events.push(parallelism_determined(
+            &job,
+            &infos,
+            &vp,
+            at,
+            free.len() as u32,
+            (desired, minimum),
+        ));
+        let resolver = SlotSharingResolver::for_mode(mode);
+        let plan = slot_sharing_resolver::execution_slot_sharing_groups(&job, &vp.parallelism, resolver);
+        Sim::phase_one_events(&job, &plan, events);
+        let loads = plan.tasks_per_request();
+        let state_locality = self.config.local_recovery && !previous.is_empty();
+        let assignment = if state_locality {
+            assign_by_state_locality(&job, &plan, &vp, &free, previous)
+        } else {
+            let minimal = self.config.is_application_mode() && self.config.prefer_minimal_taskmanagers;
+            let picked = default_slot_assigner::pick_slots_if_needed(loads.len(), &free, minimal);
+            slot_matching_resolver::match_slot_sharing_groups_with_slots(
+                SlotMatchingResolver::for_mode(mode),
+                &loads,
+                &picked,
+            )
+            .unwrap_or_default()
+            .into_iter()
+            .map(|g| (g.group, g.slot, MatchRule::Resolver { choice: g.choice }))
+            .collect()
+        };
+        if state_locality {
+            // The strategies event said no state locality: correct it.
+            if let Some(Event::AdaptiveStrategiesChosen {
+                state_locality: s,
+                minimal_task_managers,
+                ..
+            }) = events
+                .iter_mut()
+                .rev()
+                .find(|e| matches!(e, Event::AdaptiveStrategiesChosen { .. }))
+            {
+                *s = true;
+                *minimal_task_managers = false;
+            }
+        }
+        let placement = self.place_groups(at, assignment, &loads, events);
+        // Offered slots no group uses go back (their carved resources too).
+        for a in &free {
+            let tm = &mut self.cluster.tms[a.tm as usize];
+            if tm.slots.get(a.slot as usize).is_some_and(Option::is_none) {
+                if let Some(p) = tm.slot_profiles.get_mut(a.slot as usize) {
+                    *p = None;
+                }
+            }
+        }
+        self.plan = Some(plan);
+        self.placement = placement;
+        self.job = Some(job);
+        Ok(())
+    }
+
+    /// The slots offered to the job at `at`: the ones it `held` on running
+    /// TaskManagers (free again for the new plan; the others go), then the
+    /// ResourceManager's, by the mode's resource matching, up to `desired`.
+    /// Free slots in slot order.
+    fn offer_slots(
+        &mut self,
+        at: u64,
+        held: &[SlotAddr],
+        desired: u64,
+        mode: LoadBalanceMode,
+        events: &mut Vec<Event>,
+    ) -> Vec<SlotAddr> {
         let held: Vec<SlotAddr> = held
             .iter()
             .copied()
@@ -276,102 +355,19 @@ impl Sim {
         ) {
             events.push(e);
         }
-        let free = view.slots_in_order();
-        let Some(vp) = determine_parallelism(&infos, groups, free.len() as u64) else {
-            return Err(Error::NotEnoughSlots {
-                needed: minimum,
-                available: free.len() as u64,
-            });
-        };
-        let metas = slot_sharing_group_meta_infos(&infos, groups);
-        events.push(Event::ParallelismDetermined {
-            at_ms: at,
-            free_slots: free.len() as u32,
-            desired_slots: desired,
-            minimum_slots: minimum,
-            groups: (0..groups)
-                .filter_map(|g| {
-                    metas[g].map(|m| GroupSlots {
-                        group: job.slot_sharing_groups[g].clone(),
-                        max_lower_bound: m.max_lower_bound,
-                        max_upper_bound: m.max_upper_bound,
-                        slots: vp.slots_per_group[g],
-                    })
-                })
-                .collect(),
-            vertices: job
-                .vertices
-                .iter()
-                .enumerate()
-                .map(|(v, x)| {
-                    let (lower, upper) = job.bounds(v);
-                    VertexParallelismInfo {
-                        vertex: x.name.clone(),
-                        parallelism: vp.parallelism[v],
-                        lower_bound: lower,
-                        upper_bound: upper,
-                    }
-                })
-                .collect(),
-        });
-        let resolver = SlotSharingResolver::for_mode(mode);
-        let plan = slot_sharing_resolver::execution_slot_sharing_groups(&job, &vp.parallelism, resolver);
-        Sim::phase_one_events(&job, &plan, events);
-        let loads = plan.tasks_per_request();
-        let state_locality = self.config.local_recovery && !previous.is_empty();
-        let assignment: Vec<(usize, SlotAddr, MatchRule)> = if state_locality {
-            let members: Vec<Vec<(usize, u32)>> = plan
-                .requests
-                .iter()
-                .map(|r| {
-                    r.subtasks
-                        .iter()
-                        .map(|s| (s.vertex as usize, s.subtask))
-                        .collect()
-                })
-                .collect();
-            let maxp = max_parallelisms(&job);
-            state_locality_slot_assigner::assign_slots(&members, &vp.parallelism, &maxp, &free, previous)
-                .unwrap_or_default()
-                .into_iter()
-                .map(|l| {
-                    (
-                        l.group,
-                        l.slot,
-                        MatchRule::StateLocality {
-                            local_key_groups: l.local_key_groups,
-                        },
-                    )
-                })
-                .collect()
-        } else {
-            let minimal = self.config.is_application_mode() && self.config.prefer_minimal_taskmanagers;
-            let picked = default_slot_assigner::pick_slots_if_needed(loads.len(), &free, minimal);
-            slot_matching_resolver::match_slot_sharing_groups_with_slots(
-                SlotMatchingResolver::for_mode(mode),
-                &loads,
-                &picked,
-            )
-            .unwrap_or_default()
-            .into_iter()
-            .map(|g| (g.group, g.slot, MatchRule::Resolver { choice: g.choice }))
-            .collect()
-        };
-        if state_locality {
-            // The strategies event said no state locality: correct it.
-            if let Some(Event::AdaptiveStrategiesChosen {
-                state_locality: s,
-                minimal_task_managers,
-                ..
-            }) = events
-                .iter_mut()
-                .rev()
-                .find(|e| matches!(e, Event::AdaptiveStrategiesChosen { .. }))
-            {
-                *s = true;
-                *minimal_task_managers = false;
-            }
-        }
+        view.slots_in_order()
+    }
+
+    /// Put each execution slot sharing group in its slot, telling each match
+    /// (or, past [`DETAIL_LIMIT`] groups, a tally per TaskManager). The slot of
+    /// each group.
+    fn place_groups(
+        &mut self,
+        at: u64,
+        assignment: Vec<(usize, SlotAddr, MatchRule)>,
+        loads: &[u32],
+        events: &mut Vec<Event>,
+    ) -> Vec<Option<SlotAddr>> {
         let summarise = loads.len() > DETAIL_LIMIT;
         let mut tally = Tally::default();
         let mut tm_tasks = vec![0u32; self.cluster.tms.len()];
@@ -400,19 +396,7 @@ impl Sim {
         if summarise {
             events.extend(tally.events(&self.cluster, &tm_tasks, at));
         }
-        // Offered slots no group uses go back (their carved resources too).
-        for a in &free {
-            let tm = &mut self.cluster.tms[a.tm as usize];
-            if tm.slots.get(a.slot as usize).is_some_and(Option::is_none) {
-                if let Some(p) = tm.slot_profiles.get_mut(a.slot as usize) {
-                    *p = None;
-                }
-            }
-        }
-        self.plan = Some(plan);
-        self.placement = placement;
-        self.job = Some(job);
-        Ok(())
+        placement
     }
 
     /// After slots were added: a running adaptive job rescales if they raise its
@@ -547,13 +531,7 @@ impl Sim {
             .copied()
             .filter(|a| a.tm as usize != lost)
             .collect();
-        let avail_now = self.cluster.running_slots();
         let back = arrivals.first().map(|a| a.at_ms);
-        let tm_slots = u64::from(
-            self.cluster.tms[lost]
-                .slot_count()
-                .saturating_sub(self.cluster.tms[lost].other_job_slots()),
-        );
         let stab_end = self.add_ms(
             "submission.resource-stabilization-timeout",
             t,
@@ -564,81 +542,9 @@ impl Sim {
             t,
             self.config.adaptive_resource_wait_timeout.0,
         )?;
-        let mut registered = false;
         // When the job starts again (None: it fails at wait_end).
-        let deploy_at: Option<u64> = if avail_now >= desired {
-            Some(t)
-        } else if avail_now >= minimum {
-            match back {
-                Some(b) if b <= stab_end && avail_now + tm_slots >= desired => {
-                    self.register(lost, b, &mut events);
-                    registered = true;
-                    Some(b)
-                }
-                _ => {
-                    events.push(Event::WaitingForResources {
-                        at_ms: t,
-                        until_ms: stab_end,
-                        reason: WaitReason::SubmissionStabilization,
-                        available_slots: avail_now,
-                        desired_slots: desired,
-                        minimum_slots: minimum,
-                    });
-                    if let Some(b) = back.filter(|&b| b <= stab_end) {
-                        self.register(lost, b, &mut events);
-                        registered = true;
-                    }
-                    Some(stab_end)
-                }
-            }
-        } else {
-            match back {
-                Some(b) if b <= wait_end => {
-                    events.push(Event::WaitingForResources {
-                        at_ms: t,
-                        until_ms: b,
-                        reason: WaitReason::ResourceWait,
-                        available_slots: avail_now,
-                        desired_slots: desired,
-                        minimum_slots: minimum,
-                    });
-                    self.register(lost, b, &mut events);
-                    registered = true;
-                    let avail = avail_now + tm_slots;
-                    if avail >= desired {
-                        Some(b)
-                    } else if avail >= minimum {
-                        let until = self.add_ms(
-                            "submission.resource-stabilization-timeout",
-                            b,
-                            self.config.adaptive_submission_stabilization_timeout.0,
-                        )?;
-                        events.push(Event::WaitingForResources {
-                            at_ms: b,
-                            until_ms: until,
-                            reason: WaitReason::SubmissionStabilization,
-                            available_slots: avail,
-                            desired_slots: desired,
-                            minimum_slots: minimum,
-                        });
-                        Some(until)
-                    } else {
-                        None
-                    }
-                }
-                _ => {
-                    events.push(Event::WaitingForResources {
-                        at_ms: t,
-                        until_ms: wait_end,
-                        reason: WaitReason::ResourceWait,
-                        available_slots: avail_now,
-                        desired_slots: desired,
-                        minimum_slots: minimum,
-                    });
-                    None
-                }
-            }
-        };
+        let (deploy_at, registered) =
+            self.failover_restart_at(lost, back, (desired, minimum), (stab_end, wait_end), &mut events)?;
         let Some(at) = deploy_at else {
             let requests = self.plan.as_ref().map_or(0, |p| p.requests.len() as u32);
             events.push(Event::SchedulingFailed {
@@ -683,4 +589,181 @@ impl Sim {
         }
         Ok(events)
     }
+
+    /// When a job that lost a TaskManager starts again (`None`: it fails at
+    /// `wait_end`), and whether the lost TaskManager registered again on the
+    /// way: at once with the desired slots; with the minimum, when the
+    /// TaskManager is back within the submission stabilization timeout and
+    /// brings the desired ones, else at that timeout; with fewer, when it is
+    /// back within the resource wait timeout (then as with the minimum).
+    fn failover_restart_at(
+        &mut self,
+        lost: usize,
+        back: Option<u64>,
+        (desired, minimum): (u64, u64),
+        (stab_end, wait_end): (u64, u64),
+        events: &mut Vec<Event>,
+    ) -> Result<(Option<u64>, bool), Error> {
+        let t = self.now_ms;
+        let avail_now = self.cluster.running_slots();
+        let tm_slots = u64::from(
+            self.cluster.tms[lost]
+                .slot_count()
+                .saturating_sub(self.cluster.tms[lost].other_job_slots()),
+        );
+        let mut registered = false;
+        let deploy_at = if avail_now >= desired {
+            Some(t)
+        } else if avail_now >= minimum {
+            match back {
+                Some(b) if b <= stab_end && avail_now + tm_slots >= desired => {
+                    self.register(lost, b, events);
+                    registered = true;
+                    Some(b)
+                }
+                _ => {
+                    events.push(Event::WaitingForResources {
+                        at_ms: t,
+                        until_ms: stab_end,
+                        reason: WaitReason::SubmissionStabilization,
+                        available_slots: avail_now,
+                        desired_slots: desired,
+                        minimum_slots: minimum,
+                    });
+                    if let Some(b) = back.filter(|&b| b <= stab_end) {
+                        self.register(lost, b, events);
+                        registered = true;
+                    }
+                    Some(stab_end)
+                }
+            }
+        } else {
+            match back {
+                Some(b) if b <= wait_end => {
+                    events.push(Event::WaitingForResources {
+                        at_ms: t,
+                        until_ms: b,
+                        reason: WaitReason::ResourceWait,
+                        available_slots: avail_now,
+                        desired_slots: desired,
+                        minimum_slots: minimum,
+                    });
+                    self.register(lost, b, events);
+                    registered = true;
+                    let avail = avail_now + tm_slots;
+                    if avail >= desired {
+                        Some(b)
+                    } else if avail >= minimum {
+                        let until = self.add_ms(
+                            "submission.resource-stabilization-timeout",
+                            b,
+                            self.config.adaptive_submission_stabilization_timeout.0,
+                        )?;
+                        events.push(Event::WaitingForResources {
+                            at_ms: b,
+                            until_ms: until,
+                            reason: WaitReason::SubmissionStabilization,
+                            available_slots: avail,
+                            desired_slots: desired,
+                            minimum_slots: minimum,
+                        });
+                        Some(until)
+                    } else {
+                        None
+                    }
+                }
+                _ => {
+                    events.push(Event::WaitingForResources {
+                        at_ms: t,
+                        until_ms: wait_end,
+                        reason: WaitReason::ResourceWait,
+                        available_slots: avail_now,
+                        desired_slots: desired,
+                        minimum_slots: minimum,
+                    });
+                    None
+                }
+            }
+        };
+        Ok((deploy_at, registered))
+    }
+}
+
+/// What `determineParallelism` gave: each group's slots and each vertex's
+/// parallelism, with the `(desired, minimum)` slots.
+fn parallelism_determined(
+    job: &JobGraph,
+    infos: &[VertexInformation],
+    vp: &VertexParallelism,
+    at: u64,
+    free_slots: u32,
+    (desired, minimum): (u64, u64),
+) -> Event {
+    let groups = job.slot_sharing_groups.len();
+    let metas = slot_sharing_group_meta_infos(infos, groups);
+    Event::ParallelismDetermined {
+        at_ms: at,
+        free_slots,
+        desired_slots: desired,
+        minimum_slots: minimum,
+        groups: (0..groups)
+            .filter_map(|g| {
+                metas[g].map(|m| GroupSlots {
+                    group: job.slot_sharing_groups[g].clone(),
+                    max_lower_bound: m.max_lower_bound,
+                    max_upper_bound: m.max_upper_bound,
+                    slots: vp.slots_per_group[g],
+                })
+            })
+            .collect(),
+        vertices: job
+            .vertices
+            .iter()
+            .enumerate()
+            .map(|(v, x)| {
+                let (lower, upper) = job.bounds(v);
+                VertexParallelismInfo {
+                    vertex: x.name.clone(),
+                    parallelism: vp.parallelism[v],
+                    lower_bound: lower,
+                    upper_bound: upper,
+                }
+            })
+            .collect(),
+    }
+}
+
+/// `StateLocalitySlotAssigner`: each group's slot by the key groups of its
+/// subtasks that ran there before.
+fn assign_by_state_locality(
+    job: &JobGraph,
+    plan: &SlotSharingPlan,
+    vp: &VertexParallelism,
+    free: &[SlotAddr],
+    previous: &BTreeMap<SlotAddr, Vec<PreviousSubtask>>,
+) -> Vec<(usize, SlotAddr, MatchRule)> {
+    let members: Vec<Vec<(usize, u32)>> = plan
+        .requests
+        .iter()
+        .map(|r| {
+            r.subtasks
+                .iter()
+                .map(|s| (s.vertex as usize, s.subtask))
+                .collect()
+        })
+        .collect();
+    let maxp = max_parallelisms(job);
+    state_locality_slot_assigner::assign_slots(&members, &vp.parallelism, &maxp, free, previous)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|l| {
+            (
+                l.group,
+                l.slot,
+                MatchRule::StateLocality {
+                    local_key_groups: l.local_key_groups,
+                },
+            )
+        })
+        .collect()
 }

@@ -95,23 +95,7 @@ fn translate(source: &str) -> Result<String, String> {
                 out.push(c);
                 let Some((_, e)) = chars.next() else { break };
                 out.push(e);
-                let digits = match e {
-                    'x' => 2,
-                    'u' => 4,
-                    'U' => 8,
-                    _ => continue,
-                };
-                let rest = &source[i + 2..];
-                let hex = match rest.strip_prefix('{') {
-                    Some(r) => r.split('}').next().unwrap_or(""),
-                    None => rest.get(..digits).unwrap_or(""),
-                };
-                // `\xHH` is one byte; the other forms name a character, which the
-                // `regex` crate's bytes mode matches as its UTF-8 bytes: kept to ASCII.
-                let byte = e == 'x' && !rest.starts_with('{');
-                if !byte && u32::from_str_radix(hex.trim(), 16).is_ok_and(|v| v > 0x7F) {
-                    return Err(format!("\\{e}{hex} is not ASCII (write a byte as \\xHH)"));
-                }
+                check_escape(&source[i + 1 + e.len_utf8()..], e)?;
             }
             '[' => {
                 out.push(c);
@@ -140,33 +124,7 @@ fn translate(source: &str) -> Result<String, String> {
                 class -= 1;
             }
             '(' if class == 0 && source[i + 1..].starts_with('?') => {
-                let flags = source[i + 2..].split([':', ')']).next().unwrap_or("");
-                if flags.bytes().all(|f| f.is_ascii_alphabetic() || f == b'-') && flags.contains('u') {
-                    return Err("the u flag (Unicode mode) is not supported".into());
-                }
-                let after = &source[i + 2 + flags.len()..];
-                let is_flags = flags.bytes().all(|f| f.is_ascii_alphabetic() || f == b'-');
-                // The `x` flag as these flags leave it (`-` turns the ones after it off).
-                let x_after = |was: bool| match (flags.find('x'), flags.find('-')) {
-                    (Some(x), Some(minus)) => x < minus,
-                    (Some(_), None) => true,
-                    (None, _) => was,
-                };
-                if let Some(behind) = after.strip_prefix(')') {
-                    if is_flags {
-                        verbose = x_after(verbose);
-                    }
-                    // `(?i)*`, or in verbose mode `(?x) *`: `regex-lite` would
-                    // repeat what precedes the flags.
-                    if next_significant(behind, verbose).starts_with(['*', '+', '?', '{']) {
-                        return Err("repetition operator missing expression".into());
-                    }
-                } else {
-                    groups.push(verbose);
-                    if is_flags && after.starts_with(':') {
-                        verbose = x_after(verbose);
-                    }
-                }
+                open_flags_group(&source[i + 2..], &mut verbose, &mut groups)?;
                 out.push(c);
             }
             '(' if class == 0 => {
@@ -195,6 +153,66 @@ fn translate(source: &str) -> Result<String, String> {
         }
     }
     Ok(out)
+}
+
+/// After the escape `\e`, with `rest` what follows it: `Err` for a `\x{…}`,
+/// `\u` or `\U` naming a character beyond ASCII.
+fn check_escape(rest: &str, e: char) -> Result<(), String> {
+    let digits = match e {
+        'x' => 2,
+        'u' => 4,
+        'U' => 8,
+        _ => return Ok(()),
+    };
+    let braced = rest.strip_prefix('{');
+    let hex = match braced {
+        Some(r) => r.split('}').next().unwrap_or(""),
+        None => rest.get(..digits).unwrap_or(""),
+    };
+    // `\xHH` is one byte; the other forms name a character, which the
+    // `regex` crate's bytes mode matches as its UTF-8 bytes: kept to ASCII.
+    let byte = e == 'x' && braced.is_none();
+    if !byte && u32::from_str_radix(hex.trim(), 16).is_ok_and(|v| v > 0x7F) {
+        return Err(format!("\\{e}{hex} is not ASCII (write a byte as \\xHH)"));
+    }
+    Ok(())
+}
+
+/// What may not follow a flags group `(?flags)`: it would repeat nothing.
+const REPETITION: [char; 4] = ['*', '+', '?', '{'];
+
+/// A `(?` group, with `rest` what follows the `?`: flags alone (`(?i)`) change
+/// `verbose` from here on; a group (`(?i:…)`, `(?:…)`, `(?=…)`) is pushed on
+/// `groups` with the `verbose` it began with.
+fn open_flags_group(rest: &str, verbose: &mut bool, groups: &mut Vec<bool>) -> Result<(), String> {
+    let flags = rest.split([':', ')']).next().unwrap_or("");
+    let is_flags = flags.bytes().all(|f| f.is_ascii_alphabetic() || f == b'-');
+    if is_flags && flags.contains('u') {
+        return Err("the u flag (Unicode mode) is not supported".into());
+    }
+    let after = &rest[flags.len()..];
+    // The `x` flag as these flags leave it (`-` turns the ones after it off).
+    let x_after = |was: bool| match (flags.find('x'), flags.find('-')) {
+        (Some(x), Some(minus)) => x < minus,
+        (Some(_), None) => true,
+        (None, _) => was,
+    };
+    if let Some(behind) = after.strip_prefix(')') {
+        if is_flags {
+            *verbose = x_after(*verbose);
+        }
+        // `(?i)*`, or in verbose mode `(?x) *`: `regex-lite` would
+        // repeat what precedes the flags.
+        if next_significant(behind, *verbose).starts_with(REPETITION) {
+            return Err("repetition operator missing expression".into());
+        }
+    } else {
+        groups.push(*verbose);
+        if is_flags && after.starts_with(':') {
+            *verbose = x_after(*verbose);
+        }
+    }
+    Ok(())
 }
 
 /// `rest` from its first character that counts: in verbose mode whitespace and

@@ -105,6 +105,29 @@ pub fn listed(names: &[BrokerId], total: usize) -> String {
     s
 }
 
+/// Why the configured placement cannot be used ([`PlaceEvent::Fallback`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "why", rename_all = "snake_case")]
+pub enum FallbackReason {
+    /// AvgShedder placement reads the destinations AvgShedder shedding plans;
+    /// another shedding strategy plans none.
+    NeedsAvgShedderShedding {
+        /// `loadBalancerLoadSheddingStrategy`.
+        shedding: SheddingStrategy,
+    },
+}
+
+impl fmt::Display for FallbackReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FallbackReason::NeedsAvgShedderShedding { shedding } => write!(
+                f,
+                "AvgShedder placement needs AvgShedder shedding, but loadBalancerLoadSheddingStrategy is {shedding:?}"
+            ),
+        }
+    }
+}
+
 /// What placement explains (numbers included).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "place", rename_all = "snake_case")]
@@ -132,7 +155,7 @@ pub enum PlaceEvent {
         /// What is used.
         used: PlacementStrategy,
         /// Why.
-        reason: String,
+        reason: FallbackReason,
     },
     /// LeastLongTermMessageRate scores (long-term msg/s incl. preallocated
     /// bundles; `None` = overloaded, score +∞).
@@ -434,10 +457,9 @@ impl Placer {
             events.push(PlaceEvent::Fallback {
                 configured: strategy,
                 used: PlacementStrategy::LeastLongTermMessageRate,
-                reason: format!(
-                    "AvgShedder placement needs AvgShedder shedding, but loadBalancerLoadSheddingStrategy is {:?}",
-                    conf.load_balancer_load_shedding_strategy
-                ),
+                reason: FallbackReason::NeedsAvgShedderShedding {
+                    shedding: conf.load_balancer_load_shedding_strategy,
+                },
             });
             strategy = PlacementStrategy::LeastLongTermMessageRate;
         }

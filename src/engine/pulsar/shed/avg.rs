@@ -32,7 +32,7 @@ use super::super::config::{Config, SheddingStrategy};
 use super::super::load::{BrokerId, BundleId, LoadData};
 use super::inputs::{BrokerInput, HitCounts, InputsContext, ShedInputs};
 use super::shared::{sheddable_bundles, short_term_msg_rate, short_term_throughput, weights};
-use super::{recently_unloaded_event, Metric, ShedEvent, ShedOutcome, Unload};
+use super::{recently_unloaded_event, BrokerSkipReason, IdleReason, Metric, ShedEvent, ShedOutcome, Unload};
 use crate::sort::StableSort;
 use std::collections::BTreeMap;
 
@@ -114,9 +114,9 @@ impl AvgShedder {
             self.low_hits.clear();
             out.events.push(ShedEvent::Idle {
                 strategy: S,
-                reason: format!(
-                    "no pair of brokers differs by the low threshold {low_thr}; hit counters cleared"
-                ),
+                reason: IdleReason::NoPairOverLowThreshold {
+                    low_threshold: low_thr,
+                },
             });
             return out;
         }
@@ -181,12 +181,13 @@ fn select(
         out.events.push(ShedEvent::BrokerSkipped {
             strategy: S,
             broker: over.clone(),
-            reason: format!(
-                "planned move to {under} of {rate_req:.1} msg/s ≤ minUnloadMessage {} and {:.2} MB/s ≤ minUnloadMessageThroughput {:.2} MB/s",
-                conf.min_unload_message,
-                super::shared::mbs(tp_req),
-                super::shared::mbs(conf.min_unload_message_throughput)
-            ),
+            reason: BrokerSkipReason::PlannedMoveTooSmall {
+                to: under.clone(),
+                msg_rate: rate_req,
+                min_msg_rate: conf.min_unload_message,
+                throughput: tp_req,
+                min_throughput: conf.min_unload_message_throughput,
+            },
         });
         return;
     };
@@ -194,12 +195,12 @@ fn select(
         0 => out.events.push(ShedEvent::BrokerSkipped {
             strategy: S,
             broker: over.clone(),
-            reason: "overloaded despite having no bundles".into(),
+            reason: BrokerSkipReason::NoBundles,
         }),
         1 => out.events.push(ShedEvent::BrokerSkipped {
             strategy: S,
             broker: over.clone(),
-            reason: "warning: its sole bundle is overloading it (AvgShedder still tries it)".into(),
+            reason: BrokerSkipReason::SoleBundleStillTried,
         }),
         _ => {}
     }

@@ -16,6 +16,7 @@
 
 pub mod ema;
 pub mod inputs;
+pub mod reason;
 pub mod shared;
 pub mod strategy;
 
@@ -27,6 +28,7 @@ use serde::{Deserialize, Serialize};
 use shared::mbs;
 
 pub use ema::BrokerLoadEma;
+pub use reason::{BrokerSkipReason, IdleReason, PolicyRefusal};
 pub use strategy::{Interface, LoadSheddingStrategy, ShedContext};
 
 crate::engine::strategy::registry! {
@@ -68,7 +70,8 @@ pub trait SheddingPolicies {
     fn in_top_bundles(&self, bundle: &BundleId) -> bool;
     /// `TransferShedder.isTransferable` for moving `bundle` from `src` to `dst`:
     /// `Err(why)` when a policy forbids it.
-    fn is_transferable(&self, bundle: &BundleId, src: &BrokerId, dst: &BrokerId) -> Result<(), String>;
+    fn is_transferable(&self, bundle: &BundleId, src: &BrokerId, dst: &BrokerId)
+        -> Result<(), PolicyRefusal>;
 }
 
 /// No policies: every bundle is reported and transferable.
@@ -79,7 +82,7 @@ impl SheddingPolicies for NoPolicies {
         true
     }
 
-    fn is_transferable(&self, _: &BundleId, _: &BrokerId, _: &BrokerId) -> Result<(), String> {
+    fn is_transferable(&self, _: &BundleId, _: &BrokerId, _: &BrokerId) -> Result<(), PolicyRefusal> {
         Ok(())
     }
 }
@@ -180,7 +183,7 @@ pub enum ShedEvent {
         /// The strategy.
         strategy: SheddingStrategy,
         /// Why nothing was shed.
-        reason: String,
+        reason: IdleReason,
     },
     /// A broker that qualified could not shed, and why (sole bundle, no bundle,
     /// below the minimum throughput, nothing eligible).
@@ -190,7 +193,7 @@ pub enum ShedEvent {
         /// The broker.
         broker: BrokerId,
         /// Why.
-        reason: String,
+        reason: BrokerSkipReason,
     },
     /// A bundle was passed over because a namespace policy forbids moving it.
     PolicyRefused {
@@ -203,7 +206,7 @@ pub enum ShedEvent {
         /// Where it would have gone.
         to: BrokerId,
         /// Why.
-        reason: String,
+        reason: PolicyRefusal,
     },
     /// A bundle was passed over because it was unloaded within the grace period.
     RecentlyUnloaded {
@@ -494,6 +497,55 @@ impl Narrate for ShedEvent {
                 *unloaded_at_ms as f64 / 1000.0,
                 *eligible_at_ms as f64 / 1000.0
             ),
+            ShedEvent::Overloaded { .. } | ShedEvent::AboveThreshold { .. } | ShedEvent::LowerBoundary { .. } | ShedEvent::UniformImbalance { .. } => self.narrate_threshold(),
+            ShedEvent::ThresholdAverages { .. } => self.narrate_start(usize::MAX).0,
+            ShedEvent::TransferStats { .. } | ShedEvent::TransferPair { .. } | ShedEvent::TransferOutdated { .. } | ShedEvent::TransferCoolDown { .. } | ShedEvent::TransferDecision { .. } => self.narrate_transfer(),
+            ShedEvent::TransferStdUpdated { std, target_std } => {
+                format!("TransferShedder: std after the planned moves {std:.3} (target {target_std:.3})")
+            }
+            ShedEvent::AvgScores { scores } => {
+                let s: Vec<String> = scores.iter().map(|(b, v)| format!("{b} {v:.1}")).collect();
+                format!("AvgShedder: scores {}", s.join(", "))
+            }
+            ShedEvent::AvgPair { .. } | ShedEvent::AvgPlan { .. } | ShedEvent::BundleChosen { .. } => self.narrate_avg(),
+        }
+    }
+
+    fn narrate_start(&self, chars: usize) -> (String, bool) {
+        let ShedEvent::ThresholdAverages {
+            history_percentage,
+            samples,
+            cluster_average,
+        } = self
+        else {
+            return (self.narrate(), false);
+        };
+        let parts = samples.iter().map(|s| match s.previous {
+            Some(p) => format!(
+                "{} {} = {:.2} × {} + {:.2} × {}",
+                s.broker,
+                pct(s.average),
+                history_percentage,
+                pct(p),
+                1.0 - history_percentage,
+                pct(s.current)
+            ),
+            None => format!("{} {} (first observation)", s.broker, pct(s.average)),
+        });
+        crate::engine::list_narration(
+            "ThresholdShedder: moving averages ",
+            parts,
+            ", ",
+            || format!("; cluster average {}", pct(*cluster_average)),
+            chars,
+        )
+    }
+}
+
+impl ShedEvent {
+    /// Overloaded brokers, thresholds, boundaries and imbalance.
+    fn narrate_threshold(&self) -> String {
+        match self {
             ShedEvent::Overloaded {
                 broker,
                 usage,
@@ -511,7 +563,6 @@ impl Narrate for ShedEvent {
                 mbs(*throughput),
                 mbs(*min_to_offload)
             ),
-            ShedEvent::ThresholdAverages { .. } => self.narrate_start(usize::MAX).0,
             ShedEvent::AboveThreshold {
                 broker,
                 usage,
@@ -567,6 +618,13 @@ impl Narrate for ShedEvent {
                 mbs(*min_throughput),
                 metric.fmt(*required)
             ),
+            _ => unreachable!("narrate_threshold is called only for its kinds"),
+        }
+    }
+
+    /// TransferShedder's statistics, pairs and decisions.
+    fn narrate_transfer(&self) -> String {
+        match self {
             ShedEvent::TransferStats {
                 average,
                 std,
@@ -639,13 +697,13 @@ impl Narrate for ShedEvent {
                 "TransferShedder decision: {label:?} ({reason:?}); load average {}, std {std:.3} (target {target_std:.3}); {unloads} bundle(s) chosen; {brokers_without_load_data} broker(s) without top-bundles data, {brokers_with_few_bundles} with too few movable bundles",
                 pct(*average)
             ),
-            ShedEvent::TransferStdUpdated { std, target_std } => {
-                format!("TransferShedder: std after the planned moves {std:.3} (target {target_std:.3})")
-            }
-            ShedEvent::AvgScores { scores } => {
-                let s: Vec<String> = scores.iter().map(|(b, v)| format!("{b} {v:.1}")).collect();
-                format!("AvgShedder: scores {}", s.join(", "))
-            }
+            _ => unreachable!("narrate_transfer is called only for its kinds"),
+        }
+    }
+
+    /// AvgShedder's pairs and plan, and the bundle chosen.
+    fn narrate_avg(&self) -> String {
+        match self {
             ShedEvent::AvgPair {
                 low,
                 high,
@@ -700,37 +758,8 @@ impl Narrate for ShedEvent {
                 metric.fmt(*marked),
                 metric.fmt(*target)
             ),
+            _ => unreachable!("narrate_avg is called only for its kinds"),
         }
-    }
-
-    fn narrate_start(&self, chars: usize) -> (String, bool) {
-        let ShedEvent::ThresholdAverages {
-            history_percentage,
-            samples,
-            cluster_average,
-        } = self
-        else {
-            return (self.narrate(), false);
-        };
-        let parts = samples.iter().map(|s| match s.previous {
-            Some(p) => format!(
-                "{} {} = {:.2} × {} + {:.2} × {}",
-                s.broker,
-                pct(s.average),
-                history_percentage,
-                pct(p),
-                1.0 - history_percentage,
-                pct(s.current)
-            ),
-            None => format!("{} {} (first observation)", s.broker, pct(s.average)),
-        });
-        crate::engine::list_narration(
-            "ThresholdShedder: moving averages ",
-            parts,
-            ", ",
-            || format!("; cluster average {}", pct(*cluster_average)),
-            chars,
-        )
     }
 }
 
@@ -744,13 +773,10 @@ pub struct ShedOutcome {
 }
 
 impl ShedOutcome {
-    fn idle(strategy: SheddingStrategy, reason: impl Into<String>) -> Self {
+    fn idle(strategy: SheddingStrategy, reason: IdleReason) -> Self {
         ShedOutcome {
             unloads: Vec::new(),
-            events: vec![ShedEvent::Idle {
-                strategy,
-                reason: reason.into(),
-            }],
+            events: vec![ShedEvent::Idle { strategy, reason }],
         }
     }
 }
@@ -817,10 +843,7 @@ impl Shedder {
     ) -> ShedOutcome {
         let strategy = conf.load_balancer_load_shedding_strategy;
         if !shared::is_load_shedding_enabled(conf) {
-            return ShedOutcome::idle(
-                strategy,
-                "shedding disabled (loadBalancerEnabled / loadBalancerSheddingEnabled)",
-            );
+            return ShedOutcome::idle(strategy, IdleReason::SheddingDisabled);
         }
         let recent = shared::recently_unloaded(load, conf, now_ms);
         let grace = shared::grace_period_ms(conf);
@@ -841,7 +864,7 @@ impl Shedder {
         if out.unloads.is_empty() && !out.events.iter().any(|e| matches!(e, ShedEvent::Idle { .. })) {
             out.events.push(ShedEvent::Idle {
                 strategy,
-                reason: "no bundle selected".into(),
+                reason: IdleReason::NoBundleSelected,
             });
         }
         out

@@ -12,7 +12,7 @@ use super::super::config::{Config, SheddingStrategy};
 use super::super::load::{BundleId, LoadData};
 use super::inputs::{frac_input, line, pc, InputsContext, ShedInputs};
 use super::shared::{sheddable_bundles, short_term_throughput, weights};
-use super::{recently_unloaded_event, Metric, ShedEvent, ShedOutcome, Unload};
+use super::{recently_unloaded_event, BrokerSkipReason, Metric, ShedEvent, ShedOutcome, Unload};
 use std::collections::BTreeMap;
 
 const S: SheddingStrategy = SheddingStrategy::OverloadShedder;
@@ -63,24 +63,18 @@ pub(crate) fn select_until(
             out.events.push(ShedEvent::BrokerSkipped {
                 strategy,
                 broker: broker.clone(),
-                reason: "overloaded despite having no bundles".into(),
+                reason: BrokerSkipReason::NoBundles,
             });
             return;
         }
         1 => {
-            out.events.push(ShedEvent::BrokerSkipped {
-                strategy,
-                broker: broker.clone(),
-                reason: format!(
-                    "its sole bundle {} is overloading it; a single bundle is never shed",
-                    local
-                        .bundles
-                        .keys()
-                        .next()
-                        .map(ToString::to_string)
-                        .unwrap_or_default()
-                ),
-            });
+            if let Some(bundle) = local.bundles.keys().next() {
+                out.events.push(ShedEvent::BrokerSkipped {
+                    strategy,
+                    broker: broker.clone(),
+                    reason: BrokerSkipReason::SoleBundleNeverShed { bundle: bundle.clone() },
+                });
+            }
             return;
         }
         _ => {}
@@ -117,7 +111,7 @@ pub(crate) fn select_until(
         out.events.push(ShedEvent::BrokerSkipped {
             strategy,
             broker: broker.clone(),
-            reason: "no bundle eligible (all recently unloaded or without data)".into(),
+            reason: BrokerSkipReason::NoEligibleBundle,
         });
     }
 }

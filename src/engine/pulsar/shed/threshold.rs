@@ -26,7 +26,7 @@ use super::super::load::{BrokerId, BundleId, LoadData};
 use super::inputs::{frac_input, line, pc, BrokerInput, InputsContext, ShedInputs};
 use super::overload::select_until;
 use super::shared::{weights, MB};
-use super::{ShedEvent, ShedOutcome, UsageSample};
+use super::{BrokerSkipReason, IdleReason, ShedEvent, ShedOutcome, UsageSample};
 use std::collections::BTreeMap;
 
 const S: SheddingStrategy = SheddingStrategy::ThresholdShedder;
@@ -109,7 +109,7 @@ impl ThresholdShedder {
         if avg == 0.0 {
             out.events.push(ShedEvent::Idle {
                 strategy: S,
-                reason: "average max resource usage is 0".into(),
+                reason: IdleReason::ZeroAverageUsage,
             });
             return out;
         }
@@ -133,11 +133,10 @@ impl ThresholdShedder {
                 out.events.push(ShedEvent::BrokerSkipped {
                     strategy: S,
                     broker: broker.clone(),
-                    reason: format!(
-                        "planned offload {:.2} MB/s < loadBalancerBundleUnloadMinThroughputThreshold {:.2} MB/s",
-                        min_to_offload / MB,
-                        min_throughput / MB
-                    ),
+                    reason: BrokerSkipReason::BelowMinThroughput {
+                        planned: min_to_offload,
+                        min: min_throughput,
+                    },
                 });
                 continue;
             }
@@ -181,20 +180,17 @@ impl ThresholdShedder {
         let Some(broker) = max_broker else {
             out.events.push(ShedEvent::Idle {
                 strategy: S,
-                reason:
-                    "lower-boundary shedding: no broker above average − threshold with more than one bundle"
-                        .into(),
+                reason: IdleReason::LowerBoundaryNoneAbove,
             });
             return;
         };
         if !below {
             out.events.push(ShedEvent::Idle {
                 strategy: S,
-                reason: format!(
-                    "lower-boundary shedding: no broker below average {:.1} % − threshold {:.1} %",
-                    avg * 100.0,
-                    threshold * 100.0
-                ),
+                reason: IdleReason::LowerBoundaryNoneBelow {
+                    average: avg,
+                    threshold,
+                },
             });
             return;
         }
@@ -214,11 +210,10 @@ impl ThresholdShedder {
             out.events.push(ShedEvent::BrokerSkipped {
                 strategy: S,
                 broker: broker.clone(),
-                reason: format!(
-                    "planned offload {:.2} MB/s < loadBalancerBundleUnloadMinThroughputThreshold {:.2} MB/s",
-                    min_to_offload / MB,
-                    min_throughput / MB
-                ),
+                reason: BrokerSkipReason::BelowMinThroughput {
+                    planned: min_to_offload,
+                    min: min_throughput,
+                },
             });
             return;
         }
@@ -473,7 +468,7 @@ mod tests {
         let out = Shedder::default().find_bundles_for_unloading(&fx.load, &c, 0, &mut rng());
         assert!(out.unloads.is_empty());
         assert!(out.events.iter().any(
-            |e| matches!(e, ShedEvent::BrokerSkipped { reason, .. } if reason.contains("9.00 MB/s < "))
+            |e| matches!(e, ShedEvent::BrokerSkipped { reason, .. } if reason.to_string().contains("9.00 MB/s < "))
         ));
         // Lower the floor to 5 MB/s and it sheds.
         let c5 = Config {

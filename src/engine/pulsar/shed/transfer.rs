@@ -57,11 +57,11 @@
 //! `0 > target` are both false for a target ≥ 0).
 
 use super::super::config::SheddingStrategy;
-use super::super::load::{BrokerId, BundleId, BundleStats, LocalBrokerData};
+use super::super::load::{BrokerId, BundleId, BundleStats, LoadData, LocalBrokerData};
 use super::inputs::{frac_input, line, pc, InputsContext, ShedBand, ShedInputs};
 use super::shared::is_system_service_namespace;
 use super::{
-    recently_unloaded_event, Metric, ShedContext, ShedEvent, ShedOutcome, TransferReason, Unload,
+    recently_unloaded_event, BrokerSkipReason, IdleReason, Metric, ShedContext, ShedEvent, ShedOutcome, SheddingPolicies, TransferReason, Unload,
     UnloadLabel, UnloadReason,
 };
 use crate::sort::StableSort;
@@ -203,23 +203,126 @@ fn decision(
 }
 
 impl TransferShedder {
-    /// One TransferShedder pass at `cx.now_ms`.
+    /// One TransferShedder pass at `cx.now_ms` (`findBundlesForUnloading`):
+    /// the load statistics, the hit count, then one pair of brokers at a time
+    /// from both ends of the ranking.
     pub fn find(&mut self, cx: &ShedContext<'_>) -> ShedOutcome {
-        let ShedContext {
-            load,
-            conf,
-            ema,
-            recent,
-            grace_ms: grace,
-            now_ms,
-            policies,
-            ..
-        } = *cx;
-        let mut out = ShedOutcome::default();
+        let conf = cx.conf;
         let target = conf.load_balancer_broker_load_target_std;
-        let empty = Stats::new(0.0, 0.0, 0);
+        let mut out = ShedOutcome::default();
+        let (rows, st) = match self.update_load_stats(cx, &mut out) {
+            Ok(ranked) => ranked,
+            Err(reason) => {
+                if reason == UnloadReason::NoBrokers {
+                    out.events.push(ShedEvent::Idle {
+                        strategy: S,
+                        reason: IdleReason::NoBrokers,
+                    });
+                }
+                let empty = Stats::new(0.0, 0.0, 0);
+                decision(&mut out, UnloadLabel::Skip, reason, &empty, target, (0, 0));
+                return out;
+            }
+        };
+        let mut pass = Pass {
+            load: cx.load,
+            policies: cx.policies,
+            recent: cx.recent,
+            grace_ms: cx.grace_ms,
+            target,
+            overload_threshold: conf.load_balancer_broker_overloaded_threshold_percentage / 100.0,
+            transfer: conf.load_balancer_transfer_enabled,
+            debug: conf.load_balancer_debug_mode_enabled,
+            k: conf.load_balancer_max_number_of_bundles_in_bundle_load_report,
+            max_pairs: conf.load_balancer_max_number_of_broker_shedding_per_cycle,
+            min_i: 0,
+            max_i: rows.len() - 1,
+            rows,
+            st,
+            pairs_done: 0,
+            no_data: 0,
+            few: 0,
+            out,
+        };
 
-        // LoadStats.update: TTL, cool-down, sums.
+        let under0 = pass.is_under_loaded();
+        let over0 = pass.is_over_loaded();
+        if pass.st.std > target || under0 || over0 {
+            self.unload_condition_hit_count += 1;
+        } else {
+            self.unload_condition_hit_count = 0;
+        }
+        let hit_thr = conf.load_balancer_shedding_condition_hit_count_threshold;
+        pass.out.events.push(ShedEvent::TransferStats {
+            average: pass.st.avg,
+            std: pass.st.std,
+            target_std: target,
+            min_broker: pass.rows[pass.min_i].id.clone(),
+            min_underloaded: under0,
+            max_broker: pass.rows[pass.max_i].id.clone(),
+            max_overloaded: over0,
+            hit_count: self.unload_condition_hit_count,
+            hit_threshold: hit_thr,
+        });
+        if self.unload_condition_hit_count <= hit_thr {
+            pass.out.events.push(ShedEvent::Idle {
+                strategy: S,
+                reason: IdleReason::HitCount {
+                    hits: self.unload_condition_hit_count,
+                    threshold: hit_thr,
+                },
+            });
+            decision(
+                &mut pass.out,
+                UnloadLabel::Skip,
+                UnloadReason::HitCount,
+                &pass.st,
+                target,
+                (0, 0),
+            );
+            return pass.out;
+        }
+
+        let mut first_reason: Option<UnloadReason> = None;
+        while let Some(reason) = pass.next_reason() {
+            if pass.shed_pair(reason) {
+                first_reason.get_or_insert(reason);
+            }
+        }
+        let counts = (pass.no_data, pass.few);
+        let mut out = pass.out;
+        if out.unloads.is_empty() {
+            let reason = if counts.0 > 0 {
+                UnloadReason::NoLoadData
+            } else if counts.1 > 0 {
+                UnloadReason::NoBundles
+            } else {
+                UnloadReason::HitCount
+            };
+            decision(&mut out, UnloadLabel::Skip, reason, &pass.st, target, counts);
+        } else {
+            self.unload_condition_hit_count = 0;
+            // Pulsar labels each decision with its pair's reason (see the
+            // TransferPair events); the round's is the first unloading pair's.
+            let reason = first_reason.unwrap_or(UnloadReason::Overloaded);
+            decision(&mut out, UnloadLabel::Success, reason, &pass.st, target, counts);
+        }
+        out
+    }
+
+    /// `LoadStats.update` and `setLoadDataStore`: every broker's load, leaving
+    /// out stale load data (TTL); a broker still cooling down after an unload
+    /// stops the round. `Err` is the round's skip reason; `Ok` the brokers
+    /// ranked by load (equal loads in name order, as Java's stable sort keeps
+    /// them) and the statistics of the fresh ones.
+    fn update_load_stats<'a>(
+        &mut self,
+        cx: &ShedContext<'a>,
+        out: &mut ShedOutcome,
+    ) -> Result<(Vec<Row<'a>>, Stats), UnloadReason> {
+        let ShedContext {
+            load, conf, ema, now_ms, ..
+        } = *cx;
         let ttl_ms = conf
             .load_balancer_broker_load_data_ttl_in_seconds
             .saturating_mul(1000);
@@ -254,15 +357,7 @@ impl TransferShedder {
                             reported_at_ms: d.reported_at_ms,
                             delay_seconds: conf.load_balance_shedding_delay_in_seconds,
                         });
-                        decision(
-                            &mut out,
-                            UnloadLabel::Skip,
-                            UnloadReason::CoolDown,
-                            &empty,
-                            target,
-                            (0, 0),
-                        );
-                        return out;
+                        return Err(UnloadReason::CoolDown);
                     }
                     self.recently_unloaded_brokers.remove(b);
                 }
@@ -273,297 +368,292 @@ impl TransferShedder {
             rows.push(row);
         }
         if counted == 0 {
-            let reason = if outdated {
+            // No fresh broker: stale data, or no broker at all.
+            return Err(if outdated {
                 UnloadReason::OutDatedData
             } else {
                 UnloadReason::NoBrokers
-            };
-            if rows.is_empty() {
-                out.events.push(ShedEvent::Idle {
-                    strategy: S,
-                    reason: "no brokers".into(),
-                });
-            }
-            decision(&mut out, UnloadLabel::Skip, reason, &empty, target, (0, 0));
-            return out;
+            });
         }
         // Java's List.sort is stable: equal loads keep (name) order.
         rows.stable_sort_by(|a, b| a.load.total_cmp(&b.load));
-        let mut st = Stats::new(sum, sq_sum, counted);
-        let avg = st.avg;
-        let overload_thr = conf.load_balancer_broker_overloaded_threshold_percentage / 100.0;
-        let mult = (target / 2.0).clamp(0.0, 0.5);
-        let is_under = |min: usize, max: usize| {
-            rows[min].load < avg * mult || rows[min].throughput_ema < rows[max].throughput_ema * mult
-        };
-        let is_over = |max: usize| rows[max].load > overload_thr && rows[max].load > avg + target;
+        Ok((rows, Stats::new(sum, sq_sum, counted)))
+    }
+}
 
-        let (mut min_i, mut max_i) = (0usize, rows.len() - 1);
-        let under0 = is_under(min_i, max_i);
-        let over0 = is_over(max_i);
-        if st.std > target || under0 || over0 {
-            self.unload_condition_hit_count += 1;
-        } else {
-            self.unload_condition_hit_count = 0;
-        }
-        let hit_thr = conf.load_balancer_shedding_condition_hit_count_threshold;
-        out.events.push(ShedEvent::TransferStats {
-            average: avg,
-            std: st.std,
-            target_std: target,
-            min_broker: rows[min_i].id.clone(),
-            min_underloaded: under0,
-            max_broker: rows[max_i].id.clone(),
-            max_overloaded: over0,
-            hit_count: self.unload_condition_hit_count,
-            hit_threshold: hit_thr,
-        });
-        if self.unload_condition_hit_count <= hit_thr {
-            out.events.push(ShedEvent::Idle {
+/// One pass over the ranked brokers: `LoadStats` after `update` (ranking,
+/// statistics, the min and max indices, pairs shed) and the skip counts.
+struct Pass<'a> {
+    load: &'a LoadData,
+    policies: &'a dyn SheddingPolicies,
+    recent: &'a BTreeMap<BundleId, u64>,
+    grace_ms: u64,
+    target: f64,
+    /// `loadBalancerBrokerOverloadedThresholdPercentage` (fraction).
+    overload_threshold: f64,
+    transfer: bool,
+    debug: bool,
+    k: i32,
+    max_pairs: u32,
+    rows: Vec<Row<'a>>,
+    st: Stats,
+    min_i: usize,
+    max_i: usize,
+    pairs_done: u32,
+    /// `numOfBrokersWithEmptyLoadData`.
+    no_data: u32,
+    /// `numOfBrokersWithFewBundles`.
+    few: u32,
+    out: ShedOutcome,
+}
+
+impl Pass<'_> {
+    /// `isUnderLoaded` of the least-loaded broker left: its load below
+    /// `avg × m`, or its throughput EMA below the most-loaded broker's × `m`.
+    fn is_under_loaded(&self) -> bool {
+        let mult = (self.target / 2.0).clamp(0.0, 0.5);
+        let (min, max) = (&self.rows[self.min_i], &self.rows[self.max_i]);
+        min.load < self.st.avg * mult || min.throughput_ema < max.throughput_ema * mult
+    }
+
+    /// `isOverLoaded` of the most-loaded broker left: above both the
+    /// overloaded threshold and `avg + targetStd`.
+    fn is_over_loaded(&self) -> bool {
+        let max = &self.rows[self.max_i];
+        max.load > self.overload_threshold && max.load > self.st.avg + self.target
+    }
+
+    /// The loop head of `findBundlesForUnloading`: `hasTransferableBrokers`,
+    /// then why the next pair sheds; `None` (with the reason told) stops.
+    fn next_reason(&mut self) -> Option<TransferReason> {
+        let (pairs_done, max_pairs) = (self.pairs_done, self.max_pairs);
+        if !(pairs_done < max_pairs && self.min_i < self.max_i) {
+            self.out.events.push(ShedEvent::Idle {
                 strategy: S,
-                reason: format!(
-                    "shedding condition hit {} time(s) ≤ loadBalancerSheddingConditionHitCountThreshold {hit_thr}",
-                    self.unload_condition_hit_count
-                ),
+                reason: IdleReason::NoMorePairs {
+                    shed: pairs_done,
+                    max: max_pairs,
+                },
             });
-            decision(
-                &mut out,
-                UnloadLabel::Skip,
-                UnloadReason::HitCount,
-                &st,
-                target,
-                (0, 0),
-            );
-            return out;
+            return None;
         }
-
-        let transfer = conf.load_balancer_transfer_enabled;
-        let debug = conf.load_balancer_debug_mode_enabled;
-        let k = conf.load_balancer_max_number_of_bundles_in_bundle_load_report;
-        let max_pairs = conf.load_balancer_max_number_of_broker_shedding_per_cycle;
-        let mut pairs_done = 0u32;
-        let (mut no_data, mut few) = (0u32, 0u32);
-        let mut first_reason: Option<UnloadReason> = None;
-        loop {
-            if !(pairs_done < max_pairs && min_i < max_i) {
-                out.events.push(ShedEvent::Idle {
-                    strategy: S,
-                    reason: format!("stop: no more broker pairs ({pairs_done} of at most {max_pairs} shed)"),
-                });
-                break;
-            }
-            let reason = if st.std > target {
-                TransferReason::Overloaded
-            } else if is_under(min_i, max_i) {
-                TransferReason::Underloaded
-            } else if is_over(max_i) {
-                TransferReason::Overloaded
-            } else {
-                out.events.push(ShedEvent::Idle {
-                    strategy: S,
-                    reason: format!(
-                        "stop: std {:.3} ≤ target {target:.3}, {} not underloaded, {} not overloaded",
-                        st.std, rows[min_i].id, rows[max_i].id
-                    ),
-                });
-                break;
-            };
-            let (mx, mn) = (max_i, min_i);
-            max_i -= 1;
-            let max_b = rows[mx].id;
-            let min_b = rows[mn].id;
-            let (max_load, min_load) = (rows[mx].load, rows[mn].load);
-            let offload = (max_load - min_load) / 2.0;
-            let max_tp = rows[mx].throughput;
-            let min_tp = rows[mn].throughput;
-            let offload_tp = if max_load > 0.0 {
-                max_tp * offload / max_load
-            } else {
-                0.0
-            };
-            out.events.push(ShedEvent::TransferPair {
-                from: max_b.clone(),
-                to: min_b.clone(),
-                reason,
-                max_load,
-                min_load,
-                offload,
-                max_throughput: max_tp,
-                offload_throughput: offload_tp,
-            });
-            let max_top = top_bundles_of(load.brokers[max_b].top_bundles_source(), k, |b| policies.in_top_bundles(b));
-            if max_top.is_empty() {
-                no_data += 1;
-                out.events.push(ShedEvent::BrokerSkipped {
-                    strategy: S,
-                    broker: max_b.clone(),
-                    reason: "its top-bundles report is empty".into(),
-                });
-                continue;
-            }
-            if max_top.len() == 1 {
-                few += 1;
-                out.events.push(ShedEvent::BrokerSkipped {
-                    strategy: S,
-                    broker: max_b.clone(),
-                    reason: format!("its sole bundle {} is overloading it", max_top[0].0),
-                });
-                continue;
-            }
-            let min_top = top_bundles_of(load.brokers[min_b].top_bundles_source(), k, |b| policies.in_top_bundles(b));
-            let mut min_iter = min_top.iter();
-            let mut marked = 0.0;
-            let mut gain = 0.0;
-            let mut remaining = max_top.len();
-            for (bundle, stats) in &max_top {
-                if let Some(at) = recent.get(bundle) {
-                    out.events
-                        .push(recently_unloaded_event(S, max_b, bundle, *at, grace));
-                    continue;
-                }
-                if let Err(reason) = policies.is_transferable(bundle, max_b, min_b) {
-                    out.events.push(ShedEvent::PolicyRefused {
-                        strategy: S,
-                        broker: max_b.clone(),
-                        bundle: bundle.clone(),
-                        to: min_b.clone(),
-                        reason,
-                    });
-                    continue;
-                }
-                if remaining <= 1 {
-                    break;
-                }
-                let tp = stats.msg.total_throughput();
-                if tp == 0.0 {
-                    continue;
-                }
-                let mut swap = false;
-                let mut back: Vec<(BundleId, f64)> = Vec::new();
-                let mut back_tp = 0.0;
-                if marked - gain + tp > offload_tp {
-                    if transfer {
-                        let mut max_new = max_tp - marked + gain - tp;
-                        let mut min_new = min_tp + marked - gain + tp;
-                        for (mb, ms) in min_iter.by_ref() {
-                            if let Err(reason) = policies.is_transferable(mb, min_b, max_b) {
-                                out.events.push(ShedEvent::PolicyRefused {
-                                    strategy: S,
-                                    broker: min_b.clone(),
-                                    bundle: mb.clone(),
-                                    to: max_b.clone(),
-                                    reason,
-                                });
-                                continue;
-                            }
-                            let mbt = ms.msg.total_throughput();
-                            if mbt == 0.0 {
-                                continue;
-                            }
-                            let (max_tmp, min_tmp) = (max_new + mbt, min_new - mbt);
-                            if max_tmp < max_tp && min_tmp < max_tp {
-                                back.push((mb.clone(), mbt));
-                                max_new = max_tmp;
-                                min_new = min_tmp;
-                                back_tp += mbt;
-                                if min_new <= max_new && max_new < max_tp * 0.75 {
-                                    swap = true;
-                                    break;
-                                }
-                            }
-                        }
-                    }
-                    if !swap {
-                        break;
-                    }
-                }
-                if swap {
-                    for (mb, mbt) in back {
-                        out.events.push(ShedEvent::BundleChosen {
-                            strategy: S,
-                            from: min_b.clone(),
-                            to: Some(max_b.clone()),
-                            bundle: mb.clone(),
-                            metric: Metric::Throughput,
-                            value: mbt,
-                            marked: mbt,
-                            target: offload_tp,
-                        });
-                        out.unloads.push(Unload {
-                            bundle: mb,
-                            from: min_b.clone(),
-                            to: Some(max_b.clone()),
-                        });
-                    }
-                    if debug {
-                        // Pulsar adds the swapped-back traffic only in debug mode.
-                        gain += back_tp;
-                    }
-                }
-                marked += tp;
-                remaining -= 1;
-                let to = transfer.then(|| min_b.clone());
-                out.events.push(ShedEvent::BundleChosen {
-                    strategy: S,
-                    from: max_b.clone(),
-                    to: to.clone(),
-                    bundle: bundle.clone(),
-                    metric: Metric::Throughput,
-                    value: tp,
-                    marked,
-                    target: offload_tp,
-                });
-                out.unloads.push(Unload {
-                    bundle: bundle.clone(),
-                    from: max_b.clone(),
-                    to,
-                });
-            }
-            if marked > 0.0 {
-                first_reason.get_or_insert(reason);
-                let adjusted = (marked - gain) * max_load / max_tp;
-                st.offload(max_load, min_load, adjusted);
-                pairs_done += 1;
-                min_i += 1;
-                out.events.push(ShedEvent::TransferStdUpdated {
-                    std: st.std,
-                    target_std: target,
-                });
-            } else {
-                few += 1;
-                out.events.push(ShedEvent::BrokerSkipped {
-                    strategy: S,
-                    broker: max_b.clone(),
-                    reason:
-                        "no top bundle can be unloaded without overshooting; consider splitting its bundles"
-                            .into(),
-                });
-            }
-        }
-        if out.unloads.is_empty() {
-            let reason = if no_data > 0 {
-                UnloadReason::NoLoadData
-            } else if few > 0 {
-                UnloadReason::NoBundles
-            } else {
-                UnloadReason::HitCount
-            };
-            decision(&mut out, UnloadLabel::Skip, reason, &st, target, (no_data, few));
+        if self.st.std > self.target {
+            Some(TransferReason::Overloaded)
+        } else if self.is_under_loaded() {
+            Some(TransferReason::Underloaded)
+        } else if self.is_over_loaded() {
+            Some(TransferReason::Overloaded)
         } else {
-            self.unload_condition_hit_count = 0;
-            // Pulsar labels each decision with its pair's reason (see the
-            // TransferPair events); the round's is the first unloading pair's.
-            let reason = first_reason.unwrap_or(UnloadReason::Overloaded);
-            decision(
-                &mut out,
-                UnloadLabel::Success,
-                reason,
-                &st,
-                target,
-                (no_data, few),
-            );
+            self.out.events.push(ShedEvent::Idle {
+                strategy: S,
+                reason: IdleReason::TargetMet {
+                    std: self.st.std,
+                    target: self.target,
+                    min_broker: self.rows[self.min_i].id.clone(),
+                    max_broker: self.rows[self.max_i].id.clone(),
+                },
+            });
+            None
         }
-        out
+    }
+
+    /// One iteration of `findBundlesForUnloading`'s loop: `pollMaxBroker`
+    /// offloads `(max − min) / 2` of its load to `peekMinBroker` from its
+    /// top-bundles report, swapping bundles back when one would overshoot;
+    /// then `LoadStats.offload`. Whether it chose anything.
+    fn shed_pair(&mut self, reason: TransferReason) -> bool {
+        let (mx, mn) = (self.max_i, self.min_i);
+        self.max_i -= 1;
+        let (max_b, min_b) = (self.rows[mx].id, self.rows[mn].id);
+        let (max_load, min_load) = (self.rows[mx].load, self.rows[mn].load);
+        let offload = (max_load - min_load) / 2.0;
+        let (max_tp, min_tp) = (self.rows[mx].throughput, self.rows[mn].throughput);
+        let offload_tp = if max_load > 0.0 {
+            max_tp * offload / max_load
+        } else {
+            0.0
+        };
+        self.out.events.push(ShedEvent::TransferPair {
+            from: max_b.clone(),
+            to: min_b.clone(),
+            reason,
+            max_load,
+            min_load,
+            offload,
+            max_throughput: max_tp,
+            offload_throughput: offload_tp,
+        });
+        let policies = self.policies;
+        let max_top = top_bundles_of(self.load.brokers[max_b].top_bundles_source(), self.k, |b| {
+            policies.in_top_bundles(b)
+        });
+        if max_top.is_empty() {
+            self.no_data += 1;
+            self.out.events.push(ShedEvent::BrokerSkipped {
+                strategy: S,
+                broker: max_b.clone(),
+                reason: BrokerSkipReason::EmptyTopBundles,
+            });
+            return false;
+        }
+        if max_top.len() == 1 {
+            self.few += 1;
+            self.out.events.push(ShedEvent::BrokerSkipped {
+                strategy: S,
+                broker: max_b.clone(),
+                reason: BrokerSkipReason::SoleBundle {
+                    bundle: max_top[0].0.clone(),
+                },
+            });
+            return false;
+        }
+        let min_top = top_bundles_of(self.load.brokers[min_b].top_bundles_source(), self.k, |b| {
+            policies.in_top_bundles(b)
+        });
+        let mut min_iter = min_top.iter();
+        let mut marked = 0.0;
+        let mut gain = 0.0;
+        let mut remaining = max_top.len();
+        for (bundle, stats) in &max_top {
+            if let Some(at) = self.recent.get(bundle) {
+                self.out
+                    .events
+                    .push(recently_unloaded_event(S, max_b, bundle, *at, self.grace_ms));
+                continue;
+            }
+            if !self.transferable(bundle, max_b, min_b) {
+                continue;
+            }
+            if remaining <= 1 {
+                break;
+            }
+            let tp = stats.msg.total_throughput();
+            if tp == 0.0 {
+                continue;
+            }
+            if marked - gain + tp > offload_tp {
+                let back = if self.transfer {
+                    let max_new = max_tp - marked + gain - tp;
+                    let min_new = min_tp + marked - gain + tp;
+                    self.swap_back(&mut min_iter, (min_b, max_b), (max_new, min_new), max_tp)
+                } else {
+                    None
+                };
+                let Some(back) = back else {
+                    break;
+                };
+                let back_tp = back.iter().fold(0.0, |sum, (_, t)| sum + t);
+                for (mb, mbt) in back {
+                    self.choose(mb, min_b, Some(max_b.clone()), mbt, mbt, offload_tp);
+                }
+                if self.debug {
+                    // Pulsar adds the swapped-back traffic only in debug mode.
+                    gain += back_tp;
+                }
+            }
+            marked += tp;
+            remaining -= 1;
+            let to = self.transfer.then(|| min_b.clone());
+            self.choose(bundle.clone(), max_b, to, tp, marked, offload_tp);
+        }
+        if marked > 0.0 {
+            let adjusted = (marked - gain) * max_load / max_tp;
+            self.st.offload(max_load, min_load, adjusted);
+            self.pairs_done += 1;
+            self.min_i += 1;
+            self.out.events.push(ShedEvent::TransferStdUpdated {
+                std: self.st.std,
+                target_std: self.target,
+            });
+            true
+        } else {
+            self.few += 1;
+            self.out.events.push(ShedEvent::BrokerSkipped {
+                strategy: S,
+                broker: max_b.clone(),
+                reason: BrokerSkipReason::WouldOvershoot,
+            });
+            false
+        }
+    }
+
+    /// "See if we can swap bundles from min to max broker": walk the min
+    /// broker's report (one iterator for the whole pair), keeping each bundle
+    /// whose move back leaves both brokers below the max broker's throughput,
+    /// until the max broker ends above the min broker and below 75 % of its
+    /// throughput. `new` is (max, min) throughput after the bundle that
+    /// overshoots. The bundles to move back, or `None` when no swap works.
+    fn swap_back(
+        &mut self,
+        min_iter: &mut std::slice::Iter<'_, (BundleId, BundleStats)>,
+        (min_b, max_b): (&BrokerId, &BrokerId),
+        (mut max_new, mut min_new): (f64, f64),
+        max_tp: f64,
+    ) -> Option<Vec<(BundleId, f64)>> {
+        let mut back: Vec<(BundleId, f64)> = Vec::new();
+        for (mb, ms) in min_iter.by_ref() {
+            if !self.transferable(mb, min_b, max_b) {
+                continue;
+            }
+            let mbt = ms.msg.total_throughput();
+            if mbt == 0.0 {
+                continue;
+            }
+            let (max_tmp, min_tmp) = (max_new + mbt, min_new - mbt);
+            if max_tmp < max_tp && min_tmp < max_tp {
+                back.push((mb.clone(), mbt));
+                max_new = max_tmp;
+                min_new = min_tmp;
+                if min_new <= max_new && max_new < max_tp * 0.75 {
+                    return Some(back);
+                }
+            }
+        }
+        None
+    }
+
+    /// `isTransferable` of `bundle` from `src` to `dst`; a refusal is told.
+    fn transferable(&mut self, bundle: &BundleId, src: &BrokerId, dst: &BrokerId) -> bool {
+        match self.policies.is_transferable(bundle, src, dst) {
+            Ok(()) => true,
+            Err(reason) => {
+                self.out.events.push(ShedEvent::PolicyRefused {
+                    strategy: S,
+                    broker: src.clone(),
+                    bundle: bundle.clone(),
+                    to: dst.clone(),
+                    reason,
+                });
+                false
+            }
+        }
+    }
+
+    /// An unload decision: `bundle` leaves `from` (for `to`, when transferring).
+    fn choose(
+        &mut self,
+        bundle: BundleId,
+        from: &BrokerId,
+        to: Option<BrokerId>,
+        value: f64,
+        marked: f64,
+        target: f64,
+    ) {
+        self.out.events.push(ShedEvent::BundleChosen {
+            strategy: S,
+            from: from.clone(),
+            to: to.clone(),
+            bundle: bundle.clone(),
+            metric: Metric::Throughput,
+            value,
+            marked,
+            target,
+        });
+        self.out.unloads.push(Unload {
+            bundle,
+            from: from.clone(),
+            to,
+        });
     }
 }
 
@@ -765,7 +855,10 @@ mod tests {
         assert!(out
             .events
             .iter()
-            .any(|e| matches!(e, ShedEvent::Idle { reason, .. } if reason.starts_with("stop: std"))));
+            .any(|e| matches!(e, ShedEvent::Idle {
+                    reason: IdleReason::TargetMet { .. },
+                    ..
+                })));
         assert_eq!(shedder.strategies.transfer.unload_condition_hit_count, 0);
     }
 

@@ -18,7 +18,7 @@ use super::super::load::{
 };
 use super::ema::BrokerLoadEma;
 use super::transfer::{top_bundles, TransferShedder};
-use super::{Narrate, ShedEvent, ShedOutcome, Unload, UnloadLabel, UnloadReason};
+use super::{IdleReason, Narrate, ShedEvent, ShedOutcome, Unload, UnloadLabel, UnloadReason};
 use crate::engine::SimRng;
 use std::collections::BTreeMap;
 
@@ -614,7 +614,17 @@ fn test_random_load() {
             c.cpu(&name, load);
         }
         let out = c.run(&mut st, &BTreeMap::new());
-        let ended = out.events.iter().any(|e| matches!(e, ShedEvent::Idle { reason, .. } if reason.starts_with("stop") || reason.starts_with("shedding condition")));
+        let ended = out.events.iter().any(|e| {
+            matches!(
+                e,
+                ShedEvent::Idle {
+                    reason: IdleReason::NoMorePairs { .. }
+                        | IdleReason::TargetMet { .. }
+                        | IdleReason::HitCount { .. },
+                    ..
+                }
+            )
+        });
         let std = out
             .events
             .iter()

@@ -20,7 +20,7 @@ use super::super::config::{Config, SheddingStrategy};
 use super::super::load::{BrokerId, BundleId, LoadData};
 use super::inputs::{BrokerInput, InputsContext, ShedInputs};
 use super::shared::{sheddable_bundles, short_term_msg_rate, short_term_throughput};
-use super::{recently_unloaded_event, Metric, ShedEvent, ShedOutcome, Unload};
+use super::{recently_unloaded_event, BrokerSkipReason, IdleReason, Metric, ShedEvent, ShedOutcome, Unload};
 use std::collections::BTreeMap;
 
 const S: SheddingStrategy = SheddingStrategy::UniformLoadShedder;
@@ -117,7 +117,7 @@ pub fn find(load: &LoadData, conf: &Config, recent: &BTreeMap<BundleId, u64>, gr
     else {
         out.events.push(ShedEvent::Idle {
             strategy: S,
-            reason: "no broker data".into(),
+            reason: IdleReason::NoBrokerData,
         });
         return out;
     };
@@ -128,9 +128,12 @@ pub fn find(load: &LoadData, conf: &Config, recent: &BTreeMap<BundleId, u64>, gr
     if !rate_fired && !tp_fired {
         out.events.push(ShedEvent::Idle {
             strategy: S,
-            reason: format!(
-                "message-rate difference {rate_diff:.1} % ≤ {rate_thr} % and throughput multiplier {tp_mult:.2} ≤ {tp_thr}"
-            ),
+            reason: IdleReason::BelowImbalanceThresholds {
+                rate_difference: rate_diff,
+                rate_threshold: rate_thr,
+                throughput_multiplier: tp_mult,
+                throughput_threshold: tp_thr,
+            },
         });
         return out;
     }
@@ -171,10 +174,9 @@ pub fn find(load: &LoadData, conf: &Config, recent: &BTreeMap<BundleId, u64>, gr
         out.events.push(ShedEvent::BrokerSkipped {
             strategy: S,
             broker: over.clone(),
-            reason: format!(
-                "it has {} bundle(s); at least two are needed",
-                local.bundles.len()
-            ),
+            reason: BrokerSkipReason::TooFewBundles {
+                bundles: local.bundles.len(),
+            },
         });
         return out;
     }
@@ -182,15 +184,11 @@ pub fn find(load: &LoadData, conf: &Config, recent: &BTreeMap<BundleId, u64>, gr
         out.events.push(ShedEvent::BrokerSkipped {
             strategy: S,
             broker: over.clone(),
-            reason: format!(
-                "{} to move < {} ({})",
-                metric.fmt(required as f64),
-                metric.fmt(floor),
-                match metric {
-                    Metric::MsgRate => "minUnloadMessage",
-                    Metric::Throughput => "minUnloadMessageThroughput",
-                }
-            ),
+            reason: BrokerSkipReason::BelowMinUnload {
+                metric,
+                required: required as f64,
+                floor,
+            },
         });
         return out;
     }
@@ -393,7 +391,7 @@ mod tests {
         let out = Shedder::default().find_bundles_for_unloading(&small.load, &c, 0, &mut rng());
         assert!(out.unloads.is_empty());
         assert!(out.events.iter().any(
-            |e| matches!(e, ShedEvent::BrokerSkipped { reason, .. } if reason.contains("minUnloadMessage"))
+            |e| matches!(e, ShedEvent::BrokerSkipped { reason, .. } if reason.to_string().contains("minUnloadMessage"))
         ));
     }
 
