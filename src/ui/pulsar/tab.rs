@@ -16,7 +16,7 @@ use crate::playground::Narrated;
 use crate::scenario::presets::PULSAR_NAMESPACE as NAMESPACE;
 use crate::sort::StableSort;
 use crate::ui::components::field_error::FieldError;
-use crate::ui::store::{Msg, Notice, StoreCtx, Subject};
+use crate::ui::store::{Msg, Notice, StoreCtx, Subject, SubjectKind};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -522,7 +522,7 @@ pub fn PulsarTab() -> Html {
     let detail = store
         .highlight
         .as_ref()
-        .filter(|s| s.kind == "bundle")
+        .filter(|s| s.kind == SubjectKind::Bundle)
         .and_then(|s| ring.bundles.iter().find(|b| format!("{ns}/{}", b.name) == s.id))
         .map(|b| {
             format!(
