@@ -11,6 +11,7 @@
 //! save ([`Store::workspace_json`]), `window.lbscope` ([`Store::inspect`]).
 
 pub mod compare;
+mod field;
 mod inspect;
 mod lesson_run;
 pub mod motion;
@@ -21,6 +22,7 @@ mod store;
 mod tab;
 mod workspace;
 
+pub use field::Field;
 pub use inspect::{Inspect, INSPECT_MAX_BUNDLES, INSPECT_MAX_EVENTS, INSPECT_MAX_TOPICS};
 pub use lesson_run::{LessonMsg, LessonRun, Progress};
 pub use opening::{OpenProgress, Opening, OPEN_CHUNK};
