@@ -84,27 +84,6 @@ impl System {
         self as usize
     }
 
-    /// What one round is called ([`Engine::ROUND`]: "Step", "Schedule", "Rebalance").
-    pub fn round_name(self) -> &'static str {
-        self.round_words().0
-    }
-
-    /// What one round does, in a sentence ([`Engine::ROUND_HELP`]).
-    pub fn round_help(self) -> &'static str {
-        self.round_words().1
-    }
-
-    fn round_words(self) -> (&'static str, &'static str) {
-        struct Words;
-        impl Visit for Words {
-            type Out = (&'static str, &'static str);
-            fn visit<E: Engine>(self) -> Self::Out {
-                (E::ROUND, E::ROUND_HELP)
-            }
-        }
-        self.visit(Words)
-    }
-
     /// Run `v` with this system's engine type.
     pub fn visit<V: Visit>(self, v: V) -> V::Out {
         match self {
@@ -379,6 +358,9 @@ pub fn apply_setup_some<E: Engine>(
 /// * Given the same config, seed and actions, the events and states are identical
 ///   on every platform (native and wasm32).
 /// * [`Engine::invariants`] holds after every successful `apply`.
+///
+/// What the page calls an engine's round and its work is not here: see
+/// `playground::Present` (docs/architecture.md, the Engine contract).
 pub trait Engine: Clone + Debug + Sized + 'static {
     /// Every tunable, named as the real system names it; `Default` is the real default.
     type Config: Debug + Schema;
@@ -404,12 +386,6 @@ pub trait Engine: Clone + Debug + Sized + 'static {
     /// One round: what Step / Play does (Pulsar: `Step`; Flink: `Schedule`;
     /// Kafka Streams: `Rebalance`).
     fn round_action() -> Self::Action;
-
-    /// What [`Engine::round_action`] is called on the round button ("Step").
-    const ROUND: &'static str;
-
-    /// What one round does, in a sentence (the round button's tooltip).
-    const ROUND_HELP: &'static str;
 
     /// The action that sets config keys.
     fn set_config(change: schema::ConfigChange<Self::Config>) -> Self::Action;
@@ -444,9 +420,6 @@ pub trait Engine: Clone + Debug + Sized + 'static {
         1
     }
 
-    /// What the weight beyond one per action counts ("topics").
-    const WEIGHT_UNIT: &'static str = "items";
-
     /// The work `action` makes when a scenario is opened, for the page's
     /// announcement of a heavy one: its weight, plus what it builds that costs
     /// memory and time later (slots, subtasks, partitions, threads, bundles).
@@ -454,9 +427,6 @@ pub trait Engine: Clone + Debug + Sized + 'static {
         let _ = config;
         Self::weight(action)
     }
-
-    /// What [`Engine::open_cost`] beyond one per action counts.
-    const OPEN_UNIT: &'static str = Self::WEIGHT_UNIT;
 
     /// What is left of a heavy action applied in parts (see
     /// [`Engine::apply_part`]); an uninhabited type for a system whose actions

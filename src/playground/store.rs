@@ -818,7 +818,7 @@ fn work(sc: &Scenario) -> (u64, &'static str) {
         fn visit<E: crate::scenario::InBody>(self, log: &crate::scenario::Log<E>) -> Self::Out {
             (
                 log.setup.iter().chain(&log.actions).map(E::weight).sum(),
-                E::WEIGHT_UNIT,
+                super::words(E::SYSTEM).weight_unit,
             )
         }
     }
@@ -838,7 +838,7 @@ fn open_work(sc: &Scenario) -> (u64, &'static str) {
                     .chain(&log.actions)
                     .map(|a| E::open_cost(&log.config, a))
                     .fold(0u64, u64::saturating_add),
-                E::OPEN_UNIT,
+                super::words(E::SYSTEM).open_unit,
             )
         }
     }

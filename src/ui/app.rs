@@ -464,7 +464,7 @@ pub fn App() -> Html {
         .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()));
     let empty = format!(
         "Press {} (or n) to run a round; its metrics appear here.",
-        store.tab.round_name()
+        crate::playground::words(store.tab).round
     );
 
     // The controls the lesson step needs (CSS hides the other groups).
