@@ -86,27 +86,6 @@ impl System {
         self as usize
     }
 
-    /// What one round is called ([`Engine::ROUND`]: "Step", "Schedule", "Rebalance").
-    pub fn round_name(self) -> &'static str {
-        self.round_words().0
-    }
-
-    /// What one round does, in a sentence ([`Engine::ROUND_HELP`]).
-    pub fn round_help(self) -> &'static str {
-        self.round_words().1
-    }
-
-    fn round_words(self) -> (&'static str, &'static str) {
-        struct Words;
-        impl Visit for Words {
-            type Out = (&'static str, &'static str);
-            fn visit<E: Engine>(self) -> Self::Out {
-                (E::ROUND, E::ROUND_HELP)
-            }
-        }
-        self.visit(Words)
-    }
-
     /// Run `v` with this system's engine type.
     pub fn visit<V: Visit>(self, v: V) -> V::Out {
         match self {
@@ -203,33 +182,97 @@ pub fn list_narration(
     (out, false)
 }
 
+/// The kinds of thing a view draws and an event can be about; each is the
+/// `<kind>` of the `data-<kind>` attribute the views put on its elements.
+/// (Listed in the order of their names, so subjects sort as their names do.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SubjectKind {
+    /// A Pulsar broker, id its name.
+    Broker,
+    /// A Pulsar bundle, id `tenant/ns/0xLLLLLLLL_0xUUUUUUUU`.
+    Bundle,
+    /// A Kafka Streams instance, id its name.
+    Instance,
+    /// A Flink slot, id `tm-0/1` (TaskManager / slot index).
+    Slot,
+    /// A Kafka Streams task, id `0_1`.
+    Task,
+    /// A Kafka Streams stream thread, id `instance/T1`.
+    Thread,
+    /// A Flink TaskManager, id its name.
+    Tm,
+    /// A Pulsar or Kafka topic, id its full name.
+    Topic,
+    /// A Flink job vertex, id its name.
+    Vertex,
+}
+
+impl SubjectKind {
+    /// Every kind.
+    pub const ALL: [SubjectKind; 9] = [
+        SubjectKind::Broker,
+        SubjectKind::Bundle,
+        SubjectKind::Instance,
+        SubjectKind::Slot,
+        SubjectKind::Task,
+        SubjectKind::Thread,
+        SubjectKind::Tm,
+        SubjectKind::Topic,
+        SubjectKind::Vertex,
+    ];
+
+    /// Its name, the `<kind>` of `data-<kind>` (`"bundle"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SubjectKind::Broker => "broker",
+            SubjectKind::Bundle => "bundle",
+            SubjectKind::Instance => "instance",
+            SubjectKind::Slot => "slot",
+            SubjectKind::Task => "task",
+            SubjectKind::Thread => "thread",
+            SubjectKind::Tm => "tm",
+            SubjectKind::Topic => "topic",
+            SubjectKind::Vertex => "vertex",
+        }
+    }
+
+    /// The `data-` attribute the views put on such elements (`"data-bundle"`).
+    pub fn attribute(self) -> &'static str {
+        match self {
+            SubjectKind::Broker => "data-broker",
+            SubjectKind::Bundle => "data-bundle",
+            SubjectKind::Instance => "data-instance",
+            SubjectKind::Slot => "data-slot",
+            SubjectKind::Task => "data-task",
+            SubjectKind::Thread => "data-thread",
+            SubjectKind::Tm => "data-tm",
+            SubjectKind::Topic => "data-topic",
+            SubjectKind::Vertex => "data-vertex",
+        }
+    }
+}
+
+impl std::fmt::Display for SubjectKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// What a view draws and an event can be about: matched against the element's
 /// `data-<kind>` attribute (kind `bundle`, id `public/default/0x00000000_0x40000000`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Subject {
-    /// `bundle`, `topic`, `slot`, `task`, `broker`, `tm`, `vertex`, `thread`, `instance`, `client`.
-    pub kind: &'static str,
+    /// What it is.
+    pub kind: SubjectKind,
     /// The entity's id, as in the `data-<kind>` attribute.
     pub id: String,
 }
 
 impl Subject {
-    /// Every kind of subject, as the views' `data-<kind>` attributes name them.
-    pub const KINDS: [&'static str; 10] = [
-        "bundle", "topic", "slot", "task", "broker", "tm", "vertex", "thread", "instance", "client",
-    ];
-
     /// A subject.
-    pub fn new(kind: &'static str, id: impl Into<String>) -> Subject {
+    pub fn new(kind: SubjectKind, id: impl Into<String>) -> Subject {
         Subject { kind, id: id.into() }
-    }
-
-    /// A subject of the kind named `kind` (as a `data-` attribute names it), if it is one.
-    pub fn of_kind(kind: &str, id: impl Into<String>) -> Option<Subject> {
-        Self::KINDS
-            .iter()
-            .find(|k| **k == kind)
-            .map(|k| Subject::new(k, id))
     }
 }
 
@@ -317,6 +360,9 @@ pub fn apply_setup_some<E: Engine>(
 /// * Given the same config, seed and actions, the events and states are identical
 ///   on every platform (native and wasm32).
 /// * [`Engine::invariants`] holds after every successful `apply`.
+///
+/// What the page calls an engine's round and its work is not here: see
+/// `playground::Present` (docs/architecture.md, the Engine contract).
 pub trait Engine: Clone + Debug + Sized + 'static {
     /// Every tunable, named as the real system names it; `Default` is the real default.
     type Config: Debug + Schema;
@@ -342,12 +388,6 @@ pub trait Engine: Clone + Debug + Sized + 'static {
     /// One round: what Step / Play does (Pulsar: `Step`; Flink: `Schedule`;
     /// Kafka Streams: `Rebalance`).
     fn round_action() -> Self::Action;
-
-    /// What [`Engine::round_action`] is called on the round button ("Step").
-    const ROUND: &'static str;
-
-    /// What one round does, in a sentence (the round button's tooltip).
-    const ROUND_HELP: &'static str;
 
     /// The action that sets config keys.
     fn set_config(change: schema::ConfigChange<Self::Config>) -> Self::Action;
@@ -382,9 +422,6 @@ pub trait Engine: Clone + Debug + Sized + 'static {
         1
     }
 
-    /// What the weight beyond one per action counts ("topics").
-    const WEIGHT_UNIT: &'static str = "items";
-
     /// The work `action` makes when a scenario is opened, for the page's
     /// announcement of a heavy one: its weight, plus what it builds that costs
     /// memory and time later (slots, subtasks, partitions, threads, bundles).
@@ -392,9 +429,6 @@ pub trait Engine: Clone + Debug + Sized + 'static {
         let _ = config;
         Self::weight(action)
     }
-
-    /// What [`Engine::open_cost`] beyond one per action counts.
-    const OPEN_UNIT: &'static str = Self::WEIGHT_UNIT;
 
     /// What is left of a heavy action applied in parts (see
     /// [`Engine::apply_part`]); an uninhabited type for a system whose actions
@@ -478,5 +512,39 @@ pub trait Engine: Clone + Debug + Sized + 'static {
         let value =
             serde_json::from_str(info.name).unwrap_or_else(|_| serde_json::Value::String(info.name.into()));
         schema::Patch::<Self::Config>::one(info.key, value)?.apply_to(&Self::Config::default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Subject, SubjectKind};
+
+    /// A subject's kind is written (JSON, `data-` attributes) by its one name,
+    /// and subjects sort by that name, as they did when the kind was a string.
+    #[test]
+    fn subject_kinds_have_one_name_each() {
+        let mut names: Vec<&str> = SubjectKind::ALL.iter().map(|k| k.as_str()).collect();
+        let sorted = {
+            let mut s = names.clone();
+            s.sort_unstable();
+            s
+        };
+        assert_eq!(names, sorted, "variants in name order");
+        names.dedup();
+        assert_eq!(names.len(), SubjectKind::ALL.len());
+        for k in SubjectKind::ALL {
+            assert_eq!(k.attribute(), format!("data-{}", k.as_str()));
+            assert_eq!(serde_json::to_value(k).unwrap(), serde_json::json!(k.as_str()));
+            assert_eq!(
+                serde_json::from_value::<SubjectKind>(k.as_str().into()).unwrap(),
+                k
+            );
+        }
+        let s = Subject::new(SubjectKind::Tm, "tm-0");
+        assert_eq!(
+            serde_json::to_value(&s).unwrap(),
+            serde_json::json!({"kind": "tm", "id": "tm-0"})
+        );
+        assert!(Subject::new(SubjectKind::Broker, "z") < Subject::new(SubjectKind::Bundle, "a"));
     }
 }

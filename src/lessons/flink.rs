@@ -2,8 +2,8 @@
 
 use super::text::{and_list, bracket};
 use super::{
-    setting_from, step, About, Concept, Controls as C, Ctx, FocusKind as F, Lesson, Narrator, RealSystem,
-    Said, Step,
+    setting_from, step, About, Concept, Controls as C, Ctx, Lesson, Narrator, RealSystem, Said, Step,
+    SubjectKind as F,
 };
 use crate::engine::flink::job_graph::{DistributionPattern as P, EdgeSpec, JobSpec, VertexSpec};
 use crate::engine::flink::seed_spread::{describe, outcomes_over_seeds};

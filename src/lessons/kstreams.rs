@@ -2,8 +2,8 @@
 
 use super::text::{and_list, num};
 use super::{
-    setting_from, setting_lit, step, About, Concept, Controls as C, Ctx, FocusKind as F, Lesson, Narrator,
-    RealSystem, Said, Step,
+    setting_from, setting_lit, step, About, Concept, Controls as C, Ctx, Lesson, Narrator, RealSystem, Said,
+    Step, SubjectKind as F,
 };
 use crate::engine::kstreams::{Action as A, Config, Event as E, Reason, Role, Sim, SubtopologySpec, TaskId};
 use crate::engine::Engine;

@@ -117,49 +117,10 @@ impl Concept {
     ];
 }
 
-/// What a UI element is, for highlighting (`data-<kind>="<id>"`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FocusKind {
-    /// A Pulsar bundle, id `tenant/ns/0xLLLLLLLL_0xUUUUUUUU`.
-    Bundle,
-    /// A Pulsar broker, id its name.
-    Broker,
-    /// A Pulsar topic, id its full name.
-    Topic,
-    /// A Flink TaskManager, id its name.
-    Tm,
-    /// A Flink slot, id `tm-0/1` (TaskManager / slot index).
-    Slot,
-    /// A Kafka Streams task, id `0_1`.
-    Task,
-    /// A Kafka Streams instance, id its name.
-    Instance,
-}
+pub use crate::engine::SubjectKind;
 
-impl FocusKind {
-    /// The `data-` attribute name the UI puts on such elements.
-    pub fn attribute(self) -> &'static str {
-        match self {
-            FocusKind::Bundle => "data-bundle",
-            FocusKind::Broker => "data-broker",
-            FocusKind::Topic => "data-topic",
-            FocusKind::Tm => "data-tm",
-            FocusKind::Slot => "data-slot",
-            FocusKind::Task => "data-task",
-            FocusKind::Instance => "data-instance",
-        }
-    }
-}
-
-/// One element to highlight.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Focus {
-    /// Kind.
-    pub kind: FocusKind,
-    /// Id (the value of `data-<kind>`).
-    pub id: String,
-}
+/// One element to highlight (`data-<kind>="<id>"`).
+pub type Focus = crate::engine::Subject;
 
 /// Groups of controls a step needs (the UI hides the others).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -235,11 +196,8 @@ impl Said {
         }
     }
     /// Add a focus.
-    pub fn focus(mut self, kind: FocusKind, id: impl AsRef<str>) -> Said {
-        self.focus.push(Focus {
-            kind,
-            id: id.as_ref().to_string(),
-        });
+    pub fn focus(mut self, kind: SubjectKind, id: impl AsRef<str>) -> Said {
+        self.focus.push(Focus::new(kind, id.as_ref()));
         self
     }
 }

@@ -2,8 +2,8 @@
 
 use super::text::{and_list, hex, num, pct};
 use super::{
-    setting_from, step, About, Concept, Controls as C, Ctx, FocusKind as F, Lesson, Narrator, RealSystem,
-    Said, Step,
+    setting_from, step, About, Concept, Controls as C, Ctx, Lesson, Narrator, RealSystem, Said, Step,
+    SubjectKind as F,
 };
 use crate::engine::pulsar::broker::{Capacity, DirectUsage};
 use crate::engine::pulsar::bundle::BundleRange;

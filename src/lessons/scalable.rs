@@ -4,7 +4,7 @@
 
 use super::text::{and_list, num};
 use super::{
-    setting_from, step, About, Concept, Controls as C, Ctx, FocusKind as F, Lesson, RealSystem, Said,
+    setting_from, step, About, Concept, Controls as C, Ctx, Lesson, RealSystem, Said, SubjectKind as F,
 };
 use crate::engine::pulsar::auto_scale::Decision;
 use crate::engine::pulsar::scalable_topic::ScalableEvent;

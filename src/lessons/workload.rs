@@ -3,7 +3,7 @@
 
 use super::text::num;
 use super::{
-    setting_from, step, About, Concept, Controls as C, Ctx, FocusKind as F, Lesson, RealSystem, Said,
+    setting_from, step, About, Concept, Controls as C, Ctx, Lesson, RealSystem, Said, SubjectKind as F,
 };
 use crate::engine::pulsar::broker::Capacity;
 use crate::engine::pulsar::config::Profile;
@@ -994,7 +994,7 @@ fn warmup_text(c: &KCtx) -> Said {
             format!(" c now runs {} as active.", on_c.join(", "))
         }
     ))
-    .focus(super::FocusKind::Instance, "c")
+    .focus(super::SubjectKind::Instance, "c")
 }
 
 /// Kafka Streams warm-ups catching up while records keep arriving.

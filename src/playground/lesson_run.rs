@@ -3,7 +3,6 @@
 //! and leaving the lesson brings the learner's tab back as it was.
 
 use super::{Live, Notice, Page, Store};
-use crate::engine::Subject;
 use crate::lessons::{self, Lesson, StepView};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -105,10 +104,7 @@ impl Store {
     /// same state, and keeping it lets the page play that action's motions).
     fn show_lesson(&mut self, lesson: &'static Lesson, k: usize, session: Live) -> Result<(), String> {
         let view = lesson.render(k).map_err(|e| e.to_string())?;
-        self.highlight = view
-            .focus
-            .first()
-            .and_then(|f| Subject::of_kind(f.kind.attribute().trim_start_matches("data-"), f.id.clone()));
+        self.highlight = view.focus.first().cloned();
         self.progress.visit(lesson.id, k, view.free_play);
         self.tab = lesson.system;
         self.lesson = Some(LessonRun {

@@ -11,19 +11,23 @@
 //! save ([`Store::workspace_json`]), `window.lbscope` ([`Store::inspect`]).
 
 pub mod compare;
+mod field;
 mod inspect;
 mod lesson_run;
 pub mod motion;
 mod opening;
 pub mod predict;
+mod present;
 pub mod ring_model;
 mod store;
 mod tab;
 mod workspace;
 
+pub use field::Field;
 pub use inspect::{Inspect, INSPECT_MAX_BUNDLES, INSPECT_MAX_EVENTS, INSPECT_MAX_TOPICS};
 pub use lesson_run::{LessonMsg, LessonRun, Progress};
 pub use opening::{OpenProgress, Opening, OPEN_CHUNK};
+pub use present::{words, Present, Words};
 pub use store::{Boot, EventLogRows, Msg, Store, HEAVY_REPLAY, MAX_LOG_ROWS};
 pub use tab::{History, Live, Tab};
 pub use workspace::Workspace;

@@ -28,7 +28,7 @@ pub struct OpenProgress {
     pub done: u64,
     /// Units in all (setup and log).
     pub total: u64,
-    /// What a unit is ([`Engine::WEIGHT_UNIT`](crate::engine::Engine::WEIGHT_UNIT): "topics", "items", ...).
+    /// What a unit is ([`Words::weight_unit`](super::Words::weight_unit): "topics", "items", ...).
     pub unit: &'static str,
     /// The scenario's system.
     pub system: System,
@@ -209,7 +209,7 @@ impl Opening {
                 Ok(Opening {
                     build: Rc::new(RefCell::new(Box::new(b))),
                     total,
-                    unit: E::WEIGHT_UNIT,
+                    unit: super::words(E::SYSTEM).weight_unit,
                     system: E::SYSTEM,
                 })
             }

@@ -2,7 +2,7 @@
 
 use super::opening::{OpenProgress, Opening, OPEN_CHUNK};
 use super::workspace::{Restored, Workspace, WORKSPACE_VERSION};
-use super::{EventRow, LessonMsg, LessonRun, Live, Notice, Page, Progress, Proposal, SettingRow};
+use super::{EventRow, Field, LessonMsg, LessonRun, Live, Notice, Page, Progress, Proposal, SettingRow};
 use crate::engine::{AnyAction, Engine, Series, Subject, System};
 use crate::gallery;
 use crate::lessons;
@@ -89,7 +89,7 @@ pub enum Msg {
     Help(bool),
     /// Run a message on behalf of a form field: if it is refused, the message goes
     /// next to that field (`field_error`) instead of the notice bar.
-    AtField(&'static str, Box<Msg>),
+    AtField(Field, Box<Msg>),
     /// Show (true) or drop (false) what the next round would do.
     Propose(bool),
     /// Apply the proposed round.
@@ -531,7 +531,7 @@ impl Store {
         if let Msg::AtField(field, inner) = msg {
             let mut o = self.reduce(*inner);
             if let Some(Notice::Error(m)) = o.notice.take() {
-                o.field_error = Some((field.to_string(), m));
+                o.field_error = Some((field.id().to_string(), m));
             }
             return o;
         }
@@ -843,7 +843,7 @@ fn work(sc: &Scenario) -> (u64, &'static str) {
         fn visit<E: crate::scenario::InBody>(self, log: &crate::scenario::Log<E>) -> Self::Out {
             (
                 log.setup.iter().chain(&log.actions).map(E::weight).sum(),
-                E::WEIGHT_UNIT,
+                super::words(E::SYSTEM).weight_unit,
             )
         }
     }
@@ -863,7 +863,7 @@ fn open_work(sc: &Scenario) -> (u64, &'static str) {
                     .chain(&log.actions)
                     .map(|a| E::open_cost(&log.config, a))
                     .fold(0u64, u64::saturating_add),
-                E::OPEN_UNIT,
+                super::words(E::SYSTEM).open_unit,
             )
         }
     }

@@ -420,7 +420,7 @@ pub fn App() -> Html {
     // render that marks it).
     let on_pick = use_callback(store.dispatcher(), |s: Option<crate::engine::Subject>, d| {
         if let Some(s) = &s {
-            let (kind, id) = (s.kind, s.id.clone());
+            let (kind, id) = (s.kind.as_str(), s.id.clone());
             gloo::timers::callback::Timeout::new(0, move || super::motion::reveal(kind, &id)).forget();
         }
         d.dispatch(Msg::Highlight(s))
@@ -464,7 +464,7 @@ pub fn App() -> Html {
         .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()));
     let empty = format!(
         "Press {} (or n) to run a round; its metrics appear here.",
-        store.tab.round_name()
+        crate::playground::words(store.tab).round
     );
 
     // The controls the lesson step needs (CSS hides the other groups).
@@ -514,7 +514,7 @@ pub fn App() -> Html {
             if let Some(page) = page {
                 <main class="page-main" id="page-main" tabindex="-1">{ page }</main>
             } else {
-            <main id="main" tabindex="-1" data-highlight-kind={store.highlight.as_ref().map(|h| h.kind)}
+            <main id="main" tabindex="-1" data-highlight-kind={store.highlight.as_ref().map(|h| h.kind.as_str())}
                   data-highlight-id={store.highlight.as_ref().map(|h| h.id.clone())}
                   data-lesson-controls={lesson_controls} data-lesson-aside={no_aside}>
                 <StartHere />

@@ -2,7 +2,7 @@
 //! behind `use_reducer` and a context. The only thing added here is the clock:
 //! the time the engine took for a round, measured around the reducer.
 
-pub use crate::engine::Subject;
+pub use crate::engine::{Subject, SubjectKind};
 pub use crate::playground::{EventRow, LessonMsg, Msg, Notice, Page, Store};
 use std::ops::Deref;
 use std::rc::Rc;

@@ -182,18 +182,21 @@ fn every_engine_names_its_round() {
     assert_eq!(kstreams::Sim::round_action(), kstreams::Action::Rebalance);
 }
 
-/// Every system names its round (the round button's label and tooltip) and
-/// the round action it stands for is the one a log counts rounds by.
+/// Every system names its round on the page (the round button's label and
+/// tooltip), and the page finds each system's words from its engine type.
 #[test]
 fn every_system_names_its_round() {
     use lbscope::engine::System;
-    let names: Vec<&str> = System::ALL.iter().map(|s| s.round_name()).collect();
+    use lbscope::playground::{words, Present};
+    let names: Vec<&str> = System::ALL.iter().map(|s| words(*s).round).collect();
     assert_eq!(names, ["Step", "Schedule", "Rebalance"]);
+    assert_eq!(words(System::Pulsar), &pulsar::Sim::WORDS);
+    assert_eq!(words(System::Flink), &flink::Sim::WORDS);
+    assert_eq!(words(System::Kstreams), &kstreams::Sim::WORDS);
     for s in System::ALL {
-        assert!(s.round_help().len() > 20, "{s:?}: {}", s.round_help());
-        assert!(
-            !s.round_help().ends_with('.'),
-            "{s:?}: the tooltip adds the key after it"
-        );
+        let help = words(s).round_help;
+        assert!(help.len() > 20, "{s:?}: {help}");
+        assert!(!help.ends_with('.'), "{s:?}: the tooltip adds the key after it");
+        assert_eq!(words(s).weight_unit == "topics", s == System::Pulsar, "{s:?}");
     }
 }

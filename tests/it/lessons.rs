@@ -246,7 +246,7 @@ fn every_step_replays_with_2_to_4_sentences_and_engine_numbers() {
 
 #[test]
 fn every_focus_names_an_element_of_the_state() {
-    use lessons::FocusKind as K;
+    use lessons::SubjectKind as K;
     let mut total = 0;
     for l in lessons::all() {
         for k in 0..l.steps.len() {

@@ -3,7 +3,7 @@
 
 use lbscope::engine::{flink, kstreams, pulsar, System};
 use lbscope::lessons;
-use lbscope::playground::{Boot, LessonMsg, Msg, Notice, Page, Store, Workspace};
+use lbscope::playground::{Boot, Field, LessonMsg, Msg, Notice, Page, Store, Workspace};
 use lbscope::scenario::{presets, url, Scenario};
 use serde_json::json;
 
@@ -65,7 +65,7 @@ fn actions_go_to_the_tab_of_their_system_and_undo_redo_seek() {
 fn a_refused_field_input_is_shown_next_to_that_field() {
     let s = run(
         boot(None, None),
-        [Msg::AtField("pulsar-topics", Box::new(topic("a/b/c")))],
+        [Msg::AtField(Field::PulsarTopics, Box::new(topic("a/b/c")))],
     );
     let (field, msg) = s.field_error.clone().unwrap();
     assert_eq!(field, "pulsar-topics");

@@ -634,8 +634,6 @@ impl Engine for Sim {
     type Event = Event;
     type Error = Error;
     const SYSTEM: System = System::Flink;
-    const ROUND: &'static str = "Schedule";
-    const ROUND_HELP: &'static str = "Deploy the job: tasks to slots, then slots to TaskManagers";
 
     /// Every action is applied whole.
     type Rest = std::convert::Infallible;
@@ -752,8 +750,6 @@ impl Engine for Sim {
             _ => 0,
         }
     }
-
-    const OPEN_UNIT: &'static str = "slots and subtasks";
 
     fn view_json(&self) -> serde_json::Value {
         serde_json::json!({ "slot_grid": self.slot_grid(), "metrics": self.metrics() })

@@ -2,7 +2,7 @@
 //! slot (`tm-0/1`) or a job vertex (its name).
 
 use super::Event;
-use crate::engine::Subject;
+use crate::engine::{Subject, SubjectKind};
 
 /// The subject of a Flink event.
 pub fn of(e: &Event) -> Option<Subject> {
@@ -13,10 +13,12 @@ pub fn of(e: &Event) -> Option<Subject> {
         | Event::TaskManagerRestored { tm, .. }
         | Event::SlotRequestsMatched { tm, .. }
         | Event::SlotsOccupied { tm, .. }
-        | Event::TaskManagerResourcesSet { tm, .. } => Some(Subject::new("tm", tm.clone())),
-        Event::SlotRequestMatched { tm, slot, .. } => Some(Subject::new("slot", format!("{tm}/{slot}"))),
+        | Event::TaskManagerResourcesSet { tm, .. } => Some(Subject::new(SubjectKind::Tm, tm.clone())),
+        Event::SlotRequestMatched { tm, slot, .. } => {
+            Some(Subject::new(SubjectKind::Slot, format!("{tm}/{slot}")))
+        }
         Event::SubtasksAssigned { vertex, .. } | Event::ResourceRequirementsSet { vertex, .. } => {
-            Some(Subject::new("vertex", vertex.clone()))
+            Some(Subject::new(SubjectKind::Vertex, vertex.clone()))
         }
         Event::JobDefined { .. }
         | Event::ConfigChanged { .. }

@@ -970,8 +970,6 @@ impl Engine for Sim {
     type Event = Event;
     type Error = Error;
     const SYSTEM: System = System::Kstreams;
-    const ROUND: &'static str = "Rebalance";
-    const ROUND_HELP: &'static str = "One rebalance of the group";
 
     /// Every action is applied whole.
     type Rest = std::convert::Infallible;
@@ -1183,8 +1181,6 @@ impl Engine for Sim {
             _ => 0,
         }
     }
-
-    const OPEN_UNIT: &'static str = "partitions and threads";
 
     fn view_json(&self) -> serde_json::Value {
         serde_json::to_value(self.view()).unwrap_or_default()

@@ -325,7 +325,10 @@ impl WorkloadEvent {
             WorkloadEvent::Produced { produced, .. } if produced.len() == 1 => &produced[0].topic,
             WorkloadEvent::Produced { .. } => return None,
         };
-        Some(crate::engine::Subject::new("topic", topic.clone()))
+        Some(crate::engine::Subject::new(
+            crate::engine::SubjectKind::Topic,
+            topic.clone(),
+        ))
     }
 }
 

@@ -1012,9 +1012,6 @@ impl Engine for Sim {
     type Event = Event;
     type Error = Error;
     const SYSTEM: System = System::Pulsar;
-    const ROUND: &'static str = "Step";
-    const ROUND_HELP: &'static str =
-        "One full round: brokers report, bundles split, the shedder unloads, clients look up";
 
     fn new(config: Config, seed: u64) -> Result<Self, Error> {
         validate_config(&config)?;
@@ -1292,8 +1289,6 @@ impl Engine for Sim {
         matches!(e, Event::RoundDone { .. } | Event::Workload(_))
     }
 
-    const WEIGHT_UNIT: &'static str = "topics";
-
     fn weight(a: &Action) -> u64 {
         1 + match a {
             Action::CreateTopics { count, .. } => u64::from(*count),
@@ -1312,8 +1307,6 @@ impl Engine for Sim {
                 _ => 0,
             }
     }
-
-    const OPEN_UNIT: &'static str = "topics and bundles";
 
     fn view_json(&self) -> serde_json::Value {
         let rings: Vec<_> = self

@@ -6,14 +6,14 @@ use super::load::{BrokerId, BundleId};
 use super::place::PlaceEvent;
 use super::shed::ShedEvent;
 use super::Event;
-use crate::engine::Subject;
+use crate::engine::{Subject, SubjectKind};
 
 fn bundle(b: &BundleId) -> Option<Subject> {
-    Some(Subject::new("bundle", b.to_string()))
+    Some(Subject::new(SubjectKind::Bundle, b.to_string()))
 }
 
 fn broker(b: &BrokerId) -> Option<Subject> {
-    Some(Subject::new("broker", b.0.to_string()))
+    Some(Subject::new(SubjectKind::Broker, b.0.to_string()))
 }
 
 /// The subject of a Pulsar event.
@@ -21,7 +21,7 @@ pub fn of(e: &Event) -> Option<Subject> {
     match e {
         Event::TopicCreated { topic, .. }
         | Event::PartitionedTopicCreated { topic, .. }
-        | Event::TopicTrafficSet { topic, .. } => Some(Subject::new("topic", topic.0.to_string())),
+        | Event::TopicTrafficSet { topic, .. } => Some(Subject::new(SubjectKind::Topic, topic.0.to_string())),
         Event::BrokerAdded { broker: b, .. }
         | Event::BrokerCrashed { broker: b, .. }
         | Event::BrokerRestored { broker: b }
@@ -42,7 +42,7 @@ pub fn of(e: &Event) -> Option<Subject> {
         Event::Shed(s) => shed(s),
         Event::Place(p) => place(p),
         Event::Workload(w) => w.subject(),
-        Event::Scalable(s) => Some(Subject::new("topic", s.topic().to_string())),
+        Event::Scalable(s) => Some(Subject::new(SubjectKind::Topic, s.topic().to_string())),
         Event::NamespaceCreated { .. }
         | Event::TopicsCreated { .. }
         | Event::NoLeader

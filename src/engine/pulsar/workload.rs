@@ -893,7 +893,7 @@ impl WorkloadEvent {
             | WorkloadEvent::Removed { pattern, .. } => match &pattern.target {
                 Target::Topic { topic } => TopicName::parse(topic)
                     .ok()
-                    .map(|n| crate::engine::Subject::new("topic", n.0.to_string())),
+                    .map(|n| crate::engine::Subject::new(crate::engine::SubjectKind::Topic, n.0.to_string())),
                 _ => None,
             },
             WorkloadEvent::Applied { .. } => None,

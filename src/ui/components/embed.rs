@@ -160,7 +160,7 @@ pub fn EmbedApp() -> Html {
         let store = store.clone();
         Callback::from(move |_: MouseEvent| store.dispatch(m.clone()))
     };
-    let step_label = store.tab.round_name();
+    let step_label = crate::playground::words(store.tab).round;
     html! {
         <ContextProvider<StoreCtx> context={store.clone()}>
             <div class="embed" data-embed-view={kind.name()} data-system={store.tab.slug()}

@@ -211,7 +211,7 @@ pub fn EventLog(p: &EventLogProps) -> Html {
         let title = r
             .subject
             .as_ref()
-            .map(|s| format!("Highlight {} {}", s.kind, s.id))
+            .map(|s| format!("Highlight {} {}", s.kind.as_str(), s.id))
             .unwrap_or_default();
         let text = one_unit(&r.text.text);
         let (head, cut) = line_head(&text);

@@ -4,17 +4,18 @@
 //! it), and reading comma-separated lists. The engine judges every value.
 
 use crate::engine::AnyAction;
+use crate::playground::Field;
 use crate::ui::store::{Msg, Notice, StoreCtx};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 /// Apply `action` on behalf of the form `field` (a refusal shows in its `FieldError`).
-pub fn send(store: &StoreCtx, field: &'static str, action: impl Into<AnyAction>) {
+pub fn send(store: &StoreCtx, field: Field, action: impl Into<AnyAction>) {
     store.dispatch(Msg::AtField(field, Box::new(Msg::act(action))));
 }
 
 /// Say why the form `field` could not be read, next to it.
-pub fn refuse(store: &StoreCtx, field: &'static str, message: impl Into<String>) {
+pub fn refuse(store: &StoreCtx, field: Field, message: impl Into<String>) {
     store.dispatch(Msg::AtField(
         field,
         Box::new(Msg::Notify(Notice::Error(message.into()))),

@@ -86,7 +86,7 @@ pub fn Toolbar() -> Html {
     html! {
         <div class="toolbar" role="toolbar" aria-label="Rounds and history">
             // The one round button of every tab (the skip link "Skip to Step" lands here).
-            <button id="step" class="primary" data-controls="step" onclick={send(|| Msg::StepActive)} title={format!("{} (n)", store.tab.round_help())}>{ store.tab.round_name() }</button>
+            <button id="step" class="primary" data-controls="step" onclick={send(|| Msg::StepActive)} title={format!("{} (n)", crate::playground::words(store.tab).round_help)}>{ crate::playground::words(store.tab).round }</button>
             if !crate::ui::tabs::own_proposal(store.tab) {
                 <button data-controls="step" onclick={send(|| Msg::Propose(true))}
                         title="Show what the next round would do, then apply or discard it">{"Propose"}</button>
@@ -147,7 +147,7 @@ pub fn ProposalPanel() -> Html {
     };
     html! {
         <section class="panel round-proposal" aria-label="Proposal">
-            <h2>{ format!("If you press {} now", p.system.round_name()) }</h2>
+            <h2>{ format!("If you press {} now", crate::playground::words(p.system).round) }</h2>
             <ul class="changes">{ for p.changes.iter().map(|c| html!{ <li>{c}</li> }) }</ul>
             <details>
                 <summary>{ format!("{} events the round would log", p.events.len()) }</summary>

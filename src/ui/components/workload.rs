@@ -8,6 +8,7 @@ use crate::engine::kstreams;
 use crate::engine::pulsar;
 use crate::engine::pulsar::workload::{Pattern, Shape, Target, WorkloadEvent};
 use crate::engine::Engine;
+use crate::playground::Field;
 use crate::scenario::presets;
 use crate::ui::components::field_error::FieldError;
 use crate::ui::components::sparkline::Sparkline;
@@ -16,7 +17,7 @@ use std::collections::VecDeque;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-const FIELD: &str = "workloads";
+const FIELD: Field = Field::Workloads;
 /// Rounds a pattern's curve looks ahead.
 const AHEAD: usize = 24;
 

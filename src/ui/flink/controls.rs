@@ -3,6 +3,7 @@
 
 use crate::engine::flink::{self, Action, DurationMs, LoadBalanceMode};
 use crate::engine::Engine;
+use crate::playground::Field;
 use crate::ui::components::field_error::FieldError;
 use crate::ui::store::{Msg, Notice, StoreCtx};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -114,7 +115,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
                 .max(1);
             match input.value().trim().parse::<u32>() {
                 Ok(n) => store.dispatch(Msg::AtField(
-                    "flink-slots",
+                    Field::FlinkSlots,
                     Box::new(Msg::act(if count == 1 {
                         Action::AddTaskManager {
                             name: None,
@@ -193,7 +194,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
                         <input id="flink-tm-count" ref={count_ref} type="number" min="1" value="1" aria-label="How many TaskManagers" title="How many" />
                         <button type="submit">{"Add TaskManager"}</button>
                     </div>
-                    <FieldError field="flink-slots" />
+                    <FieldError field={Field::FlinkSlots} />
                 </form>
                 <label for="flink-restart">{"A lost TaskManager restarts after (ms)"}</label>
                 <input id="flink-restart" type="number" min="0" step="10" inputmode="numeric" placeholder="never"

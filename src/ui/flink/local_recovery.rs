@@ -6,6 +6,7 @@ use super::{list, FlinkSession};
 use crate::engine::flink::{self, Action, DurationMs};
 use crate::engine::schema::{self, ConfigChange};
 use crate::engine::Engine;
+use crate::playground::Field;
 use crate::scenario::{session::Session, Log};
 use crate::ui::components::field_error::FieldError;
 use crate::ui::components::form::{chosen, refuse, send, SelectField, TextField};
@@ -14,7 +15,7 @@ use serde_json::json;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-const FIELD: &str = "flink-local-recovery";
+const FIELD: Field = Field::FlinkLocalRecovery;
 const KEY: &str = "execution.state-recovery.from-local";
 
 /// `log` with every config (the initial one and each `set_config`) on `on`.

@@ -3,12 +3,13 @@
 //! job's tasks-balanced matching does not.
 
 use crate::engine::flink::{self, Action};
+use crate::playground::Field;
 use crate::ui::components::field_error::FieldError;
 use crate::ui::components::form::{chosen, refuse, send, whole, SelectField, TextField};
 use crate::ui::store::StoreCtx;
 use yew::prelude::*;
 
-const FIELD: &str = "flink-other-job";
+const FIELD: Field = Field::FlinkOtherJob;
 
 /// The other-job form.
 #[component]

@@ -5,14 +5,15 @@
 
 use crate::engine::flink::resource_profile::Resources;
 use crate::engine::flink::{self, Action};
+use crate::playground::Field;
 use crate::ui::components::field_error::FieldError;
 use crate::ui::components::form::{chosen, number, refuse, send, whole, SelectField, TextField};
 use crate::ui::store::StoreCtx;
 use serde_json::json;
 use yew::prelude::*;
 
-const GROUP_FIELD: &str = "flink-ssg-resources";
-const TM_FIELD: &str = "flink-tm-resources";
+const GROUP_FIELD: Field = Field::FlinkSsgResources;
+const TM_FIELD: Field = Field::FlinkTmResources;
 
 /// Read cores and MB through the engine's own `Resources` reader (its message on bad values).
 fn resources(cpu: &str, memory: &str) -> Result<Resources, String> {
@@ -71,7 +72,7 @@ pub fn ResourceProfiles() -> Html {
 
     // One button's callback: the chosen name, the typed profile (or none, to
     // clear it), and the action that sets it.
-    let setter = |field: &'static str,
+    let setter = |field: Field,
                   name: &UseStateHandle<String>,
                   cpu: &UseStateHandle<String>,
                   mem: &UseStateHandle<String>,

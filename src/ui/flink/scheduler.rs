@@ -7,6 +7,7 @@ use super::{list, FlinkSession};
 use crate::engine::flink::{self, Action, Event as FlinkEvent, SchedulerType};
 use crate::engine::schema::{self, ConfigChange, Kind, Schema};
 use crate::engine::{Engine, Narrate};
+use crate::playground::Field;
 use crate::scenario::{session::Session, Log};
 use crate::ui::components::field_error::FieldError;
 use crate::ui::components::form::{refuse, send};
@@ -16,7 +17,7 @@ use std::rc::Rc;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-const FIELD: &str = "flink-scheduler";
+const FIELD: Field = Field::FlinkScheduler;
 const KEY: &str = "jobmanager.scheduler";
 /// Matching lines shown per side.
 const SHOWN: usize = 14;

@@ -6,7 +6,7 @@ use crate::engine::flink::metrics::Metrics;
 use crate::engine::flink::task_manager::TmState;
 use crate::engine::flink::view::SlotGrid;
 use crate::engine::flink::JobStatus;
-use crate::ui::store::Subject;
+use crate::ui::store::{Subject, SubjectKind};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -43,11 +43,11 @@ pub struct GridProps {
     pub on_tm: Option<Callback<TmOp>>,
 }
 
-fn lit(h: &Option<Subject>, kind: &str, id: &str) -> bool {
+fn lit(h: &Option<Subject>, kind: SubjectKind, id: &str) -> bool {
     h.as_ref().is_some_and(|s| s.kind == kind && s.id == id)
 }
 
-fn subject(kind: &'static str, id: &str) -> Option<Subject> {
+fn subject(kind: SubjectKind, id: &str) -> Option<Subject> {
     Some(Subject::new(kind, id))
 }
 
@@ -56,7 +56,7 @@ fn subject(kind: &'static str, id: &str) -> Option<Subject> {
 pub fn SlotGridView(p: &GridProps) -> Html {
     let g = &p.grid;
     let h = &p.highlight;
-    let point = |kind: &'static str, id: String| {
+    let point = |kind: SubjectKind, id: String| {
         let on = p.on_highlight.clone();
         let off = p.on_highlight.clone();
         let id2 = id.clone();
@@ -81,7 +81,7 @@ pub fn SlotGridView(p: &GridProps) -> Html {
                 let (bg, fg) = p.vertices.color(&st.vertex);
                 let label = p.vertices.label(&st.vertex, st.subtask);
                 let task = format!("{}#{}", st.vertex, st.subtask);
-                let on = lit(h, "vertex", &st.vertex) || lit(h, "task", &task);
+                let on = lit(h, SubjectKind::Vertex, &st.vertex) || lit(h, SubjectKind::Task, &task);
                 html! {
                     <li class={classes!("subtask", on.then_some("highlight"))} data-vertex={st.vertex.clone()}
                         data-task={task.clone()} style={format!("background:{bg};color:{fg}")}
@@ -90,8 +90,8 @@ pub fn SlotGridView(p: &GridProps) -> Html {
                     </li>
                 }
             });
-            let (enter, leave, focus) = point("slot", id.clone());
-            let on = lit(h, "slot", &id) || cell.request.is_some_and(|r| lit(h, "request", &r.to_string()));
+            let (enter, leave, focus) = point(SubjectKind::Slot, id.clone());
+            let on = lit(h, SubjectKind::Slot, &id);
             let aria = if n == 0 {
                 format!("{} slot {}: free", row.tm, cell.slot)
             } else {
@@ -133,7 +133,7 @@ pub fn SlotGridView(p: &GridProps) -> Html {
                 </span>
             }
         });
-        let on = lit(h, "tm", &row.tm);
+        let on = lit(h, SubjectKind::Tm, &row.tm);
         html! {
             <li class={classes!("tm-row", lost.then_some("lost"), on.then_some("highlight"))}
                 data-tm={row.tm.clone()} data-tasks={row.tasks.to_string()} data-state={if lost { "lost" } else { "running" }}>

@@ -10,7 +10,7 @@ use crate::engine::flink::job_graph::{JobGraph, JobSpec};
 use crate::engine::flink::{self, Action, DurationMs, LoadBalanceMode};
 use crate::engine::Engine;
 use crate::scenario::session::Session;
-use crate::ui::store::{Msg, Notice, StoreCtx, Subject};
+use crate::ui::store::{Msg, Notice, StoreCtx, Subject, SubjectKind};
 use crate::view::flink_summary::{
     last_failover, last_round, spread_over_seeds, FailoverSummary, SPREAD_SEEDS,
 };
@@ -296,16 +296,16 @@ pub fn FlinkTab() -> Html {
             .job()
             .and_then(|j| j.vertices.iter().find(|v| &v.name == n))
             .map_or(0, |v| v.parallelism);
-        let lit = store.highlight.as_ref().is_some_and(|s| s.kind == "vertex" && &s.id == n);
+        let lit = store.highlight.as_ref().is_some_and(|s| s.kind == SubjectKind::Vertex && &s.id == n);
         let enter = {
             let cb = on_highlight.clone();
             let n = n.clone();
-            Callback::from(move |_: MouseEvent| cb.emit(Some(Subject { kind: "vertex", id: n.clone() })))
+            Callback::from(move |_: MouseEvent| cb.emit(Some(Subject { kind: SubjectKind::Vertex, id: n.clone() })))
         };
         let focus = {
             let cb = on_highlight.clone();
             let n = n.clone();
-            Callback::from(move |_: FocusEvent| cb.emit(Some(Subject { kind: "vertex", id: n.clone() })))
+            Callback::from(move |_: FocusEvent| cb.emit(Some(Subject { kind: SubjectKind::Vertex, id: n.clone() })))
         };
         let leave = {
             let cb = on_highlight.clone();

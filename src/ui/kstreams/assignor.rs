@@ -8,6 +8,7 @@ use crate::engine::kstreams::assignor::STICKY_TASK_ASSIGNOR_CLASS;
 use crate::engine::kstreams::{self, Action, Event as KsEvent};
 use crate::engine::schema::{self, ConfigChange, Kind};
 use crate::engine::{Engine, Narrate};
+use crate::playground::Field;
 use crate::ui::components::field_error::FieldError;
 use crate::ui::components::form::{refuse, send, TextField};
 use crate::ui::store::StoreCtx;
@@ -15,7 +16,7 @@ use serde_json::{json, Value};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-const FIELD: &str = "ks-assignor";
+const FIELD: Field = Field::KsAssignor;
 const CLASS: &str = "task.assignor.class";
 const INTERNAL: &str = "internal.task.assignor.class";
 const PROTOCOL: &str = "group.protocol";

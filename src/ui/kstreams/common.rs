@@ -2,11 +2,11 @@
 //! task colours and number formatting.
 
 use crate::engine::kstreams::{Reason, Role, TaskId};
-use crate::ui::store::{Msg, StoreCtx, Subject};
+use crate::ui::store::{Msg, StoreCtx, Subject, SubjectKind};
 use yew::prelude::*;
 
 /// Whether the store's highlight names `(kind, id)`.
-pub fn lit(store: &StoreCtx, kind: &str, id: &str) -> bool {
+pub fn lit(store: &StoreCtx, kind: SubjectKind, id: &str) -> bool {
     store
         .highlight
         .as_ref()
@@ -14,7 +14,7 @@ pub fn lit(store: &StoreCtx, kind: &str, id: &str) -> bool {
 }
 
 /// `Some("highlight")` when the store's highlight names `(kind, id)`.
-pub fn hl(store: &StoreCtx, kind: &str, id: &str) -> Option<&'static str> {
+pub fn hl(store: &StoreCtx, kind: SubjectKind, id: &str) -> Option<&'static str> {
     lit(store, kind, id).then_some("highlight")
 }
 
@@ -33,7 +33,7 @@ pub struct Hover {
 }
 
 /// Hover callbacks for one entity.
-pub fn hover(store: &StoreCtx, kind: &'static str, id: String) -> Hover {
+pub fn hover(store: &StoreCtx, kind: SubjectKind, id: String) -> Hover {
     let on = {
         let store = store.clone();
         let id = id.clone();

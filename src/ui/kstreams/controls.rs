@@ -4,6 +4,7 @@
 
 use super::common::{duration, num};
 use crate::engine::kstreams::{Action, Event as KsEvent, InstanceStatus, RackStrategy, View};
+use crate::playground::Field;
 use crate::ui::components::field_error::FieldError;
 use crate::ui::store::{Msg, StoreCtx};
 use std::collections::BTreeMap;
@@ -193,7 +194,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     Some(racks[(first + k) % 3].to_string())
                 };
                 store.dispatch(Msg::AtField(
-                    "ks-add",
+                    Field::KsAdd,
                     Box::new(Msg::act(Action::AddInstance {
                         name,
                         threads,
@@ -463,7 +464,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     <input id="ks-tags" ref={tags_ref} placeholder="zone=z1" autocomplete="off" />
                     <input id="ks-count" ref={count_ref} type="number" min="1" max="1000" value="1" aria-label="How many instances" title="How many" />
                     <button type="submit" class="ks-primary">{"Add instance"}</button>
-                    <FieldError field="ks-add" />
+                    <FieldError field={Field::KsAdd} />
                 </form>
             </details>
 

@@ -7,7 +7,7 @@ use super::last_step::Placed;
 use crate::engine::kstreams::state::restore_ms;
 use crate::engine::kstreams::{Action, InstanceStatus, InstanceView, Role, TaskId, View};
 use crate::sort::StableSort;
-use crate::ui::store::{Msg, StoreCtx};
+use crate::ui::store::{Msg, StoreCtx, SubjectKind};
 use std::collections::BTreeMap;
 use yew::prelude::*;
 
@@ -49,7 +49,7 @@ fn instance_card(store: &StoreCtx, view: &View, inst: &InstanceView, placed: &Pl
     let name = inst.name.clone();
     let crashed = inst.status == InstanceStatus::Crashed;
     let idle = !crashed && !inst.busy;
-    let h = hover(store, "instance", name.clone());
+    let h = hover(store, SubjectKind::Instance, name.clone());
     let status = if crashed {
         "crashed"
     } else if idle {
@@ -77,7 +77,7 @@ fn instance_card(store: &StoreCtx, view: &View, inst: &InstanceView, placed: &Pl
             chips.push(chip(store, view, &name, r.task, r.role, r.lag, r.restoring, r.local_offset, placed));
         }
         html! {
-            <li class={classes!("ks-thread", thread_idle.then_some("idle"), hl(store, "thread", &tid))} data-thread={tid.clone()}
+            <li class={classes!("ks-thread", thread_idle.then_some("idle"), hl(store, SubjectKind::Thread, &tid))} data-thread={tid.clone()}
                 aria-label={format!("StreamThread-{} of {name}: {} active, {} standby{}", t.thread, t.active.len(), t.standby.len(), if thread_idle { ", idle" } else { "" })}>
                 <span class="ks-tname" title={format!("StreamThread-{}", t.thread)}>{format!("T{}", t.thread)}</span>
                 <span class="ks-chips">
@@ -91,7 +91,7 @@ fn instance_card(store: &StoreCtx, view: &View, inst: &InstanceView, placed: &Pl
         html! {
             <div class="ks-disk" title="state directory: local copies of stores this instance no longer runs">
                 <span class="ks-sub">{"state on disk: "}</span>
-                { for inst.state_dir_only.iter().map(|t| html!{ <span class={classes!("ks-ghost", hl(store, "task", &t.to_string()))} data-task-disk={t.to_string()}>{t.to_string()}</span> }) }
+                { for inst.state_dir_only.iter().map(|t| html!{ <span class={classes!("ks-ghost", hl(store, SubjectKind::Task, &t.to_string()))} data-task-disk={t.to_string()}>{t.to_string()}</span> }) }
             </div>
         }
     });
@@ -131,7 +131,7 @@ fn instance_card(store: &StoreCtx, view: &View, inst: &InstanceView, placed: &Pl
         </>
     };
     html! {
-        <article class={classes!("ks-instance", status, hl(store, "instance", &name))}
+        <article class={classes!("ks-instance", status, hl(store, SubjectKind::Instance, &name))}
                  data-instance={name.clone()} data-status={status} tabindex="0" aria-label={label}
                  onmouseenter={h.enter} onmouseleave={h.leave} onfocus={h.focus} onblur={h.blur}>
             <header>
@@ -167,7 +167,7 @@ fn chip(
     placed: &Placements,
 ) -> Html {
     let id = task.to_string();
-    let h = hover(store, "task", id.clone());
+    let h = hover(store, SubjectKind::Task, id.clone());
     let p = placed.get(&(task, inst.to_string(), role));
     let moved = p.is_some_and(|p| role != Role::Active || p.previous.as_deref() != Some(inst));
     let mark = match role {
@@ -220,7 +220,7 @@ fn chip(
         },
     );
     html! {
-        <span class={classes!("ks-chip", role_name(role), task_color(task), restoring.then_some("restoring"), moved.then_some("moved"), hl(store, "task", &id))}
+        <span class={classes!("ks-chip", role_name(role), task_color(task), restoring.then_some("restoring"), moved.then_some("moved"), hl(store, SubjectKind::Task, &id))}
               data-task={id.clone()} data-role={role_name(role)} data-instance={inst.to_string()}
               data-reason={p.map(|p| reason_name(p.reason))} data-lag={lag.to_string()}
               data-was-standby={p.filter(|p| p.was_standby).map(|_| "true")}

@@ -5,7 +5,7 @@
 use super::common::{duration, hl, hover, num, reason_name, reason_short};
 use crate::engine::kstreams::{Action, Event, Role, TaskId};
 use crate::engine::Narrate;
-use crate::ui::store::StoreCtx;
+use crate::ui::store::{StoreCtx, SubjectKind};
 pub use crate::view::kstreams_summary::Placed;
 use std::collections::BTreeMap;
 use yew::prelude::*;
@@ -78,7 +78,7 @@ pub fn last_step(store: &StoreCtx, placed: &BTreeMap<(TaskId, String, Role), Pla
                 if previous.as_deref() != Some(instance.as_str()) =>
             {
                 let id = task.to_string();
-                let h = hover(store, "task", id.clone());
+                let h = hover(store, SubjectKind::Task, id.clone());
                 let from = previous.as_ref().map(|p| format!(" from {p}")).unwrap_or_default();
                 let was_standby = placed.get(&(*task, instance.clone(), Role::Active)).is_some_and(|p| p.was_standby);
                 let restore = match (*restore_records > 0, was_standby) {
@@ -88,7 +88,7 @@ pub fn last_step(store: &StoreCtx, placed: &BTreeMap<(TaskId, String, Role), Pla
                     (false, false) => "no restore needed".to_string(),
                 };
                 rows.push(html! {
-                    <li class={classes!("ks-ev", "move", was_standby.then_some("from-standby"), hl(store, "task", &id))} data-task={id.clone()} data-reason={reason_name(*reason)}
+                    <li class={classes!("ks-ev", "move", was_standby.then_some("from-standby"), hl(store, SubjectKind::Task, &id))} data-task={id.clone()} data-reason={reason_name(*reason)}
                         data-was-standby={was_standby.to_string()}
                         tabindex="0" onmouseenter={h.enter} onmouseleave={h.leave} onfocus={h.focus} onblur={h.blur}>
                         <strong>{id.clone()}</strong>{format!("{from} → {instance}")}

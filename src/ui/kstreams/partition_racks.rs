@@ -2,13 +2,14 @@
 //! the rack-aware assignment reads), one list per partition.
 
 use crate::engine::kstreams::{Action, View};
+use crate::playground::Field;
 use crate::ui::components::field_error::FieldError;
 use crate::ui::components::form::{chosen, send, SelectField, TextField};
 use crate::ui::store::StoreCtx;
 use std::rc::Rc;
 use yew::prelude::*;
 
-const FIELD: &str = "ks-racks";
+const FIELD: Field = Field::KsRacks;
 
 /// `rack-a rack-b; rack-b rack-c; …`: one group per partition (an empty group: no rack information).
 fn read_racks(s: &str) -> Vec<Vec<String>> {

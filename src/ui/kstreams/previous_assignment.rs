@@ -3,6 +3,7 @@
 //! stateful actives still restoring. No rebalance runs until one is asked for.
 
 use crate::engine::kstreams::{self, Action, View};
+use crate::playground::Field;
 use crate::ui::components::field_error::FieldError;
 use crate::ui::components::form::{chosen, refuse, send, SelectField, TextField};
 use crate::ui::store::StoreCtx;
@@ -10,7 +11,7 @@ use serde_json::json;
 use std::rc::Rc;
 use yew::prelude::*;
 
-const FIELD: &str = "ks-previous";
+const FIELD: Field = Field::KsPrevious;
 
 /// The instance's threads as `T1: 0_0 0_1 | 0_2; T2: 0_3` (actives, then standbys after `|`).
 fn threads_text(view: &View, instance: &str) -> String {

@@ -3,6 +3,7 @@
 //! offset sum).
 
 use crate::engine::kstreams::{Action, View};
+use crate::playground::Field;
 use crate::ui::components::field_error::FieldError;
 use crate::ui::components::form::{chosen, refuse, send, SelectField, TextField};
 use crate::ui::store::StoreCtx;
@@ -10,7 +11,7 @@ use serde_json::{json, Map, Value};
 use std::rc::Rc;
 use yew::prelude::*;
 
-const FIELD: &str = "ks-lags";
+const FIELD: Field = Field::KsLags;
 
 /// Read `0_0=1000, 0_1=0` into a task → number map (task ids are the engine's to read).
 fn read_offsets(s: &str) -> Result<Map<String, Value>, String> {

@@ -4,7 +4,7 @@
 
 use super::common::{hl, hover, num, task_color};
 use crate::engine::kstreams::View;
-use crate::ui::store::StoreCtx;
+use crate::ui::store::{StoreCtx, SubjectKind};
 use yew::prelude::*;
 
 /// The partitions → tasks picture.
@@ -26,7 +26,7 @@ pub fn topology_view(store: &StoreCtx, view: &View) -> Html {
         };
         let cols = tasks.iter().map(|t| {
             let id = t.id.to_string();
-            let h = hover(store, "task", id.clone());
+            let h = hover(store, SubjectKind::Task, id.clone());
             let sources = t.source_partitions.iter().map(|tp| {
                 let end = view
                     .topics
@@ -72,7 +72,7 @@ pub fn topology_view(store: &StoreCtx, view: &View) -> Html {
                 <li class="ks-col">
                     { for sources }
                     <div class="ks-arrow" aria-hidden="true">{"↓"}</div>
-                    <div class={classes!("ks-task", task_color(t.id), t.stateful.then_some("stateful"), t.active.is_none().then_some("unassigned"), hl(store, "task", &id))}
+                    <div class={classes!("ks-task", task_color(t.id), t.stateful.then_some("stateful"), t.active.is_none().then_some("unassigned"), hl(store, SubjectKind::Task, &id))}
                          data-task={id.clone()} tabindex="0" role="group" aria-label={label}
                          onmouseenter={h.enter} onmouseleave={h.leave} onfocus={h.focus} onblur={h.blur}>
                         <strong>{id.clone()}</strong>

@@ -24,7 +24,7 @@ pub fn StartHere() -> Html {
         return html! {};
     };
     let total = lessons::all().len();
-    let round = store.tab.round_name();
+    let round = crate::playground::words(store.tab).round;
     let close = {
         let dismissed = dismissed.clone();
         Callback::from(move |_: MouseEvent| {

@@ -2,12 +2,13 @@
 //! and the groups in force.
 
 use crate::engine::pulsar::{self, Action};
+use crate::playground::Field;
 use crate::ui::components::field_error::FieldError;
 use crate::ui::components::form::{send, TextField};
 use crate::ui::store::StoreCtx;
 use yew::prelude::*;
 
-const FIELD: &str = "pulsar-anti-affinity";
+const FIELD: Field = Field::PulsarAntiAffinity;
 
 /// The anti-affinity group form.
 #[component]

@@ -2,12 +2,13 @@
 //! lookup (the ownership a real cluster reports).
 
 use crate::engine::pulsar::{self, Action};
+use crate::playground::Field;
 use crate::ui::components::field_error::FieldError;
 use crate::ui::components::form::{chosen, send, SelectField, TextField};
 use crate::ui::store::StoreCtx;
 use yew::prelude::*;
 
-const FIELD: &str = "pulsar-assign-bundle";
+const FIELD: Field = Field::PulsarAssignBundle;
 /// Suggestions offered for the bundle field.
 const SUGGESTIONS: usize = 20;
 

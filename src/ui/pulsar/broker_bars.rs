@@ -7,7 +7,7 @@ use super::Colors;
 use crate::engine::pulsar::shed::inputs::ShedInputs;
 use crate::engine::pulsar::view::BrokerView;
 use crate::sort::StableSort;
-use crate::ui::store::Subject;
+use crate::ui::store::{Subject, SubjectKind};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -170,7 +170,7 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
         let lit = p
             .highlight
             .as_ref()
-            .filter(|s| s.kind == "broker")
+            .filter(|s| s.kind == SubjectKind::Broker)
             .map(|s| s.id.clone());
         use_effect_with(
             (crate::ui::components::canvas::Same(p.brokers.clone()), lit, width),
@@ -193,7 +193,7 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
         let lit = |b: &BrokerView| {
             p.highlight
                 .as_ref()
-                .is_some_and(|s| s.kind == "broker" && *s.id == *b.id.0)
+                .is_some_and(|s| s.kind == SubjectKind::Broker && *s.id == *b.id.0)
         };
         shown.stable_sort_by(|a, b| {
             lit(b)
@@ -211,7 +211,7 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
                 .map(|(x, _)| (x / STRIP.0 * brokers.len() as f64) as usize)
                 .and_then(|i| brokers.get(i))
                 .map(|b| Subject {
-                    kind: "broker",
+                    kind: SubjectKind::Broker,
                     id: b.id.0.to_string(),
                 });
             if pointed != current {
@@ -230,7 +230,7 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
         let lit = p
             .highlight
             .as_ref()
-            .is_some_and(|s| s.kind == "broker" && s.id == id);
+            .is_some_and(|s| s.kind == SubjectKind::Broker && s.id == id);
         let class = classes!(
             "broker",
             (!b.alive).then_some("crashed"),
@@ -240,7 +240,7 @@ pub fn BrokerBars(p: &BrokerBarsProps) -> Html {
         let enter = {
             let on = p.on_point.clone();
             let s = Subject {
-                kind: "broker",
+                kind: SubjectKind::Broker,
                 id: id.clone(),
             };
             Callback::from(move |_: MouseEvent| on.emit(Some(s.clone())))

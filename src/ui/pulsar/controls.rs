@@ -5,6 +5,7 @@
 use crate::engine::pulsar::broker::DirectUsage;
 use crate::engine::pulsar::config::{LoadManager, Profile, SplitAlgorithm};
 use crate::engine::pulsar::{Action, Config};
+use crate::playground::Field;
 use crate::scenario::presets;
 use crate::sort::StableSort;
 use crate::ui::components::canvas::Same;
@@ -106,7 +107,7 @@ pub struct ControlsProps {
     /// One engine action.
     pub on_action: Callback<Action>,
     /// One engine action on behalf of a control section (a refusal is shown in it).
-    pub on_field: Callback<(&'static str, Action)>,
+    pub on_field: Callback<(Field, Action)>,
     /// Several engine actions, in order.
     pub on_actions: Callback<Vec<Action>>,
     /// Re-shard the initial namespace.
@@ -188,7 +189,7 @@ fn TryThis(p: &ControlsProps) -> Html {
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(t, _)| t.clone());
     let hot = {
-        let on = p.on_field.reform(|a| ("pulsar-try", a));
+        let on = p.on_field.reform(|a| (Field::PulsarTry, a));
         let t = first_topic.clone();
         Callback::from(move |_: MouseEvent| {
             if let Some(t) = &t {
@@ -197,7 +198,7 @@ fn TryThis(p: &ControlsProps) -> Html {
         })
     };
     let crash = {
-        let on = p.on_field.reform(|a| ("pulsar-try", a));
+        let on = p.on_field.reform(|a| (Field::PulsarTry, a));
         let b = busiest.as_ref().map(|(b, _, _, _)| b.clone());
         Callback::from(move |_: MouseEvent| {
             if let Some(b) = &b {
@@ -208,7 +209,7 @@ fn TryThis(p: &ControlsProps) -> Html {
     let names: Vec<String> = p.members.iter().map(|(b, _)| b.clone()).collect();
     let new_name = presets::next_broker_name(&names);
     let add = {
-        let on = p.on_field.reform(|a| ("pulsar-try", a));
+        let on = p.on_field.reform(|a| (Field::PulsarTry, a));
         let name = new_name.clone();
         Callback::from(move |_: MouseEvent| {
             on.emit(Action::AddBroker {
@@ -235,7 +236,7 @@ fn TryThis(p: &ControlsProps) -> Html {
                     { format!("Add {new_name}") }
                 </button>
             </div>
-            <FieldError field="pulsar-try" />
+            <FieldError field={Field::PulsarTry} />
         </section>
     }
 }
@@ -245,7 +246,7 @@ fn ClusterControls(p: &ControlsProps) -> Html {
     let names: Vec<String> = p.members.iter().map(|(b, _)| b.clone()).collect();
     let count_ref = use_node_ref();
     let add = {
-        let on = p.on_field.reform(|a| ("pulsar-cluster", a));
+        let on = p.on_field.reform(|a| (Field::PulsarCluster, a));
         let count_ref = count_ref.clone();
         Callback::from(move |_: MouseEvent| {
             // How many: the next free broker-N names.
@@ -268,7 +269,7 @@ fn ClusterControls(p: &ControlsProps) -> Html {
     let many = p.members.len() > CHOICE_LIMIT;
     let rows = p.members.iter().filter(|_| !many).map(|(id, alive)| {
         let (id, alive) = (id.clone(), *alive);
-        let on = p.on_field.reform(|a| ("pulsar-cluster", a));
+        let on = p.on_field.reform(|a| (Field::PulsarCluster, a));
         let (label, action) = if alive {
             ("Crash", Action::CrashBroker { broker: id.clone() })
         } else {
@@ -285,7 +286,7 @@ fn ClusterControls(p: &ControlsProps) -> Html {
     });
     let profile = profile_of(&p.config);
     let on_profile = {
-        let on = p.on_field.reform(|a| ("pulsar-cluster", a));
+        let on = p.on_field.reform(|a| (Field::PulsarCluster, a));
         Callback::from(move |e: Event| {
             let s: HtmlSelectElement = e.target_unchecked_into();
             if let Some(profile) = Profile::ALL.into_iter().find(|p| p.name() == s.value()) {
@@ -294,7 +295,7 @@ fn ClusterControls(p: &ControlsProps) -> Html {
         })
     };
     let on_lm = {
-        let on = p.on_field.reform(|a| ("pulsar-cluster", a));
+        let on = p.on_field.reform(|a| (Field::PulsarCluster, a));
         let config = p.config.clone();
         Callback::from(move |e: Event| {
             let s: HtmlSelectElement = e.target_unchecked_into();
@@ -334,7 +335,7 @@ fn ClusterControls(p: &ControlsProps) -> Html {
             </select>
             </details>
             <p class="hint">{ format!("Shedding: {:?}; placement: {:?}.", p.config.load_balancer_load_shedding_strategy, p.config.load_balancer_load_placement_strategy) }</p>
-            <FieldError field="pulsar-cluster" />
+            <FieldError field={Field::PulsarCluster} />
         </details>
     }
 }
@@ -367,7 +368,7 @@ fn TopicControls(p: &ControlsProps) -> Html {
         })
     };
     let on_add = {
-        let on = p.on_field.reform(|a| ("pulsar-topics", a));
+        let on = p.on_field.reform(|a| (Field::PulsarTopics, a));
         let err = p.on_error.clone();
         let ns = p.namespace.to_string();
         let (topic_ref, kind_ref, count_ref) = (topic_ref.clone(), kind_ref.clone(), count_ref.clone());
@@ -417,7 +418,7 @@ fn TopicControls(p: &ControlsProps) -> Html {
         })
     };
     let on_lookup = {
-        let on = p.on_field.reform(|a| ("pulsar-topics", a));
+        let on = p.on_field.reform(|a| (Field::PulsarTopics, a));
         let err = p.on_error.clone();
         let ns = p.namespace.to_string();
         let topic_ref = topic_ref.clone();
@@ -433,7 +434,7 @@ fn TopicControls(p: &ControlsProps) -> Html {
         })
     };
     let on_ns = {
-        let on = p.on_field.reform(|a| ("pulsar-topics", a));
+        let on = p.on_field.reform(|a| (Field::PulsarTopics, a));
         let (name_ref, bundles_ref) = (ns_name_ref.clone(), ns_bundles_ref.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
@@ -455,7 +456,7 @@ fn TopicControls(p: &ControlsProps) -> Html {
             <label for="bundle-count">{ format!("Bundles of {}", presets::PULSAR_NAMESPACE) }</label>
             <input id="bundle-count" type="number" min="1" max={crate::engine::pulsar::MAX_BUNDLES.to_string()}
                    value={p.bundles.to_string()} onchange={on_bundles} />
-            <FieldError field="bundle-count" />
+            <FieldError field={Field::BundleCount} />
             <p class="hint">{"Pulsar cuts the ring into equal segments: 2^32 / N, the last boundary forced to 0xffffffff."}</p>
             <form onsubmit={on_add} class="add-topic">
                 <label for="topic-name">{ format!("Add topic to {}", p.namespace) }</label>
@@ -487,7 +488,7 @@ fn TopicControls(p: &ControlsProps) -> Html {
                     <button type="submit">{"Create"}</button>
                 </div>
             </form>
-            <FieldError field="pulsar-topics" />
+            <FieldError field={Field::PulsarTopics} />
         </details>
     }
 }
@@ -514,7 +515,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
     const SHOWN: usize = 24;
     let hidden = topics.len().saturating_sub(SHOWN);
     let sliders = topics.iter().take(SHOWN).map(|(name, r)| {
-        let on = p.on_field.reform(|a| ("pulsar-traffic", a));
+        let on = p.on_field.reform(|a| (Field::PulsarTraffic, a));
         let topic = name.clone();
         let change = Callback::from(move |e: Event| {
             let i: HtmlInputElement = e.target_unchecked_into();
@@ -539,7 +540,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
     });
 
     let on_hot = {
-        let on = p.on_field.reform(|a| ("pulsar-traffic", a));
+        let on = p.on_field.reform(|a| (Field::PulsarTraffic, a));
         let r = hot_ref.clone();
         Callback::from(move |_: MouseEvent| {
             let t = val(&r);
@@ -651,7 +652,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
     };
     let open_doc_lesson = p.on_lesson.reform(|_: MouseEvent| "pulsar-threshold-shedder");
     let set_broker = |clear: bool| {
-        let on = p.on_field.reform(|a| ("pulsar-traffic", a));
+        let on = p.on_field.reform(|a| (Field::PulsarTraffic, a));
         let err = p.on_error.clone();
         let (b, c) = (broker_ref.clone(), cpu_ref.clone());
         Callback::from(move |_: MouseEvent| {
@@ -671,7 +672,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
     };
     let ns = p.namespace.to_string();
     let set_bundle = |clear: bool| {
-        let on = p.on_field.reform(|a| ("pulsar-traffic", a));
+        let on = p.on_field.reform(|a| (Field::PulsarTraffic, a));
         let err = p.on_error.clone();
         let (b, r) = (bundle_ref.clone(), bundle_rate_ref.clone());
         let ns = ns.clone();
@@ -742,7 +743,7 @@ fn TrafficControls(p: &ControlsProps) -> Html {
                 <button onclick={set_bundle(true)} title="Back to its topics' sum">{"Clear"}</button>
             </div>
             </details>
-            <FieldError field="pulsar-traffic" />
+            <FieldError field={Field::PulsarTraffic} />
         </details>
     }
 }
@@ -758,7 +759,7 @@ fn AdminControls(p: &ControlsProps) -> Html {
     let ns = p.namespace.to_string();
 
     let on_split = {
-        let on = p.on_field.reform(|a| ("pulsar-admin", a));
+        let on = p.on_field.reform(|a| (Field::PulsarAdmin, a));
         let err = p.on_error.clone();
         let ns = ns.clone();
         let (b, a, bo, u) = (
@@ -801,7 +802,7 @@ fn AdminControls(p: &ControlsProps) -> Html {
         })
     };
     let on_unload = {
-        let on = p.on_field.reform(|a| ("pulsar-admin", a));
+        let on = p.on_field.reform(|a| (Field::PulsarAdmin, a));
         let ns = ns.clone();
         let (b, d) = (unload_bundle.clone(), unload_dst.clone());
         Callback::from(move |e: SubmitEvent| {
@@ -820,7 +821,7 @@ fn AdminControls(p: &ControlsProps) -> Html {
     let limit_rate = use_node_ref();
     let limit_mb = use_node_ref();
     let on_limits = {
-        let on = p.on_field.reform(|a| ("pulsar-admin", a));
+        let on = p.on_field.reform(|a| (Field::PulsarAdmin, a));
         let err = p.on_error.clone();
         let config = p.config.clone();
         let (r, m) = (limit_rate.clone(), limit_mb.clone());
@@ -884,7 +885,7 @@ fn AdminControls(p: &ControlsProps) -> Html {
                         first={vec![("".into(), "none: the next lookup decides".into())]} />
                 <button type="submit">{"Unload"}</button>
             </form>
-            <FieldError field="pulsar-admin" />
+            <FieldError field={Field::PulsarAdmin} />
         </details>
     }
 }
@@ -1042,7 +1043,7 @@ pub struct BrokerPickProps {
     /// Every broker (name, alive).
     pub members: Rc<Vec<(String, bool)>>,
     /// One engine action for the cluster section.
-    pub on_field: Callback<(&'static str, Action)>,
+    pub on_field: Callback<(Field, Action)>,
 }
 
 /// A large cluster's crash / restore form: pick a broker by name.
@@ -1059,7 +1060,7 @@ fn BrokerPick(p: &BrokerPickProps) -> Html {
             } else {
                 Action::RestoreBroker { broker }
             };
-            on.emit(("pulsar-cluster", action));
+            on.emit((Field::PulsarCluster, action));
         })
     };
     let down = p.members.iter().filter(|(_, alive)| !alive).count();

@@ -2,12 +2,13 @@
 //! domains in force (the anti-affinity filter spreads a group over them).
 
 use crate::engine::pulsar::{self, Action};
+use crate::playground::Field;
 use crate::ui::components::field_error::FieldError;
 use crate::ui::components::form::{list, send, TextField};
 use crate::ui::store::StoreCtx;
 use yew::prelude::*;
 
-const FIELD: &str = "pulsar-failure-domain";
+const FIELD: Field = Field::PulsarFailureDomain;
 
 /// The failure-domain form.
 #[component]

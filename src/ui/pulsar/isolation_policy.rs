@@ -4,12 +4,13 @@
 
 use crate::engine::pulsar::isolation::{AutoFailoverPolicy, UnloadScope};
 use crate::engine::pulsar::{self, Action};
+use crate::playground::Field;
 use crate::ui::components::field_error::FieldError;
 use crate::ui::components::form::{chosen, list, refuse, send, whole, SelectField, TextField};
 use crate::ui::store::StoreCtx;
 use yew::prelude::*;
 
-const FIELD: &str = "pulsar-isolation";
+const FIELD: Field = Field::PulsarIsolation;
 
 fn scope_of(s: &str) -> Option<UnloadScope> {
     serde_json::from_value(serde_json::Value::String(s.to_string())).ok()

@@ -2,12 +2,13 @@
 //! its policies, as `pulsar-admin namespaces bundles` prints them).
 
 use crate::engine::pulsar::Action;
+use crate::playground::Field;
 use crate::ui::components::field_error::FieldError;
 use crate::ui::components::form::{refuse, ring_position, send, TextField};
 use crate::ui::store::StoreCtx;
 use yew::prelude::*;
 
-const FIELD: &str = "pulsar-ns-boundaries";
+const FIELD: Field = Field::PulsarNsBoundaries;
 
 /// The namespace-with-boundaries form.
 #[component]

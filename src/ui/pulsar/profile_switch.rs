@@ -5,12 +5,13 @@
 use crate::engine::pulsar::{self, config::Profile, Action};
 use crate::engine::schema::Schema;
 use crate::engine::Engine;
+use crate::playground::Field;
 use crate::ui::components::field_error::FieldError;
 use crate::ui::components::form::send;
 use crate::ui::store::StoreCtx;
 use yew::prelude::*;
 
-const FIELD: &str = "pulsar-profile";
+const FIELD: Field = Field::PulsarProfile;
 
 fn name_of(p: Profile) -> String {
     serde_json::to_value(p)

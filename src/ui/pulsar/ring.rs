@@ -5,7 +5,7 @@
 use super::Colors;
 use crate::engine::pulsar::bundle::FULL_SPACE;
 use crate::engine::pulsar::view::RingView;
-use crate::ui::store::Subject;
+use crate::ui::store::{Subject, SubjectKind};
 use std::f64::consts::PI;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -124,11 +124,11 @@ fn arc_path(lo: u64, hi: u64) -> String {
     )
 }
 
-fn is(h: &Option<Subject>, kind: &str, id: &str) -> bool {
+fn is(h: &Option<Subject>, kind: SubjectKind, id: &str) -> bool {
     h.as_ref().is_some_and(|s| s.kind == kind && s.id == id)
 }
 
-fn subject(kind: &'static str, id: &str) -> Option<Subject> {
+fn subject(kind: SubjectKind, id: &str) -> Option<Subject> {
     Some(Subject::new(kind, id))
 }
 
@@ -157,7 +157,7 @@ struct Pointer {
 }
 
 impl Pointer {
-    fn new(interactive: bool, on_point: &Callback<Option<Subject>>, kind: &'static str, id: &str) -> Pointer {
+    fn new(interactive: bool, on_point: &Callback<Option<Subject>>, kind: SubjectKind, id: &str) -> Pointer {
         if !interactive {
             return Pointer {
                 enter: None,
@@ -204,7 +204,7 @@ pub fn Ring(p: &RingProps) -> Html {
     let hl_owner = p
         .highlight
         .as_ref()
-        .filter(|s| s.kind == "broker")
+        .filter(|s| s.kind == SubjectKind::Broker)
         .map(|s| s.id.clone());
 
     let arcs = p.ring.bundles.iter().map(|b| {
@@ -229,11 +229,11 @@ pub fn Ring(p: &RingProps) -> Html {
         let class = classes!(
             "arc",
             owner.is_none().then_some("unowned"),
-            is(&p.highlight, "bundle", &id).then_some("highlight"),
+            is(&p.highlight, SubjectKind::Bundle, &id).then_some("highlight"),
             (owner.is_some() && owner == hl_owner).then_some("owner-highlight"),
         );
         let Pointer { enter: menter, leave: mleave, focus: enter, blur: leave } =
-            Pointer::new(interactive, &p.on_point, "bundle", &id);
+            Pointer::new(interactive, &p.on_point, SubjectKind::Bundle, &id);
         html! {
             <path key={id.clone()} {class} d={arc_path(u64::from(b.range.lower), hi)} style={fill}
                   data-bundle={id.clone()} data-range={b.name.clone()} data-owner={owner.clone().unwrap_or_default()}
@@ -304,8 +304,8 @@ pub fn Ring(p: &RingProps) -> Html {
             rate(t.traffic.msg_rate_in),
             mib(t.traffic.throughput())
         );
-        let class = classes!("tick", is(&p.highlight, "topic", &name).then_some("highlight"));
-        let Pointer { enter, leave, focus, blur } = Pointer::new(interactive, &p.on_point, "topic", &name);
+        let class = classes!("tick", is(&p.highlight, SubjectKind::Topic, &name).then_some("highlight"));
+        let Pointer { enter, leave, focus, blur } = Pointer::new(interactive, &p.on_point, SubjectKind::Topic, &name);
         html! {
             <line key={name.clone()} {class} x1={format!("{x0:.2}")} y1={format!("{y0:.2}")} x2={format!("{x1:.2}")} y2={format!("{y1:.2}")}
                   style={format!("stroke-width:{width:.2}")}
@@ -331,7 +331,7 @@ pub fn Ring(p: &RingProps) -> Html {
     } else {
         p.highlight
             .as_ref()
-            .filter(|s| s.kind == "bundle")
+            .filter(|s| s.kind == SubjectKind::Bundle)
             .and_then(|s| p.ring.bundles.iter().find(|b| format!("{ns}/{}", b.name) == s.id))
             .map(|b| {
                 let hi = u64::from(b.range.upper) + u64::from(b.range.is_closed());
@@ -469,7 +469,7 @@ pub fn Legend(p: &LegendProps) -> Html {
         let lit = p
             .highlight
             .as_ref()
-            .filter(|s| s.kind == "broker")
+            .filter(|s| s.kind == SubjectKind::Broker)
             .and_then(|s| p.colors.0.iter().find(|(b, _, _)| *b == s.id));
         let down = p.colors.0.iter().filter(|(_, _, alive)| !alive).count();
         return html! {
@@ -490,7 +490,7 @@ pub fn Legend(p: &LegendProps) -> Html {
     html! {
         <ul class="legend" aria-label="Broker colours">
             { for p.colors.0.iter().map(|(b, c, alive)| html! {
-                <li data-broker={b.clone()} class={classes!((!alive).then_some("crashed"), is(&p.highlight, "broker", b).then_some("highlight"))}>
+                <li data-broker={b.clone()} class={classes!((!alive).then_some("crashed"), is(&p.highlight, SubjectKind::Broker, b).then_some("highlight"))}>
                     <span class="swatch" style={format!("background:{c}")}></span>{ b.clone() }
                     if !alive { <span class="badge">{"crashed"}</span> }
                 </li>
@@ -598,7 +598,7 @@ fn draw(node: &NodeRef, width: Option<f64>, p: &RingProps) {
     let fg = s.css("--fg", "#1d1d1f");
     let muted = s.css("--muted", "#5f6368");
     let bundles = &p.ring.bundles;
-    let hl = |kind: &str| {
+    let hl = |kind: SubjectKind| {
         p.highlight
             .as_ref()
             .filter(|h| h.kind == kind)
@@ -629,7 +629,7 @@ fn draw(node: &NodeRef, width: Option<f64>, p: &RingProps) {
         ctx.set_fill_style_str(color);
         ctx.fill();
     }
-    if let Some(b) = hl("broker") {
+    if let Some(b) = hl(SubjectKind::Broker) {
         ctx.set_stroke_style_str(&lit);
         ctx.set_line_width(2.0);
         for r in runs.iter().filter(|r| r.owner.is_some_and(|o| o.as_str() == b)) {
@@ -678,7 +678,8 @@ fn draw(node: &NodeRef, width: Option<f64>, p: &RingProps) {
     ctx.set_global_alpha(1.0);
     // The pointed-at bundle: outlined, with its boundaries in hex.
     let ns = &p.ring.namespace;
-    let pointed = hl("bundle").and_then(|id| bundles.iter().find(|b| format!("{ns}/{}", b.name) == id));
+    let pointed =
+        hl(SubjectKind::Bundle).and_then(|id| bundles.iter().find(|b| format!("{ns}/{}", b.name) == id));
     ctx.set_font("9px ui-monospace, monospace");
     if let Some(b) = pointed {
         let hi = u64::from(b.range.upper) + u64::from(b.range.is_closed());
@@ -732,7 +733,12 @@ fn RingCanvas(p: &RingProps) -> Html {
         Callback::from(move |e: MouseEvent| {
             let pointed = super::super::components::canvas::view_point(&e, VIEW.0)
                 .and_then(|pt| bundle_at(&ring, pt))
-                .and_then(|i| subject("bundle", &format!("{}/{}", ring.namespace, ring.bundles[i].name)));
+                .and_then(|i| {
+                    subject(
+                        SubjectKind::Bundle,
+                        &format!("{}/{}", ring.namespace, ring.bundles[i].name),
+                    )
+                });
             if pointed != current {
                 on.emit(pointed);
             }

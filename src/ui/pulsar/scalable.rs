@@ -7,12 +7,13 @@
 use crate::engine::pulsar::scalable_topic::Wave;
 use crate::engine::pulsar::traffic::Traffic;
 use crate::engine::pulsar::{self, Action};
+use crate::playground::Field;
 use crate::ui::components::field_error::FieldError;
 use crate::ui::components::form::{number, refuse, send, whole, TextField};
 use crate::ui::store::StoreCtx;
 use yew::prelude::*;
 
-const FIELD: &str = "pulsar-scalable";
+const FIELD: Field = Field::PulsarScalable;
 
 /// The segment bars of every scalable topic (nothing when there is none).
 #[component]

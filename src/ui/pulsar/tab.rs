@@ -12,11 +12,12 @@ use crate::engine::pulsar::{
     Action,
 };
 use crate::engine::Engine;
+use crate::playground::Field;
 use crate::playground::Narrated;
 use crate::scenario::presets::PULSAR_NAMESPACE as NAMESPACE;
 use crate::sort::StableSort;
 use crate::ui::components::field_error::FieldError;
-use crate::ui::store::{Msg, Notice, StoreCtx, Subject};
+use crate::ui::store::{Msg, Notice, StoreCtx, Subject, SubjectKind};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -433,14 +434,16 @@ pub fn PulsarTab() -> Html {
     let dispatch = store.dispatcher();
     let on_field = use_callback(
         (dispatch.clone(), chosen.clone()),
-        |(field, a): (&'static str, Action), (dispatch, chosen)| {
+        |(field, a): (Field, Action), (dispatch, chosen)| {
             if let Action::CreateNamespace { namespace, .. } = &a {
                 chosen.set(namespace.clone());
             }
             dispatch.dispatch(Msg::AtField(field, Box::new(Msg::act(a))))
         },
     );
-    let on_action = use_memo(on_field.clone(), |f| f.reform(|a: Action| ("pulsar-rounds", a)));
+    let on_action = use_memo(on_field.clone(), |f| {
+        f.reform(|a: Action| (Field::PulsarRounds, a))
+    });
     let on_action = (*on_action).clone();
     let on_actions = use_callback(dispatch.clone(), |v: Vec<Action>, dispatch| {
         for a in v {
@@ -464,7 +467,10 @@ pub fn PulsarTab() -> Html {
                 }
                 // Said at once when the engine changes the count (its traffic splits them).
                 let note = crate::scenario::presets::pulsar_bundles_note(&sc, n);
-                store.dispatch(Msg::AtField("bundle-count", Box::new(Msg::Rewrite(Box::new(sc)))));
+                store.dispatch(Msg::AtField(
+                    Field::BundleCount,
+                    Box::new(Msg::Rewrite(Box::new(sc))),
+                ));
                 if let Some(note) = note {
                     store.dispatch(Msg::Notify(Notice::Info(note)));
                 }
@@ -522,7 +528,7 @@ pub fn PulsarTab() -> Html {
     let detail = store
         .highlight
         .as_ref()
-        .filter(|s| s.kind == "bundle")
+        .filter(|s| s.kind == SubjectKind::Bundle)
         .and_then(|s| ring.bundles.iter().find(|b| format!("{ns}/{}", b.name) == s.id))
         .map(|b| {
             format!(
@@ -566,7 +572,7 @@ pub fn PulsarTab() -> Html {
             <div class="panel main-view" id="view">
                 <super::profile_switch::ProfileSwitch />
                 <RoundBar {round} {now_ms} on_action={on_action} {on_propose} proposing={shown.is_some()} />
-                <FieldError field="pulsar-rounds" />
+                <FieldError field={Field::PulsarRounds} />
                 if let Some(p) = shown {
                     <ProposalView proposal={p} namespace={ns.clone()} colors={colors.clone()} {on_apply} {on_discard} />
                 }

@@ -2,13 +2,14 @@
 //! leader yet, and list the brokers still without one.
 
 use crate::engine::pulsar::{self, Action};
+use crate::playground::Field;
 use crate::scenario::presets;
 use crate::ui::components::field_error::FieldError;
 use crate::ui::components::form::{send, TextField};
 use crate::ui::store::StoreCtx;
 use yew::prelude::*;
 
-const FIELD: &str = "pulsar-unreported";
+const FIELD: Field = Field::PulsarUnreported;
 
 /// The unreported-broker form.
 #[component]
