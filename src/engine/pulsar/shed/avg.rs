@@ -21,11 +21,13 @@
 //! do with `Double.compare` (apache/pulsar#24954). Under the `pulsar-4.0`
 //! profile (4.0.0 to 4.0.7) the comparator is the older `(int) (s1 - s2)`,
 //! which calls brokers less than one point apart equal and is not transitive;
-//! lbscope replays it with the algorithm Java's `List.sort` runs on fewer than
-//! 32 elements (TimSort's first run, then binary insertion), from name order,
-//! so the same scores can pair differently. From 32 brokers Java merges runs
-//! and may throw ("Comparison method violates its general contract!", the
-//! shedding cycle fails); lbscope sorts exactly there ([`sort_scores`]).
+//! lbscope replays Java's `List.sort` (TimSort) step by step from name order
+//! ([`crate::engine::java_sort`], checked against the JDK by `make
+//! java-sort-diff`), so the same scores can pair differently; from 32 brokers,
+//! where Java merges runs, it may throw ("Comparison method violates its
+//! general contract!"): the shedding cycle then fails before any hit counter
+//! changes, as Pulsar's `LoadSheddingTask` logs the error and waits for the
+//! next cycle ([`sort_scores`]).
 //! As in Pulsar, a broker with a single bundle is only warned about, not exempt.
 
 use super::super::config::{Config, SheddingStrategy};
@@ -33,6 +35,7 @@ use super::super::load::{BrokerId, BundleId, LoadData};
 use super::inputs::{BrokerInput, HitCounts, InputsContext, ShedInputs};
 use super::shared::{sheddable_bundles, short_term_msg_rate, short_term_throughput, weights};
 use super::{recently_unloaded_event, BrokerSkipReason, IdleReason, Metric, ShedEvent, ShedOutcome, Unload};
+use crate::engine::java_sort::{java_list_sort, ContractViolation};
 use crate::sort::StableSort;
 use std::collections::BTreeMap;
 
@@ -73,7 +76,17 @@ impl AvgShedder {
             .iter()
             .map(|(b, d)| (b.clone(), d.local.max_resource_usage_with_weight(&w) * 100.0))
             .collect();
-        sort_scores(&mut scores, conf.profile.avg_shedder_truncates_scores());
+        if sort_scores(&mut scores, conf.profile.avg_shedder_truncates_scores()).is_err() {
+            // Java throws out of the sort: the cycle ends before any hit counter
+            // changes, and the next cycle tries again.
+            out.events.push(ShedEvent::Idle {
+                strategy: S,
+                reason: IdleReason::SortContractViolation {
+                    brokers: scores.len(),
+                },
+            });
+            return out;
+        }
         out.events.push(ShedEvent::AvgScores {
             scores: scores.clone(),
         });
@@ -300,9 +313,9 @@ impl super::LoadSheddingStrategy for AvgShedder {
                 }),
             })
             .collect();
-        sort_scores(&mut scores, conf.profile.avg_shedder_truncates_scores());
+        let sorted = sort_scores(&mut scores, conf.profile.avg_shedder_truncates_scores());
         let mut pairs = Vec::new();
-        let (mut i, mut j) = (0usize, scores.len());
+        let (mut i, mut j) = (0usize, if sorted.is_ok() { scores.len() } else { 0 });
         while j > 0 && i < j {
             j -= 1;
             if i == j {
@@ -319,60 +332,32 @@ impl super::LoadSheddingStrategy for AvgShedder {
             brokers,
             lines: Vec::new(),
             band: None,
-            summary: format!(
-                "pairs (highest / lowest, inward) and their score differences: {}; a difference ≥ {low_thr} counts a low hit, ≥ {high_thr} a high hit; a pair sheds at {high_need} high or {low_need} low hits",
-                if pairs.is_empty() { "none".to_string() } else { pairs.join(", ") }
-            ),
+            summary: if sorted.is_err() {
+                "Java's sort of these scores with the (int) (s1 - s2) comparator throws (\"Comparison method violates its general contract!\"): the cycle sheds nothing".to_string()
+            } else {
+                format!(
+                    "pairs (highest / lowest, inward) and their score differences: {}; a difference ≥ {low_thr} counts a low hit, ≥ {high_thr} a high hit; a pair sheds at {high_need} high or {low_need} low hits",
+                    if pairs.is_empty() { "none".to_string() } else { pairs.join(", ") }
+                )
+            },
         }
     }
 }
 
-/// Below this many elements Java's `TimSort` sorts with one run and binary
-/// insertion (`MIN_MERGE`).
-const JAVA_MIN_MERGE: usize = 32;
-
 /// Sort brokers by score, lowest first, from name order. `truncating`: compare
 /// with `(int) (s1 - s2)` as Pulsar did before apache/pulsar#24954, replaying
-/// Java's sort for fewer than [`JAVA_MIN_MERGE`] brokers (exact otherwise).
-pub(crate) fn sort_scores<B>(scores: &mut [(B, f64)], truncating: bool) {
-    if !truncating || scores.len() >= JAVA_MIN_MERGE {
+/// Java's `List.sort` step by step ([`java_list_sort`]), which fails where Java
+/// throws; an exact comparator never fails.
+pub(crate) fn sort_scores<B: Clone>(
+    scores: &mut [(B, f64)],
+    truncating: bool,
+) -> Result<(), ContractViolation> {
+    if !truncating {
         scores.stable_sort_by(|a, b| a.1.total_cmp(&b.1));
-        return;
+        return Ok(());
     }
     // Java's double-to-int cast rounds toward zero (saturating; NaN is 0).
-    let cmp = |a: f64, b: f64| (a - b) as i32;
-    let n = scores.len();
-    if n < 2 {
-        return;
-    }
-    // The first run: ascending (each not below the last) or strictly
-    // descending (then reversed).
-    let mut run = 2;
-    if cmp(scores[1].1, scores[0].1) < 0 {
-        while run < n && cmp(scores[run].1, scores[run - 1].1) < 0 {
-            run += 1;
-        }
-        scores[..run].reverse();
-    } else {
-        while run < n && cmp(scores[run].1, scores[run - 1].1) >= 0 {
-            run += 1;
-        }
-    }
-    // Binary insertion of the rest: each goes after every element it does not
-    // compare below, as the binary search finds them.
-    for start in run..n {
-        let pivot = scores[start].1;
-        let (mut left, mut right) = (0, start);
-        while left < right {
-            let mid = (left + right) / 2;
-            if cmp(pivot, scores[mid].1) < 0 {
-                right = mid;
-            } else {
-                left = mid + 1;
-            }
-        }
-        scores[left..=start].rotate_right(1);
-    }
+    java_list_sort(scores, |a, b| (a.1 - b.1) as i32)
 }
 
 #[cfg(test)]
@@ -540,7 +525,7 @@ mod tests {
             .bundle("d", 1, 500.0, 1.0 * MIB);
         let order = |p: Profile| {
             let mut v: Vec<(&str, f64)> = vec![("a", 60.0), ("b", 10.5), ("c", 10.0), ("d", 90.0)];
-            sort_scores(&mut v, p.avg_shedder_truncates_scores());
+            sort_scores(&mut v, p.avg_shedder_truncates_scores()).unwrap();
             v.into_iter().map(|(b, _)| b).collect::<Vec<_>>()
         };
         assert_eq!(order(Profile::Pulsar40), ["b", "c", "a", "d"]);
@@ -569,7 +554,46 @@ mod tests {
         }
         // Already sorted or one point apart everywhere: the two agree.
         let mut v = vec![("x", 1.0), ("y", 5.0), ("z", 9.0)];
-        sort_scores(&mut v, true);
+        sort_scores(&mut v, true).unwrap();
         assert_eq!(v.iter().map(|x| x.0).collect::<Vec<_>>(), ["x", "y", "z"]);
+    }
+
+    /// From 32 brokers Java's sort merges runs and can throw. These 33 scores
+    /// make OpenJDK 17's `List.sort` throw with the `(int) (s1 - s2)`
+    /// comparator (found by running it; `engine::java_sort` has the same case):
+    /// under `pulsar-4.0` the cycle sheds nothing and keeps its hit counters,
+    /// under `pulsar-4.2` the exact sort pairs as usual.
+    #[test]
+    fn avg_shedder_cycle_fails_where_javas_sort_throws() {
+        let scores = [
+            4.5, 1.1, 2.0, 3.1, 0.0, 3.5, 4.0, 1.9, 5.0, 3.4, 3.0, 3.3, 0.1, 2.8, 1.1, 3.3, 3.8,
+            5.5, 4.4, 4.2, 0.7, 4.1, 5.8, 3.6, 0.4, 5.1, 3.9, 2.4, 1.4, 3.5, 3.1, 0.6, 0.2,
+        ];
+        // Names that sort in the scores' order, so name order is this order.
+        let mut fx = Fx::new();
+        for (i, s) in scores.iter().enumerate() {
+            fx = fx.broker(&format!("b{i:02}"), *s);
+        }
+        let idle = |p: Profile| {
+            let c = Config {
+                load_balancer_load_shedding_strategy: S,
+                // Low threshold 1: the spread of these scores would count hits.
+                load_balancer_avg_shedder_low_threshold: 1.0,
+                ..Config::profile(p)
+            };
+            let mut shedder = Shedder::default();
+            let out = shedder.find_bundles_for_unloading(&fx.load, &c, 0, &mut rng());
+            out.events.iter().any(|e| {
+                matches!(
+                    e,
+                    ShedEvent::Idle {
+                        reason: IdleReason::SortContractViolation { brokers: 33 },
+                        ..
+                    }
+                )
+            })
+        };
+        assert!(idle(Profile::Pulsar40));
+        assert!(!idle(Profile::Pulsar4));
     }
 }

@@ -47,6 +47,14 @@ pub enum IdleReason {
         /// `loadBalancerMsgThroughputMultiplierDifferenceShedderThreshold`.
         throughput_threshold: f64,
     },
+    /// Java's sort of the brokers' scores threw "Comparison method violates
+    /// its general contract!" (AvgShedder under `pulsar-4.0`, whose comparator
+    /// truncates score differences): the cycle fails before any hit counter
+    /// changes.
+    SortContractViolation {
+        /// Brokers sorted.
+        brokers: usize,
+    },
     /// No pair of brokers differs by the low threshold; the hit counters are
     /// cleared (AvgShedder).
     NoPairOverLowThreshold {
@@ -110,6 +118,10 @@ impl fmt::Display for IdleReason {
                 f,
                 "message-rate difference {rate_difference:.1} % ≤ {rate_threshold} % and \
                  throughput multiplier {throughput_multiplier:.2} ≤ {throughput_threshold}"
+            ),
+            IdleReason::SortContractViolation { brokers } => write!(
+                f,
+                "sorting the {brokers} brokers' scores with (int) (s1 - s2) threw \"Comparison method violates its general contract!\" (as Java does on these scores); the cycle sheds nothing and the hit counters stay"
             ),
             IdleReason::NoPairOverLowThreshold { low_threshold } => write!(
                 f,
