@@ -369,6 +369,17 @@ mod streams_group_rack_aware_standbys {
             _ => None,
         });
         assert_eq!(tags, Some(vec!["zone".to_string()]));
+        // And its sentence puts the tags before the sticky rules.
+        let line = out
+            .log
+            .iter()
+            .find(|e| matches!(e, lbscope::engine::kstreams::Event::StandbyAssignorChosen { .. }))
+            .map(lbscope::engine::Narrate::narrate)
+            .unwrap();
+        assert!(
+            line.contains("different values of [zone] first, then previous owner"),
+            "{line}"
+        );
     }
 }
 

@@ -434,6 +434,11 @@ fn standby_choice_text(
             "standbys by {standby_assignor}: copies spread over different values of [{}], then least loaded",
             tags.join(", ")
         )
+    } else if assignor == Assignor::StreamsGroupSticky && !tags.is_empty() {
+        format!(
+            "standbys by {standby_assignor}: copies spread over different values of [{}] first, then previous owner, then least-loaded instance without a copy",
+            tags.join(", ")
+        )
     } else if standby_assignor == "DefaultStandbyTaskAssignor" {
         format!("standbys by {standby_assignor}: least-loaded instance without a copy")
     } else {
