@@ -213,6 +213,7 @@ test('a keyed record lands on its murmur2 partition; config knobs go through set
     await page.waitForFunction(() => document.querySelectorAll('.ks-instances .ks-chip[data-role="standby"]').length === 0);
     const cfg = await page.evaluate(() => window.lbscope.scenario);
     assert.ok(JSON.stringify(cfg).includes('num.standby.replicas'));
+    await unfold(page, 'details.ks-config');
     await page.fill('#ks-lag', '0');
     await page.press('#ks-lag', 'Enter');
     await page.waitForFunction(() => window.lbscope.events.some((e) => e.startsWith('acceptable.recovery.lag = 0')));

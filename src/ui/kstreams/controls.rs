@@ -510,8 +510,8 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 }
             </details>
 
-            <section class="ks-ctl" aria-labelledby="ks-cfg" data-controls="config">
-                <h2 id="ks-cfg">{"Config"}</h2>
+            <details class="ks-ctl ks-fold ks-config" data-controls="config">
+                <summary><h2 id="ks-cfg">{"Config"}<span class="ks-sub">{ format!(" · {} standby · lag {}", cfg.num_standby_replicas, num(cfg.acceptable_recovery_lag)) }</span></h2></summary>
                 <NumberKnob id="ks-standbys" key_name="num.standby.replicas" label="Standby replicas"
                     value={u64::from(cfg.num_standby_replicas)} min={0} hint="hot copies of each store on other instances" />
                 <NumberKnob id="ks-lag" key_name="acceptable.recovery.lag" label="Acceptable recovery lag"
@@ -528,7 +528,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     </select>
                     <p class="hint">{"needs client.rack on every instance and broker racks on the topics"}</p>
                 </div>
-            </section>
+            </details>
         </>
     }
 }

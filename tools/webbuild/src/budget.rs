@@ -27,8 +27,11 @@ use std::path::Path;
 /// 1,425,000 when the scenario's tagged enums (actions, workload targets and shapes, the
 /// isolation failover policy) and the scenario itself were read from a JSON value without
 /// serde's buffered reader (1,482,237 -> 1,416,262 bytes, 3,923,998 -> 3,705,847 raw;
-/// docs/perf-log/2026-12-07-tagged-reader.md).
-pub const WASM_GZ_BUDGET: u64 = 1_425_000;
+/// docs/perf-log/2026-12-07-tagged-reader.md); raised to 1,450,000 when Kafka 4.4's streams
+/// groups (rack-aware standby picker, balanced assignor), Java's TimSort for `pulsar-4.0`,
+/// Pulsar's reasons as types, the bounce question and the merged function splits came in
+/// together (1,445,008 bytes, 3,771,388 raw; docs/perf-log/2026-12-07-tagged-reader.md).
+pub const WASM_GZ_BUDGET: u64 = 1_450_000;
 
 /// Where the size should go (docs/performance.md says what would get there).
 pub const WASM_GZ_TARGET: u64 = 900_000;
