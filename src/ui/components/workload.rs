@@ -657,7 +657,7 @@ pub fn KstreamsWorkloads() -> Html {
         }
     });
     html! {
-        <details class="panel controls workloads" open=true data-controls="workloads">
+        <details class="panel controls workloads" open={!patterns.is_empty()} data-controls="workloads">
             <summary><h2>{"Produce patterns"}</h2></summary>
             <p class="hint">{"Records that keep arriving as time passes: lag, warm-ups and restores move on their own."}</p>
             if !patterns.is_empty() {
