@@ -247,6 +247,8 @@ test('the new questions show their symptom on the picture', async () => {
   const [, bundle] = d.match(/Placing (public\/default\/0x[0-9a-f_x]+),/);
   assert.equal(await page.getAttribute(`.ring-pane svg.ring path.arc[data-bundle="${bundle}"]`, 'data-owner'), 'broker-2');
   assert.match(d, /removed broker-1 and broker-3 from the candidates/);
+  // Two sources, each its own link, apart.
+  assert.match(await page.textContent('.question-card .example-kicker'), /apache\/pulsar#16059, apache\/pulsar#8492/);
   // app-4 runs no active task at first: a fresh link at the join shows it idle.
   await page.evaluate(() => { location.hash = '#question=kstreams-new-instance-idle'; });
   await page.waitForSelector('.question-card[data-question="kstreams-new-instance-idle"]');

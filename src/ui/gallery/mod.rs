@@ -231,8 +231,8 @@ fn QuestionCard(p: &CardProps) -> Html {
         .as_ref()
         .map(|(d, f)| (text(d), text(f)))
         .unwrap_or_default();
-    let sources = q.sources.iter().map(|(label, url)| {
-        html! { <a href={*url} target="_blank" rel="noopener noreferrer">{ *label }</a> }
+    let sources = q.sources.iter().enumerate().map(|(i, (label, url))| {
+        html! { <>{ if i > 0 { ", " } else { "" } }<a href={*url} target="_blank" rel="noopener noreferrer">{ *label }</a></> }
     });
     html! {
         <section class="example-card question-card" data-question={q.slug} aria-labelledby="example-card-title">
