@@ -20,7 +20,7 @@ fn name_of(p: Profile) -> String {
         .unwrap_or_default()
 }
 
-/// The profile badge and switch.
+/// The profile select, with the strategies the active profile runs.
 #[component]
 pub fn ProfileSwitch() -> Html {
     let store = use_context::<StoreCtx>().expect("store context");
@@ -50,9 +50,9 @@ pub fn ProfileSwitch() -> Html {
         html! { <option value={*name} selected={*profile == active}>{ *name }</option> }
     });
     html! {
-        <div class="profile-switch" data-controls="profile" data-active={name_of(active)} >
-            <label for="pulsar-profile">{"Version profile"}</label>
-            <select id="pulsar-profile" title="Switching applies that version's defaults" onchange={change}>
+        <div class="profile-switch" data-controls="profile" data-active={name_of(active)}>
+            <label for={FIELD.id()}>{"Version profile"}</label>
+            <select id={FIELD.id()} title="Switching applies that version's defaults" onchange={change}>
                 { for options }
             </select>
             <span class="hint">{ format!("{shedder:?} / {placement:?}") }</span>
