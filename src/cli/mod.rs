@@ -358,6 +358,21 @@ fn run(cmd: Command) -> Result<String, String> {
     }
 }
 
+/// A scenario read for replay: under `profile` when one is named, with `rounds`
+/// more rounds within the limit, and checked.
+fn ready(sc: &mut Scenario, profile: Option<String>, rounds: usize) -> Result<(), String> {
+    if let Some(p) = profile {
+        sc.with_profile(&p)?;
+    }
+    if rounds > crate::scenario::MAX_ACTIONS {
+        return Err(format!(
+            "--rounds {rounds} is more than the limit of {}",
+            crate::scenario::MAX_ACTIONS
+        ));
+    }
+    sc.validate().map_err(|e| e.to_string())
+}
+
 /// `lbscope run FILE`: replay the scenario (with `rounds` more rounds), each
 /// event written to stdout as it is made.
 fn run_file(
@@ -368,16 +383,7 @@ fn run_file(
     profile: Option<String>,
 ) -> Result<String, String> {
     let mut sc = read_scenario(file)?;
-    if let Some(p) = profile {
-        sc.with_profile(&p)?;
-    }
-    if rounds > crate::scenario::MAX_ACTIONS {
-        return Err(format!(
-            "--rounds {rounds} is more than the limit of {}",
-            crate::scenario::MAX_ACTIONS
-        ));
-    }
-    sc.validate().map_err(|e| e.to_string())?;
+    ready(&mut sc, profile, rounds)?;
     rounds_note(&mut sc, rounds);
     // One replay, each event written as it is made: the log is never kept.
     let stdout = std::io::stdout();
@@ -411,16 +417,7 @@ fn sweep(cmd: Command) -> Result<String, String> {
     };
     use crate::scenario::sweep;
     let mut sc = scenario_arg(&scenario)?;
-    if let Some(p) = profile {
-        sc.with_profile(&p)?;
-    }
-    if rounds > crate::scenario::MAX_ACTIONS {
-        return Err(format!(
-            "--rounds {rounds} is more than the limit of {}",
-            crate::scenario::MAX_ACTIONS
-        ));
-    }
-    sc.validate().map_err(|e| e.to_string())?;
+    ready(&mut sc, profile, rounds)?;
     // The whole log (a preset's cursor is where its page opens), then the rounds.
     sc.cursor = None;
     sc.push_rounds(rounds);

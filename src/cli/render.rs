@@ -24,14 +24,7 @@ pub struct Render {
 /// Draw; the SVG comes back for stdout, or is written to `out` (then a one-line note).
 pub fn render(r: Render) -> Result<String, String> {
     let mut sc = r.scenario;
-    if r.rounds > crate::scenario::MAX_ACTIONS {
-        return Err(format!(
-            "--rounds {} is more than the limit of {}",
-            r.rounds,
-            crate::scenario::MAX_ACTIONS
-        ));
-    }
-    sc.validate().map_err(|e| e.to_string())?;
+    super::ready(&mut sc, None, r.rounds)?;
     if r.cursor.is_none() && r.round.is_none() {
         super::rounds_note(&mut sc, r.rounds);
     } else {
